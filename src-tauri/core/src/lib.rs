@@ -1,0 +1,1 @@
+//! dossier-core: the session ledger and the prompt pipeline, with no knowledge of Tauri or HTTP.

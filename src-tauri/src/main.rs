@@ -1,0 +1,3 @@
+fn main() {
+    dossier_lib::run()
+}
