@@ -1,0 +1,32 @@
+//! The one narrow interface between the prompt pipeline and the agent loop: once a prompt that
+//! wants a reply is saved, the pipeline hands the session over and returns what the loop
+//! returns (the last assistant message with its parts).
+
+use crate::error::LedgerError;
+use crate::ledger::Ledger;
+use crate::message::MessageWithParts;
+use async_trait::async_trait;
+
+#[async_trait]
+pub trait AgentLoop: Send + Sync {
+    async fn run(
+        &self,
+        ledger: Ledger,
+        session_id: String,
+    ) -> Result<MessageWithParts, LedgerError>;
+}
+
+/// Used until a loop is installed: the prompt is saved, and the caller is told plainly that
+/// replies are not available rather than left waiting.
+pub struct NoAgentLoop;
+
+#[async_trait]
+impl AgentLoop for NoAgentLoop {
+    async fn run(
+        &self,
+        _ledger: Ledger,
+        _session_id: String,
+    ) -> Result<MessageWithParts, LedgerError> {
+        Err(LedgerError::RepliesUnavailable)
+    }
+}

@@ -1,0 +1,78 @@
+//! `data:` URLs: parsing (base64 or percent-encoded) and building.
+
+use base64::Engine;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DataUrl {
+    pub mime: String,
+    pub bytes: Vec<u8>,
+}
+
+pub fn parse(url: &str) -> Result<DataUrl, String> {
+    let rest = url
+        .strip_prefix("data:")
+        .ok_or_else(|| "not a data: URL".to_string())?;
+    let (header, payload) = rest
+        .split_once(',')
+        .ok_or_else(|| "the data: URL has no comma before its content".to_string())?;
+    let mut pieces = header.split(';');
+    let mime = pieces
+        .next()
+        .filter(|mime| !mime.is_empty())
+        .unwrap_or("text/plain");
+    let is_base64 = pieces.any(|piece| piece.eq_ignore_ascii_case("base64"));
+    let bytes = if is_base64 {
+        let cleaned: String = percent_encoding::percent_decode_str(payload)
+            .decode_utf8_lossy()
+            .chars()
+            .filter(|symbol| !symbol.is_whitespace())
+            .collect();
+        base64::engine::general_purpose::STANDARD
+            .decode(cleaned.trim_end_matches('='))
+            .or_else(|_| {
+                base64::engine::general_purpose::STANDARD_NO_PAD
+                    .decode(cleaned.trim_end_matches('='))
+            })
+            .map_err(|error| format!("the data: URL's base64 is invalid: {error}"))?
+    } else {
+        percent_encoding::percent_decode_str(payload).collect()
+    };
+    Ok(DataUrl {
+        mime: mime.to_ascii_lowercase(),
+        bytes,
+    })
+}
+
+pub fn build(mime: &str, bytes: &[u8]) -> String {
+    format!(
+        "data:{mime};base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(bytes)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data_urls_decode_base64_and_percent_forms() {
+        let base64 = parse("data:text/plain;base64,aGVsbG8gd29ybGQ=");
+        assert_eq!(
+            base64.map(|url| (url.mime, url.bytes)),
+            Ok(("text/plain".into(), b"hello world".to_vec()))
+        );
+        let percent = parse("data:,hello%20there");
+        assert_eq!(
+            percent.map(|url| (url.mime, url.bytes)),
+            Ok(("text/plain".into(), b"hello there".to_vec()))
+        );
+        let unpadded = parse("data:image/png;base64,aGk");
+        assert_eq!(unpadded.map(|url| url.bytes), Ok(b"hi".to_vec()));
+        assert!(parse("data:text/plain;base64,!!!").is_err());
+        assert!(parse("data:text/plain").is_err());
+        assert_eq!(
+            parse(&build("image/png", b"\x89PNG")).map(|url| url.bytes),
+            Ok(b"\x89PNG".to_vec())
+        );
+    }
+}

@@ -1,0 +1,34 @@
+//! Opening the SQLite database: WAL, foreign keys, a busy timeout, and the embedded
+//! forward-only migrations.
+
+use crate::error::LedgerError;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::SqlitePool;
+use std::path::Path;
+use std::time::Duration;
+
+static MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
+/// Opens (creating if needed) the ledger database at `path` and brings its schema up to date.
+pub async fn open(path: &Path) -> Result<SqlitePool, LedgerError> {
+    if let Some(folder) = path.parent() {
+        std::fs::create_dir_all(folder).map_err(|error| LedgerError::io(folder, error))?;
+    }
+    let options = SqliteConnectOptions::new()
+        .filename(path)
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Wal)
+        // WAL + NORMAL survives a process crash with no loss of committed data; only an OS
+        // crash can lose the last transactions, which is OpenCode's trade-off too.
+        .synchronous(SqliteSynchronous::Normal)
+        .foreign_keys(true)
+        .busy_timeout(Duration::from_secs(5))
+        .pragma("cache_size", "-64000");
+    let pool = SqlitePoolOptions::new()
+        .max_connections(8)
+        .min_connections(1)
+        .connect_with(options)
+        .await?;
+    MIGRATIONS.run(&pool).await?;
+    Ok(pool)
+}

@@ -1,0 +1,114 @@
+//! The one error type of the core. Each variant carries the data a person needs to understand
+//! what went wrong; `kind()` maps it onto the small closed set that the UI and HTTP statuses use.
+
+use serde::Serialize;
+
+/// The closed set of error kinds shared with every adapter (`not_found` → 404, `invalid` → 400,
+/// `conflict` and `busy` → 409, `unavailable` → 503, `internal` → 500).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    NotFound,
+    Invalid,
+    Conflict,
+    Busy,
+    Unavailable,
+    Internal,
+}
+
+/// What crosses to the UI and over HTTP: `{kind, message}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ErrorBody {
+    pub kind: ErrorKind,
+    pub message: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LedgerError {
+    #[error("Session not found: {0}")]
+    SessionNotFound(String),
+    #[error("Message not found: {message_id} in session {session_id}")]
+    MessageNotFound {
+        session_id: String,
+        message_id: String,
+    },
+    #[error("Part not found: {part_id} in message {message_id}")]
+    PartNotFound { message_id: String, part_id: String },
+    #[error("Agent not found: \"{name}\". Available agents: {}", available.join(", "))]
+    AgentNotFound {
+        name: String,
+        available: Vec<String>,
+    },
+    #[error("Model not found: {provider_id}/{model_id}. Available models: {}", available.join(", "))]
+    ModelNotFound {
+        provider_id: String,
+        model_id: String,
+        available: Vec<String>,
+    },
+    #[error("The default agent \"{name}\" cannot be used: {reason}")]
+    DefaultAgentUnusable { name: String, reason: String },
+    #[error("Invalid prompt: {0}")]
+    InvalidPrompt(String),
+    #[error("Invalid request: {0}")]
+    InvalidRequest(String),
+    #[error("Invalid id \"{id}\": {reason}")]
+    InvalidId { id: String, reason: String },
+    #[error("The id {0} is already used")]
+    DuplicateId(String),
+    #[error("Invalid data for {what}: {reason}")]
+    InvalidData { what: String, reason: String },
+    #[error("Session {0} is busy")]
+    Busy(String),
+    #[error("Cannot read the config file {path}: {message}")]
+    Config { path: String, message: String },
+    #[error("Dossier saved your message, but replies are not available in this build yet")]
+    RepliesUnavailable,
+    #[error("File system error at {path}: {message}")]
+    Io { path: String, message: String },
+    #[error("Database error: {0}")]
+    Database(#[from] sqlx::Error),
+    #[error("Database migration failed: {0}")]
+    Migration(#[from] sqlx::migrate::MigrateError),
+    #[error("Stored data is unreadable: {0}")]
+    Corrupt(String),
+}
+
+impl LedgerError {
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Self::SessionNotFound(_)
+            | Self::MessageNotFound { .. }
+            | Self::PartNotFound { .. }
+            | Self::AgentNotFound { .. }
+            | Self::ModelNotFound { .. } => ErrorKind::NotFound,
+            Self::InvalidPrompt(_)
+            | Self::InvalidRequest(_)
+            | Self::InvalidId { .. }
+            | Self::InvalidData { .. }
+            | Self::DefaultAgentUnusable { .. }
+            | Self::Config { .. } => ErrorKind::Invalid,
+            Self::DuplicateId(_) => ErrorKind::Conflict,
+            Self::Busy(_) => ErrorKind::Busy,
+            Self::RepliesUnavailable => ErrorKind::Unavailable,
+            Self::Io { .. } | Self::Database(_) | Self::Migration(_) | Self::Corrupt(_) => {
+                ErrorKind::Internal
+            }
+        }
+    }
+
+    pub fn body(&self) -> ErrorBody {
+        ErrorBody {
+            kind: self.kind(),
+            message: self.to_string(),
+        }
+    }
+
+    pub(crate) fn io(path: impl AsRef<std::path::Path>, error: std::io::Error) -> Self {
+        Self::Io {
+            path: path.as_ref().display().to_string(),
+            message: error.to_string(),
+        }
+    }
+}
+
+pub type LedgerResult<T> = Result<T, LedgerError>;

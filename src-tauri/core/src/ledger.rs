@@ -1,0 +1,166 @@
+//! The `Ledger` handle: one cheap-to-clone value holding the database pool, the event bus and
+//! the resolved setup (config, agents, models, hooks). Adapters manage exactly one of these.
+
+use crate::agent::{load_markdown_agents, AgentRegistry};
+use crate::agent_loop::{AgentLoop, NoAgentLoop};
+use crate::chat_message_hook::{ChatMessageHook, CommandHook};
+use crate::config::{Config, Locations};
+use crate::database;
+use crate::error::LedgerError;
+use crate::event::EventBus;
+use crate::id::{Clock, IdGenerator, IdKind};
+use crate::mcp_resource::{McpResources, NoMcpClients};
+use crate::model_catalog::ModelCatalog;
+use sqlx::SqlitePool;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+#[derive(Clone)]
+pub struct Ledger {
+    pub(crate) pool: SqlitePool,
+    pub(crate) events: EventBus,
+    pub(crate) ids: Arc<IdGenerator>,
+    pub(crate) setup: Arc<Setup>,
+}
+
+pub(crate) struct Setup {
+    pub config: Config,
+    pub agents: AgentRegistry,
+    pub catalog: ModelCatalog,
+    pub hooks: Vec<Arc<dyn ChatMessageHook>>,
+    pub mcp: Arc<dyn McpResources>,
+    pub agent_loop: Arc<dyn AgentLoop>,
+    pub default_directory: PathBuf,
+    pub locations: Locations,
+}
+
+/// How to open a ledger. `LedgerOptions::from_env()` is what the apps use; tests set fields.
+pub struct LedgerOptions {
+    pub locations: Locations,
+    /// Replaces reading `locations.config_path` when set.
+    pub config: Option<Config>,
+    pub clock: Option<Clock>,
+    /// In-process `chat.message` hooks, run before the configured command hooks.
+    pub hooks: Vec<Arc<dyn ChatMessageHook>>,
+    pub mcp: Option<Arc<dyn McpResources>>,
+    pub agent_loop: Option<Arc<dyn AgentLoop>>,
+    /// The folder new sessions work in when the caller names none.
+    pub default_directory: Option<PathBuf>,
+}
+
+impl LedgerOptions {
+    pub fn from_env() -> Self {
+        Self::at(Locations::from_env())
+    }
+
+    pub fn at(locations: Locations) -> Self {
+        Self {
+            locations,
+            config: None,
+            clock: None,
+            hooks: Vec::new(),
+            mcp: None,
+            agent_loop: None,
+            default_directory: None,
+        }
+    }
+}
+
+pub const DATABASE_FILE: &str = "dossier.db";
+
+impl Ledger {
+    pub async fn open(options: LedgerOptions) -> Result<Self, LedgerError> {
+        let config = match options.config {
+            Some(config) => config,
+            None => Config::load(&options.locations.config_path)?,
+        };
+        let markdown_folder = options
+            .locations
+            .config_path
+            .parent()
+            .map(|folder| folder.join("agent"));
+        let markdown = markdown_folder
+            .as_deref()
+            .map(load_markdown_agents)
+            .unwrap_or_default();
+        let agents = AgentRegistry::from_config(&config, &markdown)?;
+        let catalog = ModelCatalog::from_config(&config);
+        let mut hooks = options.hooks;
+        hooks.extend(
+            config
+                .hooks
+                .chat_message
+                .iter()
+                .map(|hook| Arc::new(CommandHook::from_config(hook)) as Arc<dyn ChatMessageHook>),
+        );
+        let pool = database::open(&options.locations.data_dir.join(DATABASE_FILE)).await?;
+        let ids = Arc::new(match options.clock {
+            Some(clock) => IdGenerator::new(clock),
+            None => IdGenerator::system(),
+        });
+        let default_directory = match options.default_directory {
+            Some(directory) => directory,
+            None => dirs::home_dir()
+                .or_else(|| std::env::current_dir().ok())
+                .unwrap_or_else(std::env::temp_dir),
+        };
+        let ledger = Self {
+            pool,
+            events: EventBus::new(ids.clone()),
+            ids,
+            setup: Arc::new(Setup {
+                config,
+                agents,
+                catalog,
+                hooks,
+                mcp: options.mcp.unwrap_or_else(|| Arc::new(NoMcpClients)),
+                agent_loop: options.agent_loop.unwrap_or_else(|| Arc::new(NoAgentLoop)),
+                default_directory,
+                locations: options.locations,
+            }),
+        };
+        Ok(ledger)
+    }
+
+    pub fn events(&self) -> &EventBus {
+        &self.events
+    }
+
+    pub fn pool(&self) -> &SqlitePool {
+        &self.pool
+    }
+
+    pub fn agents(&self) -> &AgentRegistry {
+        &self.setup.agents
+    }
+
+    pub fn models(&self) -> &ModelCatalog {
+        &self.setup.catalog
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.setup.config
+    }
+
+    pub fn locations(&self) -> &Locations {
+        &self.setup.locations
+    }
+
+    pub fn new_id(&self, kind: IdKind) -> String {
+        self.ids.next(kind)
+    }
+
+    pub fn now(&self) -> i64 {
+        self.ids.now_millis()
+    }
+
+    /// Attachment bytes by hash, for adapters that serve previews.
+    pub async fn blob(&self, hash: &str) -> Result<Option<crate::blob_store::Blob>, LedgerError> {
+        crate::blob_store::get(&self.pool, hash).await
+    }
+
+    /// Closes the pool, finishing in-flight writes; used on shutdown.
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}

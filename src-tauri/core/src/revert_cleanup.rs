@@ -1,0 +1,45 @@
+//! Revert clean-up: a session carrying an "undo" marker loses the messages from the marker on
+//! for good when the next prompt arrives (inside that prompt's transaction), and the marker is
+//! cleared.
+
+use crate::error::LedgerError;
+use crate::message_store;
+use crate::session::Session;
+use sqlx::SqliteConnection;
+
+#[derive(Debug, Default)]
+pub(crate) struct Removed {
+    pub messages: Vec<String>,
+    /// (message id, part id)
+    pub parts: Vec<(String, String)>,
+}
+
+pub(crate) async fn apply(
+    connection: &mut SqliteConnection,
+    session: &mut Session,
+) -> Result<Removed, LedgerError> {
+    let Some(marker) = session.revert.take() else {
+        return Ok(Removed::default());
+    };
+    let mut removed = Removed::default();
+    let Some(seq) = message_store::seq_of(connection, &session.id, &marker.message_id).await?
+    else {
+        // The marked message is already gone: nothing left to remove.
+        return Ok(removed);
+    };
+    match &marker.part_id {
+        Some(part_id) => {
+            let parts =
+                message_store::delete_parts_from(connection, &marker.message_id, part_id).await?;
+            removed.parts = parts
+                .into_iter()
+                .map(|part| (marker.message_id.clone(), part))
+                .collect();
+            removed.messages = message_store::delete_from(connection, &session.id, seq + 1).await?;
+        }
+        None => {
+            removed.messages = message_store::delete_from(connection, &session.id, seq).await?;
+        }
+    }
+    Ok(removed)
+}
