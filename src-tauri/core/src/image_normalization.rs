@@ -65,7 +65,7 @@ pub fn normalize(mime: &str, bytes: Vec<u8>) -> NormalizedImage {
         let resized = if target == (width, height) {
             image.clone()
         } else {
-            image.resize(target.0, target.1, image::imageops::FilterType::Lanczos3)
+            image.resize_exact(target.0, target.1, image::imageops::FilterType::Lanczos3)
         };
         if let Some((mime, encoded)) = encode_within_limit(&resized) {
             let (width, height) = resized.dimensions();

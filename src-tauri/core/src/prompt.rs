@@ -15,7 +15,7 @@ use crate::ledger::Ledger;
 use crate::message::{Message, MessageWithParts, ModelRef, UserMessage, UserModel, UserTime};
 use crate::message_store;
 use crate::model_choice::{choose_model, choose_variant, current_model};
-use crate::part::Part;
+use crate::part::{FileSource, Part};
 use crate::permission::{Action, Rule};
 use crate::revert_cleanup;
 use crate::session::SessionModel;
@@ -275,6 +275,10 @@ fn check_input(input: &PromptInput) -> Result<(), LedgerError> {
             }
         }
         if let Draft::File(file) = draft {
+            if matches!(file.part.source, Some(FileSource::Resource { .. })) {
+                // An MCP resource's url belongs to its server's scheme; the server reads it.
+                continue;
+            }
             let url = &file.part.url;
             let scheme = url
                 .split_once(':')

@@ -1,0 +1,151 @@
+//! The crash test: a child process ingests prompts and is killed with SIGKILL at random
+//! moments, many times. After every restart there is no message without its parts, no part
+//! without its message, and every prompt the child acknowledged is there, whole.
+//!
+//! The child is this same test binary, re-run with `DOSSIER_CRASH_CHILD_DIR` set.
+
+use crate::support::*;
+use dossier_core::draft::Draft;
+use dossier_core::session::CreateSession;
+use dossier_core::Ledger;
+use rand::Rng;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const CHILD_ENV: &str = "DOSSIER_CRASH_CHILD_DIR";
+const TEST_NAME: &str = "crash_consistency::killed_ingest_never_leaves_half_a_prompt";
+const ROUNDS: usize = 12;
+/// Parts per acknowledged prompt: Read call + Read output + file + two texts.
+const PARTS_PER_PROMPT: usize = 5;
+
+async fn child_ingest(folder: std::path::PathBuf) {
+    let ledger = Ledger::open(options(&folder, "{}"))
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let session = ledger
+        .create_session(CreateSession::default())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let file = folder.join("work").join("notes.txt");
+    let mut stdout = std::io::stdout();
+    writeln!(stdout, "ready").unwrap_or_default();
+    stdout.flush().unwrap_or_default();
+    for index in 0.. {
+        let drafts = vec![
+            Draft::text(format!("prompt {index}")),
+            file_draft(&file),
+            Draft::text("end"),
+        ];
+        let saved = ledger
+            .prompt(&session.id, no_reply(drafts))
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
+        // Acknowledge only after the prompt call returned, i.e. after the commit.
+        writeln!(stdout, "ack {} {}", session.id, saved.info.id()).unwrap_or_default();
+        stdout.flush().unwrap_or_default();
+    }
+}
+
+#[tokio::test]
+async fn killed_ingest_never_leaves_half_a_prompt() {
+    if let Some(folder) = std::env::var_os(CHILD_ENV) {
+        child_ingest(folder.into()).await;
+        return;
+    }
+    let folder = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    std::fs::create_dir_all(folder.path().join("work")).unwrap_or_default();
+    let text: String = (0..400)
+        .map(|line| format!("line {line} of notes\n"))
+        .collect();
+    std::fs::write(folder.path().join("work").join("notes.txt"), text).unwrap_or_default();
+    let executable = std::env::current_exe().unwrap_or_else(|error| panic!("{error}"));
+    let mut acknowledged: Vec<(String, String)> = Vec::new();
+    let mut rng = rand::thread_rng();
+
+    for round in 0..ROUNDS {
+        let mut child = Command::new(&executable)
+            .args([TEST_NAME, "--exact", "--nocapture", "--test-threads", "1"])
+            .env(CHILD_ENV, folder.path())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|error| panic!("{error}"));
+        let stdout = child.stdout.take().unwrap_or_else(|| panic!("no stdout"));
+        let (sender, receiver) = std::sync::mpsc::channel::<String>();
+        let reader = std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        // Wait until the child is ingesting, then let it run a random while before the kill.
+        // libtest prints "test <name> ... " first, so "ready" may end a longer line.
+        let started = Instant::now();
+        loop {
+            let line = receiver
+                .recv_timeout(Duration::from_secs(30))
+                .unwrap_or_else(|error| {
+                    panic!("round {round}: the child never became ready: {error}")
+                });
+            if line.ends_with("ready") {
+                break;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "round {round}: the child never became ready"
+            );
+        }
+        std::thread::sleep(Duration::from_millis(rng.gen_range(5..250)));
+        child.kill().unwrap_or_else(|error| panic!("{error}")); // SIGKILL on Unix
+        child.wait().unwrap_or_else(|error| panic!("{error}"));
+        reader.join().unwrap_or_default();
+        for line in receiver.try_iter() {
+            if let Some(rest) = line.strip_prefix("ack ") {
+                if let Some((session, message)) = rest.split_once(' ') {
+                    acknowledged.push((session.to_string(), message.to_string()));
+                }
+            }
+        }
+
+        // Restart: open the database the way the app would, and check it.
+        let ledger = Ledger::open(options(folder.path(), "{}"))
+            .await
+            .unwrap_or_else(|error| panic!("round {round}: {error}"));
+        let pool = ledger.pool();
+        let orphan_messages: i64 = sqlx::query_scalar("SELECT count(*) FROM message WHERE NOT EXISTS (SELECT 1 FROM part WHERE part.message_id = message.id)")
+            .fetch_one(pool)
+            .await
+            .unwrap_or(-1);
+        let orphan_parts: i64 = sqlx::query_scalar("SELECT count(*) FROM part WHERE NOT EXISTS (SELECT 1 FROM message WHERE message.id = part.message_id)")
+            .fetch_one(pool)
+            .await
+            .unwrap_or(-1);
+        let uneven: i64 = sqlx::query_scalar("SELECT count(*) FROM (SELECT message_id FROM part GROUP BY message_id HAVING count(*) != ?)")
+            .bind(PARTS_PER_PROMPT as i64)
+            .fetch_one(pool)
+            .await
+            .unwrap_or(-1);
+        assert_eq!(
+            (orphan_messages, orphan_parts, uneven),
+            (0, 0, 0),
+            "round {round}"
+        );
+        for (session, message) in &acknowledged {
+            let stored = ledger
+                .message(session, message)
+                .await
+                .unwrap_or_else(|error| {
+                    panic!("round {round}: acknowledged {message} lost: {error}")
+                });
+            assert_eq!(stored.parts.len(), PARTS_PER_PROMPT);
+        }
+        ledger.close().await;
+    }
+    assert!(
+        acknowledged.len() >= ROUNDS,
+        "the child barely ingested anything: {}",
+        acknowledged.len()
+    );
+}

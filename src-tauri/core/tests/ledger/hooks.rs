@@ -1,0 +1,144 @@
+//! The `chat.message` hook point: in-process and external command hooks edit before saving;
+//! failing, slow or misbehaving hooks are reported and the input is saved untouched.
+
+use crate::support::*;
+use async_trait::async_trait;
+use dossier_core::chat_message_hook::{ChatMessage, ChatMessageHook};
+use dossier_core::draft::Draft;
+use dossier_core::event::EventPayload;
+use dossier_core::part::PartBody;
+use std::sync::Arc;
+
+struct Shout;
+
+#[async_trait]
+impl ChatMessageHook for Shout {
+    fn name(&self) -> String {
+        "shout".into()
+    }
+
+    async fn chat_message(&self, mut input: ChatMessage) -> Result<ChatMessage, String> {
+        for part in &mut input.parts {
+            if let PartBody::Text(text) = &mut part.body {
+                text.text = text.text.to_uppercase();
+            }
+        }
+        input.message.system = Some("be loud".into());
+        Ok(input)
+    }
+}
+
+struct Thief;
+
+#[async_trait]
+impl ChatMessageHook for Thief {
+    fn name(&self) -> String {
+        "thief".into()
+    }
+
+    async fn chat_message(&self, mut input: ChatMessage) -> Result<ChatMessage, String> {
+        input.message.id = "msg_stolen".into();
+        Ok(input)
+    }
+}
+
+fn hook_errors(events: &[dossier_core::event::Event]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|event| match &event.payload {
+            EventPayload::SessionError {
+                error: Some(error), ..
+            } => serde_json::to_value(error).ok().map(|value| {
+                value["data"]["message"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string()
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn in_process_hook_edits_message_and_parts_before_saving() {
+    let test = open_with(FAKE_CONFIG, |options| options.hooks = vec![Arc::new(Shout)]).await;
+    let session = test.session().await;
+    let saved = test
+        .no_reply(&session, vec![Draft::text("quiet words")])
+        .await;
+    assert_eq!(describe(&saved.parts), ["text: QUIET WORDS"]);
+    let stored = test
+        .ledger
+        .message(&session.id, saved.info.id())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(describe(&stored.parts), ["text: QUIET WORDS"]);
+    let dossier_core::message::Message::User(user) = stored.info else {
+        panic!()
+    };
+    assert_eq!(user.system.as_deref(), Some("be loud"));
+}
+
+#[tokio::test]
+async fn hook_that_changes_identity_is_refused_and_input_kept() {
+    let test = open_with(FAKE_CONFIG, |options| options.hooks = vec![Arc::new(Thief)]).await;
+    let session = test.session().await;
+    let mut events = test.ledger.events().subscribe();
+    let saved = test.no_reply(&session, vec![Draft::text("mine")]).await;
+    assert_ne!(saved.info.id(), "msg_stolen");
+    let errors = hook_errors(&drain(&mut events));
+    assert_eq!(errors, ["The chat.message hook \"thief\" failed (it changed the message's id or session); your message was saved without its changes"]);
+}
+
+fn command_config(script: &str, timeout: u64) -> String {
+    serde_json::json!({"hooks": {"chat.message": [{"command": ["sh", "-c", script], "timeout": timeout}]}}).to_string()
+}
+
+#[tokio::test]
+async fn command_hook_gets_json_on_stdin_and_its_output_is_saved() {
+    let test = open(&command_config("sed 's/hello/HELLO/g'", 5000)).await;
+    let session = test.session().await;
+    let saved = test
+        .no_reply(&session, vec![Draft::text("hello there")])
+        .await;
+    assert_eq!(describe(&saved.parts), ["text: HELLO there"]);
+}
+
+#[tokio::test]
+async fn failing_command_hook_is_reported_and_original_saved() {
+    let test = open(&command_config("echo broken >&2; exit 3", 5000)).await;
+    let session = test.session().await;
+    let mut events = test.ledger.events().subscribe();
+    let saved = test.no_reply(&session, vec![Draft::text("keep me")]).await;
+    assert_eq!(describe(&saved.parts), ["text: keep me"]);
+    let errors = hook_errors(&drain(&mut events));
+    assert_eq!(errors.len(), 1);
+    assert!(
+        errors[0].contains("exited with exit status: 3: broken"),
+        "{}",
+        errors[0]
+    );
+}
+
+#[tokio::test]
+async fn slow_command_hook_times_out_and_original_is_saved() {
+    let test = open(&command_config("sleep 10", 200)).await;
+    let session = test.session().await;
+    let mut events = test.ledger.events().subscribe();
+    let started = std::time::Instant::now();
+    let saved = test.no_reply(&session, vec![Draft::text("not lost")]).await;
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    assert_eq!(describe(&saved.parts), ["text: not lost"]);
+    let errors = hook_errors(&drain(&mut events));
+    assert!(errors[0].contains("timed out after 200 ms"), "{errors:?}");
+}
+
+#[tokio::test]
+async fn command_hook_printing_garbage_is_reported() {
+    let test = open(&command_config("cat >/dev/null; echo not-json", 5000)).await;
+    let session = test.session().await;
+    let mut events = test.ledger.events().subscribe();
+    let saved = test.no_reply(&session, vec![Draft::text("safe")]).await;
+    assert_eq!(describe(&saved.parts), ["text: safe"]);
+    assert!(hook_errors(&drain(&mut events))[0].contains("not {message, parts} JSON"));
+}

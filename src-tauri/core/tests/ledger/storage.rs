@@ -1,0 +1,467 @@
+//! Storage: pragmas, ordered and paged reads, atomic writes, session lifecycle.
+
+use crate::support::*;
+use dossier_core::draft::Draft;
+use dossier_core::id::Clock;
+use dossier_core::message_store::MessageQuery;
+use dossier_core::session::{CreateSession, SessionPatch, SessionTimePatch};
+use dossier_core::session_store::SessionQuery;
+use dossier_core::ErrorKind;
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
+
+#[tokio::test]
+async fn database_uses_wal_foreign_keys_and_a_busy_timeout() {
+    let test = open("{}").await;
+    let pool = test.ledger.pool();
+    let journal: String = sqlx::query_scalar("PRAGMA journal_mode")
+        .fetch_one(pool)
+        .await
+        .unwrap_or_default();
+    let foreign_keys: i64 = sqlx::query_scalar("PRAGMA foreign_keys")
+        .fetch_one(pool)
+        .await
+        .unwrap_or_default();
+    let busy: i64 = sqlx::query_scalar("PRAGMA busy_timeout")
+        .fetch_one(pool)
+        .await
+        .unwrap_or_default();
+    assert_eq!((journal.as_str(), foreign_keys, busy), ("wal", 1, 5000));
+    let tables: Vec<String> = sqlx::query_scalar("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('session', 'message', 'part', 'blob') ORDER BY name")
+        .fetch_all(pool)
+        .await
+        .unwrap_or_default();
+    assert_eq!(tables, ["blob", "message", "part", "session"]);
+}
+
+#[tokio::test]
+async fn reopening_an_existing_database_keeps_everything() {
+    let folder = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    std::fs::create_dir_all(folder.path().join("work")).unwrap_or_default();
+    let first = dossier_core::Ledger::open(options(folder.path(), "{}"))
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let session = first
+        .create_session(CreateSession::default())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    first
+        .prompt(&session.id, no_reply(vec![Draft::text("remember")]))
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    first.close().await;
+    let second = dossier_core::Ledger::open(options(folder.path(), "{}"))
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let page = second
+        .messages(&session.id, &MessageQuery::default())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(describe(&page.messages[0].parts), ["text: remember"]);
+}
+
+fn frozen_clock(at: i64) -> (Clock, Arc<AtomicI64>) {
+    let now = Arc::new(AtomicI64::new(at));
+    let reader = now.clone();
+    (Arc::new(move || reader.load(Ordering::SeqCst)), now)
+}
+
+#[tokio::test]
+async fn session_pages_are_newest_first_without_gaps_or_repeats_on_equal_times() {
+    // Everything in one millisecond: only the id tiebreak keeps pages apart.
+    let (clock, _) = frozen_clock(1_796_000_000_000);
+    let test = open_with("{}", |options| options.clock = Some(clock)).await;
+    let mut created = Vec::new();
+    for _ in 0..250 {
+        created.push(test.session().await.id);
+    }
+    let mut seen = Vec::new();
+    let mut cursor = None;
+    loop {
+        let page = test
+            .ledger
+            .sessions(&SessionQuery {
+                limit: Some(100),
+                cursor: cursor.clone(),
+                ..SessionQuery::default()
+            })
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
+        seen.extend(page.sessions.iter().map(|session| session.id.clone()));
+        match page.next_cursor {
+            Some(next) => cursor = Some(next),
+            None => break,
+        }
+    }
+    created.reverse();
+    assert_eq!(seen, created);
+    assert_eq!(seen.iter().collect::<HashSet<_>>().len(), 250);
+}
+
+#[tokio::test]
+async fn session_list_orders_by_last_update_and_hides_archived() {
+    let (clock, now) = frozen_clock(1_000);
+    let test = open_with("{}", |options| options.clock = Some(clock)).await;
+    let older = test.session().await;
+    now.store(2_000, Ordering::SeqCst);
+    let newer = test.session().await;
+    now.store(3_000, Ordering::SeqCst);
+    test.no_reply(&older, vec![Draft::text("bump")]).await;
+    let ids = |page: dossier_core::session_store::SessionPage| {
+        page.sessions
+            .into_iter()
+            .map(|session| session.id)
+            .collect::<Vec<_>>()
+    };
+    let listed = test
+        .ledger
+        .sessions(&SessionQuery::default())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(ids(listed), [older.id.clone(), newer.id.clone()]);
+    let patch = SessionPatch {
+        time: Some(SessionTimePatch {
+            archived: Some(Some(4_000)),
+        }),
+        ..SessionPatch::default()
+    };
+    test.ledger
+        .update_session(&older.id, patch)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let visible = test
+        .ledger
+        .sessions(&SessionQuery::default())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(ids(visible), [newer.id.clone()]);
+    let all = test
+        .ledger
+        .sessions(&SessionQuery {
+            include_archived: true,
+            ..SessionQuery::default()
+        })
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(all.sessions.len(), 2);
+}
+
+#[tokio::test]
+async fn title_search_treats_percent_and_underscore_literally() {
+    let test = open("{}").await;
+    for title in ["100% done", "1000 done", "snake_case", "snakeXcase"] {
+        test.ledger
+            .create_session(CreateSession {
+                title: Some(title.into()),
+                ..CreateSession::default()
+            })
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
+    }
+    let search = |text: &str| {
+        let ledger = test.ledger.clone();
+        let text = text.to_string();
+        async move {
+            let page = ledger
+                .sessions(&SessionQuery {
+                    search: Some(text),
+                    ..SessionQuery::default()
+                })
+                .await
+                .unwrap_or_else(|error| panic!("{error}"));
+            page.sessions
+                .into_iter()
+                .map(|session| session.title)
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(search("100%").await, ["100% done"]);
+    assert_eq!(search("snake_").await, ["snake_case"]);
+}
+
+#[tokio::test]
+async fn bad_cursors_are_invalid_requests() {
+    let test = open("{}").await;
+    let session = test.session().await;
+    let error = test
+        .ledger
+        .sessions(&SessionQuery {
+            cursor: Some("nonsense".into()),
+            ..SessionQuery::default()
+        })
+        .await
+        .err();
+    assert_eq!(error.map(|error| error.kind()), Some(ErrorKind::Invalid));
+    let error = test
+        .ledger
+        .messages(
+            &session.id,
+            &MessageQuery {
+                limit: Some(5),
+                before: Some("x".into()),
+            },
+        )
+        .await
+        .err();
+    assert_eq!(error.map(|error| error.kind()), Some(ErrorKind::Invalid));
+}
+
+#[tokio::test]
+async fn message_pages_walk_back_with_before_cursor() {
+    let test = open("{}").await;
+    let session = test.session().await;
+    for index in 0..25 {
+        test.no_reply(&session, vec![Draft::text(format!("m{index}"))])
+            .await;
+    }
+    let mut collected = Vec::new();
+    let mut before = None;
+    loop {
+        let page = test
+            .ledger
+            .messages(
+                &session.id,
+                &MessageQuery {
+                    limit: Some(10),
+                    before: before.clone(),
+                },
+            )
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
+        let texts: Vec<String> = page
+            .messages
+            .iter()
+            .flat_map(|message| describe(&message.parts))
+            .collect();
+        collected.splice(0..0, texts);
+        match page.next_cursor {
+            Some(cursor) => before = Some(cursor),
+            None => break,
+        }
+    }
+    let expected: Vec<String> = (0..25).map(|index| format!("text: m{index}")).collect();
+    assert_eq!(collected, expected);
+    let everything = test
+        .ledger
+        .messages(&session.id, &MessageQuery::default())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(everything.messages.len(), 25);
+    assert!(everything.next_cursor.is_none());
+}
+
+#[tokio::test]
+async fn messages_of_other_sessions_never_mix_in() {
+    let test = open("{}").await;
+    let first = test.session().await;
+    let second = test.session().await;
+    test.no_reply(&first, vec![Draft::text("one")]).await;
+    test.no_reply(&second, vec![Draft::text("two")]).await;
+    let page = test
+        .ledger
+        .messages(&first.id, &MessageQuery::default())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(page.messages.len(), 1);
+    assert_eq!(describe(&page.messages[0].parts), ["text: one"]);
+    let missing = test
+        .ledger
+        .message(&second.id, page.messages[0].info.id())
+        .await
+        .err();
+    assert_eq!(missing.map(|error| error.kind()), Some(ErrorKind::NotFound));
+}
+
+#[tokio::test]
+async fn failed_part_write_rolls_back_the_whole_prompt() {
+    let test = open("{}").await;
+    let session = test.session().await;
+    let with_id = |text: &str| {
+        Draft::Text(dossier_core::draft::TextDraft {
+            id: Some("prt_duplicate".into()),
+            part: dossier_core::part::TextPart {
+                text: text.into(),
+                ..Default::default()
+            },
+        })
+    };
+    test.no_reply(&session, vec![with_id("first")]).await;
+    let error = test
+        .ledger
+        .prompt(
+            &session.id,
+            no_reply(vec![Draft::text("would be saved"), with_id("second")]),
+        )
+        .await
+        .err();
+    assert_eq!(
+        error.map(|error| error.to_string()).as_deref(),
+        Some("The id prt_duplicate is already used")
+    );
+    let messages: i64 = sqlx::query_scalar("SELECT count(*) FROM message")
+        .fetch_one(test.ledger.pool())
+        .await
+        .unwrap_or_default();
+    let parts: i64 = sqlx::query_scalar("SELECT count(*) FROM part")
+        .fetch_one(test.ledger.pool())
+        .await
+        .unwrap_or_default();
+    assert_eq!((messages, parts), (1, 1));
+}
+
+#[tokio::test]
+async fn concurrent_prompts_into_one_session_all_land_in_order_of_commit() {
+    let test = open("{}").await;
+    let session = test.session().await;
+    let mut tasks = Vec::new();
+    for index in 0..20 {
+        let ledger = test.ledger.clone();
+        let id = session.id.clone();
+        tasks.push(tokio::spawn(async move {
+            ledger
+                .prompt(
+                    &id,
+                    no_reply(vec![Draft::text(format!("p{index}")), Draft::text("tail")]),
+                )
+                .await
+        }));
+    }
+    for task in tasks {
+        task.await
+            .unwrap_or_else(|error| panic!("{error}"))
+            .unwrap_or_else(|error| panic!("{error}"));
+    }
+    let page = test
+        .ledger
+        .messages(&session.id, &MessageQuery::default())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(page.messages.len(), 20);
+    assert!(page
+        .messages
+        .iter()
+        .all(|message| message.parts.len() == 2 && describe(&message.parts)[1] == "text: tail"));
+}
+
+#[tokio::test]
+async fn deleting_a_session_removes_children_messages_and_parts() {
+    let test = open("{}").await;
+    let parent = test.session().await;
+    let child = test
+        .ledger
+        .create_session(CreateSession {
+            parent_id: Some(parent.id.clone()),
+            ..CreateSession::default()
+        })
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert!(child.title.starts_with("Child session - "));
+    test.no_reply(&child, vec![Draft::text("inside")]).await;
+    let children = test
+        .ledger
+        .children(&parent.id)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(children.len(), 1);
+    let mut events = test.ledger.events().subscribe();
+    test.ledger
+        .delete_session(&parent.id)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(
+        types(&drain(&mut events)),
+        ["session.deleted", "session.deleted"]
+    );
+    let left: i64 = sqlx::query_scalar("SELECT (SELECT count(*) FROM session) + (SELECT count(*) FROM message) + (SELECT count(*) FROM part)")
+        .fetch_one(test.ledger.pool())
+        .await
+        .unwrap_or(-1);
+    assert_eq!(left, 0);
+    let again = test.ledger.delete_session(&parent.id).await.err();
+    assert_eq!(again.map(|error| error.kind()), Some(ErrorKind::NotFound));
+}
+
+#[tokio::test]
+async fn new_sessions_get_opencodes_defaults_and_events() {
+    let (clock, _) = frozen_clock(1_796_000_800_280);
+    let test = open_with("{}", |options| options.clock = Some(clock)).await;
+    let mut events = test.ledger.events().subscribe();
+    let session = test.session().await;
+    assert_eq!(session.title, "New session - 2026-11-30T01:06:40.280Z");
+    assert!(session.id.starts_with("ses_"));
+    assert_eq!(
+        types(&drain(&mut events)),
+        ["session.created", "session.updated"]
+    );
+    let renamed = test
+        .ledger
+        .update_session(
+            &session.id,
+            SessionPatch {
+                title: Some("Taxes".into()),
+                pinned: Some(true),
+                ..SessionPatch::default()
+            },
+        )
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!((renamed.title.as_str(), renamed.pinned), ("Taxes", true));
+    let empty = test
+        .ledger
+        .update_session(
+            &session.id,
+            SessionPatch {
+                title: Some("  ".into()),
+                ..SessionPatch::default()
+            },
+        )
+        .await
+        .err();
+    assert_eq!(empty.map(|error| error.kind()), Some(ErrorKind::Invalid));
+    let unknown_agent = test
+        .ledger
+        .create_session(CreateSession {
+            agent: Some("nobody".into()),
+            ..CreateSession::default()
+        })
+        .await
+        .err();
+    assert_eq!(
+        unknown_agent.map(|error| error.kind()),
+        Some(ErrorKind::NotFound)
+    );
+}
+
+#[tokio::test]
+async fn ledger_keeps_order_across_the_opencode_id_wrap() {
+    let wrap = 1_786_709_995_136; // 2026-08-14T11:19:55.136Z
+    let (clock, now) = frozen_clock(wrap - 2);
+    let test = open_with("{}", |options| options.clock = Some(clock)).await;
+    let session = test.session().await;
+    let mut sent = Vec::new();
+    for step in 0..4 {
+        now.store(wrap - 2 + step, Ordering::SeqCst);
+        sent.push(
+            test.no_reply(&session, vec![Draft::text(format!("t{step}"))])
+                .await
+                .info
+                .id()
+                .to_string(),
+        );
+    }
+    let mut sorted = sent.clone();
+    sorted.sort();
+    assert_eq!(sorted, sent, "ids stay sortable across the wrap instant");
+    let page = test
+        .ledger
+        .messages(&session.id, &MessageQuery::default())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let listed: Vec<&str> = page
+        .messages
+        .iter()
+        .map(|message| message.info.id())
+        .collect();
+    assert_eq!(listed, sent.iter().map(String::as_str).collect::<Vec<_>>());
+}

@@ -1,0 +1,132 @@
+//! Shared set-up: a ledger in a temporary folder with a given config, and small helpers.
+
+use dossier_core::config::{Config, Locations};
+use dossier_core::draft::{Draft, PromptInput};
+use dossier_core::event::Event;
+use dossier_core::message::MessageWithParts;
+use dossier_core::part::PartBody;
+use dossier_core::session::{CreateSession, Session};
+use dossier_core::{Ledger, LedgerOptions};
+use std::path::{Path, PathBuf};
+use tokio::sync::broadcast;
+
+/// A provider named like the one in OpenCode's wire samples.
+pub const FAKE_CONFIG: &str = r#"{
+  "model": "fake/fake-model",
+  "provider": {"fake": {"npm": "@ai-sdk/openai-compatible", "models": {"fake-model": {"name": "Fake"}, "smart": {"variants": {"high": {}}}}}}
+}"#;
+
+pub struct TestLedger {
+    pub ledger: Ledger,
+    pub folder: tempfile::TempDir,
+}
+
+pub fn options(folder: &Path, config: &str) -> LedgerOptions {
+    let mut options = LedgerOptions::at(Locations {
+        data_dir: folder.join("data"),
+        config_path: folder.join("config.json"),
+    });
+    options.config = Some(Config::parse(config).unwrap_or_else(|error| panic!("{error}")));
+    options.default_directory = Some(folder.join("work"));
+    options
+}
+
+pub async fn open(config: &str) -> TestLedger {
+    open_with(config, |_| {}).await
+}
+
+pub async fn open_with(config: &str, adjust: impl FnOnce(&mut LedgerOptions)) -> TestLedger {
+    let folder = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    std::fs::create_dir_all(folder.path().join("work")).unwrap_or_else(|error| panic!("{error}"));
+    let mut options = options(folder.path(), config);
+    adjust(&mut options);
+    let ledger = Ledger::open(options)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    TestLedger { ledger, folder }
+}
+
+impl TestLedger {
+    pub fn work(&self) -> PathBuf {
+        self.folder.path().join("work")
+    }
+
+    pub fn write(&self, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.work().join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).unwrap_or_else(|error| panic!("{error}"));
+        }
+        std::fs::write(&path, bytes).unwrap_or_else(|error| panic!("{error}"));
+        path
+    }
+
+    pub async fn session(&self) -> Session {
+        self.ledger
+            .create_session(CreateSession::default())
+            .await
+            .unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    pub async fn no_reply(&self, session: &Session, parts: Vec<Draft>) -> MessageWithParts {
+        self.ledger
+            .prompt(&session.id, no_reply(parts))
+            .await
+            .unwrap_or_else(|error| panic!("{error}"))
+    }
+}
+
+pub fn no_reply(parts: Vec<Draft>) -> PromptInput {
+    PromptInput {
+        no_reply: Some(true),
+        parts,
+        ..PromptInput::default()
+    }
+}
+
+pub fn file_url(path: &Path) -> String {
+    url::Url::from_file_path(path)
+        .unwrap_or_else(|()| panic!("{}", path.display()))
+        .to_string()
+}
+
+pub fn file_draft(path: &Path) -> Draft {
+    let name = path
+        .file_name()
+        .map(|name| name.to_string_lossy().to_string());
+    Draft::file(file_url(path), "text/plain", name.as_deref())
+}
+
+/// Each part as a short readable line: `text: …` (with `*` when synthetic), `file mime url`, …
+pub fn describe(parts: &[dossier_core::part::Part]) -> Vec<String> {
+    parts
+        .iter()
+        .map(|part| match &part.body {
+            PartBody::Text(text) => format!(
+                "text{}: {}",
+                if text.synthetic == Some(true) {
+                    "*"
+                } else {
+                    ""
+                },
+                text.text
+            ),
+            PartBody::File(file) => format!("file {} {}", file.mime, file.url),
+            other => other.type_name().to_string(),
+        })
+        .collect()
+}
+
+pub fn drain(receiver: &mut broadcast::Receiver<Event>) -> Vec<Event> {
+    let mut events = Vec::new();
+    while let Ok(event) = receiver.try_recv() {
+        events.push(event);
+    }
+    events
+}
+
+pub fn types(events: &[Event]) -> Vec<&'static str> {
+    events
+        .iter()
+        .map(|event| event.payload.type_name())
+        .collect()
+}
