@@ -7,6 +7,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
+// Messages are read and written one at a time, never kept in large arrays of mixed roles where
+// boxing would pay off; plain variants keep matching simple.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(tag = "role", rename_all = "lowercase")]
 pub enum Message {

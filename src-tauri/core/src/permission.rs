@@ -37,9 +37,7 @@ pub fn evaluate(permission: &str, pattern: &str, rulesets: &[&[Rule]]) -> Action
     rulesets
         .iter()
         .flat_map(|rules| rules.iter())
-        .filter(|rule| wildcard_match(&rule.permission, permission))
-        .filter(|rule| wildcard_match(&rule.pattern, pattern))
-        .last()
+        .rfind(|rule| wildcard_match(&rule.permission, permission) && wildcard_match(&rule.pattern, pattern))
         .map_or(Action::Ask, |rule| rule.action)
 }
 

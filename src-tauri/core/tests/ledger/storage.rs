@@ -135,7 +135,7 @@ async fn session_list_orders_by_last_update_and_hides_archived() {
         .sessions(&SessionQuery::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
-    assert_eq!(ids(visible), [newer.id.clone()]);
+    assert_eq!(ids(visible), vec![newer.id.clone()]);
     let all = test
         .ledger
         .sessions(&SessionQuery {
