@@ -3,9 +3,11 @@
 //! returns (the last assistant message with its parts).
 
 use crate::error::LedgerError;
+use crate::event::SessionStatus;
 use crate::ledger::Ledger;
 use crate::message::MessageWithParts;
 use async_trait::async_trait;
+use std::collections::BTreeMap;
 
 #[async_trait]
 pub trait AgentLoop: Send + Sync {
@@ -14,6 +16,16 @@ pub trait AgentLoop: Send + Sync {
         ledger: Ledger,
         session_id: String,
     ) -> Result<MessageWithParts, LedgerError>;
+
+    /// Stops the session's run, if one is going; true when there was one.
+    fn abort(&self, _session_id: &str) -> bool {
+        false
+    }
+
+    /// Sessions that are not idle.
+    fn status(&self) -> BTreeMap<String, SessionStatus> {
+        BTreeMap::new()
+    }
 }
 
 /// Used until a loop is installed: the prompt is saved, and the caller is told plainly that

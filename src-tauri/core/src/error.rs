@@ -63,6 +63,8 @@ pub enum LedgerError {
     Config { path: String, message: String },
     #[error("Dossier saved your message, but replies are not available in this build yet")]
     RepliesUnavailable,
+    #[error("The reply could not be completed: {0}")]
+    ReplyFailed(String),
     #[error("File system error at {path}: {message}")]
     Io { path: String, message: String },
     #[error("Database error: {0}")]
@@ -90,9 +92,11 @@ impl LedgerError {
             Self::DuplicateId(_) => ErrorKind::Conflict,
             Self::Busy(_) => ErrorKind::Busy,
             Self::RepliesUnavailable => ErrorKind::Unavailable,
-            Self::Io { .. } | Self::Database(_) | Self::Migration(_) | Self::Corrupt(_) => {
-                ErrorKind::Internal
-            }
+            Self::ReplyFailed(_)
+            | Self::Io { .. }
+            | Self::Database(_)
+            | Self::Migration(_)
+            | Self::Corrupt(_) => ErrorKind::Internal,
         }
     }
 

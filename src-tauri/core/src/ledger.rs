@@ -2,7 +2,7 @@
 //! the resolved setup (config, agents, models, hooks). Adapters manage exactly one of these.
 
 use crate::agent::{load_markdown_agents, AgentRegistry};
-use crate::agent_loop::{AgentLoop, NoAgentLoop};
+use crate::agent_loop::AgentLoop;
 use crate::chat_message_hook::{ChatMessageHook, CommandHook};
 use crate::config::{Config, Locations};
 use crate::database;
@@ -43,6 +43,7 @@ pub struct LedgerOptions {
     /// In-process `chat.message` hooks, run before the configured command hooks.
     pub hooks: Vec<Arc<dyn ChatMessageHook>>,
     pub mcp: Option<Arc<dyn McpResources>>,
+    /// The agent loop; `SessionRunner` (real providers and the offline model) when absent.
     pub agent_loop: Option<Arc<dyn AgentLoop>>,
     /// The folder new sessions work in when the caller names none.
     pub default_directory: Option<PathBuf>,
@@ -114,11 +115,15 @@ impl Ledger {
                 catalog,
                 hooks,
                 mcp: options.mcp.unwrap_or_else(|| Arc::new(NoMcpClients)),
-                agent_loop: options.agent_loop.unwrap_or_else(|| Arc::new(NoAgentLoop)),
+                agent_loop: options
+                    .agent_loop
+                    .unwrap_or_else(|| Arc::new(crate::session_runner::SessionRunner::new())),
                 default_directory,
                 locations: options.locations,
             }),
         };
+        // Replies a crash left open are closed before anyone can prompt.
+        crate::restart_sweep::close_interrupted(&ledger.pool, ledger.now()).await?;
         Ok(ledger)
     }
 

@@ -5,7 +5,11 @@
 //! `blob_store`; the pipeline in `prompt`, with agent choice in `agent`, model choice in
 //! `model_choice`, draft expansion in `draft_resolution`, the Read tool in `read_tool`, hooks in
 //! `chat_message_hook`, image limits in `image_normalization`, revert clean-up in
-//! `revert_cleanup`; events in `event`; configuration in `config`.
+//! `revert_cleanup`; events in `event`; configuration in `config`. The agent loop: runs per
+//! session in `session_runner`, the loop in `run_loop`, one streamed step in `reply_stream`,
+//! providers in `provider` (OpenAI-compatible, Anthropic, the offline model), stored parts to
+//! model messages in `model_messages`, back-off in `retry`, tools in `tools`, titles in `title`,
+//! crash recovery in `restart_sweep`.
 
 pub mod agent;
 pub mod agent_loop;
@@ -29,15 +33,26 @@ mod message_reading;
 pub mod message_store;
 pub mod model_catalog;
 pub mod model_choice;
+pub mod model_messages;
 pub mod part;
 pub mod permission;
 mod prompt;
+pub mod provider;
 pub mod read_tool;
+mod reply_record;
+pub mod reply_stream;
+pub mod restart_sweep;
+pub mod retry;
 mod revert_cleanup;
+pub mod run_loop;
 pub mod session;
 mod session_lifecycle;
+pub mod session_runner;
 pub mod session_store;
+pub mod title;
+pub mod tools;
 mod wire_number;
 
 pub use error::{ErrorBody, ErrorKind, LedgerError};
 pub use ledger::{Ledger, LedgerOptions};
+pub use session_runner::SessionRunner;

@@ -3,7 +3,10 @@
 
 mod support;
 
+mod agent_loop;
 mod crash_consistency;
+mod fake_provider;
 mod hooks;
 mod prompt_pipeline;
+mod reply_crash;
 mod storage;

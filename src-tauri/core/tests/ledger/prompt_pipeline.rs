@@ -857,7 +857,11 @@ async fn deprecated_tools_map_becomes_session_permission_rules() {
 
 #[tokio::test]
 async fn prompt_wanting_a_reply_is_saved_and_says_replies_are_unavailable() {
-    let test = open(FAKE_CONFIG).await;
+    // Without an agent loop installed (the default now answers with the loop).
+    let test = open_with(FAKE_CONFIG, |options| {
+        options.agent_loop = Some(std::sync::Arc::new(dossier_core::agent_loop::NoAgentLoop));
+    })
+    .await;
     let session = test.session().await;
     let input = PromptInput {
         parts: vec![Draft::text("answer me")],

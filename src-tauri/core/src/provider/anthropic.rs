@@ -1,0 +1,390 @@
+//! The Anthropic Messages client: request body (system apart, alternating roles, tool results
+//! as user blocks) and the typed stream events (`message_start`, `content_block_*`,
+//! `message_delta`, `message_stop`, `error`) decoded into `StreamEvent`s.
+
+use super::server_sent_events::EventParser;
+use super::{
+    failure_from_response, EventStream, ModelProvider, ModelRequest, ProviderFailure, StreamEvent,
+    Usage,
+};
+use crate::data_url;
+use crate::model_messages::{AssistantContent, ModelMessage, UserContent};
+use async_trait::async_trait;
+use base64::Engine;
+use futures::StreamExt;
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, VecDeque};
+
+const API_VERSION: &str = "2023-06-01";
+const DEFAULT_MAX_TOKENS: u32 = 8192;
+
+pub struct AnthropicMessages {
+    client: reqwest::Client,
+    base_url: String,
+    api_key: Option<String>,
+}
+
+impl AnthropicMessages {
+    pub fn new(client: reqwest::Client, base_url: String, api_key: Option<String>) -> Self {
+        Self {
+            client,
+            base_url,
+            api_key,
+        }
+    }
+}
+
+#[async_trait]
+impl ModelProvider for AnthropicMessages {
+    async fn stream(&self, request: ModelRequest) -> Result<EventStream, ProviderFailure> {
+        let mut builder = self
+            .client
+            .post(format!("{}/messages", self.base_url))
+            .header("anthropic-version", API_VERSION)
+            .json(&request_body(&request));
+        if let Some(key) = &self.api_key {
+            builder = builder.header("x-api-key", key);
+        }
+        let response = builder
+            .send()
+            .await
+            .map_err(|error| super::connection_failure(&self.base_url, error))?;
+        let status = response.status().as_u16();
+        if !response.status().is_success() {
+            let headers = response.headers().clone();
+            let body = response.text().await.unwrap_or_default();
+            return Err(failure_from_response(status, &headers, body));
+        }
+        let state = DecodeState {
+            bytes: response.bytes_stream().boxed(),
+            parser: EventParser::new(),
+            decoder: EventDecoder::default(),
+            queue: VecDeque::new(),
+            finished: false,
+        };
+        Ok(futures::stream::unfold(state, next_event).boxed())
+    }
+}
+
+struct DecodeState {
+    bytes: futures::stream::BoxStream<'static, Result<bytes::Bytes, reqwest::Error>>,
+    parser: EventParser,
+    decoder: EventDecoder,
+    queue: VecDeque<Result<StreamEvent, ProviderFailure>>,
+    finished: bool,
+}
+
+async fn next_event(
+    mut state: DecodeState,
+) -> Option<(Result<StreamEvent, ProviderFailure>, DecodeState)> {
+    loop {
+        if let Some(item) = state.queue.pop_front() {
+            return Some((item, state));
+        }
+        if state.finished {
+            return None;
+        }
+        let events = match state.bytes.next().await {
+            Some(Ok(chunk)) => state.parser.feed(&chunk),
+            Some(Err(error)) => {
+                tracing::warn!(error = %error.without_url(), "provider stream failed");
+                state.queue.push_back(Err(super::stream_cut()));
+                state.finished = true;
+                continue;
+            }
+            None => {
+                let rest: Vec<_> = state.parser.finish().into_iter().collect();
+                if !state.decoder.stopped {
+                    state.queue.push_back(Err(super::stream_cut()));
+                    state.finished = true;
+                }
+                rest
+            }
+        };
+        for event in events {
+            match state.decoder.event(&event.data) {
+                Ok(decoded) => state.queue.extend(decoded.into_iter().map(Ok)),
+                Err(failure) => {
+                    state.queue.push_back(Err(failure));
+                    state.finished = true;
+                    break;
+                }
+            }
+            if state.decoder.stopped {
+                state.finished = true;
+                break;
+            }
+        }
+    }
+}
+
+pub fn request_body(request: &ModelRequest) -> Value {
+    let mut messages: Vec<(String, Vec<Value>)> = Vec::new();
+    for message in &request.messages {
+        let (role, blocks) = match message {
+            ModelMessage::User(content) => ("user", content.iter().map(user_block).collect()),
+            ModelMessage::Assistant(content) => (
+                "assistant",
+                content
+                    .iter()
+                    .filter_map(|item| match item {
+                        AssistantContent::Text(text) => Some(json!({"type": "text", "text": text})),
+                        // Thinking blocks need the signature Anthropic issued; without it they
+                        // are refused, so earlier reasoning is not replayed.
+                        AssistantContent::Reasoning(_) => None,
+                        AssistantContent::ToolCall {
+                            call_id,
+                            name,
+                            input,
+                        } => Some(json!({"type": "tool_use", "id": call_id, "name": name, "input": input})),
+                    })
+                    .collect::<Vec<_>>(),
+            ),
+            ModelMessage::Tool(results) => (
+                "user",
+                results
+                    .iter()
+                    .map(|result| {
+                        json!({
+                            "type": "tool_result",
+                            "tool_use_id": result.call_id,
+                            "content": result.output,
+                            "is_error": result.is_error,
+                        })
+                    })
+                    .collect(),
+            ),
+        };
+        if blocks.is_empty() {
+            continue;
+        }
+        // Anthropic wants roles to alternate: consecutive same-role messages are merged.
+        match messages.last_mut() {
+            Some((last_role, last_blocks)) if last_role == role => last_blocks.extend(blocks),
+            _ => messages.push((role.to_string(), blocks)),
+        }
+    }
+    let mut body = json!({
+        "model": request.model_id,
+        "max_tokens": request.max_output_tokens.unwrap_or(DEFAULT_MAX_TOKENS),
+        "messages": messages
+            .into_iter()
+            .map(|(role, content)| json!({"role": role, "content": content}))
+            .collect::<Vec<_>>(),
+        "stream": true,
+    });
+    if !request.system.is_empty() {
+        body["system"] = Value::String(request.system.join("\n\n"));
+    }
+    if !request.tools.is_empty() {
+        body["tools"] = Value::Array(
+            request
+                .tools
+                .iter()
+                .map(|tool| {
+                    json!({"name": tool.name, "description": tool.description, "input_schema": tool.parameters})
+                })
+                .collect(),
+        );
+    }
+    body
+}
+
+fn user_block(content: &UserContent) -> Value {
+    match content {
+        UserContent::Text(text) => json!({"type": "text", "text": text}),
+        UserContent::File {
+            url, media_type, ..
+        } => {
+            let kind = if media_type == "application/pdf" {
+                "document"
+            } else {
+                "image"
+            };
+            match data_url::parse(url) {
+                Ok(decoded) => json!({"type": kind, "source": {
+                    "type": "base64",
+                    "media_type": media_type,
+                    "data": base64::engine::general_purpose::STANDARD.encode(decoded.bytes),
+                }}),
+                Err(_) => json!({"type": kind, "source": {"type": "url", "url": url}}),
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Block {
+    Text,
+    Thinking,
+    Tool,
+    Other,
+}
+
+/// The event-by-event state of one streamed reply; pure, tested without a server.
+#[derive(Debug, Default)]
+pub struct EventDecoder {
+    blocks: BTreeMap<u64, (Block, String, String, String)>,
+    usage: Usage,
+    stop_reason: Option<String>,
+    pub stopped: bool,
+}
+
+impl EventDecoder {
+    pub fn event(&mut self, data: &str) -> Result<Vec<StreamEvent>, ProviderFailure> {
+        let value: Value = serde_json::from_str(data).map_err(|error| ProviderFailure::Api {
+            message: format!("The provider sent an event that is not JSON: {error}"),
+            status: None,
+            retryable: false,
+            retry_headers: BTreeMap::new(),
+            response_body: Some(data.chars().take(500).collect()),
+        })?;
+        let number = |value: &Value, pointer: &str| {
+            value.pointer(pointer).and_then(Value::as_u64).unwrap_or(0)
+        };
+        let index = value.get("index").and_then(Value::as_u64).unwrap_or(0);
+        let mut events = Vec::new();
+        match value.get("type").and_then(Value::as_str).unwrap_or("") {
+            "message_start" => {
+                self.usage.input = number(&value, "/message/usage/input_tokens");
+                self.usage.cache_read = number(&value, "/message/usage/cache_read_input_tokens");
+                self.usage.cache_write =
+                    number(&value, "/message/usage/cache_creation_input_tokens");
+                self.usage.output = number(&value, "/message/usage/output_tokens");
+            }
+            "content_block_start" => {
+                let block = value.get("content_block").cloned().unwrap_or(Value::Null);
+                let text = |key: &str| {
+                    block
+                        .get(key)
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_string()
+                };
+                let kind = match block.get("type").and_then(Value::as_str) {
+                    Some("text") => {
+                        events.push(StreamEvent::TextStart);
+                        if !text("text").is_empty() {
+                            events.push(StreamEvent::TextDelta(text("text")));
+                        }
+                        Block::Text
+                    }
+                    Some("thinking") => {
+                        events.push(StreamEvent::ReasoningStart);
+                        Block::Thinking
+                    }
+                    Some("tool_use") => {
+                        events.push(StreamEvent::ToolInputStart {
+                            call_id: text("id"),
+                            name: text("name"),
+                        });
+                        Block::Tool
+                    }
+                    _ => Block::Other,
+                };
+                self.blocks
+                    .insert(index, (kind, text("id"), text("name"), String::new()));
+            }
+            "content_block_delta" => {
+                let delta = value.get("delta").cloned().unwrap_or(Value::Null);
+                let text = |key: &str| {
+                    delta
+                        .get(key)
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_string()
+                };
+                match delta.get("type").and_then(Value::as_str) {
+                    Some("text_delta") => events.push(StreamEvent::TextDelta(text("text"))),
+                    Some("thinking_delta") => {
+                        events.push(StreamEvent::ReasoningDelta(text("thinking")));
+                    }
+                    Some("input_json_delta") => {
+                        if let Some(block) = self.blocks.get_mut(&index) {
+                            block.3.push_str(&text("partial_json"));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            "content_block_stop" => {
+                if let Some((kind, id, name, input)) = self.blocks.remove(&index) {
+                    match kind {
+                        Block::Text => events.push(StreamEvent::TextEnd),
+                        Block::Thinking => events.push(StreamEvent::ReasoningEnd),
+                        Block::Tool => events.push(StreamEvent::ToolCall {
+                            call_id: id,
+                            name,
+                            input: if input.trim().is_empty() {
+                                "{}".into()
+                            } else {
+                                input
+                            },
+                        }),
+                        Block::Other => {}
+                    }
+                }
+            }
+            "message_delta" => {
+                if let Some(reason) = value.pointer("/delta/stop_reason").and_then(Value::as_str) {
+                    self.stop_reason = Some(stop_reason(reason).to_string());
+                }
+                if let Some(output) = value
+                    .pointer("/usage/output_tokens")
+                    .and_then(Value::as_u64)
+                {
+                    self.usage.output = output;
+                }
+            }
+            "message_stop" => {
+                self.stopped = true;
+                events.push(StreamEvent::Finish {
+                    reason: self.stop_reason.clone().unwrap_or_else(|| "stop".into()),
+                    usage: self.usage,
+                });
+            }
+            "error" => {
+                let kind = value
+                    .pointer("/error/type")
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                let message = value
+                    .pointer("/error/message")
+                    .and_then(Value::as_str)
+                    .unwrap_or("The provider reported an error")
+                    .to_string();
+                if super::is_context_overflow(&message) {
+                    return Err(ProviderFailure::ContextOverflow {
+                        message,
+                        response_body: Some(data.to_string()),
+                    });
+                }
+                return Err(ProviderFailure::Api {
+                    retryable: matches!(
+                        kind,
+                        "overloaded_error" | "rate_limit_error" | "api_error"
+                    ),
+                    message,
+                    status: None,
+                    retry_headers: BTreeMap::new(),
+                    response_body: Some(data.to_string()),
+                });
+            }
+            _ => {}
+        }
+        Ok(events)
+    }
+}
+
+pub fn stop_reason(reason: &str) -> &'static str {
+    match reason {
+        "end_turn" | "stop_sequence" | "pause_turn" => "stop",
+        "max_tokens" => "length",
+        "tool_use" => "tool-calls",
+        "refusal" => "content-filter",
+        _ => "other",
+    }
+}
+
+#[cfg(test)]
+mod tests;

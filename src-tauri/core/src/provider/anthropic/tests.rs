@@ -1,0 +1,130 @@
+use super::*;
+use crate::model_messages::ToolResult;
+use std::sync::Arc;
+
+#[test]
+fn typed_events_are_decoded() {
+    let mut decoder = EventDecoder::default();
+    let stream = [
+        r#"{"type":"message_start","message":{"usage":{"input_tokens":12,"cache_read_input_tokens":2,"output_tokens":1}}}"#,
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"hm"}}"#,
+        r#"{"type":"content_block_stop","index":0}"#,
+        r#"{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}"#,
+        r#"{"type":"ping"}"#,
+        r#"{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"Hi"}}"#,
+        r#"{"type":"content_block_stop","index":1}"#,
+        r#"{"type":"content_block_start","index":2,"content_block":{"type":"tool_use","id":"toolu_1","name":"grep","input":{}}}"#,
+        r#"{"type":"content_block_delta","index":2,"delta":{"type":"input_json_delta","partial_json":"{\"pattern\":"}}"#,
+        r#"{"type":"content_block_delta","index":2,"delta":{"type":"input_json_delta","partial_json":"\"x\"}"}}"#,
+        r#"{"type":"content_block_stop","index":2}"#,
+        r#"{"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":20}}"#,
+        r#"{"type":"message_stop"}"#,
+    ];
+    let mut events = Vec::new();
+    for data in stream {
+        events.extend(
+            decoder
+                .event(data)
+                .unwrap_or_else(|failure| panic!("{failure:?}")),
+        );
+    }
+    assert_eq!(
+        events,
+        vec![
+            StreamEvent::ReasoningStart,
+            StreamEvent::ReasoningDelta("hm".into()),
+            StreamEvent::ReasoningEnd,
+            StreamEvent::TextStart,
+            StreamEvent::TextDelta("Hi".into()),
+            StreamEvent::TextEnd,
+            StreamEvent::ToolInputStart {
+                call_id: "toolu_1".into(),
+                name: "grep".into()
+            },
+            StreamEvent::ToolCall {
+                call_id: "toolu_1".into(),
+                name: "grep".into(),
+                input: r#"{"pattern":"x"}"#.into()
+            },
+            StreamEvent::Finish {
+                reason: "tool-calls".into(),
+                usage: Usage {
+                    input: 12,
+                    output: 20,
+                    reasoning: 0,
+                    cache_read: 2,
+                    cache_write: 0
+                }
+            },
+        ]
+    );
+    assert!(decoder.stopped);
+}
+
+#[test]
+fn error_events_are_typed() {
+    let mut decoder = EventDecoder::default();
+    let overloaded = decoder
+        .event(r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#);
+    assert!(
+        matches!(overloaded, Err(ProviderFailure::Api { retryable: true, ref message, .. }) if message == "Overloaded")
+    );
+    let overflow = decoder.event(r#"{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210000 tokens > 200000 maximum"}}"#);
+    assert!(matches!(
+        overflow,
+        Err(ProviderFailure::ContextOverflow { .. })
+    ));
+    assert_eq!(stop_reason("end_turn"), "stop");
+    assert_eq!(stop_reason("max_tokens"), "length");
+}
+
+#[test]
+fn request_body_merges_roles_and_puts_results_in_user_turns() {
+    let request = ModelRequest {
+        model_id: "claude".into(),
+        system: vec!["s".into()],
+        messages: vec![
+            ModelMessage::User(vec![UserContent::Text("q".into())]),
+            ModelMessage::User(vec![UserContent::File {
+                url: "data:image/png;base64,AAE=".into(),
+                media_type: "image/png".into(),
+                filename: None,
+            }]),
+            ModelMessage::Assistant(vec![
+                AssistantContent::Reasoning("r".into()),
+                AssistantContent::ToolCall {
+                    call_id: "t1".into(),
+                    name: "read".into(),
+                    input: json!({"filePath": "a"}),
+                },
+            ]),
+            ModelMessage::Tool(vec![ToolResult {
+                call_id: "t1".into(),
+                name: "read".into(),
+                output: "nope".into(),
+                is_error: true,
+            }]),
+        ],
+        tools: Vec::new(),
+        history: Arc::new(Vec::new()),
+        max_output_tokens: None,
+    };
+    assert_eq!(
+        request_body(&request),
+        json!({
+            "model": "claude",
+            "max_tokens": 8192,
+            "messages": [
+                {"role": "user", "content": [
+                    {"type": "text", "text": "q"},
+                    {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "AAE="}},
+                ]},
+                {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "read", "input": {"filePath": "a"}}]},
+                {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "nope", "is_error": true}]},
+            ],
+            "stream": true,
+            "system": "s",
+        })
+    );
+}

@@ -1,0 +1,84 @@
+//! Writing a reply as it grows: an assistant message or part is inserted with a sequence number
+//! reserved in the same transaction, rewritten as it changes, and announced after each commit.
+
+use crate::error::LedgerError;
+use crate::event::EventPayload;
+use crate::ledger::Ledger;
+use crate::message::{AssistantMessage, Message};
+use crate::message_store;
+use crate::part::Part;
+use crate::session_store;
+
+impl Ledger {
+    pub(crate) async fn insert_reply_message(
+        &self,
+        message: &AssistantMessage,
+    ) -> Result<(), LedgerError> {
+        let info = Message::Assistant(message.clone());
+        let now = self.now();
+        let mut transaction = self.pool.begin().await?;
+        let seq = session_store::reserve_sequence(&mut transaction, &message.session_id, 1).await?;
+        message_store::insert_message(&mut transaction, &info, seq, now).await?;
+        transaction.commit().await?;
+        self.events.publish(EventPayload::MessageUpdated {
+            session_id: message.session_id.clone(),
+            info,
+        });
+        Ok(())
+    }
+
+    pub(crate) async fn store_reply_message(
+        &self,
+        message: &AssistantMessage,
+    ) -> Result<(), LedgerError> {
+        let info = Message::Assistant(message.clone());
+        let mut connection = self.pool.acquire().await?;
+        message_store::update_message(&mut connection, &info, self.now()).await?;
+        drop(connection);
+        self.events.publish(EventPayload::MessageUpdated {
+            session_id: message.session_id.clone(),
+            info,
+        });
+        Ok(())
+    }
+
+    pub(crate) async fn insert_reply_part(&self, part: &Part) -> Result<(), LedgerError> {
+        let now = self.now();
+        let mut transaction = self.pool.begin().await?;
+        let seq = session_store::reserve_sequence(&mut transaction, &part.session_id, 1).await?;
+        message_store::insert_part(&mut transaction, part, seq, now).await?;
+        transaction.commit().await?;
+        self.publish_part(part, now);
+        Ok(())
+    }
+
+    /// Rewrites a part; `announce` is false for checkpoints, whose text the deltas already told.
+    pub(crate) async fn store_reply_part(
+        &self,
+        part: &Part,
+        announce: bool,
+    ) -> Result<(), LedgerError> {
+        let now = self.now();
+        let mut connection = self.pool.acquire().await?;
+        let found = message_store::update_part(&mut connection, part, now).await?;
+        drop(connection);
+        if !found {
+            return Err(LedgerError::PartNotFound {
+                message_id: part.message_id.clone(),
+                part_id: part.id.clone(),
+            });
+        }
+        if announce {
+            self.publish_part(part, now);
+        }
+        Ok(())
+    }
+
+    fn publish_part(&self, part: &Part, now: i64) {
+        self.events.publish(EventPayload::PartUpdated {
+            session_id: part.session_id.clone(),
+            part: part.clone(),
+            time: now,
+        });
+    }
+}

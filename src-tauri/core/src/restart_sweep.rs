@@ -1,0 +1,94 @@
+//! The restart sweep (better than OpenCode, which has none): when the ledger opens, replies a
+//! crash left open — no `time.completed`, no error — are closed as `MessageAbortedError`, their
+//! pending or running tools become errors marked `interrupted`, and the text checkpointed while
+//! streaming is kept.
+
+use crate::assistant_error::AssistantError;
+use crate::error::LedgerError;
+use crate::message::{Message, MessageWithParts};
+use crate::message_store;
+use crate::part::{PartBody, ToolEndTime, ToolState};
+use crate::reply_stream::TOOL_ABORTED;
+use serde_json::json;
+use sqlx::SqlitePool;
+
+pub const INTERRUPTED_MESSAGE: &str = "Dossier stopped before this reply finished";
+
+/// Closes every open reply in one transaction; returns how many there were.
+pub(crate) async fn close_interrupted(pool: &SqlitePool, now: i64) -> Result<usize, LedgerError> {
+    let open: Vec<(String, String)> = sqlx::query_as(
+        "SELECT session_id, id FROM message WHERE role = 'assistant' \
+         AND json_extract(data, '$.time.completed') IS NULL \
+         AND json_extract(data, '$.error') IS NULL",
+    )
+    .fetch_all(pool)
+    .await?;
+    if open.is_empty() {
+        return Ok(0);
+    }
+    let mut transaction = pool.begin().await?;
+    for (session_id, message_id) in &open {
+        let mut reply = message_store::get(&mut transaction, session_id, message_id).await?;
+        let changed_parts = close_reply(&mut reply, now);
+        message_store::update_message(&mut transaction, &reply.info, now).await?;
+        for index in changed_parts {
+            message_store::update_part(&mut transaction, &reply.parts[index], now).await?;
+        }
+    }
+    transaction.commit().await?;
+    tracing::info!(
+        count = open.len(),
+        "closed replies interrupted by a previous stop"
+    );
+    Ok(open.len())
+}
+
+/// Marks one open reply as aborted; returns the indexes of the parts it changed. Pure.
+pub fn close_reply(reply: &mut MessageWithParts, now: i64) -> Vec<usize> {
+    if let Message::Assistant(assistant) = &mut reply.info {
+        assistant.error = Some(AssistantError::MessageAbortedError {
+            message: INTERRUPTED_MESSAGE.into(),
+        });
+        assistant.time.completed = Some(now);
+    }
+    let mut changed = Vec::new();
+    for (index, part) in reply.parts.iter_mut().enumerate() {
+        let touched = match &mut part.body {
+            PartBody::Text(text) => match text.time.as_mut() {
+                Some(time) if time.end.is_none() => {
+                    time.end = Some(now);
+                    true
+                }
+                _ => false,
+            },
+            PartBody::Reasoning(reasoning) if reasoning.time.end.is_none() => {
+                reasoning.time.end = Some(now);
+                true
+            }
+            PartBody::Tool(tool) => {
+                let open = match &tool.state {
+                    ToolState::Pending { input, .. } => Some((input.clone(), now)),
+                    ToolState::Running { input, time, .. } => Some((input.clone(), time.start)),
+                    _ => None,
+                };
+                match open {
+                    Some((input, start)) => {
+                        tool.state = ToolState::Error {
+                            input,
+                            error: TOOL_ABORTED.into(),
+                            metadata: Some(json!({"interrupted": true})),
+                            time: ToolEndTime { start, end: now },
+                        };
+                        true
+                    }
+                    None => false,
+                }
+            }
+            _ => false,
+        };
+        if touched {
+            changed.push(index);
+        }
+    }
+    changed
+}

@@ -1,0 +1,153 @@
+//! The reply crash test: a child process (this test binary, re-run) streams a reply from a fake
+//! provider and is killed with SIGKILL mid-stream, with a tool call pending. After restart the
+//! reply is closed as aborted, the text checkpointed before the kill is there, the tool is
+//! marked interrupted, and the session answers the next prompt.
+
+use crate::agent_loop::{ask, assistant_of, text_of};
+use crate::fake_provider::*;
+use crate::support::*;
+use dossier_core::assistant_error::AssistantError;
+use dossier_core::event::EventPayload;
+use dossier_core::part::{PartBody, ToolState};
+use dossier_core::Ledger;
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+const CHILD_ENV: &str = "DOSSIER_REPLY_CRASH_CHILD_DIR";
+const TEST_NAME: &str = "reply_crash::killed_mid_reply_is_closed_as_aborted_with_its_text";
+const WORDS: [&str; 5] = ["Checkpointed ", "text ", "survives ", "a ", "crash."];
+
+async fn child(folder: std::path::PathBuf) {
+    let mut events = openai_text_events(&WORDS);
+    events.extend(openai_tool_call_events(
+        "call_7",
+        "read",
+        r#"{"filePath": "notes"#,
+    ));
+    let fake = FakeProvider::start(vec![openai_stream(events, Ending::Hang, Duration::ZERO)]).await;
+    let ledger = Ledger::open(options(&folder, &fake.openai_config()))
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let session = ledger
+        .create_session(Default::default())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let mut receiver = ledger.events().subscribe();
+    let running = ledger.clone();
+    let session_id = session.id.clone();
+    tokio::spawn(async move {
+        let input =
+            crate::agent_loop::reply_input(vec![dossier_core::draft::Draft::text("tell me")]);
+        running.prompt(&session_id, input).await
+    });
+    while let Ok(event) = receiver.recv().await {
+        if matches!(&event.payload, EventPayload::PartUpdated { part, .. } if part.body.type_name() == "tool")
+        {
+            break;
+        }
+    }
+    let mut stdout = std::io::stdout();
+    writeln!(stdout, "streaming {}", session.id).unwrap_or_default();
+    stdout.flush().unwrap_or_default();
+    // Wait to be killed.
+    tokio::time::sleep(Duration::from_secs(60)).await;
+}
+
+#[tokio::test]
+async fn killed_mid_reply_is_closed_as_aborted_with_its_text() {
+    if let Some(folder) = std::env::var_os(CHILD_ENV) {
+        child(folder.into()).await;
+        return;
+    }
+    let folder = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    std::fs::create_dir_all(folder.path().join("work")).unwrap_or_default();
+    let executable = std::env::current_exe().unwrap_or_else(|error| panic!("{error}"));
+    let mut process = Command::new(&executable)
+        .args([TEST_NAME, "--exact", "--nocapture", "--test-threads", "1"])
+        .env(CHILD_ENV, folder.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|error| panic!("{error}"));
+    let stdout = process.stdout.take().unwrap_or_else(|| panic!("no stdout"));
+    let (sender, receiver) = std::sync::mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if sender.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let session_id = loop {
+        let line = receiver
+            .recv_timeout(Duration::from_secs(30))
+            .unwrap_or_else(|error| panic!("the child never streamed: {error}"));
+        if let Some((_, id)) = line.split_once("streaming ") {
+            break id.trim().to_string();
+        }
+    };
+    // Two checkpoint intervals: the streamed text must be on disk by now.
+    std::thread::sleep(Duration::from_millis(600));
+    process.kill().unwrap_or_else(|error| panic!("{error}"));
+    process.wait().unwrap_or_else(|error| panic!("{error}"));
+
+    let fake = FakeProvider::start(vec![openai_text(&["Back ", "again."])]).await;
+    let ledger = Ledger::open(options(folder.path(), &fake.openai_config()))
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let messages = ledger
+        .messages(&session_id, &Default::default())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"))
+        .messages;
+    assert_eq!(messages.len(), 2, "the prompt and the interrupted reply");
+    let reply = &messages[1];
+    let assistant = assistant_of(reply);
+    assert!(
+        matches!(
+            assistant.error,
+            Some(AssistantError::MessageAbortedError { .. })
+        ),
+        "{:?}",
+        assistant.error
+    );
+    assert!(assistant.time.completed.is_some());
+    assert_eq!(
+        text_of(reply),
+        WORDS.concat(),
+        "the checkpointed text is kept"
+    );
+    let tool = reply
+        .parts
+        .iter()
+        .find_map(|part| match &part.body {
+            PartBody::Tool(tool) => Some(tool.state.clone()),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no tool part"));
+    match tool {
+        ToolState::Error {
+            error, metadata, ..
+        } => {
+            assert_eq!(error, "Tool execution aborted");
+            assert_eq!(
+                metadata.and_then(|metadata| metadata.get("interrupted").cloned()),
+                Some(Value::Bool(true))
+            );
+        }
+        other => panic!("expected an interrupted tool, got {other:?}"),
+    }
+
+    // The session is usable: the next prompt is answered, and the model sees the kept text.
+    let test = TestLedger { ledger, folder };
+    let next = ask(&test, &session_id, "are you there?").await;
+    assert_eq!(text_of(&next), "Back again.");
+    let sent = fake.requests()[0].body["messages"].to_string();
+    assert!(
+        sent.contains("Checkpointed text survives a crash."),
+        "{sent}"
+    );
+    assert!(sent.contains("Tool execution aborted"), "{sent}");
+}
