@@ -112,6 +112,9 @@ pub struct ModelConfig {
     pub reasoning: Option<bool>,
     #[serde(default)]
     pub limit: Option<Value>,
+    /// Prices in US dollars per million tokens, as models.dev and OpenCode's config give them.
+    #[serde(default)]
+    pub cost: Option<crate::reply_cost::Price>,
 }
 
 /// Dossier's hook section: `"hooks": {"chat.message": [{"command": ["prog", "arg"], "timeout": 5000}]}`.

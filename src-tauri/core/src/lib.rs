@@ -39,6 +39,7 @@ pub mod permission;
 mod prompt;
 pub mod provider;
 pub mod read_tool;
+pub mod reply_cost;
 mod reply_record;
 pub mod reply_stream;
 pub mod restart_sweep;

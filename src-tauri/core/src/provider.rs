@@ -114,6 +114,46 @@ impl ProviderFailure {
         }
     }
 
+    /// Replaces every occurrence of `secret` (an API key some providers echo back in their
+    /// error bodies) so it reaches neither the ledger nor an event.
+    pub fn redact(self, secret: Option<&str>) -> Self {
+        let Some(secret) = secret.filter(|secret| secret.len() >= 8) else {
+            return self;
+        };
+        let clean = |text: String| text.replace(secret, "[redacted]");
+        match self {
+            Self::Auth { message } => Self::Auth {
+                message: clean(message),
+            },
+            Self::ContextOverflow {
+                message,
+                response_body,
+            } => Self::ContextOverflow {
+                message: clean(message),
+                response_body: response_body.map(clean),
+            },
+            Self::Api {
+                message,
+                status,
+                retryable,
+                retry_headers,
+                response_body,
+            } => Self::Api {
+                message: clean(message),
+                status,
+                retryable,
+                retry_headers,
+                response_body: response_body.map(clean),
+            },
+            Self::StreamCut { message } => Self::StreamCut {
+                message: clean(message),
+            },
+            Self::Unusable { message } => Self::Unusable {
+                message: clean(message),
+            },
+        }
+    }
+
     pub fn to_assistant_error(&self, provider_id: &str) -> AssistantError {
         match self {
             Self::Auth { message } => AssistantError::ProviderAuthError {

@@ -7,6 +7,7 @@ use crate::ledger::Ledger;
 use crate::message::{AssistantMessage, Message};
 use crate::message_store;
 use crate::part::Part;
+use crate::session::Tokens;
 use crate::session_store;
 
 impl Ledger {
@@ -71,6 +72,39 @@ impl Ledger {
         if announce {
             self.publish_part(part, now);
         }
+        Ok(())
+    }
+
+    /// Adds a step's cost and tokens to the session's totals and announces the session.
+    pub(crate) async fn add_session_usage(
+        &self,
+        session_id: &str,
+        cost: f64,
+        tokens: &Tokens,
+    ) -> Result<(), LedgerError> {
+        let count = |value: u64| i64::try_from(value).unwrap_or(i64::MAX);
+        let mut connection = self.pool.acquire().await?;
+        sqlx::query(
+            "UPDATE session SET cost = cost + ?, tokens_input = tokens_input + ?, \
+             tokens_output = tokens_output + ?, tokens_reasoning = tokens_reasoning + ?, \
+             tokens_cache_read = tokens_cache_read + ?, tokens_cache_write = tokens_cache_write + ? \
+             WHERE id = ?",
+        )
+        .bind(cost)
+        .bind(count(tokens.input))
+        .bind(count(tokens.output))
+        .bind(count(tokens.reasoning))
+        .bind(count(tokens.cache.read))
+        .bind(count(tokens.cache.write))
+        .bind(session_id)
+        .execute(&mut *connection)
+        .await?;
+        let session = session_store::get(&mut connection, session_id).await?;
+        drop(connection);
+        self.events.publish(EventPayload::SessionUpdated {
+            session_id: session_id.to_string(),
+            info: session,
+        });
         Ok(())
     }
 

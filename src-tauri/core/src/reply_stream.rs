@@ -48,6 +48,7 @@ pub(crate) struct Step<'context> {
     pub directory: PathBuf,
     /// Agent rules, then session rules: the last match wins.
     pub rules: Vec<Rule>,
+    pub price: Option<crate::reply_cost::Price>,
 }
 
 /// A text or reasoning part being streamed.
@@ -148,14 +149,19 @@ impl Step<'_> {
                 self.finish_text(state, true).await?;
                 self.finish_text(state, false).await?;
                 let tokens = tokens_of(usage);
+                let cost = crate::reply_cost::step_cost(usage, self.price);
                 let part = self.new_part(PartBody::StepFinish(StepFinishPart {
                     reason: reason.clone(),
                     snapshot: None,
-                    cost: 0.0,
+                    cost,
                     tokens: tokens.clone(),
                 }));
                 self.ledger.insert_reply_part(&part).await?;
+                self.ledger
+                    .add_session_usage(&self.assistant.session_id, cost, &tokens)
+                    .await?;
                 self.assistant.finish = Some(reason);
+                self.assistant.cost += cost;
                 self.assistant.tokens = tokens;
                 self.ledger.store_reply_message(self.assistant).await?;
                 return Ok(Flow::Finished);

@@ -139,6 +139,7 @@ async fn stream_step(
     directory: PathBuf,
     rules: Vec<Rule>,
 ) -> Result<StepEnd, LedgerError> {
+    let price = crate::reply_cost::price_of(ledger.config(), &request_model(assistant));
     let mut attempt: u32 = 0;
     loop {
         let started = tokio::select! {
@@ -154,6 +155,7 @@ async fn stream_step(
                     assistant: &mut *assistant,
                     directory: directory.clone(),
                     rules: rules.clone(),
+                    price,
                 };
                 step.run(stream).await?
             }
@@ -187,6 +189,10 @@ async fn stream_step(
         }
         control.set_status(SessionStatus::Busy);
     }
+}
+
+fn request_model(assistant: &AssistantMessage) -> crate::message::ModelRef {
+    crate::message::ModelRef::new(&assistant.provider_id, &assistant.model_id)
 }
 
 /// Completes the assistant message (and reports an error as `session.error`).

@@ -147,6 +147,10 @@ impl Ledger {
         }
         session_store::delete(&mut transaction, id).await?;
         transaction.commit().await?;
+        for session in &removed {
+            // A reply still streaming into a deleted session has nowhere left to write.
+            self.abort(&session.id);
+        }
         for session in removed.into_iter().rev() {
             self.events.publish(EventPayload::SessionDeleted {
                 session_id: session.id.clone(),

@@ -53,7 +53,9 @@ impl ModelProvider for AnthropicMessages {
         if !response.status().is_success() {
             let headers = response.headers().clone();
             let body = response.text().await.unwrap_or_default();
-            return Err(failure_from_response(status, &headers, body));
+            return Err(
+                failure_from_response(status, &headers, body).redact(self.api_key.as_deref())
+            );
         }
         let state = DecodeState {
             bytes: response.bytes_stream().boxed(),

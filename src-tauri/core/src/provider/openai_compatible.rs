@@ -48,7 +48,9 @@ impl ModelProvider for ChatCompletions {
         if !response.status().is_success() {
             let headers = response.headers().clone();
             let body = response.text().await.unwrap_or_default();
-            return Err(failure_from_response(status, &headers, body));
+            return Err(
+                failure_from_response(status, &headers, body).redact(self.api_key.as_deref())
+            );
         }
         let bytes = response.bytes_stream().boxed();
         let state = DecodeState {

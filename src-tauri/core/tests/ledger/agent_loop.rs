@@ -201,7 +201,7 @@ async fn offline_model_answers_with_what_it_received() {
         ])
     );
     // The offline model titles the session with the first line of the question.
-    for _ in 0..50 {
+    for _ in 0..500 {
         if test
             .ledger
             .session(&session.id)
@@ -476,7 +476,7 @@ async fn unauthorized_becomes_provider_auth_error_and_the_key_goes_nowhere() {
     let fake = FakeProvider::start(vec![status(
         401,
         &[],
-        serde_json::json!({"error": {"message": "Incorrect API key provided", "type": "invalid_request_error"}}),
+        serde_json::json!({"error": {"message": format!("Incorrect API key provided: {API_KEY}"), "type": "invalid_request_error"}}),
     )])
     .await;
     let test = open(&fake.openai_config()).await;
@@ -488,7 +488,7 @@ async fn unauthorized_becomes_provider_auth_error_and_the_key_goes_nowhere() {
         assistant.error,
         Some(AssistantError::ProviderAuthError {
             provider_id: "fake".into(),
-            message: "Incorrect API key provided".into()
+            message: "Incorrect API key provided: [redacted]".into()
         })
     );
     assert!(assistant.time.completed.is_some());
@@ -885,4 +885,66 @@ async fn anthropic_messages_stream_thinking_text_and_tool_use() {
         strings(&["step-start", "reasoning", "tool", "step-finish"])
     );
     assert_eq!(assistant_of(&stored[1]).tokens.input, 30);
+}
+
+#[tokio::test]
+async fn step_cost_comes_from_the_configured_price_and_adds_up_on_the_session() {
+    let fake = FakeProvider::start(vec![
+        openai_tool_call("call_1", "list", "{}"),
+        openai_text(&["Two files."]),
+    ])
+    .await;
+    let config = format!(
+        r#"{{"model": "fake/priced", "provider": {{"fake": {{"options": {{"baseURL": "{}"}}, "models": {{"priced": {{"cost": {{"input": 1.0, "output": 2.0}}}}}}}}}}}}"#,
+        fake.base_url
+    );
+    let test = open(&config).await;
+    let session = test.session().await;
+    let reply = ask(&test, &session.id, "what is here?").await;
+    // 42 input tokens at $1/M and 11 output tokens at $2/M, per step.
+    let per_step = (42.0 + 22.0) / 1e6;
+    let assistant = assistant_of(&reply);
+    assert!(
+        (assistant.cost - per_step).abs() < 1e-12,
+        "{}",
+        assistant.cost
+    );
+    let finish = reply.parts.iter().find_map(|part| match &part.body {
+        PartBody::StepFinish(finish) => Some(finish.cost),
+        _ => None,
+    });
+    assert!(finish.is_some_and(|cost| (cost - per_step).abs() < 1e-12));
+    let stored = test
+        .ledger
+        .session(&session.id)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert!(
+        (stored.cost - 2.0 * per_step).abs() < 1e-12,
+        "{}",
+        stored.cost
+    );
+    assert_eq!((stored.tokens.input, stored.tokens.output), (84, 22));
+}
+
+#[tokio::test]
+async fn the_first_reply_titles_the_session_through_the_model() {
+    let fake = FakeProvider::start(vec![openai_text(&["Hi."])]).await;
+    let test = open(&fake.openai_config()).await;
+    let session = test.session().await;
+    ask(&test, &session.id, "hello there").await;
+    // Titles are generated beside the reply; give a loaded machine time.
+    for _ in 0..500 {
+        let title = test
+            .ledger
+            .session(&session.id)
+            .await
+            .map(|session| session.title)
+            .unwrap_or_default();
+        if title == "Fake title" {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("the session was not titled");
 }
