@@ -3,10 +3,15 @@
 
 mod support;
 
-mod agent_loop;
 mod crash_consistency;
 mod fake_provider;
 mod hooks;
+mod offline_model;
 mod prompt_pipeline;
+mod reply_abort;
 mod reply_crash;
+mod reply_errors;
+mod reply_streaming;
+mod reply_support;
+mod reply_tools;
 mod storage;

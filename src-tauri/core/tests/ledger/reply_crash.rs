@@ -3,8 +3,8 @@
 //! reply is closed as aborted, the text checkpointed before the kill is there, the tool is
 //! marked interrupted, and the session answers the next prompt.
 
-use crate::agent_loop::{ask, assistant_of, text_of};
 use crate::fake_provider::*;
+use crate::reply_support::{ask, assistant_of, reply_input, text_of};
 use crate::support::*;
 use dossier_core::assistant_error::AssistantError;
 use dossier_core::event::EventPayload;
@@ -38,8 +38,7 @@ async fn child(folder: std::path::PathBuf) {
     let running = ledger.clone();
     let session_id = session.id.clone();
     tokio::spawn(async move {
-        let input =
-            crate::agent_loop::reply_input(vec![dossier_core::draft::Draft::text("tell me")]);
+        let input = reply_input(vec![dossier_core::draft::Draft::text("tell me")]);
         running.prompt(&session_id, input).await
     });
     while let Ok(event) = receiver.recv().await {

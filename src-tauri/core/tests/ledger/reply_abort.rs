@@ -1,0 +1,136 @@
+//! Abort: the stream ends at once, the text so far is kept (and was checkpointed), open tools are
+//! marked aborted, the session goes idle.
+
+use crate::fake_provider::*;
+use crate::reply_support::*;
+use crate::support::*;
+use dossier_core::assistant_error::AssistantError;
+use dossier_core::draft::Draft;
+use dossier_core::event::{EventPayload, SessionStatus};
+use dossier_core::part::{PartBody, ToolState};
+use serde_json::Value;
+use std::time::Duration;
+
+#[tokio::test]
+async fn abort_ends_a_hanging_stream_at_once_and_keeps_the_text() {
+    let fake = FakeProvider::start(vec![openai_stream(
+        openai_text_events(&["Still ", "thinking"]),
+        Ending::Hang,
+        Duration::ZERO,
+    )])
+    .await;
+    let test = open(&fake.openai_config()).await;
+    let session = test.session().await;
+    let mut events = test.ledger.events().subscribe();
+    let ledger = test.ledger.clone();
+    let session_id = session.id.clone();
+    let running = tokio::spawn(async move {
+        ledger
+            .prompt(&session_id, reply_input(vec![Draft::text("hello")]))
+            .await
+    });
+    wait_for(&mut events, |event| matches!(&event.payload, EventPayload::PartDelta { delta, .. } if delta == "thinking")).await;
+    assert!(matches!(
+        test.ledger.status().get(&session.id),
+        Some(SessionStatus::Busy)
+    ));
+    assert!(matches!(
+        test.ledger.ensure_idle(&session.id),
+        Err(dossier_core::LedgerError::Busy(_))
+    ));
+    // Better than OpenCode: the streamed text is in the database within 250 ms, mid-reply.
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let stored = test
+        .ledger
+        .messages(&session.id, &Default::default())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"))
+        .messages;
+    let checkpointed = stored.last().map(text_of).unwrap_or_default();
+    assert_eq!(
+        checkpointed, "Still thinking",
+        "checkpointed while the stream hangs"
+    );
+    let aborted_at = std::time::Instant::now();
+    assert!(test.ledger.abort(&session.id));
+    let reply = tokio::time::timeout(Duration::from_secs(5), running)
+        .await
+        .unwrap_or_else(|_| panic!("abort did not end the run"))
+        .unwrap_or_else(|error| panic!("{error}"))
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert!(
+        aborted_at.elapsed() < Duration::from_millis(1000),
+        "took {:?}",
+        aborted_at.elapsed()
+    );
+    assert!(matches!(
+        assistant_of(&reply).error,
+        Some(AssistantError::MessageAbortedError { .. })
+    ));
+    assert_eq!(text_of(&reply), "Still thinking");
+    let seen = story(
+        &wait_for(&mut events, |event| {
+            matches!(event.payload, EventPayload::SessionIdle { .. })
+        })
+        .await,
+    );
+    assert!(
+        seen.contains(&"error \"MessageAbortedError\"".to_string()),
+        "{seen:?}"
+    );
+    for _ in 0..50 {
+        if fake.closed_by_client() == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(
+        fake.closed_by_client(),
+        1,
+        "the connection to the provider was closed"
+    );
+    assert!(test.ledger.status().is_empty());
+    assert!(!test.ledger.abort(&session.id), "nothing left to abort");
+}
+
+#[tokio::test]
+async fn abort_during_a_tool_call_marks_the_tool_aborted() {
+    let fake = FakeProvider::start(vec![openai_stream(
+        openai_tool_call_events("call_9", "grep", r#"{"pattern": "alpha"#),
+        Ending::Hang,
+        Duration::ZERO,
+    )])
+    .await;
+    let test = open(&fake.openai_config()).await;
+    let session = test.session().await;
+    let mut events = test.ledger.events().subscribe();
+    let ledger = test.ledger.clone();
+    let session_id = session.id.clone();
+    let running = tokio::spawn(async move {
+        ledger
+            .prompt(&session_id, reply_input(vec![Draft::text("search")]))
+            .await
+    });
+    wait_for(&mut events, |event| matches!(&event.payload, EventPayload::PartUpdated { part, .. } if part.body.type_name() == "tool")).await;
+    test.ledger.abort(&session.id);
+    let reply = running
+        .await
+        .unwrap_or_else(|error| panic!("{error}"))
+        .unwrap_or_else(|error| panic!("{error}"));
+    let tool = reply.parts.iter().find_map(|part| match &part.body {
+        PartBody::Tool(tool) => Some(tool.clone()),
+        _ => None,
+    });
+    match tool.map(|tool| tool.state) {
+        Some(ToolState::Error {
+            error, metadata, ..
+        }) => {
+            assert_eq!(error, "Tool execution aborted");
+            assert_eq!(
+                metadata.and_then(|metadata| metadata.get("interrupted").cloned()),
+                Some(Value::Bool(true))
+            );
+        }
+        other => panic!("expected an aborted tool, got {other:?}"),
+    }
+}

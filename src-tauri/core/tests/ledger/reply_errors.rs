@@ -1,0 +1,193 @@
+//! Provider failures become the typed error union on the reply: auth, retried rate limits and
+//! server errors, a stream cut mid-reply, a provider with no address.
+
+use crate::fake_provider::*;
+use crate::reply_support::*;
+use crate::support::*;
+use dossier_core::assistant_error::AssistantError;
+use dossier_core::event::{Event, EventPayload, SessionStatus};
+use dossier_core::message::Message;
+use dossier_core::part::PartBody;
+use std::time::Duration;
+
+#[tokio::test]
+async fn unauthorized_becomes_provider_auth_error_and_the_key_goes_nowhere() {
+    let fake = FakeProvider::start(vec![status(
+        401,
+        &[],
+        serde_json::json!({"error": {"message": format!("Incorrect API key provided: {API_KEY}"), "type": "invalid_request_error"}}),
+    )])
+    .await;
+    let test = open(&fake.openai_config()).await;
+    let session = test.session().await;
+    let mut events = test.ledger.events().subscribe();
+    let reply = ask(&test, &session.id, "hello").await;
+    let assistant = assistant_of(&reply);
+    assert_eq!(
+        assistant.error,
+        Some(AssistantError::ProviderAuthError {
+            provider_id: "fake".into(),
+            message: "Incorrect API key provided: [redacted]".into()
+        })
+    );
+    assert!(assistant.time.completed.is_some());
+    let seen = drain(&mut events);
+    assert!(story(&seen).contains(&"error \"ProviderAuthError\"".to_string()));
+    let all_events =
+        serde_json::to_string(&seen.iter().map(|event| &event.payload).collect::<Vec<_>>())
+            .unwrap_or_default();
+    assert!(!all_events.contains(API_KEY), "the key leaked into events");
+    let database =
+        std::fs::read(test.folder.path().join("data").join("dossier.db")).unwrap_or_default();
+    assert!(
+        !String::from_utf8_lossy(&database).contains(API_KEY),
+        "the key leaked into the database"
+    );
+}
+
+#[tokio::test]
+async fn rate_limit_is_retried_after_retry_after_ms_with_a_retry_status() {
+    let fake = FakeProvider::start(vec![
+        status(
+            429,
+            &[("retry-after-ms", "120")],
+            serde_json::json!({"error": {"message": "Rate limit reached"}}),
+        ),
+        openai_text(&["Finally."]),
+    ])
+    .await;
+    let test = open(&fake.openai_config()).await;
+    let session = test.session().await;
+    let mut events = test.ledger.events().subscribe();
+    let started = std::time::Instant::now();
+    let reply = ask(&test, &session.id, "hello").await;
+    assert!(started.elapsed() >= Duration::from_millis(120));
+    assert_eq!(text_of(&reply), "Finally.");
+    assert!(assistant_of(&reply).error.is_none());
+    let seen = drain(&mut events);
+    let retry = seen.iter().find_map(|event| match &event.payload {
+        EventPayload::SessionStatus {
+            status:
+                SessionStatus::Retry {
+                    attempt,
+                    message,
+                    next,
+                },
+            ..
+        } => Some((*attempt, message.clone(), *next)),
+        _ => None,
+    });
+    let (attempt, message, _) =
+        retry.unwrap_or_else(|| panic!("no retry status in {:?}", story(&seen)));
+    assert_eq!((attempt, message.as_str()), (1, "Rate limit reached"));
+    let statuses: Vec<String> = story(&seen)
+        .into_iter()
+        .filter(|line| line.starts_with("status"))
+        .collect();
+    assert_eq!(
+        statuses,
+        strings(&[
+            "status busy",
+            "status retry 1",
+            "status busy",
+            "status idle"
+        ])
+    );
+    assert_eq!(fake.requests().len(), 2);
+}
+
+#[tokio::test]
+async fn server_error_is_retried_after_two_seconds_then_succeeds() {
+    let fake = FakeProvider::start(vec![
+        status(
+            500,
+            &[],
+            serde_json::json!({"error": {"message": "upstream exploded"}}),
+        ),
+        openai_text(&["Recovered."]),
+    ])
+    .await;
+    let test = open(&fake.openai_config()).await;
+    let session = test.session().await;
+    let mut events = test.ledger.events().subscribe();
+    let reply = ask(&test, &session.id, "hello").await;
+    assert_eq!(text_of(&reply), "Recovered.");
+    let seen = drain(&mut events);
+    let wait = seen.iter().find_map(|event| match &event.payload {
+        EventPayload::SessionStatus {
+            status: SessionStatus::Retry { next, .. },
+            ..
+        } => Some(*next - event_time(&seen, event)),
+        _ => None,
+    });
+    let wait = wait.unwrap_or_else(|| panic!("no retry status"));
+    assert!((1900..=2100).contains(&wait), "waited {wait} ms");
+    assert_eq!(
+        reply
+            .parts
+            .iter()
+            .filter(|part| part.body.type_name() == "step-start")
+            .count(),
+        1,
+        "a failed attempt leaves no parts"
+    );
+}
+
+/// The creation time of the assistant message published before `event`.
+fn event_time(events: &[Event], _event: &Event) -> i64 {
+    events
+        .iter()
+        .find_map(|event| match &event.payload {
+            EventPayload::MessageUpdated {
+                info: Message::Assistant(assistant),
+                ..
+            } => Some(assistant.time.created),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn stream_cut_mid_reply_keeps_the_text_and_records_an_api_error() {
+    let fake = FakeProvider::start(vec![openai_stream(
+        openai_text_events(&["Half ", "a ", "sentence"]),
+        Ending::Cut,
+        Duration::ZERO,
+    )])
+    .await;
+    let test = open(&fake.openai_config()).await;
+    let session = test.session().await;
+    let reply = ask(&test, &session.id, "hello").await;
+    let assistant = assistant_of(&reply);
+    match &assistant.error {
+        Some(AssistantError::ApiError(data)) => {
+            assert_eq!(
+                data.message,
+                "The connection to the provider closed before the reply finished"
+            );
+            assert!(!data.is_retryable);
+        }
+        other => panic!("expected an APIError, got {other:?}"),
+    }
+    assert_eq!(text_of(&reply), "Half a sentence");
+    let ended = reply.parts.iter().any(|part| matches!(&part.body, PartBody::Text(text) if text.time.as_ref().is_some_and(|time| time.end.is_some())));
+    assert!(ended, "the kept text is closed");
+    assert_eq!(
+        fake.requests().len(),
+        1,
+        "a cut after output is not retried"
+    );
+}
+
+#[tokio::test]
+async fn missing_provider_settings_become_a_readable_error_not_a_hang() {
+    let test = open(FAKE_CONFIG).await;
+    let session = test.session().await;
+    let reply = ask(&test, &session.id, "hello").await;
+    match &assistant_of(&reply).error {
+        Some(AssistantError::UnknownError { message }) => {
+            assert!(message.contains("has no options.baseURL"), "{message}")
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -1,0 +1,132 @@
+//! Helpers for the reply tests: prompting for a reply, reading the event story of a reply, and
+//! waiting for an event.
+
+use crate::support::*;
+use dossier_core::draft::{Draft, PromptInput};
+use dossier_core::event::{Event, EventPayload, SessionStatus};
+use dossier_core::message::{Message, MessageWithParts};
+use dossier_core::part::{PartBody, ToolState};
+use serde_json::Value;
+use std::time::Duration;
+
+pub fn reply_input(parts: Vec<Draft>) -> PromptInput {
+    PromptInput {
+        parts,
+        ..PromptInput::default()
+    }
+}
+
+pub async fn ask(test: &TestLedger, session_id: &str, text: &str) -> MessageWithParts {
+    test.ledger
+        .prompt(session_id, reply_input(vec![Draft::text(text)]))
+        .await
+        .unwrap_or_else(|error| panic!("{error}"))
+}
+
+/// The events of the reply, one readable line each (title and session updates left out).
+pub fn story(events: &[Event]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|event| match &event.payload {
+            EventPayload::SessionStatus { status, .. } => Some(format!(
+                "status {}",
+                match status {
+                    SessionStatus::Idle => "idle".to_string(),
+                    SessionStatus::Busy => "busy".to_string(),
+                    SessionStatus::Retry { attempt, .. } => format!("retry {attempt}"),
+                }
+            )),
+            EventPayload::SessionIdle { .. } => Some("idle".into()),
+            EventPayload::SessionError { error, .. } => Some(format!(
+                "error {}",
+                serde_json::to_value(error)
+                    .ok()
+                    .and_then(|value| value.get("name").cloned())
+                    .unwrap_or(Value::Null)
+            )),
+            EventPayload::MessageUpdated {
+                info: Message::Assistant(assistant),
+                ..
+            } => Some(format!(
+                "assistant{}{}{}",
+                assistant
+                    .finish
+                    .as_deref()
+                    .map(|finish| format!(" finish={finish}"))
+                    .unwrap_or_default(),
+                if assistant.time.completed.is_some() {
+                    " completed"
+                } else {
+                    ""
+                },
+                if assistant.error.is_some() {
+                    " error"
+                } else {
+                    ""
+                }
+            )),
+            EventPayload::MessageUpdated { .. } => Some("user".into()),
+            EventPayload::PartUpdated { part, .. } => Some(match &part.body {
+                PartBody::Text(text) => format!("text {:?}", text.text),
+                PartBody::Reasoning(reasoning) => format!("reasoning {:?}", reasoning.text),
+                PartBody::Tool(tool) => format!(
+                    "tool {} {}",
+                    tool.tool,
+                    match &tool.state {
+                        ToolState::Pending { .. } => "pending",
+                        ToolState::Running { .. } => "running",
+                        ToolState::Completed { .. } => "completed",
+                        ToolState::Error { .. } => "error",
+                    }
+                ),
+                PartBody::StepFinish(finish) => format!("step-finish {}", finish.reason),
+                other => other.type_name().to_string(),
+            }),
+            EventPayload::PartDelta { delta, .. } => Some(format!("delta {delta:?}")),
+            _ => None,
+        })
+        .collect()
+}
+
+pub fn strings(lines: &[&str]) -> Vec<String> {
+    lines.iter().map(|line| line.to_string()).collect()
+}
+
+pub fn assistant_of(message: &MessageWithParts) -> &dossier_core::message::AssistantMessage {
+    match &message.info {
+        Message::Assistant(assistant) => assistant,
+        Message::User(_) => panic!("expected an assistant message, got a user message"),
+    }
+}
+
+pub fn text_of(message: &MessageWithParts) -> String {
+    message
+        .parts
+        .iter()
+        .filter_map(|part| match &part.body {
+            PartBody::Text(text) => Some(text.text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+pub async fn wait_for(
+    receiver: &mut tokio::sync::broadcast::Receiver<Event>,
+    mut wanted: impl FnMut(&Event) -> bool,
+) -> Vec<Event> {
+    let mut seen = Vec::new();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        match tokio::time::timeout_at(deadline, receiver.recv()).await {
+            Ok(Ok(event)) => {
+                let done = wanted(&event);
+                seen.push(event);
+                if done {
+                    return seen;
+                }
+            }
+            Ok(Err(error)) => panic!("event channel: {error}"),
+            Err(_) => panic!("timed out; saw {:?}", story(&seen)),
+        }
+    }
+}
