@@ -92,3 +92,91 @@ pub fn close_reply(reply: &mut MessageWithParts, now: i64) -> Vec<usize> {
     }
     changed
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::message::{AssistantMessage, AssistantTime, MessagePath};
+    use crate::part::{Part, PartTime, StepStartPart, TextPart, ToolPart, ToolStartTime};
+    use crate::session::Tokens;
+
+    fn part(body: PartBody) -> Part {
+        Part {
+            id: "prt".into(),
+            session_id: "ses".into(),
+            message_id: "msg".into(),
+            body,
+        }
+    }
+
+    #[test]
+    fn open_reply_is_closed_keeping_text_and_interrupting_tools() {
+        let mut reply = MessageWithParts {
+            info: Message::Assistant(AssistantMessage {
+                id: "msg".into(),
+                session_id: "ses".into(),
+                time: AssistantTime {
+                    created: 1,
+                    completed: None,
+                },
+                error: None,
+                parent_id: "msg_user".into(),
+                model_id: "m".into(),
+                provider_id: "p".into(),
+                mode: "build".into(),
+                agent: "build".into(),
+                path: MessagePath {
+                    cwd: "/".into(),
+                    root: "/".into(),
+                },
+                summary: None,
+                cost: 0.0,
+                tokens: Tokens::default(),
+                structured: None,
+                variant: None,
+                finish: None,
+            }),
+            parts: vec![
+                part(PartBody::StepStart(StepStartPart { snapshot: None })),
+                part(PartBody::Text(TextPart {
+                    text: "kept".into(),
+                    time: Some(PartTime {
+                        start: 2,
+                        end: None,
+                    }),
+                    ..TextPart::default()
+                })),
+                part(PartBody::Tool(ToolPart {
+                    call_id: "c".into(),
+                    tool: "read".into(),
+                    state: ToolState::Running {
+                        input: json!({"filePath": "a"}),
+                        title: None,
+                        metadata: None,
+                        time: ToolStartTime { start: 3 },
+                    },
+                    metadata: None,
+                })),
+            ],
+        };
+        assert_eq!(close_reply(&mut reply, 10), vec![1, 2]);
+        let Message::Assistant(assistant) = &reply.info else {
+            panic!("not an assistant");
+        };
+        assert_eq!(assistant.time.completed, Some(10));
+        assert_eq!(
+            assistant.error,
+            Some(AssistantError::MessageAbortedError {
+                message: INTERRUPTED_MESSAGE.into()
+            })
+        );
+        assert!(
+            matches!(&reply.parts[1].body, PartBody::Text(text) if text.text == "kept" && text.time.as_ref().and_then(|time| time.end) == Some(10))
+        );
+        assert!(matches!(
+            &reply.parts[2].body,
+            PartBody::Tool(ToolPart { state: ToolState::Error { error, metadata: Some(metadata), time, .. }, .. })
+                if error == TOOL_ABORTED && metadata["interrupted"] == true && time.start == 3 && time.end == 10
+        ));
+    }
+}

@@ -191,3 +191,44 @@ async fn missing_provider_settings_become_a_readable_error_not_a_hang() {
         other => panic!("{other:?}"),
     }
 }
+
+#[tokio::test]
+async fn anthropic_overloaded_event_before_any_output_is_retried() {
+    let mut overloaded = anthropic_start();
+    overloaded.push((
+        Some("error".into()),
+        serde_json::json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}).to_string(),
+    ));
+    let fake = FakeProvider::start(vec![
+        anthropic_stream(overloaded),
+        anthropic_text(&["Fine ", "now."]),
+    ])
+    .await;
+    let test = open(&fake.anthropic_config()).await;
+    let session = test.session().await;
+    let mut events = test.ledger.events().subscribe();
+    let reply = ask(&test, &session.id, "hello").await;
+    assert_eq!(text_of(&reply), "Fine now.");
+    assert!(assistant_of(&reply).error.is_none());
+    let statuses: Vec<String> = story(&drain(&mut events))
+        .into_iter()
+        .filter(|line| line.starts_with("status"))
+        .collect();
+    assert_eq!(
+        statuses,
+        strings(&[
+            "status busy",
+            "status retry 1",
+            "status busy",
+            "status idle"
+        ])
+    );
+    assert_eq!(
+        reply
+            .parts
+            .iter()
+            .filter(|part| part.body.type_name() == "step-start")
+            .count(),
+        1
+    );
+}
