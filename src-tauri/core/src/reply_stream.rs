@@ -10,14 +10,13 @@ use crate::id::IdKind;
 use crate::ledger::Ledger;
 use crate::message::AssistantMessage;
 use crate::part::{
-    FilePart, Part, PartBody, PartTime, ReasoningPart, StepFinishPart, StepStartPart, TextPart,
-    ToolCompletedTime, ToolEndTime, ToolPart, ToolStartTime, ToolState,
+    Part, PartBody, PartTime, ReasoningPart, StepFinishPart, StepStartPart, TextPart, ToolPart,
+    ToolState,
 };
-use crate::permission::{evaluate, Action, Rule};
+use crate::permission::Rule;
 use crate::provider::{EventStream, ProviderFailure, StreamEvent, Usage};
 use crate::session::{CacheTokens, Tokens};
 use crate::session_runner::RunControl;
-use crate::tools;
 use futures::StreamExt;
 use indexmap::IndexMap;
 use serde_json::{json, Value};
@@ -30,6 +29,8 @@ pub const TOOL_ABORTED: &str = "Tool execution aborted";
 
 /// How a step ended. The assistant message is updated by the caller, except for `finish` and
 /// `tokens`, which a finished step has already recorded.
+mod tool_call;
+
 #[derive(Debug)]
 pub(crate) enum StepEnd {
     Finished,
@@ -278,172 +279,6 @@ impl Step<'_> {
             }
         }
         Ok(())
-    }
-
-    async fn pending_tool(
-        &mut self,
-        state: &mut StepState,
-        call_id: &str,
-        name: &str,
-    ) -> Result<(), LedgerError> {
-        if state.tools.contains_key(call_id) {
-            return Ok(());
-        }
-        let part = self.new_part(PartBody::Tool(ToolPart {
-            call_id: call_id.to_string(),
-            tool: name.to_string(),
-            state: ToolState::Pending {
-                input: json!({}),
-                raw: String::new(),
-            },
-            metadata: None,
-        }));
-        self.ledger.insert_reply_part(&part).await?;
-        state.tools.insert(call_id.to_string(), part);
-        Ok(())
-    }
-
-    async fn call_tool(
-        &mut self,
-        state: &mut StepState,
-        call_id: String,
-        name: String,
-        raw: String,
-    ) -> Result<Flow, LedgerError> {
-        self.finish_text(state, true).await?;
-        self.finish_text(state, false).await?;
-        self.pending_tool(state, &call_id, &name).await?;
-        let start = self.ledger.now();
-        let input: Value = match serde_json::from_str(&raw) {
-            Ok(input @ Value::Object(_)) => input,
-            _ => {
-                let error = format!(
-                    "The arguments for the {name} tool are not a JSON object. Received: {}",
-                    raw.chars().take(500).collect::<String>()
-                );
-                self.settle_tool(state, &call_id, Err((json!({}), error, None)), start)
-                    .await?;
-                return Ok(Flow::Continue);
-            }
-        };
-        self.set_tool_state(
-            state,
-            &call_id,
-            ToolState::Running {
-                input: input.clone(),
-                title: None,
-                metadata: None,
-                time: ToolStartTime { start },
-            },
-        )
-        .await?;
-        if !tools::is_known(&name) {
-            let error = format!(
-                "Model tried to call unavailable tool '{name}'. Available tools: read, list, glob, grep."
-            );
-            self.settle_tool(state, &call_id, Err((input, error, None)), start)
-                .await?;
-            return Ok(Flow::Continue);
-        }
-        let pattern = tools::permission_pattern(&name, &input, &self.directory);
-        match evaluate(&name, &pattern, &[self.rules.as_slice()]) {
-            Action::Allow => {}
-            Action::Deny => {
-                let error = format!(
-                    "The user has specified a rule which prevents you from using this specific tool call. Here are some of the relevant rules {}",
-                    serde_json::to_string(&self.rules.iter().filter(|rule| crate::permission::wildcard_match(&rule.permission, &name)).collect::<Vec<_>>()).unwrap_or_default()
-                );
-                self.settle_tool(state, &call_id, Err((input, error, None)), start)
-                    .await?;
-                return Ok(Flow::Continue);
-            }
-            Action::Ask => {
-                // Asking the user is not wired to the adapters yet; refusing is the safe answer.
-                let error = format!(
-                    "Reading {pattern} needs the user's permission, and Dossier cannot ask for it yet. Do not retry this call."
-                );
-                self.settle_tool(state, &call_id, Err((input, error, None)), start)
-                    .await?;
-                return Ok(Flow::Continue);
-            }
-        }
-        let execution = tools::execute(&name, input.clone(), self.directory.clone());
-        let control = self.control;
-        let result = tokio::select! {
-            biased;
-            () = control.aborted() => return Ok(Flow::Aborted),
-            result = execution => result,
-        };
-        let result = result.map_err(|error| (input.clone(), error, None));
-        self.settle_tool(
-            state,
-            &call_id,
-            result.map(|outcome| (input, outcome)),
-            start,
-        )
-        .await?;
-        Ok(Flow::Continue)
-    }
-
-    async fn settle_tool(
-        &mut self,
-        state: &mut StepState,
-        call_id: &str,
-        result: Result<(Value, tools::ToolOutcome), (Value, String, Option<Value>)>,
-        start: i64,
-    ) -> Result<(), LedgerError> {
-        let end = self.ledger.now();
-        let next = match result {
-            Ok((input, outcome)) => {
-                let attachments: Vec<Part> = outcome
-                    .attachments
-                    .iter()
-                    .map(|(mime, bytes)| {
-                        self.new_part(PartBody::File(FilePart {
-                            mime: mime.clone(),
-                            filename: None,
-                            url: crate::data_url::build(mime, bytes),
-                            source: None,
-                        }))
-                    })
-                    .collect();
-                ToolState::Completed {
-                    input,
-                    output: outcome.output,
-                    title: outcome.title,
-                    metadata: outcome.metadata,
-                    time: ToolCompletedTime {
-                        start,
-                        end,
-                        compacted: None,
-                    },
-                    attachments: (!attachments.is_empty()).then_some(attachments),
-                }
-            }
-            Err((input, error, metadata)) => ToolState::Error {
-                input,
-                error,
-                metadata,
-                time: ToolEndTime { start, end },
-            },
-        };
-        self.set_tool_state(state, call_id, next).await
-    }
-
-    async fn set_tool_state(
-        &mut self,
-        state: &mut StepState,
-        call_id: &str,
-        next: ToolState,
-    ) -> Result<(), LedgerError> {
-        let Some(part) = state.tools.get_mut(call_id) else {
-            return Ok(());
-        };
-        if let PartBody::Tool(tool) = &mut part.body {
-            tool.state = next;
-        }
-        let part = part.clone();
-        self.ledger.store_reply_part(&part, true).await
     }
 
     /// Keeps the text streamed so far (with an end time) and closes tools still open as aborted.

@@ -1,0 +1,180 @@
+//! Tool calls inside a step: the part goes pending → running → completed | error, the call is
+//! checked against the permission rules (last match wins), and the tool runs off the async
+//! runtime — abandoned at once if the reply is aborted.
+
+use super::{Flow, Step, StepState};
+use crate::error::LedgerError;
+use crate::part::{
+    FilePart, Part, PartBody, ToolCompletedTime, ToolEndTime, ToolPart, ToolStartTime, ToolState,
+};
+use crate::permission::{evaluate, Action};
+use crate::tools;
+use serde_json::{json, Value};
+
+impl Step<'_> {
+    pub(super) async fn pending_tool(
+        &mut self,
+        state: &mut StepState,
+        call_id: &str,
+        name: &str,
+    ) -> Result<(), LedgerError> {
+        if state.tools.contains_key(call_id) {
+            return Ok(());
+        }
+        let part = self.new_part(PartBody::Tool(ToolPart {
+            call_id: call_id.to_string(),
+            tool: name.to_string(),
+            state: ToolState::Pending {
+                input: json!({}),
+                raw: String::new(),
+            },
+            metadata: None,
+        }));
+        self.ledger.insert_reply_part(&part).await?;
+        state.tools.insert(call_id.to_string(), part);
+        Ok(())
+    }
+
+    pub(super) async fn call_tool(
+        &mut self,
+        state: &mut StepState,
+        call_id: String,
+        name: String,
+        raw: String,
+    ) -> Result<Flow, LedgerError> {
+        self.finish_text(state, true).await?;
+        self.finish_text(state, false).await?;
+        self.pending_tool(state, &call_id, &name).await?;
+        let start = self.ledger.now();
+        let input: Value = match serde_json::from_str(&raw) {
+            Ok(input @ Value::Object(_)) => input,
+            _ => {
+                let error = format!(
+                    "The arguments for the {name} tool are not a JSON object. Received: {}",
+                    raw.chars().take(500).collect::<String>()
+                );
+                self.settle_tool(state, &call_id, Err((json!({}), error, None)), start)
+                    .await?;
+                return Ok(Flow::Continue);
+            }
+        };
+        self.set_tool_state(
+            state,
+            &call_id,
+            ToolState::Running {
+                input: input.clone(),
+                title: None,
+                metadata: None,
+                time: ToolStartTime { start },
+            },
+        )
+        .await?;
+        if !tools::is_known(&name) {
+            let error = format!(
+                "Model tried to call unavailable tool '{name}'. Available tools: read, list, glob, grep."
+            );
+            self.settle_tool(state, &call_id, Err((input, error, None)), start)
+                .await?;
+            return Ok(Flow::Continue);
+        }
+        let pattern = tools::permission_pattern(&name, &input, &self.directory);
+        match evaluate(&name, &pattern, &[self.rules.as_slice()]) {
+            Action::Allow => {}
+            Action::Deny => {
+                let error = format!(
+                    "The user has specified a rule which prevents you from using this specific tool call. Here are some of the relevant rules {}",
+                    serde_json::to_string(&self.rules.iter().filter(|rule| crate::permission::wildcard_match(&rule.permission, &name)).collect::<Vec<_>>()).unwrap_or_default()
+                );
+                self.settle_tool(state, &call_id, Err((input, error, None)), start)
+                    .await?;
+                return Ok(Flow::Continue);
+            }
+            Action::Ask => {
+                // Asking the user is not wired to the adapters yet; refusing is the safe answer.
+                let error = format!(
+                    "Reading {pattern} needs the user's permission, and Dossier cannot ask for it yet. Do not retry this call."
+                );
+                self.settle_tool(state, &call_id, Err((input, error, None)), start)
+                    .await?;
+                return Ok(Flow::Continue);
+            }
+        }
+        let execution = tools::execute(&name, input.clone(), self.directory.clone());
+        let control = self.control;
+        let result = tokio::select! {
+            biased;
+            () = control.aborted() => return Ok(Flow::Aborted),
+            result = execution => result,
+        };
+        let result = result.map_err(|error| (input.clone(), error, None));
+        self.settle_tool(
+            state,
+            &call_id,
+            result.map(|outcome| (input, outcome)),
+            start,
+        )
+        .await?;
+        Ok(Flow::Continue)
+    }
+
+    pub(super) async fn settle_tool(
+        &mut self,
+        state: &mut StepState,
+        call_id: &str,
+        result: Result<(Value, tools::ToolOutcome), (Value, String, Option<Value>)>,
+        start: i64,
+    ) -> Result<(), LedgerError> {
+        let end = self.ledger.now();
+        let next = match result {
+            Ok((input, outcome)) => {
+                let attachments: Vec<Part> = outcome
+                    .attachments
+                    .iter()
+                    .map(|(mime, bytes)| {
+                        self.new_part(PartBody::File(FilePart {
+                            mime: mime.clone(),
+                            filename: None,
+                            url: crate::data_url::build(mime, bytes),
+                            source: None,
+                        }))
+                    })
+                    .collect();
+                ToolState::Completed {
+                    input,
+                    output: outcome.output,
+                    title: outcome.title,
+                    metadata: outcome.metadata,
+                    time: ToolCompletedTime {
+                        start,
+                        end,
+                        compacted: None,
+                    },
+                    attachments: (!attachments.is_empty()).then_some(attachments),
+                }
+            }
+            Err((input, error, metadata)) => ToolState::Error {
+                input,
+                error,
+                metadata,
+                time: ToolEndTime { start, end },
+            },
+        };
+        self.set_tool_state(state, call_id, next).await
+    }
+
+    async fn set_tool_state(
+        &mut self,
+        state: &mut StepState,
+        call_id: &str,
+        next: ToolState,
+    ) -> Result<(), LedgerError> {
+        let Some(part) = state.tools.get_mut(call_id) else {
+            return Ok(());
+        };
+        if let PartBody::Tool(tool) = &mut part.body {
+            tool.state = next;
+        }
+        let part = part.clone();
+        self.ledger.store_reply_part(&part, true).await
+    }
+}
