@@ -47,11 +47,23 @@ pub struct LedgerOptions {
     pub agent_loop: Option<Arc<dyn AgentLoop>>,
     /// The folder new sessions work in when the caller names none.
     pub default_directory: Option<PathBuf>,
+    /// Where to look for a local Ollama at start-up (`None`: do not look). Its models become
+    /// provider `ollama` unless the config already has one.
+    pub detect_ollama: Option<String>,
 }
 
 impl LedgerOptions {
+    /// The apps' options: data and config from the environment, and a local Ollama looked for
+    /// at `DOSSIER_OLLAMA_URL` (default 127.0.0.1:11434) unless `DOSSIER_OLLAMA=off`.
     pub fn from_env() -> Self {
-        Self::at(Locations::from_env())
+        let mut options = Self::at(Locations::from_env());
+        if std::env::var("DOSSIER_OLLAMA").ok().as_deref() != Some("off") {
+            options.detect_ollama = Some(
+                std::env::var("DOSSIER_OLLAMA_URL")
+                    .unwrap_or_else(|_| crate::provider::ollama::DEFAULT_URL.into()),
+            );
+        }
+        options
     }
 
     pub fn at(locations: Locations) -> Self {
@@ -63,6 +75,7 @@ impl LedgerOptions {
             mcp: None,
             agent_loop: None,
             default_directory: None,
+            detect_ollama: None,
         }
     }
 }
@@ -71,10 +84,13 @@ pub const DATABASE_FILE: &str = "dossier.db";
 
 impl Ledger {
     pub async fn open(options: LedgerOptions) -> Result<Self, LedgerError> {
-        let config = match options.config {
+        let mut config = match options.config {
             Some(config) => config,
             None => Config::load(&options.locations.config_path)?,
         };
+        if let Some(url) = &options.detect_ollama {
+            crate::provider::ollama::add_detected(&mut config, url).await;
+        }
         let markdown_folder = options
             .locations
             .config_path

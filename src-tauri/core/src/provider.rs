@@ -16,6 +16,7 @@ use std::sync::Arc;
 
 pub mod anthropic;
 pub mod offline;
+pub mod ollama;
 pub mod openai_compatible;
 pub mod server_sent_events;
 

@@ -7,6 +7,7 @@ mod crash_consistency;
 mod fake_provider;
 mod hooks;
 mod offline_model;
+mod ollama_detection;
 mod prompt_pipeline;
 mod reply_abort;
 mod reply_crash;
