@@ -63,6 +63,8 @@ pub enum LedgerError {
     Config { path: String, message: String },
     #[error("Dossier saved your message, but replies are not available in this build yet")]
     RepliesUnavailable,
+    #[error("Permission request not found: {0}")]
+    PermissionRequestNotFound(String),
     #[error("The reply could not be completed: {0}")]
     ReplyFailed(String),
     #[error("File system error at {path}: {message}")]
@@ -82,7 +84,8 @@ impl LedgerError {
             | Self::MessageNotFound { .. }
             | Self::PartNotFound { .. }
             | Self::AgentNotFound { .. }
-            | Self::ModelNotFound { .. } => ErrorKind::NotFound,
+            | Self::ModelNotFound { .. }
+            | Self::PermissionRequestNotFound(_) => ErrorKind::NotFound,
             Self::InvalidPrompt(_)
             | Self::InvalidRequest(_)
             | Self::InvalidId { .. }

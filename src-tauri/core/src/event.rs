@@ -81,6 +81,16 @@ pub enum EventPayload {
         #[serde(rename = "partID")]
         part_id: String,
     },
+    #[serde(rename = "permission.asked")]
+    PermissionAsked(crate::permission_request::PermissionRequest),
+    #[serde(rename = "permission.replied")]
+    PermissionReplied {
+        #[serde(rename = "sessionID")]
+        session_id: String,
+        #[serde(rename = "requestID")]
+        request_id: String,
+        reply: crate::permission_request::PermissionReply,
+    },
     #[serde(rename = "message.part.delta")]
     PartDelta {
         #[serde(rename = "sessionID")]
@@ -108,6 +118,8 @@ impl EventPayload {
             Self::PartUpdated { .. } => "message.part.updated",
             Self::PartRemoved { .. } => "message.part.removed",
             Self::PartDelta { .. } => "message.part.delta",
+            Self::PermissionAsked(_) => "permission.asked",
+            Self::PermissionReplied { .. } => "permission.replied",
         }
     }
 

@@ -17,6 +17,7 @@ pub enum IdKind {
     Message,
     Part,
     Event,
+    Permission,
 }
 
 impl IdKind {
@@ -26,6 +27,7 @@ impl IdKind {
             Self::Message => "msg",
             Self::Part => "prt",
             Self::Event => "evt",
+            Self::Permission => "per",
         }
     }
 }

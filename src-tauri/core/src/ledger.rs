@@ -30,6 +30,7 @@ pub(crate) struct Setup {
     pub hooks: Vec<Arc<dyn ChatMessageHook>>,
     pub mcp: Arc<dyn McpResources>,
     pub agent_loop: Arc<dyn AgentLoop>,
+    pub permission_requests: crate::permission_request::PermissionRequests,
     pub default_directory: PathBuf,
     pub locations: Locations,
 }
@@ -134,6 +135,7 @@ impl Ledger {
                 agent_loop: options
                     .agent_loop
                     .unwrap_or_else(|| Arc::new(crate::session_runner::SessionRunner::new())),
+                permission_requests: Default::default(),
                 default_directory,
                 locations: options.locations,
             }),

@@ -36,6 +36,7 @@ pub mod model_choice;
 pub mod model_messages;
 pub mod part;
 pub mod permission;
+pub mod permission_request;
 mod prompt;
 pub mod provider;
 pub mod read_tool;

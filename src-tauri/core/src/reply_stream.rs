@@ -34,6 +34,8 @@ mod tool_call;
 #[derive(Debug)]
 pub(crate) enum StepEnd {
     Finished,
+    /// Finished, but the person refused a tool call; the loop stops here.
+    Refused,
     Aborted,
     /// `produced` tells whether anything reached the ledger, i.e. whether a retry would repeat it.
     Failed {
@@ -50,6 +52,8 @@ pub(crate) struct Step<'context> {
     /// Agent rules, then session rules: the last match wins.
     pub rules: Vec<Rule>,
     pub price: Option<crate::reply_cost::Price>,
+    /// Set when the person refused a tool call: the run stops after this step, as in OpenCode.
+    pub rejected: bool,
 }
 
 /// A text or reasoning part being streamed.

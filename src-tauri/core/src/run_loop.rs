@@ -109,6 +109,10 @@ pub(crate) async fn run(
         .await?;
         match end {
             StepEnd::Finished => close(ledger, &mut assistant, None).await?,
+            StepEnd::Refused => {
+                close(ledger, &mut assistant, None).await?;
+                break;
+            }
             StepEnd::Aborted => {
                 let error = AssistantError::MessageAbortedError {
                     message: ABORTED_MESSAGE.into(),
@@ -156,8 +160,12 @@ async fn stream_step(
                     directory: directory.clone(),
                     rules: rules.clone(),
                     price,
+                    rejected: false,
                 };
-                step.run(stream).await?
+                match step.run(stream).await? {
+                    StepEnd::Finished if step.rejected => StepEnd::Refused,
+                    other => other,
+                }
             }
             Err(failure) => StepEnd::Failed {
                 failure,

@@ -4,12 +4,18 @@
 
 use super::{Flow, Step, StepState};
 use crate::error::LedgerError;
+use crate::event::EventPayload;
+use crate::id::IdKind;
 use crate::part::{
     FilePart, Part, PartBody, ToolCompletedTime, ToolEndTime, ToolPart, ToolStartTime, ToolState,
 };
 use crate::permission::{evaluate, Action};
+use crate::permission_request::{PermissionReply, PermissionRequest, PermissionTool};
 use crate::tools;
 use serde_json::{json, Value};
+
+/// OpenCode's wording when the person refuses a tool call.
+pub const REJECTED: &str = "The user rejected permission to use this specific tool call.";
 
 impl Step<'_> {
     pub(super) async fn pending_tool(
@@ -90,13 +96,16 @@ impl Step<'_> {
                 return Ok(Flow::Continue);
             }
             Action::Ask => {
-                // Asking the user is not wired to the adapters yet; refusing is the safe answer.
-                let error = format!(
-                    "Reading {pattern} needs the user's permission, and Dossier cannot ask for it yet. Do not retry this call."
-                );
-                self.settle_tool(state, &call_id, Err((input, error, None)), start)
-                    .await?;
-                return Ok(Flow::Continue);
+                if !self.ask_permission(&call_id, &name, &pattern).await {
+                    if self.control.is_aborted() {
+                        return Ok(Flow::Aborted);
+                    }
+                    self.rejected = true;
+                    let error = REJECTED.to_string();
+                    self.settle_tool(state, &call_id, Err((input, error, None)), start)
+                        .await?;
+                    return Ok(Flow::Continue);
+                }
             }
         }
         let execution = tools::execute(&name, input.clone(), self.directory.clone());
@@ -115,6 +124,36 @@ impl Step<'_> {
         )
         .await?;
         Ok(Flow::Continue)
+    }
+
+    /// Publishes a permission request and waits for the answer (or an abort); true to go on.
+    async fn ask_permission(&mut self, call_id: &str, name: &str, pattern: &str) -> bool {
+        let requests = &self.ledger.setup.permission_requests;
+        let request = PermissionRequest {
+            id: self.ledger.new_id(IdKind::Permission),
+            session_id: self.assistant.session_id.clone(),
+            permission: name.to_string(),
+            patterns: vec![pattern.to_string()],
+            metadata: json!({}),
+            always: vec![pattern.to_string()],
+            tool: Some(PermissionTool {
+                message_id: self.assistant.id.clone(),
+                call_id: call_id.to_string(),
+            }),
+        };
+        let answer = requests.open(request.clone());
+        self.ledger
+            .events
+            .publish(EventPayload::PermissionAsked(request.clone()));
+        let control = self.control;
+        tokio::select! {
+            biased;
+            () = control.aborted() => {
+                requests.withdraw(&request.id);
+                false
+            }
+            reply = answer => matches!(reply, Ok(PermissionReply::Once | PermissionReply::Always)),
+        }
     }
 
     pub(super) async fn settle_tool(

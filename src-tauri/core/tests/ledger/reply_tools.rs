@@ -4,7 +4,11 @@
 use crate::fake_provider::*;
 use crate::reply_support::*;
 use crate::support::*;
+use dossier_core::draft::Draft;
+use dossier_core::event::EventPayload;
 use dossier_core::part::{PartBody, ToolState};
+use dossier_core::permission::{Action, Rule};
+use dossier_core::permission_request::{PermissionReply, PermissionRequest};
 use serde_json::Value;
 
 #[tokio::test]
@@ -99,24 +103,56 @@ async fn tool_calls_run_the_read_tool_and_the_loop_takes_a_second_step() {
 }
 
 #[tokio::test]
-async fn tools_cannot_leave_the_session_folder_and_denied_reads_are_refused() {
+async fn tools_cannot_leave_the_session_folder_and_denied_tools_are_refused() {
     let fake = FakeProvider::start(vec![
         openai_tool_call("call_1", "read", r#"{"filePath": "../../etc/passwd"}"#),
-        openai_tool_call("call_2", "read", r#"{"filePath": "secrets.env"}"#),
+        openai_tool_call("call_2", "grep", r#"{"pattern": "KEY"}"#),
         openai_text(&["ok"]),
     ])
     .await;
-    let test = open(&fake.openai_config()).await;
-    test.write("secrets.env", "KEY=1");
-    let session = test.session().await;
-    ask(&test, &session.id, "read things").await;
-    let stored = test
+    let test = open_with(&fake.openai_config(), |_| {}).await;
+    let session = test
         .ledger
-        .messages(&session.id, &Default::default())
+        .create_session(dossier_core::session::CreateSession {
+            permission: Some(vec![Rule::new("grep", "*", Action::Deny)]),
+            ..Default::default()
+        })
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    ask(&test, &session.id, "read things").await;
+    let errors = tool_errors(&test, &session.id).await;
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(
+        errors[0].contains("outside the session folder"),
+        "{}",
+        errors[0]
+    );
+    assert!(
+        errors[1].starts_with(
+            "The user has specified a rule which prevents you from using this specific tool call."
+        ),
+        "{}",
+        errors[1]
+    );
+    let offered: Vec<String> = fake.requests()[0].body["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|tool| tool["function"]["name"].as_str().map(str::to_string))
+        .collect();
+    assert_eq!(
+        offered,
+        ["read", "list", "glob"],
+        "a tool denied outright is not offered"
+    );
+}
+
+async fn tool_errors(test: &TestLedger, session_id: &str) -> Vec<String> {
+    test.ledger
+        .messages(session_id, &Default::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"))
-        .messages;
-    let errors: Vec<String> = stored
+        .messages
         .iter()
         .flat_map(|message| message.parts.iter())
         .filter_map(|part| match &part.body {
@@ -126,16 +162,157 @@ async fn tools_cannot_leave_the_session_folder_and_denied_reads_are_refused() {
             },
             _ => None,
         })
-        .collect();
-    assert_eq!(errors.len(), 2, "{errors:?}");
-    assert!(
-        errors[0].contains("outside the session folder"),
-        "{}",
-        errors[0]
+        .collect()
+}
+
+/// Starts a reply that reads `secrets.env` (an `ask` rule by default) and returns the request.
+async fn asked(
+    fake_script: Vec<Reply>,
+) -> (
+    TestLedger,
+    FakeProvider,
+    String,
+    tokio::task::JoinHandle<
+        Result<dossier_core::message::MessageWithParts, dossier_core::LedgerError>,
+    >,
+    PermissionRequest,
+) {
+    let fake = FakeProvider::start(fake_script).await;
+    let test = open(&fake.openai_config()).await;
+    test.write("secrets.env", "KEY=1\n");
+    let session = test.session().await;
+    let mut events = test.ledger.events().subscribe();
+    let ledger = test.ledger.clone();
+    let session_id = session.id.clone();
+    let running = tokio::spawn(async move {
+        ledger
+            .prompt(
+                &session_id,
+                reply_input(vec![Draft::text("read the secrets")]),
+            )
+            .await
+    });
+    let seen = wait_for(&mut events, |event| {
+        matches!(event.payload, EventPayload::PermissionAsked(_))
+    })
+    .await;
+    let Some(EventPayload::PermissionAsked(request)) =
+        seen.last().map(|event| event.payload.clone())
+    else {
+        panic!("no permission request");
+    };
+    (test, fake, session.id, running, request)
+}
+
+#[tokio::test]
+async fn an_ask_rule_waits_for_the_person_and_once_lets_the_tool_run() {
+    let (test, _fake, session_id, running, request) = asked(vec![
+        openai_tool_call("call_1", "read", r#"{"filePath": "secrets.env"}"#),
+        openai_text(&["It holds a key."]),
+    ])
+    .await;
+    assert_eq!(request.permission, "read");
+    assert_eq!(request.patterns, ["secrets.env"]);
+    assert_eq!(request.session_id, session_id);
+    assert_eq!(
+        request.tool.as_ref().map(|tool| tool.call_id.as_str()),
+        Some("call_1")
     );
+    assert_eq!(test.ledger.permission_requests(), vec![request.clone()]);
+    let wire = serde_json::to_value(&request).unwrap_or_default();
     assert!(
-        errors[1].contains("needs the user's permission"),
-        "{}",
-        errors[1]
+        wire["id"].as_str().is_some_and(|id| id.starts_with("per_")),
+        "{wire}"
+    );
+    test.ledger
+        .reply_permission(&request.id, PermissionReply::Once)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let reply = running
+        .await
+        .unwrap_or_else(|error| panic!("{error}"))
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(text_of(&reply), "It holds a key.");
+    assert!(test.ledger.permission_requests().is_empty());
+    assert!(tool_errors(&test, &session_id).await.is_empty());
+    let missing = test
+        .ledger
+        .reply_permission(&request.id, PermissionReply::Once)
+        .await;
+    assert!(matches!(
+        missing,
+        Err(dossier_core::LedgerError::PermissionRequestNotFound(_))
+    ));
+}
+
+#[tokio::test]
+async fn reject_refuses_the_call_and_stops_the_run() {
+    let (test, fake, session_id, running, request) = asked(vec![
+        openai_tool_call("call_1", "read", r#"{"filePath": "secrets.env"}"#),
+        openai_text(&["never asked for"]),
+    ])
+    .await;
+    test.ledger
+        .reply_permission(&request.id, PermissionReply::Reject)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    running
+        .await
+        .unwrap_or_else(|error| panic!("{error}"))
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(
+        tool_errors(&test, &session_id).await,
+        ["The user rejected permission to use this specific tool call."]
+    );
+    assert_eq!(fake.requests().len(), 1, "the run stops after a refusal");
+}
+
+#[tokio::test]
+async fn always_adds_an_allow_rule_to_the_session() {
+    let (test, _fake, session_id, running, request) = asked(vec![
+        openai_tool_call("call_1", "read", r#"{"filePath": "secrets.env"}"#),
+        openai_text(&["done"]),
+    ])
+    .await;
+    test.ledger
+        .reply_permission(&request.id, PermissionReply::Always)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    running
+        .await
+        .unwrap_or_else(|error| panic!("{error}"))
+        .unwrap_or_else(|error| panic!("{error}"));
+    let session = test
+        .ledger
+        .session(&session_id)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(
+        session.permission,
+        Some(vec![Rule::new("read", "secrets.env", Action::Allow)])
+    );
+}
+
+#[tokio::test]
+async fn abort_while_waiting_for_permission_withdraws_the_request() {
+    let (test, _fake, session_id, running, _request) = asked(vec![openai_tool_call(
+        "call_1",
+        "read",
+        r#"{"filePath": "secrets.env"}"#,
+    )])
+    .await;
+    assert!(test.ledger.abort(&session_id));
+    let reply = running
+        .await
+        .unwrap_or_else(|error| panic!("{error}"))
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert!(matches!(
+        assistant_of(&reply).error,
+        Some(dossier_core::assistant_error::AssistantError::MessageAbortedError { .. })
+    ));
+    assert!(test.ledger.permission_requests().is_empty());
+    assert_eq!(
+        tool_errors(&test, &session_id).await,
+        ["Tool execution aborted"]
     );
 }
