@@ -51,6 +51,7 @@ pub mod session;
 mod session_lifecycle;
 pub mod session_runner;
 pub mod session_store;
+pub mod subtask;
 pub mod title;
 pub mod tools;
 mod wire_number;

@@ -31,7 +31,7 @@ pub const TOOL_ABORTED: &str = "Tool execution aborted";
 /// `tokens`, which a finished step has already recorded.
 mod tool_call;
 
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 pub(crate) enum StepEnd {
     Finished,
     /// Finished, but the person refused a tool call; the loop stops here.
@@ -49,6 +49,8 @@ pub(crate) struct Step<'context> {
     pub control: &'context RunControl,
     pub assistant: &'context mut AssistantMessage,
     pub directory: PathBuf,
+    /// The session the reply belongs to: the parent of any task's child session.
+    pub session: crate::session::Session,
     /// Agent rules, then session rules: the last match wins.
     pub rules: Vec<Rule>,
     pub price: Option<crate::reply_cost::Price>,

@@ -60,6 +60,13 @@ pub(crate) async fn run(
             Some(agent) => agent.clone(),
             None => ledger.agents().default_agent()?.clone(),
         };
+        if let Some((_, subtask)) = crate::subtask::pending(&history) {
+            let handled = run_subtask(ledger, control, &session, &user, subtask).await?;
+            if handled == StepEnd::Aborted {
+                break;
+            }
+            continue;
+        }
         let mut assistant = new_assistant(ledger, &session, &user, &agent);
         ledger.insert_reply_message(&assistant).await?;
 
@@ -92,7 +99,7 @@ pub(crate) async fn run(
             tools: if provider.is_offline() {
                 Vec::new()
             } else {
-                offered_tools(&rules)
+                offered_tools(ledger, &agent, &rules)
             },
             history: Arc::new(history),
             max_output_tokens: None,
@@ -103,7 +110,7 @@ pub(crate) async fn run(
             provider.as_ref(),
             request,
             &mut assistant,
-            PathBuf::from(&session.directory),
+            &session,
             rules,
         )
         .await?;
@@ -133,6 +140,87 @@ pub(crate) async fn run(
     latest_reply(ledger, session_id).await
 }
 
+/// A subtask part of the prompt: an assistant message holding one `task` tool part, run in a
+/// child session; the reply then continues with the model (reference §5.3).
+async fn run_subtask(
+    ledger: &Ledger,
+    control: &RunControl,
+    session: &Session,
+    user: &UserMessage,
+    subtask: crate::part::SubtaskPart,
+) -> Result<StepEnd, LedgerError> {
+    let agent = match ledger.agents().get(&subtask.agent) {
+        Some(agent) => agent.clone(),
+        None => ledger.agents().default_agent()?.clone(),
+    };
+    let mut assistant = new_assistant(ledger, session, user, &agent);
+    if let Some(model) = &subtask.model {
+        assistant.provider_id.clone_from(&model.provider_id);
+        assistant.model_id.clone_from(&model.model_id);
+    }
+    ledger.insert_reply_message(&assistant).await?;
+    let task = crate::subtask::Task {
+        description: subtask.description.clone(),
+        prompt: subtask.prompt.clone(),
+        agent: subtask.agent.clone(),
+        model: subtask.model.clone(),
+    };
+    let start = ledger.now();
+    let mut part = crate::part::Part {
+        id: ledger.new_id(IdKind::Part),
+        session_id: session.id.clone(),
+        message_id: assistant.id.clone(),
+        body: PartBody::Tool(crate::part::ToolPart {
+            call_id: ledger.new_id(IdKind::Part),
+            tool: "task".into(),
+            state: crate::part::ToolState::Running {
+                input: task.input(),
+                title: Some(task.description.clone()),
+                metadata: None,
+                time: crate::part::ToolStartTime { start },
+            },
+            metadata: None,
+        }),
+    };
+    ledger.insert_reply_part(&part).await?;
+    let result = crate::subtask::run(ledger, session, &task, control).await;
+    let end = ledger.now();
+    let state = match result {
+        Ok(result) => crate::part::ToolState::Completed {
+            input: task.input(),
+            output: result.output,
+            title: task.description.clone(),
+            metadata: serde_json::json!({"sessionId": result.session_id}),
+            time: crate::part::ToolCompletedTime {
+                start,
+                end,
+                compacted: None,
+            },
+            attachments: None,
+        },
+        Err(error) => crate::part::ToolState::Error {
+            input: task.input(),
+            error,
+            metadata: None,
+            time: crate::part::ToolEndTime { start, end },
+        },
+    };
+    if let PartBody::Tool(tool) = &mut part.body {
+        tool.state = state;
+    }
+    ledger.store_reply_part(&part, true).await?;
+    if control.is_aborted() {
+        let error = AssistantError::MessageAbortedError {
+            message: ABORTED_MESSAGE.into(),
+        };
+        close(ledger, &mut assistant, Some(error)).await?;
+        return Ok(StepEnd::Aborted);
+    }
+    assistant.finish = Some("tool-calls".into());
+    close(ledger, &mut assistant, None).await?;
+    Ok(StepEnd::Finished)
+}
+
 /// Streams one step, retrying failures that happened before anything reached the ledger.
 async fn stream_step(
     ledger: &Ledger,
@@ -140,7 +228,7 @@ async fn stream_step(
     provider: &dyn ModelProvider,
     request: ModelRequest,
     assistant: &mut AssistantMessage,
-    directory: PathBuf,
+    session: &Session,
     rules: Vec<Rule>,
 ) -> Result<StepEnd, LedgerError> {
     let price = crate::reply_cost::price_of(ledger.config(), &request_model(assistant));
@@ -157,7 +245,8 @@ async fn stream_step(
                     ledger,
                     control,
                     assistant: &mut *assistant,
-                    directory: directory.clone(),
+                    directory: PathBuf::from(&session.directory),
+                    session: session.clone(),
                     rules: rules.clone(),
                     price,
                     rejected: false,
@@ -341,9 +430,13 @@ pub fn reply_is_complete(history: &[MessageWithParts]) -> bool {
 }
 
 /// The tools the rules do not switch off entirely.
-fn offered_tools(rules: &[Rule]) -> Vec<provider::ToolDefinition> {
+fn offered_tools(ledger: &Ledger, agent: &Agent, rules: &[Rule]) -> Vec<provider::ToolDefinition> {
+    let task = (agent.mode != crate::agent::AgentMode::Subagent)
+        .then(|| crate::subtask::definition(ledger))
+        .flatten();
     tools::definitions()
         .into_iter()
+        .chain(task)
         .filter(|tool| !tools::disabled(&tool.name, rules))
         .collect()
 }

@@ -75,6 +75,9 @@ impl Step<'_> {
             },
         )
         .await?;
+        if name == "task" {
+            return self.run_task(state, &call_id, input, start).await;
+        }
         if !tools::is_known(&name) {
             let error = format!(
                 "Model tried to call unavailable tool '{name}'. Available tools: read, list, glob, grep."
@@ -123,6 +126,53 @@ impl Step<'_> {
             start,
         )
         .await?;
+        Ok(Flow::Continue)
+    }
+
+    /// The `task` tool: a subagent in a child session; its last text is the output.
+    async fn run_task(
+        &mut self,
+        state: &mut StepState,
+        call_id: &str,
+        input: Value,
+        start: i64,
+    ) -> Result<Flow, LedgerError> {
+        let task = match crate::subtask::Task::from_input(&input) {
+            Ok(task) => task,
+            Err(error) => {
+                self.settle_tool(state, call_id, Err((input, error, None)), start)
+                    .await?;
+                return Ok(Flow::Continue);
+            }
+        };
+        match evaluate("task", &task.agent, &[self.rules.as_slice()]) {
+            Action::Allow => {}
+            Action::Deny | Action::Ask => {
+                let error = format!("Starting the {} subagent is not allowed here", task.agent);
+                self.settle_tool(state, call_id, Err((input, error, None)), start)
+                    .await?;
+                return Ok(Flow::Continue);
+            }
+        }
+        let session = self.session.clone();
+        let result = crate::subtask::run(self.ledger, &session, &task, self.control).await;
+        if self.control.is_aborted() {
+            return Ok(Flow::Aborted);
+        }
+        let outcome = result
+            .map(|result| {
+                (
+                    input.clone(),
+                    tools::ToolOutcome {
+                        title: task.description.clone(),
+                        output: result.output,
+                        metadata: json!({"sessionId": result.session_id}),
+                        attachments: Vec::new(),
+                    },
+                )
+            })
+            .map_err(|error| (input.clone(), error, None));
+        self.settle_tool(state, call_id, outcome, start).await?;
         Ok(Flow::Continue)
     }
 

@@ -16,3 +16,4 @@ mod reply_streaming;
 mod reply_support;
 mod reply_tools;
 mod storage;
+mod subagents;

@@ -99,7 +99,7 @@ async fn tool_calls_run_the_read_tool_and_the_loop_takes_a_second_step() {
         .iter()
         .filter_map(|tool| tool["function"]["name"].as_str())
         .collect();
-    assert_eq!(names, ["read", "list", "glob", "grep"]);
+    assert_eq!(names, ["read", "list", "glob", "grep", "task"]);
 }
 
 #[tokio::test]
@@ -142,7 +142,7 @@ async fn tools_cannot_leave_the_session_folder_and_denied_tools_are_refused() {
         .collect();
     assert_eq!(
         offered,
-        ["read", "list", "glob"],
+        ["read", "list", "glob", "task"],
         "a tool denied outright is not offered"
     );
 }

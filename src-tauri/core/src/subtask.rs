@@ -1,0 +1,216 @@
+//! Subagents: a subtask part of a prompt, or the model's `task` tool, runs the named subagent in
+//! a child session (`parentID` set, titled "<description> (@agent subagent)") and returns its
+//! last text, in OpenCode's `<task_result>` wrapping. The child cannot start tasks of its own.
+
+use crate::draft::{Draft, PromptInput};
+use crate::ledger::Ledger;
+use crate::message::{MessageWithParts, ModelRef};
+use crate::part::PartBody;
+use crate::provider::ToolDefinition;
+use crate::session::{CreateSession, Session};
+use crate::session_runner::RunControl;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+/// What to hand to a subagent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Task {
+    pub description: String,
+    pub prompt: String,
+    pub agent: String,
+    pub model: Option<ModelRef>,
+}
+
+impl Task {
+    /// The `task` tool's input, or the message the model sees when it is malformed.
+    pub fn from_input(input: &Value) -> Result<Self, String> {
+        let text = |key: &str| {
+            input
+                .get(key)
+                .and_then(Value::as_str)
+                .map(str::to_string)
+                .ok_or_else(|| format!("The \"{key}\" parameter is required and must be a string"))
+        };
+        Ok(Self {
+            description: text("description")?,
+            prompt: text("prompt")?,
+            agent: text("subagent_type")?,
+            model: None,
+        })
+    }
+
+    pub fn input(&self) -> Value {
+        json!({"description": self.description, "prompt": self.prompt, "subagent_type": self.agent})
+    }
+}
+
+/// A finished task: the child session and what the subagent said last.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TaskResult {
+    pub session_id: String,
+    pub output: String,
+}
+
+pub const CANCELLED: &str = "Cancelled";
+
+/// OpenCode's wrapping of a subagent's answer.
+pub fn task_output(session_id: &str, text: &str) -> String {
+    format!(
+        "task_id: {session_id} (for resuming to continue this task if needed)\n\n<task_result>\n{text}\n</task_result>"
+    )
+}
+
+fn last_text(reply: &MessageWithParts) -> String {
+    reply
+        .parts
+        .iter()
+        .rev()
+        .find_map(|part| match &part.body {
+            PartBody::Text(text) if text.synthetic != Some(true) => Some(text.text.clone()),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+/// Runs `task` in a new child of `parent`; an abort of the parent run aborts the child.
+pub(crate) async fn run(
+    ledger: &Ledger,
+    parent: &Session,
+    task: &Task,
+    control: &RunControl,
+) -> Result<TaskResult, String> {
+    match ledger.agents().get(&task.agent) {
+        Some(agent) if agent.mode != crate::agent::AgentMode::Primary => {}
+        _ => {
+            return Err(format!(
+                "Unknown agent type: {} is not a valid agent type",
+                task.agent
+            ))
+        }
+    }
+    let child = ledger
+        .create_session(CreateSession {
+            parent_id: Some(parent.id.clone()),
+            title: Some(format!("{} (@{} subagent)", task.description, task.agent)),
+            ..CreateSession::default()
+        })
+        .await
+        .map_err(|error| error.to_string())?;
+    let input = PromptInput {
+        agent: Some(task.agent.clone()),
+        model: task.model.clone(),
+        parts: vec![Draft::text(task.prompt.clone())],
+        // The deprecated `tools` input becomes session rules: no tasks inside tasks.
+        tools: Some(BTreeMap::from([("task".to_string(), false)])),
+        ..PromptInput::default()
+    };
+    let reply = tokio::select! {
+        biased;
+        () = control.aborted() => {
+            ledger.abort(&child.id);
+            return Err(CANCELLED.into());
+        }
+        reply = ledger.prompt(&child.id, input) => reply.map_err(|error| error.to_string())?,
+    };
+    let text = last_text(&reply);
+    if let crate::message::Message::Assistant(assistant) = &reply.info {
+        if let (Some(error), true) = (&assistant.error, text.is_empty()) {
+            let message = serde_json::to_value(error)
+                .ok()
+                .and_then(|value| value.pointer("/data/message").cloned())
+                .and_then(|message| message.as_str().map(str::to_string))
+                .unwrap_or_else(|| "the subagent failed".into());
+            return Err(format!("Tool execution failed: {message}"));
+        }
+    }
+    Ok(TaskResult {
+        output: task_output(&child.id, &text),
+        session_id: child.id,
+    })
+}
+
+/// The `task` tool, listing the subagents it can start.
+pub fn definition(ledger: &Ledger) -> Option<ToolDefinition> {
+    let subagents: Vec<String> = ledger
+        .agents()
+        .list()
+        .into_iter()
+        .filter(|agent| agent.mode != crate::agent::AgentMode::Primary && !agent.hidden)
+        .map(|agent| {
+            format!(
+                "- {}: {}",
+                agent.name,
+                agent.description.as_deref().unwrap_or("(no description)")
+            )
+        })
+        .collect();
+    (!subagents.is_empty()).then(|| ToolDefinition {
+        name: "task".into(),
+        description: format!(
+            "Starts a subagent on a self-contained piece of work and returns its final answer. Available agent types:\n{}",
+            subagents.join("\n")
+        ),
+        parameters: json!({
+            "type": "object",
+            "properties": {
+                "description": {"type": "string", "description": "A short (3-5 words) description of the task"},
+                "prompt": {"type": "string", "description": "The task for the agent to perform"},
+                "subagent_type": {"type": "string", "description": "The type of specialized agent to use for this task"}
+            },
+            "required": ["description", "prompt", "subagent_type"]
+        }),
+    })
+}
+
+/// The newest subtask part not yet handled: on a user message after the last finished reply.
+pub fn pending(history: &[MessageWithParts]) -> Option<(String, crate::part::SubtaskPart)> {
+    let start = history
+        .iter()
+        .rposition(|message| match &message.info {
+            crate::message::Message::Assistant(assistant) => assistant.finish.is_some(),
+            crate::message::Message::User(_) => false,
+        })
+        .map_or(0, |index| index + 1);
+    history[start..].iter().rev().find_map(|message| {
+        let crate::message::Message::User(user) = &message.info else {
+            return None;
+        };
+        message
+            .parts
+            .iter()
+            .rev()
+            .find_map(|part| match &part.body {
+                PartBody::Subtask(subtask) => Some((user.id.clone(), subtask.clone())),
+                _ => None,
+            })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn task_input_and_output_shapes() {
+        let task = Task::from_input(
+            &json!({"description": "Find notes", "prompt": "look", "subagent_type": "explore"}),
+        );
+        assert_eq!(
+            task,
+            Ok(Task {
+                description: "Find notes".into(),
+                prompt: "look".into(),
+                agent: "explore".into(),
+                model: None
+            })
+        );
+        assert_eq!(
+            Task::from_input(&json!({"description": "x"})),
+            Err("The \"prompt\" parameter is required and must be a string".into())
+        );
+        assert_eq!(
+            task_output("ses_1", "found it"),
+            "task_id: ses_1 (for resuming to continue this task if needed)\n\n<task_result>\nfound it\n</task_result>"
+        );
+    }
+}
