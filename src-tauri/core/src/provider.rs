@@ -31,6 +31,9 @@ pub struct ModelRequest {
     /// to describe the attachments it received.
     pub history: Arc<Vec<MessageWithParts>>,
     pub max_output_tokens: Option<u32>,
+    /// The agent's sampling settings, sent only when set.
+    pub temperature: Option<f64>,
+    pub top_p: Option<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -103,6 +103,8 @@ pub(crate) async fn run(
             },
             history: Arc::new(history),
             max_output_tokens: None,
+            temperature: agent.temperature,
+            top_p: agent.top_p,
         };
         let end = stream_step(
             ledger,

@@ -148,6 +148,8 @@ async fn ask_model(
         tools: Vec::new(),
         history: Arc::new(head.to_vec()),
         max_output_tokens: Some(100),
+        temperature: None,
+        top_p: None,
     };
     let mut stream = provider
         .stream(request)

@@ -175,6 +175,12 @@ pub fn request_body(request: &ModelRequest) -> Value {
             .collect::<Vec<_>>(),
         "stream": true,
     });
+    if let Some(temperature) = request.temperature {
+        body["temperature"] = json!(temperature);
+    }
+    if let Some(top_p) = request.top_p {
+        body["top_p"] = json!(top_p);
+    }
     if !request.system.is_empty() {
         body["system"] = Value::String(request.system.join("\n\n"));
     }

@@ -195,6 +195,12 @@ pub fn request_body(request: &ModelRequest) -> Value {
     if let Some(limit) = request.max_output_tokens {
         body["max_tokens"] = json!(limit);
     }
+    if let Some(temperature) = request.temperature {
+        body["temperature"] = json!(temperature);
+    }
+    if let Some(top_p) = request.top_p {
+        body["top_p"] = json!(top_p);
+    }
     body
 }
 

@@ -109,6 +109,8 @@ fn request_body_merges_roles_and_puts_results_in_user_turns() {
         tools: Vec::new(),
         history: Arc::new(Vec::new()),
         max_output_tokens: None,
+        temperature: None,
+        top_p: None,
     };
     assert_eq!(
         request_body(&request),

@@ -178,6 +178,8 @@ fn request_body_has_system_messages_tools_and_results() {
         }],
         history: Arc::new(Vec::new()),
         max_output_tokens: None,
+        temperature: None,
+        top_p: None,
     };
     let body = request_body(&request);
     assert_eq!(
@@ -195,5 +197,28 @@ fn request_body_has_system_messages_tools_and_results() {
             "stream_options": {"include_usage": true},
             "tools": [{"type": "function", "function": {"name": "read", "description": "d", "parameters": {"type": "object"}}}],
         })
+    );
+}
+
+#[test]
+fn sampling_settings_are_sent_only_when_set() {
+    let mut request = ModelRequest {
+        model_id: "m".into(),
+        system: Vec::new(),
+        messages: vec![ModelMessage::User(vec![UserContent::Text("q".into())])],
+        tools: Vec::new(),
+        history: Arc::new(Vec::new()),
+        max_output_tokens: None,
+        temperature: None,
+        top_p: None,
+    };
+    let plain = request_body(&request);
+    assert!(plain.get("temperature").is_none() && plain.get("top_p").is_none());
+    request.temperature = Some(0.25);
+    request.top_p = Some(0.9);
+    let tuned = request_body(&request);
+    assert_eq!(
+        (tuned["temperature"].clone(), tuned["top_p"].clone()),
+        (json!(0.25), json!(0.9))
     );
 }
