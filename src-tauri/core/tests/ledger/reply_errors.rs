@@ -232,3 +232,32 @@ async fn anthropic_overloaded_event_before_any_output_is_retried() {
         1
     );
 }
+
+#[tokio::test]
+async fn context_overflow_is_typed_and_not_retried() {
+    let fake = FakeProvider::start(vec![status(
+        400,
+        &[],
+        serde_json::json!({"error": {"message": "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.", "code": "context_length_exceeded"}}),
+    )])
+    .await;
+    let test = open(&fake.openai_config()).await;
+    let session = test.session().await;
+    let reply = ask(&test, &session.id, "a very long question").await;
+    match &assistant_of(&reply).error {
+        Some(AssistantError::ContextOverflowError {
+            message,
+            response_body,
+        }) => {
+            assert!(
+                message.starts_with("This model's maximum context length is 8192 tokens."),
+                "{message}"
+            );
+            assert!(response_body
+                .as_deref()
+                .is_some_and(|body| body.contains("context_length_exceeded")));
+        }
+        other => panic!("expected ContextOverflowError, got {other:?}"),
+    }
+    assert_eq!(fake.requests().len(), 1);
+}
