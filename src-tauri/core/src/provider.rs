@@ -322,12 +322,17 @@ pub fn resolve(
     })
 }
 
+/// How much of an error response body is kept on the reply.
+pub const MAX_KEPT_BODY: usize = 8 * 1024;
+
 /// Turns a non-success HTTP answer into a failure, with the provider's own message.
 pub(crate) fn failure_from_response(
     status: u16,
     headers: &reqwest::header::HeaderMap,
     body: String,
 ) -> ProviderFailure {
+    // A proxy's HTML error page can be large; the start says what happened.
+    let body: String = body.chars().take(MAX_KEPT_BODY).collect();
     let message = provider_message(&body).unwrap_or_else(|| {
         reqwest::StatusCode::from_u16(status)
             .ok()

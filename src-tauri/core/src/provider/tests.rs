@@ -193,3 +193,19 @@ fn http_failures_map_to_the_typed_union() {
         serde_json::json!({"name": "ProviderAuthError", "data": {"providerID": "fake", "message": "bad"}})
     );
 }
+
+#[test]
+fn huge_error_bodies_are_cut() {
+    let body = "<html>".to_string() + &"x".repeat(100_000);
+    match failure_from_response(502, &reqwest::header::HeaderMap::new(), body) {
+        ProviderFailure::Api {
+            response_body: Some(kept),
+            message,
+            ..
+        } => {
+            assert_eq!(kept.chars().count(), MAX_KEPT_BODY);
+            assert_eq!(message, "Bad Gateway");
+        }
+        other => panic!("{other:?}"),
+    }
+}
