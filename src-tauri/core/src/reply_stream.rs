@@ -56,6 +56,8 @@ pub(crate) struct Step<'context> {
     pub price: Option<crate::reply_cost::Price>,
     /// Set when the person refused a tool call: the run stops after this step, as in OpenCode.
     pub rejected: bool,
+    /// The run's tool calls so far (name, input), for the doom-loop check.
+    pub recent_calls: &'context mut Vec<(String, serde_json::Value)>,
 }
 
 /// A text or reasoning part being streamed.

@@ -35,6 +35,7 @@ pub(crate) async fn run(
     let session_id = control.session_id.as_str();
     control.set_status(SessionStatus::Busy);
     let mut step: u32 = 0;
+    let mut recent_calls = Vec::new();
     loop {
         if control.is_aborted() {
             break;
@@ -106,16 +107,13 @@ pub(crate) async fn run(
             temperature: agent.temperature,
             top_p: agent.top_p,
         };
-        let end = stream_step(
-            ledger,
-            control,
-            provider.as_ref(),
+        let plan = StepPlan {
+            provider: provider.as_ref(),
             request,
-            &mut assistant,
-            &session,
+            session: &session,
             rules,
-        )
-        .await?;
+        };
+        let end = stream_step(ledger, control, plan, &mut assistant, &mut recent_calls).await?;
         match end {
             StepEnd::Finished => close(ledger, &mut assistant, None).await?,
             StepEnd::Refused => {
@@ -223,16 +221,28 @@ async fn run_subtask(
     Ok(StepEnd::Finished)
 }
 
+/// What one step sends, and under which rules its tool calls run.
+struct StepPlan<'plan> {
+    provider: &'plan dyn ModelProvider,
+    request: ModelRequest,
+    session: &'plan Session,
+    rules: Vec<Rule>,
+}
+
 /// Streams one step, retrying failures that happened before anything reached the ledger.
 async fn stream_step(
     ledger: &Ledger,
     control: &RunControl,
-    provider: &dyn ModelProvider,
-    request: ModelRequest,
+    plan: StepPlan<'_>,
     assistant: &mut AssistantMessage,
-    session: &Session,
-    rules: Vec<Rule>,
+    recent_calls: &mut Vec<(String, serde_json::Value)>,
 ) -> Result<StepEnd, LedgerError> {
+    let StepPlan {
+        provider,
+        request,
+        session,
+        rules,
+    } = plan;
     let price = crate::reply_cost::price_of(ledger.config(), &request_model(assistant));
     let mut attempt: u32 = 0;
     loop {
@@ -252,6 +262,7 @@ async fn stream_step(
                     rules: rules.clone(),
                     price,
                     rejected: false,
+                    recent_calls: &mut *recent_calls,
                 };
                 match step.run(stream).await? {
                     StepEnd::Finished if step.rejected => StepEnd::Refused,

@@ -17,6 +17,18 @@ use serde_json::{json, Value};
 /// OpenCode's wording when the person refuses a tool call.
 pub const REJECTED: &str = "The user rejected permission to use this specific tool call.";
 
+/// The permission asked when the model repeats itself.
+pub const DOOM_LOOP: &str = "doom_loop";
+const DOOM_LOOP_THRESHOLD: usize = 3;
+
+/// True when this call would be the third identical call in a row (same tool, same input).
+pub fn is_doom_loop(recent: &[(String, Value)], name: &str, input: &Value) -> bool {
+    recent.len() + 1 >= DOOM_LOOP_THRESHOLD
+        && recent[recent.len() + 1 - DOOM_LOOP_THRESHOLD..]
+            .iter()
+            .all(|(previous, previous_input)| previous == name && previous_input == input)
+}
+
 impl Step<'_> {
     pub(super) async fn pending_tool(
         &mut self,
@@ -86,6 +98,24 @@ impl Step<'_> {
                 .await?;
             return Ok(Flow::Continue);
         }
+        if is_doom_loop(self.recent_calls, &name, &input) {
+            let allowed = match evaluate(DOOM_LOOP, &name, &[self.rules.as_slice()]) {
+                Action::Allow => true,
+                Action::Deny => false,
+                Action::Ask => self.ask_permission(&call_id, DOOM_LOOP, &name).await,
+            };
+            if !allowed {
+                if self.control.is_aborted() {
+                    return Ok(Flow::Aborted);
+                }
+                self.rejected = true;
+                let error = REJECTED.to_string();
+                self.settle_tool(state, &call_id, Err((input, error, None)), start)
+                    .await?;
+                return Ok(Flow::Continue);
+            }
+        }
+        self.recent_calls.push((name.clone(), input.clone()));
         let pattern = tools::permission_pattern(&name, &input, &self.directory);
         match evaluate(&name, &pattern, &[self.rules.as_slice()]) {
             Action::Allow => {}
@@ -265,5 +295,58 @@ impl Step<'_> {
         }
         let part = part.clone();
         self.ledger.store_reply_part(&part, true).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type Case = (
+        &'static str,
+        Vec<(String, Value)>,
+        (&'static str, Value),
+        bool,
+    );
+
+    #[test]
+    fn doom_loop_table() {
+        let call = |name: &str, path: &str| (name.to_string(), json!({"path": path}));
+        let same = vec![call("list", "a"), call("list", "a")];
+        let table: [Case; 5] = [
+            (
+                "third identical call",
+                same.clone(),
+                ("list", json!({"path": "a"})),
+                true,
+            ),
+            (
+                "different input",
+                same.clone(),
+                ("list", json!({"path": "b"})),
+                false,
+            ),
+            (
+                "different tool",
+                same,
+                ("glob", json!({"path": "a"})),
+                false,
+            ),
+            (
+                "only two so far",
+                vec![call("list", "a")],
+                ("list", json!({"path": "a"})),
+                false,
+            ),
+            (
+                "broken run of repeats",
+                vec![call("list", "a"), call("read", "x"), call("list", "a")],
+                ("list", json!({"path": "a"})),
+                false,
+            ),
+        ];
+        for (case, recent, (name, input), expected) in table {
+            assert_eq!(is_doom_loop(&recent, name, &input), expected, "{case}");
+        }
     }
 }

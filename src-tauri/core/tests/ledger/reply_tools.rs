@@ -316,3 +316,54 @@ async fn abort_while_waiting_for_permission_withdraws_the_request() {
         ["Tool execution aborted"]
     );
 }
+
+#[tokio::test]
+async fn a_third_identical_call_asks_about_a_doom_loop() {
+    let fake = FakeProvider::start(vec![
+        openai_tool_call("call_1", "list", "{}"),
+        openai_tool_call("call_2", "list", "{}"),
+        openai_tool_call("call_3", "list", "{}"),
+        openai_text(&["never asked for"]),
+    ])
+    .await;
+    let test = open(&fake.openai_config()).await;
+    let session = test.session().await;
+    let mut events = test.ledger.events().subscribe();
+    let ledger = test.ledger.clone();
+    let session_id = session.id.clone();
+    let running = tokio::spawn(async move {
+        ledger
+            .prompt(&session_id, reply_input(vec![Draft::text("look around")]))
+            .await
+    });
+    let seen = wait_for(&mut events, |event| {
+        matches!(event.payload, EventPayload::PermissionAsked(_))
+    })
+    .await;
+    let Some(EventPayload::PermissionAsked(request)) =
+        seen.last().map(|event| event.payload.clone())
+    else {
+        panic!("no permission request");
+    };
+    assert_eq!(
+        (request.permission.as_str(), request.patterns.clone()),
+        ("doom_loop", vec!["list".to_string()])
+    );
+    assert_eq!(
+        request.tool.map(|tool| tool.call_id),
+        Some("call_3".to_string())
+    );
+    test.ledger
+        .reply_permission(&request.id, PermissionReply::Reject)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    running
+        .await
+        .unwrap_or_else(|error| panic!("{error}"))
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(
+        tool_errors(&test, &session.id).await,
+        ["The user rejected permission to use this specific tool call."]
+    );
+    assert_eq!(fake.requests().len(), 3);
+}
