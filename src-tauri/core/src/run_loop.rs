@@ -62,7 +62,8 @@ pub(crate) async fn run(
             None => ledger.agents().default_agent()?.clone(),
         };
         if let Some((_, subtask)) = crate::subtask::pending(&history) {
-            let handled = run_subtask(ledger, control, &session, &user, subtask).await?;
+            let handled =
+                crate::subtask::run_part(ledger, control, &session, &user, subtask).await?;
             if handled == StepEnd::Aborted {
                 break;
             }
@@ -138,87 +139,6 @@ pub(crate) async fn run(
         }
     }
     latest_reply(ledger, session_id).await
-}
-
-/// A subtask part of the prompt: an assistant message holding one `task` tool part, run in a
-/// child session; the reply then continues with the model (reference §5.3).
-async fn run_subtask(
-    ledger: &Ledger,
-    control: &RunControl,
-    session: &Session,
-    user: &UserMessage,
-    subtask: crate::part::SubtaskPart,
-) -> Result<StepEnd, LedgerError> {
-    let agent = match ledger.agents().get(&subtask.agent) {
-        Some(agent) => agent.clone(),
-        None => ledger.agents().default_agent()?.clone(),
-    };
-    let mut assistant = new_assistant(ledger, session, user, &agent);
-    if let Some(model) = &subtask.model {
-        assistant.provider_id.clone_from(&model.provider_id);
-        assistant.model_id.clone_from(&model.model_id);
-    }
-    ledger.insert_reply_message(&assistant).await?;
-    let task = crate::subtask::Task {
-        description: subtask.description.clone(),
-        prompt: subtask.prompt.clone(),
-        agent: subtask.agent.clone(),
-        model: subtask.model.clone(),
-    };
-    let start = ledger.now();
-    let mut part = crate::part::Part {
-        id: ledger.new_id(IdKind::Part),
-        session_id: session.id.clone(),
-        message_id: assistant.id.clone(),
-        body: PartBody::Tool(crate::part::ToolPart {
-            call_id: ledger.new_id(IdKind::Part),
-            tool: "task".into(),
-            state: crate::part::ToolState::Running {
-                input: task.input(),
-                title: Some(task.description.clone()),
-                metadata: None,
-                time: crate::part::ToolStartTime { start },
-            },
-            metadata: None,
-        }),
-    };
-    ledger.insert_reply_part(&part).await?;
-    let result = crate::subtask::run(ledger, session, &task, control).await;
-    let end = ledger.now();
-    let state = match result {
-        Ok(result) => crate::part::ToolState::Completed {
-            input: task.input(),
-            output: result.output,
-            title: task.description.clone(),
-            metadata: serde_json::json!({"sessionId": result.session_id}),
-            time: crate::part::ToolCompletedTime {
-                start,
-                end,
-                compacted: None,
-            },
-            attachments: None,
-        },
-        Err(error) => crate::part::ToolState::Error {
-            input: task.input(),
-            error,
-            metadata: None,
-            time: crate::part::ToolEndTime { start, end },
-        },
-    };
-    if let PartBody::Tool(tool) = &mut part.body {
-        tool.state = state;
-    }
-    ledger.store_reply_part(&part, true).await?;
-    if control.is_aborted() {
-        let error = AssistantError::MessageAbortedError {
-            message: ABORTED_MESSAGE.into(),
-        };
-        close(ledger, &mut assistant, Some(error)).await?;
-        return Ok(StepEnd::Aborted);
-    }
-    assistant.finish = Some("tool-calls".into());
-    close(ledger, &mut assistant, None).await?;
-    Ok(StepEnd::Finished)
 }
 
 /// What one step sends, and under which rules its tool calls run.
@@ -306,7 +226,7 @@ fn request_model(assistant: &AssistantMessage) -> crate::message::ModelRef {
 }
 
 /// Completes the assistant message (and reports an error as `session.error`).
-async fn close(
+pub(crate) async fn close(
     ledger: &Ledger,
     assistant: &mut AssistantMessage,
     error: Option<AssistantError>,
@@ -324,7 +244,7 @@ async fn close(
     Ok(())
 }
 
-fn new_assistant(
+pub(crate) fn new_assistant(
     ledger: &Ledger,
     session: &Session,
     user: &UserMessage,

@@ -2,11 +2,16 @@
 //! a child session (`parentID` set, titled "<description> (@agent subagent)") and returns its
 //! last text, in OpenCode's `<task_result>` wrapping. The child cannot start tasks of its own.
 
+use crate::assistant_error::AssistantError;
 use crate::draft::{Draft, PromptInput};
+use crate::error::LedgerError;
+use crate::id::IdKind;
 use crate::ledger::Ledger;
+use crate::message::UserMessage;
 use crate::message::{MessageWithParts, ModelRef};
 use crate::part::PartBody;
 use crate::provider::ToolDefinition;
+use crate::reply_stream::StepEnd;
 use crate::session::{CreateSession, Session};
 use crate::session_runner::RunControl;
 use serde_json::{json, Value};
@@ -127,6 +132,87 @@ pub(crate) async fn run(
         output: task_output(&child.id, &text),
         session_id: child.id,
     })
+}
+
+/// A subtask part of the prompt: an assistant message holding one `task` tool part, run in a
+/// child session; the reply then continues with the model (reference §5.3).
+pub(crate) async fn run_part(
+    ledger: &Ledger,
+    control: &RunControl,
+    session: &Session,
+    user: &UserMessage,
+    subtask: crate::part::SubtaskPart,
+) -> Result<StepEnd, LedgerError> {
+    let agent = match ledger.agents().get(&subtask.agent) {
+        Some(agent) => agent.clone(),
+        None => ledger.agents().default_agent()?.clone(),
+    };
+    let mut assistant = crate::run_loop::new_assistant(ledger, session, user, &agent);
+    if let Some(model) = &subtask.model {
+        assistant.provider_id.clone_from(&model.provider_id);
+        assistant.model_id.clone_from(&model.model_id);
+    }
+    ledger.insert_reply_message(&assistant).await?;
+    let task = crate::subtask::Task {
+        description: subtask.description.clone(),
+        prompt: subtask.prompt.clone(),
+        agent: subtask.agent.clone(),
+        model: subtask.model.clone(),
+    };
+    let start = ledger.now();
+    let mut part = crate::part::Part {
+        id: ledger.new_id(IdKind::Part),
+        session_id: session.id.clone(),
+        message_id: assistant.id.clone(),
+        body: PartBody::Tool(crate::part::ToolPart {
+            call_id: ledger.new_id(IdKind::Part),
+            tool: "task".into(),
+            state: crate::part::ToolState::Running {
+                input: task.input(),
+                title: Some(task.description.clone()),
+                metadata: None,
+                time: crate::part::ToolStartTime { start },
+            },
+            metadata: None,
+        }),
+    };
+    ledger.insert_reply_part(&part).await?;
+    let result = crate::subtask::run(ledger, session, &task, control).await;
+    let end = ledger.now();
+    let state = match result {
+        Ok(result) => crate::part::ToolState::Completed {
+            input: task.input(),
+            output: result.output,
+            title: task.description.clone(),
+            metadata: serde_json::json!({"sessionId": result.session_id}),
+            time: crate::part::ToolCompletedTime {
+                start,
+                end,
+                compacted: None,
+            },
+            attachments: None,
+        },
+        Err(error) => crate::part::ToolState::Error {
+            input: task.input(),
+            error,
+            metadata: None,
+            time: crate::part::ToolEndTime { start, end },
+        },
+    };
+    if let PartBody::Tool(tool) = &mut part.body {
+        tool.state = state;
+    }
+    ledger.store_reply_part(&part, true).await?;
+    if control.is_aborted() {
+        let error = AssistantError::MessageAbortedError {
+            message: crate::run_loop::ABORTED_MESSAGE.into(),
+        };
+        crate::run_loop::close(ledger, &mut assistant, Some(error)).await?;
+        return Ok(StepEnd::Aborted);
+    }
+    assistant.finish = Some("tool-calls".into());
+    crate::run_loop::close(ledger, &mut assistant, None).await?;
+    Ok(StepEnd::Finished)
 }
 
 /// The `task` tool, listing the subagents it can start.
