@@ -6,7 +6,7 @@
 //! 1. noReply prompt (a text part + a 10 KB text file) into a session holding 10,000 messages;
 //! 2. the first page of 100 sessions out of 10,000;
 //! 3. the newest 50 and all 1,000 messages of a 1,000-message session (4 parts each), read and
-//!    serialised to JSON as an adapter would.
+//!    serialised to JSON as an adapter would, and as the ready-made JSON listing adapters send.
 
 use dossier_core::config::{Config, Locations};
 use dossier_core::draft::{Draft, PromptInput};
@@ -40,10 +40,18 @@ fn report(label: &str, mut samples: Vec<Duration>) {
 
 async fn fill_messages(ledger: &Ledger, session_id: &str, count: usize, parts_per_message: usize) {
     let now = ledger.now();
-    let mut transaction = ledger.pool().begin().await.unwrap_or_else(|error| panic!("{error}"));
-    let first = session_store::reserve_sequence(&mut transaction, session_id, (count * (1 + parts_per_message)) as i64)
+    let mut transaction = ledger
+        .pool()
+        .begin()
         .await
         .unwrap_or_else(|error| panic!("{error}"));
+    let first = session_store::reserve_sequence(
+        &mut transaction,
+        session_id,
+        (count * (1 + parts_per_message)) as i64,
+    )
+    .await
+    .unwrap_or_else(|error| panic!("{error}"));
     let mut seq = first;
     for index in 0..count {
         let message_id = ledger.new_id(IdKind::Message);
@@ -54,11 +62,17 @@ async fn fill_messages(ledger: &Ledger, session_id: &str, count: usize, parts_pe
             format: None,
             summary: None,
             agent: "build".into(),
-            model: UserModel { provider_id: "fake".into(), model_id: "fake-model".into(), variant: None },
+            model: UserModel {
+                provider_id: "fake".into(),
+                model_id: "fake-model".into(),
+                variant: None,
+            },
             system: None,
             tools: None,
         });
-        message_store::insert_message(&mut transaction, &message, seq, now).await.unwrap_or_else(|error| panic!("{error}"));
+        message_store::insert_message(&mut transaction, &message, seq, now)
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
         seq += 1;
         for part_index in 0..parts_per_message {
             let part = Part {
@@ -66,66 +80,130 @@ async fn fill_messages(ledger: &Ledger, session_id: &str, count: usize, parts_pe
                 session_id: session_id.into(),
                 message_id: message_id.clone(),
                 body: PartBody::Text(TextPart {
-                    text: format!("message {index} part {part_index}: {}", "lorem ipsum dolor sit amet ".repeat(8)),
+                    text: format!(
+                        "message {index} part {part_index}: {}",
+                        "lorem ipsum dolor sit amet ".repeat(8)
+                    ),
                     synthetic: (part_index < 2).then_some(true),
                     ..TextPart::default()
                 }),
             };
-            message_store::insert_part(&mut transaction, &part, seq, now).await.unwrap_or_else(|error| panic!("{error}"));
+            message_store::insert_part(&mut transaction, &part, seq, now)
+                .await
+                .unwrap_or_else(|error| panic!("{error}"));
             seq += 1;
         }
     }
-    transaction.commit().await.unwrap_or_else(|error| panic!("{error}"));
+    transaction
+        .commit()
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
 }
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     let folder = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
-    let mut options = LedgerOptions::at(Locations { data_dir: folder.path().join("data"), config_path: folder.path().join("none.json") });
-    options.config = Some(Config::parse(r#"{"model": "fake/fake-model", "provider": {"fake": {"models": {"fake-model": {}}}}}"#).unwrap_or_default());
+    let mut options = LedgerOptions::at(Locations {
+        data_dir: folder.path().join("data"),
+        config_path: folder.path().join("none.json"),
+    });
+    options.config = Some(
+        Config::parse(
+            r#"{"model": "fake/fake-model", "provider": {"fake": {"models": {"fake-model": {}}}}}"#,
+        )
+        .unwrap_or_default(),
+    );
     options.default_directory = Some(folder.path().to_path_buf());
-    let ledger = Ledger::open(options).await.unwrap_or_else(|error| panic!("{error}"));
-    println!("dossier-core ledger benchmark ({} cores)", std::thread::available_parallelism().map(|count| count.get()).unwrap_or(1));
+    let ledger = Ledger::open(options)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    println!(
+        "dossier-core ledger benchmark ({} cores)",
+        std::thread::available_parallelism()
+            .map(|count| count.get())
+            .unwrap_or(1)
+    );
 
     // 1. noReply prompts into a session that already holds 10,000 messages.
-    let busy = ledger.create_session(CreateSession::default()).await.unwrap_or_else(|error| panic!("{error}"));
+    let busy = ledger
+        .create_session(CreateSession::default())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
     let started = Instant::now();
     fill_messages(&ledger, &busy.id, 10_000, 1).await;
-    println!("(filled 10,000 messages in {:.2} s)", started.elapsed().as_secs_f64());
+    println!(
+        "(filled 10,000 messages in {:.2} s)",
+        started.elapsed().as_secs_f64()
+    );
     let file = folder.path().join("ten-kb.txt");
-    let text: String = (0..200).map(|line| format!("{line:04} the quick brown fox jumps over the lazy dog\n")).collect();
+    let text: String = (0..200)
+        .map(|line| format!("{line:04} the quick brown fox jumps over the lazy dog\n"))
+        .collect();
     std::fs::write(&file, &text[..text.len().min(10 * 1024)]).unwrap_or_default();
-    let url = url::Url::from_file_path(&file).map(|url| url.to_string()).unwrap_or_default();
+    let url = url::Url::from_file_path(&file)
+        .map(|url| url.to_string())
+        .unwrap_or_default();
     let mut samples = Vec::new();
     for index in 0..300 {
         let input = PromptInput {
             no_reply: Some(true),
-            parts: vec![Draft::file(url.clone(), "text/plain", Some("ten-kb.txt")), Draft::text(format!("explain this project {index}"))],
+            parts: vec![
+                Draft::file(url.clone(), "text/plain", Some("ten-kb.txt")),
+                Draft::text(format!("explain this project {index}")),
+            ],
             ..PromptInput::default()
         };
         let started = Instant::now();
-        ledger.prompt(&busy.id, input).await.unwrap_or_else(|error| panic!("{error}"));
+        ledger
+            .prompt(&busy.id, input)
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
         samples.push(started.elapsed());
     }
     let total: Duration = samples.iter().sum();
-    report("noReply prompt (text + 10 KB file), session of 10,000 msgs", samples);
-    println!("{:<58} {:.0} prompts/s sequential", "", 300.0 / total.as_secs_f64());
+    report(
+        "noReply prompt (text + 10 KB file), session of 10,000 msgs",
+        samples,
+    );
+    println!(
+        "{:<58} {:.0} prompts/s sequential",
+        "",
+        300.0 / total.as_secs_f64()
+    );
 
     // 2. First page of sessions out of 10,000.
-    let mut transaction = ledger.pool().begin().await.unwrap_or_else(|error| panic!("{error}"));
-    let template = ledger.session(&busy.id).await.unwrap_or_else(|error| panic!("{error}"));
+    let mut transaction = ledger
+        .pool()
+        .begin()
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let template = ledger
+        .session(&busy.id)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
     for index in 0..10_000 {
         let mut session = template.clone();
         session.id = ledger.new_id(IdKind::Session);
         session.title = format!("Session {index}");
         session.time.updated = template.time.updated - 10_000 + index;
-        session_store::insert(&mut transaction, &session).await.unwrap_or_else(|error| panic!("{error}"));
+        session_store::insert(&mut transaction, &session)
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
     }
-    transaction.commit().await.unwrap_or_else(|error| panic!("{error}"));
+    transaction
+        .commit()
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
     let mut samples = Vec::new();
     for _ in 0..300 {
         let started = Instant::now();
-        let page = ledger.sessions(&SessionQuery { limit: Some(100), ..SessionQuery::default() }).await.unwrap_or_else(|error| panic!("{error}"));
+        let page = ledger
+            .sessions(&SessionQuery {
+                limit: Some(100),
+                ..SessionQuery::default()
+            })
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
         let json = serde_json::to_vec(&page.sessions).unwrap_or_default();
         samples.push(started.elapsed());
         assert_eq!(page.sessions.len(), 100);
@@ -134,14 +212,29 @@ async fn main() {
     report("first 100 of 10,000 sessions (read + JSON)", samples);
 
     // 3. A 1,000-message session, 4 parts per message.
-    let long = ledger.create_session(CreateSession::default()).await.unwrap_or_else(|error| panic!("{error}"));
+    let long = ledger
+        .create_session(CreateSession::default())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
     fill_messages(&ledger, &long.id, 1_000, 4).await;
-    for (label, limit) in [("newest 50 of 1,000 messages (read + JSON)", Some(50)), ("all 1,000 messages, 4,000 parts (read + JSON)", None)] {
+    for (label, limit) in [
+        ("newest 50 of 1,000 messages (read + JSON)", Some(50)),
+        ("all 1,000 messages, 4,000 parts (read + JSON)", None),
+    ] {
         let mut samples = Vec::new();
         let mut bytes = 0;
         for _ in 0..(if limit.is_some() { 300 } else { 60 }) {
             let started = Instant::now();
-            let page = ledger.messages(&long.id, &MessageQuery { limit, before: None }).await.unwrap_or_else(|error| panic!("{error}"));
+            let page = ledger
+                .messages(
+                    &long.id,
+                    &MessageQuery {
+                        limit,
+                        before: None,
+                    },
+                )
+                .await
+                .unwrap_or_else(|error| panic!("{error}"));
             let json = serde_json::to_vec(&page.messages).unwrap_or_default();
             samples.push(started.elapsed());
             bytes = json.len();
@@ -149,6 +242,30 @@ async fn main() {
         report(label, samples);
         println!("{:<58} {} KB of JSON", "", bytes / 1024);
     }
-    let size = std::fs::metadata(folder.path().join("data").join("dossier.db")).map(|metadata| metadata.len()).unwrap_or(0);
+    for (label, limit) in [
+        ("newest 50 of 1,000 messages (JSON listing)", Some(50)),
+        ("all 1,000 messages, 4,000 parts (JSON listing)", None),
+    ] {
+        let mut samples = Vec::new();
+        for _ in 0..(if limit.is_some() { 300 } else { 100 }) {
+            let started = Instant::now();
+            let page = ledger
+                .messages_json(
+                    &long.id,
+                    &MessageQuery {
+                        limit,
+                        before: None,
+                    },
+                )
+                .await
+                .unwrap_or_else(|error| panic!("{error}"));
+            samples.push(started.elapsed());
+            assert!(page.json.len() > 2);
+        }
+        report(label, samples);
+    }
+    let size = std::fs::metadata(folder.path().join("data").join("dossier.db"))
+        .map(|metadata| metadata.len())
+        .unwrap_or(0);
     println!("database file: {:.1} MB", size as f64 / 1_048_576.0);
 }

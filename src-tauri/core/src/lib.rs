@@ -25,6 +25,7 @@ pub mod image_normalization;
 pub mod ledger;
 pub mod mcp_resource;
 pub mod message;
+mod message_listing_json;
 mod message_reading;
 pub mod message_store;
 pub mod model_catalog;
@@ -41,3 +42,4 @@ mod wire_number;
 
 pub use error::{ErrorBody, ErrorKind, LedgerError};
 pub use ledger::{Ledger, LedgerOptions};
+pub use message_listing_json::MessagePageJson;

@@ -37,7 +37,9 @@ pub fn evaluate(permission: &str, pattern: &str, rulesets: &[&[Rule]]) -> Action
     rulesets
         .iter()
         .flat_map(|rules| rules.iter())
-        .rfind(|rule| wildcard_match(&rule.permission, permission) && wildcard_match(&rule.pattern, pattern))
+        .rfind(|rule| {
+            wildcard_match(&rule.permission, permission) && wildcard_match(&rule.pattern, pattern)
+        })
         .map_or(Action::Ask, |rule| rule.action)
 }
 
