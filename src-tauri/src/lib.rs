@@ -13,21 +13,27 @@ pub fn run() -> tauri::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::Value;
+    use serde_json::{json, Value};
 
     fn config() -> Value {
-        let text = include_str!("../../tauri.conf.json");
-        serde_json::from_str(text).expect("tauri.conf.json is valid JSON")
+        serde_json::from_str(include_str!("../../tauri.conf.json"))
+            .expect("tauri.conf.json is valid JSON")
+    }
+
+    fn default_capability() -> Value {
+        serde_json::from_str(include_str!("../capabilities/default.json"))
+            .expect("the default capability is valid JSON")
     }
 
     #[test]
-    fn main_window_is_labelled_main_for_the_default_capability() {
-        let config = config();
-        let capability: Value =
-            serde_json::from_str(include_str!("../capabilities/default.json"))
-                .expect("capability file is valid JSON");
-        assert_eq!(config["app"]["windows"][0]["label"], "main");
-        assert_eq!(capability["windows"][0], "main");
+    fn default_capability_targets_the_main_window() {
+        assert_eq!(config()["app"]["windows"][0]["label"], "main");
+        assert_eq!(default_capability()["windows"], json!(["main"]));
+    }
+
+    #[test]
+    fn webview_gets_core_defaults_only() {
+        assert_eq!(default_capability()["permissions"], json!(["core:default"]));
     }
 
     #[test]
@@ -37,15 +43,8 @@ mod tests {
             .as_str()
             .expect("csp is a string, not null");
         assert!(csp.starts_with("default-src 'self'"), "csp was {csp}");
+        // No script-src: scripts fall back to default-src 'self', so no inline or eval'd code.
+        assert!(!csp.contains("script-src"), "csp was {csp}");
         assert!(!csp.contains("unsafe-eval"), "csp was {csp}");
-        assert!(!csp.contains("script-src"), "scripts fall back to 'self': {csp}");
-    }
-
-    #[test]
-    fn webview_gets_core_defaults_only() {
-        let capability: Value =
-            serde_json::from_str(include_str!("../capabilities/default.json"))
-                .expect("capability file is valid JSON");
-        assert_eq!(capability["permissions"], serde_json::json!(["core:default"]));
     }
 }
