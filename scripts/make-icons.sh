@@ -21,7 +21,9 @@ convert -size 1024x1024 gradient:'#41568a-#1c2540' \
   "PNG32:$master"
 
 mkdir -p icons
-convert "$master" -resize 32x32 PNG32:icons/32x32.png
-convert "$master" -resize 128x128 PNG32:icons/128x128.png
-convert "$master" -resize 256x256 PNG32:icons/128x128@2x.png
-convert "$master" -resize 512x512 PNG32:icons/icon.png
+convert "$master" -resize 32x32 -strip -define png:exclude-chunk=date,time PNG32:icons/32x32.png
+convert "$master" -resize 128x128 -strip -define png:exclude-chunk=date,time PNG32:icons/128x128.png
+convert "$master" -resize 256x256 -strip -define png:exclude-chunk=date,time PNG32:icons/128x128@2x.png
+convert "$master" -resize 512x512 -strip -define png:exclude-chunk=date,time PNG32:icons/icon.png
+# The web UI shows the small size as its favicon and sidebar mark.
+cp icons/32x32.png ui/public/favicon.png
