@@ -9,48 +9,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# What Tauri needs on Linux. Only the WebKitGTK stack, pkg-config and build-essential are linked
-# today; the rest is Tauri's documented list, kept so a tray or menus need no new setup step.
-SYSTEM_PACKAGES=(
-  libwebkit2gtk-4.1-dev
-  libgtk-3-dev
-  libsoup-3.0-dev
-  libjavascriptcoregtk-4.1-dev
-  librsvg2-dev
-  libayatana-appindicator3-dev
-  libxdo-dev
-  libssl-dev
-  pkg-config
-  build-essential
-)
+# shellcheck source=scripts/system-packages.sh
+source scripts/system-packages.sh
 
 step() { printf '\n==> %s\n' "$*"; }
 fail() { printf 'run-app: %s\n' "$*" >&2; exit 1; }
-
-is_installed() {
-  dpkg-query --show --showformat='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
-}
-
-install_missing_system_packages() {
-  command -v dpkg-query >/dev/null || fail "this script installs packages with apt; on other systems install Tauri's prerequisites by hand"
-  local missing=() package
-  for package in "${SYSTEM_PACKAGES[@]}"; do
-    is_installed "$package" || missing+=("$package")
-  done
-  if [ "${#missing[@]}" -eq 0 ]; then
-    step "System packages: all present"
-    return
-  fi
-  step "Installing system packages: ${missing[*]}"
-  local as_root=()
-  if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null || fail "not root and no sudo: install as root: ${missing[*]}"
-    as_root=(sudo)
-  fi
-  "${as_root[@]}" apt-get update
-  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
-    apt-get install -y --no-install-recommends "${missing[@]}"
-}
 
 check_toolchains() {
   command -v cargo >/dev/null || fail "cargo not found: install Rust (stable) first"
