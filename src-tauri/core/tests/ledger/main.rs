@@ -6,4 +6,5 @@ mod support;
 mod crash_consistency;
 mod hooks;
 mod prompt_pipeline;
+mod reshaping;
 mod storage;
