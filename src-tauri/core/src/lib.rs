@@ -39,6 +39,7 @@ mod prompt;
 pub mod read_tool;
 mod revert;
 mod revert_cleanup;
+pub mod search;
 pub mod session;
 mod session_lifecycle;
 pub mod session_store;

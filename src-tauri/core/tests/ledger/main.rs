@@ -7,4 +7,5 @@ mod crash_consistency;
 mod hooks;
 mod prompt_pipeline;
 mod reshaping;
+mod search;
 mod storage;
