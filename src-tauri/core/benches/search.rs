@@ -16,21 +16,71 @@ use rand::{Rng, SeedableRng};
 use std::time::{Duration, Instant};
 
 const WORDS: &[&str] = &[
-    "invoice", "garden", "python", "deadline", "meeting", "travel", "budget", "contract", "recipe", "server",
-    "migration", "holiday", "report", "design", "customer", "refund", "schedule", "library", "kernel", "database",
-    "the", "and", "with", "for", "from", "about", "please", "check", "could", "would", "should", "today", "tomorrow",
+    "invoice",
+    "garden",
+    "python",
+    "deadline",
+    "meeting",
+    "travel",
+    "budget",
+    "contract",
+    "recipe",
+    "server",
+    "migration",
+    "holiday",
+    "report",
+    "design",
+    "customer",
+    "refund",
+    "schedule",
+    "library",
+    "kernel",
+    "database",
+    "the",
+    "and",
+    "with",
+    "for",
+    "from",
+    "about",
+    "please",
+    "check",
+    "could",
+    "would",
+    "should",
+    "today",
+    "tomorrow",
 ];
-const CHINESE: &[&str] = &["文件", "格式", "检查", "报告", "会议", "旅行", "预算", "合同", "数据库", "服务器", "明天", "今天"];
+const CHINESE: &[&str] = &[
+    "文件",
+    "格式",
+    "检查",
+    "报告",
+    "会议",
+    "旅行",
+    "预算",
+    "合同",
+    "数据库",
+    "服务器",
+    "明天",
+    "今天",
+];
 
 fn env_number(name: &str, default: usize) -> usize {
-    std::env::var(name).ok().and_then(|value| value.parse().ok()).unwrap_or(default)
+    std::env::var(name)
+        .ok()
+        .and_then(|value| value.parse().ok())
+        .unwrap_or(default)
 }
 
 fn sentence(rng: &mut rand::rngs::StdRng) -> String {
     let length = rng.gen_range(8..24);
-    let mut words: Vec<String> = (0..length).map(|_| WORDS[rng.gen_range(0..WORDS.len())].to_string()).collect();
+    let mut words: Vec<String> = (0..length)
+        .map(|_| WORDS[rng.gen_range(0..WORDS.len())].to_string())
+        .collect();
     if rng.gen_bool(0.2) {
-        let chinese: String = (0..rng.gen_range(3..8)).map(|_| CHINESE[rng.gen_range(0..CHINESE.len())]).collect();
+        let chinese: String = (0..rng.gen_range(3..8))
+            .map(|_| CHINESE[rng.gen_range(0..CHINESE.len())])
+            .collect();
         words.push(chinese);
     }
     if rng.gen_bool(0.001) {
@@ -49,25 +99,45 @@ async fn main() {
     let sessions = env_number("SEARCH_BENCH_SESSIONS", 10_000);
     let parts_per_session = env_number("SEARCH_BENCH_PARTS_PER_SESSION", 100);
     let folder = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
-    let mut options = LedgerOptions::at(Locations { data_dir: folder.path().join("data"), config_path: folder.path().join("none.json") });
+    let mut options = LedgerOptions::at(Locations {
+        data_dir: folder.path().join("data"),
+        config_path: folder.path().join("none.json"),
+    });
     options.config = Some(Config::default());
     options.default_directory = Some(folder.path().to_path_buf());
-    let ledger = Ledger::open(options).await.unwrap_or_else(|error| panic!("{error}"));
+    let ledger = Ledger::open(options)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
     let mut rng = rand::rngs::StdRng::seed_from_u64(7);
     println!("dossier-core search benchmark: {sessions} sessions × {parts_per_session} parts");
 
     let started = Instant::now();
-    let template = ledger.create_session(CreateSession::default()).await.unwrap_or_else(|error| panic!("{error}"));
+    let template = ledger
+        .create_session(CreateSession::default())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
     let now = ledger.now();
     for batch in 0..sessions.div_ceil(500) {
-        let mut transaction = ledger.pool().begin().await.unwrap_or_else(|error| panic!("{error}"));
+        let mut transaction = ledger
+            .pool()
+            .begin()
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
         for index in (batch * 500)..((batch + 1) * 500).min(sessions) {
             let mut session = template.clone();
             session.id = ledger.new_id(IdKind::Session);
             session.title = format!("{} {}", WORDS[index % 20], index);
-            session_store::insert(&mut transaction, &session).await.unwrap_or_else(|error| panic!("{error}"));
+            session_store::insert(&mut transaction, &session)
+                .await
+                .unwrap_or_else(|error| panic!("{error}"));
             let messages = parts_per_session.div_ceil(2);
-            let mut seq = session_store::reserve_sequence(&mut transaction, &session.id, (messages + parts_per_session) as i64).await.unwrap_or_else(|error| panic!("{error}"));
+            let mut seq = session_store::reserve_sequence(
+                &mut transaction,
+                &session.id,
+                (messages + parts_per_session) as i64,
+            )
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
             let mut written = 0;
             while written < parts_per_session {
                 let message_id = ledger.new_id(IdKind::Message);
@@ -78,28 +148,45 @@ async fn main() {
                     format: None,
                     summary: None,
                     agent: "build".into(),
-                    model: UserModel { provider_id: "dossier".into(), model_id: "offline".into(), variant: None },
+                    model: UserModel {
+                        provider_id: "dossier".into(),
+                        model_id: "offline".into(),
+                        variant: None,
+                    },
                     system: None,
                     tools: None,
                 });
-                message_store::insert_message(&mut transaction, &message, seq, now).await.unwrap_or_else(|error| panic!("{error}"));
+                message_store::insert_message(&mut transaction, &message, seq, now)
+                    .await
+                    .unwrap_or_else(|error| panic!("{error}"));
                 seq += 1;
                 for _ in 0..2.min(parts_per_session - written) {
                     let part = Part {
                         id: ledger.new_id(IdKind::Part),
                         session_id: session.id.clone(),
                         message_id: message_id.clone(),
-                        body: PartBody::Text(TextPart { text: sentence(&mut rng), ..TextPart::default() }),
+                        body: PartBody::Text(TextPart {
+                            text: sentence(&mut rng),
+                            ..TextPart::default()
+                        }),
                     };
-                    message_store::insert_part(&mut transaction, &part, seq, now).await.unwrap_or_else(|error| panic!("{error}"));
+                    message_store::insert_part(&mut transaction, &part, seq, now)
+                        .await
+                        .unwrap_or_else(|error| panic!("{error}"));
                     seq += 1;
                     written += 1;
                 }
             }
         }
-        transaction.commit().await.unwrap_or_else(|error| panic!("{error}"));
+        transaction
+            .commit()
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
     }
-    println!("(generated and indexed in {:.1} s)", started.elapsed().as_secs_f64());
+    println!(
+        "(generated and indexed in {:.1} s)",
+        started.elapsed().as_secs_f64()
+    );
 
     for (label, text) in [
         ("rare word (zanzibar)", "zanzibar"),
@@ -115,21 +202,51 @@ async fn main() {
         let rounds = if text.chars().count() < 3 { 10 } else { 40 };
         for _ in 0..rounds {
             let started = Instant::now();
-            let results = ledger.search(&SearchQuery { text: text.into(), ..SearchQuery::default() }).await.unwrap_or_else(|error| panic!("{error}"));
+            let results = ledger
+                .search(&SearchQuery {
+                    text: text.into(),
+                    ..SearchQuery::default()
+                })
+                .await
+                .unwrap_or_else(|error| panic!("{error}"));
             samples.push(started.elapsed());
             found = results.len();
         }
         samples.sort();
-        println!("{label:<40} p50={:>9.2} ms  p95={:>9.2} ms  ({found} sessions on the first page)", percentile(&samples, 0.5), percentile(&samples, 0.95));
+        println!(
+            "{label:<40} p50={:>9.2} ms  p95={:>9.2} ms  ({found} sessions on the first page)",
+            percentile(&samples, 0.5),
+            percentile(&samples, 0.95)
+        );
     }
 
-    let text_bytes: i64 = sqlx::query_scalar("SELECT coalesce(sum(length(CAST(body AS BLOB))), 0) FROM part_search").fetch_one(ledger.pool()).await.unwrap_or(0);
-    let page_size: i64 = sqlx::query_scalar("PRAGMA page_size").fetch_one(ledger.pool()).await.unwrap_or(4096);
-    let pages_before: i64 = sqlx::query_scalar("PRAGMA page_count").fetch_one(ledger.pool()).await.unwrap_or(0);
-    for statement in ["DROP TABLE part_search", "DROP TABLE title_search", "VACUUM"] {
-        sqlx::query(statement).execute(ledger.pool()).await.unwrap_or_else(|error| panic!("{error}"));
+    let text_bytes: i64 =
+        sqlx::query_scalar("SELECT coalesce(sum(length(CAST(body AS BLOB))), 0) FROM part_search")
+            .fetch_one(ledger.pool())
+            .await
+            .unwrap_or(0);
+    let page_size: i64 = sqlx::query_scalar("PRAGMA page_size")
+        .fetch_one(ledger.pool())
+        .await
+        .unwrap_or(4096);
+    let pages_before: i64 = sqlx::query_scalar("PRAGMA page_count")
+        .fetch_one(ledger.pool())
+        .await
+        .unwrap_or(0);
+    for statement in [
+        "DROP TABLE part_search",
+        "DROP TABLE title_search",
+        "VACUUM",
+    ] {
+        sqlx::query(statement)
+            .execute(ledger.pool())
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
     }
-    let pages_after: i64 = sqlx::query_scalar("PRAGMA page_count").fetch_one(ledger.pool()).await.unwrap_or(0);
+    let pages_after: i64 = sqlx::query_scalar("PRAGMA page_count")
+        .fetch_one(ledger.pool())
+        .await
+        .unwrap_or(0);
     let index_bytes = (pages_before - pages_after) * page_size;
     println!(
         "indexed text {:.1} MB; index (FTS5 tables incl. their copy of the text) {:.1} MB = {:.2}× the text",

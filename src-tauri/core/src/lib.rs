@@ -37,6 +37,7 @@ pub mod part;
 pub mod permission;
 mod prompt;
 pub mod read_tool;
+mod resend;
 mod revert;
 mod revert_cleanup;
 pub mod search;

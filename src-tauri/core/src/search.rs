@@ -31,6 +31,11 @@ pub struct SearchQuery {
     pub offset: Option<u32>,
     #[serde(default)]
     pub include_archived: bool,
+    /// Only this session (find within the open session, loaded or not).
+    #[serde(rename = "sessionID")]
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
@@ -182,11 +187,13 @@ impl Ledger {
         };
         let limit = query.limit.unwrap_or(DEFAULT_RESULTS).clamp(1, 200) as usize;
         let offset = query.offset.unwrap_or(0) as usize;
-        let archived = if query.include_archived {
-            ""
+        let mut archived = if query.include_archived {
+            String::new()
         } else {
-            " AND s.time_archived IS NULL"
+            " AND s.time_archived IS NULL".to_string()
         };
+        // Always present so the statement binds the same two values either way.
+        archived.push_str(" AND (?2 IS NULL OR s.id = ?2)");
         let snippet_part = "snippet(part_search, 0, char(1), char(2), '…', 12)";
         let snippet_title = "snippet(title_search, 0, char(1), char(2), '…', 12)";
         let (part_sql, title_sql, argument) = match &matcher {
@@ -212,6 +219,7 @@ impl Ledger {
         for sql in [title_sql, part_sql] {
             let rows = sqlx::query(&sql)
                 .bind(&argument)
+                .bind(query.session_id.as_deref())
                 .fetch_all(&self.pool)
                 .await?;
             for row in rows {

@@ -457,3 +457,72 @@ async fn markdown_export_reads_like_a_conversation() {
         "synthetic context stays out of the readable export"
     );
 }
+
+#[tokio::test]
+async fn edit_and_resend_keeps_attachments_and_replaces_the_text() {
+    let test = open(FAKE_CONFIG).await;
+    let session = test.session().await;
+    let path = test.write("notes.txt", "hello\n");
+    let image = dossier_core::data_url::build(
+        "image/png",
+        &[
+            vec![0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1a, b'\n'],
+            vec![3u8; 12_000],
+        ]
+        .concat(),
+    );
+    let original = test
+        .no_reply(
+            &session,
+            vec![
+                Draft::text("first wording"),
+                file_draft(&path),
+                Draft::file(image, "image/png", Some("pic.png")),
+            ],
+        )
+        .await;
+    test.no_reply(&session, vec![Draft::text("later message")])
+        .await;
+    let resent = test
+        .ledger
+        .resend(
+            &session.id,
+            original.info.id(),
+            Some("second wording"),
+            true,
+        )
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let described = describe(&resent.parts);
+    assert_eq!(described[0], "text: second wording");
+    assert!(
+        described
+            .iter()
+            .any(|line| line.starts_with("text*: <path>")),
+        "the file is read again: {described:?}"
+    );
+    assert_eq!(
+        describe(&resent.parts)
+            .iter()
+            .filter(|line| line.starts_with("file "))
+            .count(),
+        2
+    );
+    let page = test
+        .ledger
+        .messages(&session.id, &MessageQuery::default())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(
+        page.messages.len(),
+        1,
+        "the original and everything after it were replaced"
+    );
+    assert_eq!(page.messages[0].info.id(), resent.info.id());
+    let not_user = test
+        .ledger
+        .regenerate(&session.id, resent.info.id())
+        .await
+        .err();
+    assert_eq!(not_user.map(|error| error.kind()), Some(ErrorKind::Invalid));
+}

@@ -299,3 +299,25 @@ async fn search_ranks_pages_and_refuses_empty_queries() {
         "query syntax typed by a person is searched for literally"
     );
 }
+
+#[tokio::test]
+async fn search_within_one_session_ignores_the_others() {
+    let test = open(FAKE_CONFIG).await;
+    let first = test.session().await;
+    let second = test.session().await;
+    test.no_reply(&first, vec![Draft::text("shared word lighthouse")])
+        .await;
+    test.no_reply(&second, vec![Draft::text("shared word lighthouse")])
+        .await;
+    let scoped = test
+        .ledger
+        .search(&SearchQuery {
+            text: "lighthouse".into(),
+            session_id: Some(second.id.clone()),
+            ..SearchQuery::default()
+        })
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(session_ids(&scoped), vec![second.id.clone()]);
+    assert_eq!(search(&test, "lighthouse").await.len(), 2);
+}

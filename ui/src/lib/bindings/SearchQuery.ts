@@ -4,4 +4,8 @@ export type SearchQuery = { text: string, limit?: number,
 /**
  * How many sessions of results to skip (pages of `limit`).
  */
-offset?: number, include_archived: boolean, };
+offset?: number, include_archived: boolean, 
+/**
+ * Only this session (find within the open session, loaded or not).
+ */
+sessionID?: string, };
