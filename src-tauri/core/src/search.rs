@@ -172,13 +172,16 @@ fn like_excerpt(body: &str, needle: &str) -> Vec<ExcerptPiece> {
     pieces
 }
 
-struct Hit {
-    session_id: String,
-    score: f64,
-    excerpt: Excerpt,
+/// How many of the newest matching parts are looked at to fill the requested page. Reading
+/// newest-first lets FTS5 walk its doclists in rowid order and stop early, so a word that occurs
+/// in half a million parts costs no more than a rare one.
+fn candidate_budget(offset: usize, limit: usize) -> i64 {
+    ((offset + limit) * 25).max(500) as i64
 }
 
 impl Ledger {
+    /// Sessions matching `query`: title matches first (best bm25 first), then sessions by their
+    /// most recent matching message. Each result carries up to three excerpts.
     pub async fn search(&self, query: &SearchQuery) -> Result<Vec<SearchResult>, LedgerError> {
         let Some(matcher) = matcher_for(&query.text) else {
             return Err(LedgerError::InvalidRequest(
@@ -187,83 +190,155 @@ impl Ledger {
         };
         let limit = query.limit.unwrap_or(DEFAULT_RESULTS).clamp(1, 200) as usize;
         let offset = query.offset.unwrap_or(0) as usize;
-        let mut archived = if query.include_archived {
-            String::new()
-        } else {
-            " AND s.time_archived IS NULL".to_string()
-        };
-        // Always present so the statement binds the same two values either way.
-        archived.push_str(" AND (?2 IS NULL OR s.id = ?2)");
-        let snippet_part = "snippet(part_search, 0, char(1), char(2), '…', 12)";
-        let snippet_title = "snippet(title_search, 0, char(1), char(2), '…', 12)";
-        let (part_sql, title_sql, argument) = match &matcher {
+        // Both filters are always in the statement so it binds the same values either way.
+        let filters = format!(
+            "{} AND (?2 IS NULL OR s.id = ?2)",
+            if query.include_archived {
+                ""
+            } else {
+                " AND s.time_archived IS NULL"
+            }
+        );
+        let (title_condition, part_condition, argument) = match &matcher {
             Matcher::Fts(expression) => (
-                format!("SELECT p.session_id, p.message_id, p.id AS part_id, p.type AS field, bm25(part_search) AS score, {snippet_part} AS excerpt \
-                         FROM part_search JOIN part p ON p.rowid = part_search.rowid JOIN session s ON s.id = p.session_id \
-                         WHERE part_search MATCH ?1{archived} ORDER BY score LIMIT 2000"),
-                format!("SELECT s.id AS session_id, NULL AS message_id, NULL AS part_id, 'title' AS field, bm25(title_search) * 4.0 AS score, {snippet_title} AS excerpt \
-                         FROM title_search JOIN session s ON s.rowid = title_search.rowid WHERE title_search MATCH ?1{archived} ORDER BY score LIMIT 500"),
+                "title_search MATCH ?1",
+                "part_search MATCH ?1",
                 expression.clone(),
             ),
             Matcher::Like(pattern) => (
-                format!("SELECT p.session_id, p.message_id, p.id AS part_id, p.type AS field, 0.0 AS score, part_search.body AS excerpt \
-                         FROM part_search JOIN part p ON p.rowid = part_search.rowid JOIN session s ON s.id = p.session_id \
-                         WHERE part_search.body LIKE ?1 ESCAPE '\\'{archived} ORDER BY s.time_updated DESC LIMIT 2000"),
-                format!("SELECT s.id AS session_id, NULL AS message_id, NULL AS part_id, 'title' AS field, -1.0 AS score, title_search.title AS excerpt \
-                         FROM title_search JOIN session s ON s.rowid = title_search.rowid WHERE title_search.title LIKE ?1 ESCAPE '\\'{archived} LIMIT 500"),
+                "title_search.title LIKE ?1 ESCAPE '\\'",
+                "part_search.body LIKE ?1 ESCAPE '\\'",
                 pattern.clone(),
             ),
         };
-        let needle = query.text.trim().to_string();
-        let mut hits = Vec::new();
-        for sql in [title_sql, part_sql] {
-            let rows = sqlx::query(&sql)
-                .bind(&argument)
-                .bind(query.session_id.as_deref())
-                .fetch_all(&self.pool)
-                .await?;
-            for row in rows {
-                let excerpt_text: String = row.try_get("excerpt")?;
-                let pieces = match matcher {
-                    Matcher::Fts(_) => pieces_of(&excerpt_text),
-                    Matcher::Like(_) => like_excerpt(&excerpt_text, &needle),
-                };
-                hits.push(Hit {
-                    session_id: row.try_get("session_id")?,
-                    score: row.try_get("score")?,
-                    excerpt: Excerpt {
-                        field: row.try_get("field")?,
-                        message_id: row.try_get("message_id")?,
-                        part_id: row.try_get("part_id")?,
-                        pieces,
-                    },
-                });
-            }
-        }
-        // Best (lowest bm25) first; sessions ranked by their best hit, then by recency in SQL.
+        let title_order = if matches!(matcher, Matcher::Fts(_)) {
+            "ORDER BY rank"
+        } else {
+            "ORDER BY s.time_updated DESC"
+        };
+        let title_rows = sqlx::query(&format!(
+            "SELECT s.id AS session_id, title_search.title AS body, \
+             snippet(title_search, 0, char(1), char(2), '…', 12) AS snippet \
+             FROM title_search JOIN session s ON s.rowid = title_search.rowid \
+             WHERE {title_condition}{filters} {title_order} LIMIT 200"
+        ))
+        .bind(&argument)
+        .bind(query.session_id.as_deref())
+        .fetch_all(&self.pool)
+        .await?;
+        // Scoped to one session, only its parts are candidates; otherwise the newest matches.
+        let candidates = if query.session_id.is_some() {
+            format!("SELECT rowid FROM part_search WHERE {part_condition} AND rowid IN (SELECT rowid FROM part WHERE session_id = ?2) ORDER BY rowid DESC LIMIT ?3")
+        } else {
+            format!(
+                "SELECT rowid FROM part_search WHERE {part_condition} ORDER BY rowid DESC LIMIT ?3"
+            )
+        };
+        let part_rows = sqlx::query(&format!(
+            "SELECT p.rowid AS part_rowid, p.session_id, p.message_id, p.id AS part_id, p.type AS field \
+             FROM ({candidates}) candidate JOIN part p ON p.rowid = candidate.rowid \
+             JOIN session s ON s.id = p.session_id WHERE 1 = 1{filters} ORDER BY candidate.rowid DESC"
+        ))
+        .bind(&argument)
+        .bind(query.session_id.as_deref())
+        .bind(candidate_budget(offset, limit))
+        .fetch_all(&self.pool)
+        .await?;
+
         let mut order: Vec<String> = Vec::new();
-        let mut grouped: HashMap<String, (f64, Vec<Excerpt>)> = HashMap::new();
-        hits.sort_by(|left, right| left.score.total_cmp(&right.score));
-        for hit in hits {
-            let entry = grouped.entry(hit.session_id.clone()).or_insert_with(|| {
-                order.push(hit.session_id.clone());
-                (hit.score, Vec::new())
+        let mut excerpts: HashMap<String, Vec<Excerpt>> = HashMap::new();
+        let mut wanted_rowids: Vec<(i64, String, String)> = Vec::new();
+        let needle = query.text.trim().to_string();
+        for row in &title_rows {
+            let session_id: String = row.try_get("session_id")?;
+            let pieces = match matcher {
+                Matcher::Fts(_) => pieces_of(row.try_get::<&str, _>("snippet")?),
+                Matcher::Like(_) => like_excerpt(row.try_get::<&str, _>("body")?, &needle),
+            };
+            if !excerpts.contains_key(&session_id) {
+                order.push(session_id.clone());
+            }
+            excerpts.entry(session_id).or_default().push(Excerpt {
+                field: "title".into(),
+                message_id: None,
+                part_id: None,
+                pieces,
             });
-            if entry.1.len() < EXCERPTS_PER_SESSION {
-                entry.1.push(hit.excerpt);
+        }
+        for row in &part_rows {
+            let session_id: String = row.try_get("session_id")?;
+            let entry = excerpts.entry(session_id.clone()).or_insert_with(|| {
+                order.push(session_id.clone());
+                Vec::new()
+            });
+            if entry.len() < EXCERPTS_PER_SESSION {
+                let part_id: String = row.try_get("part_id")?;
+                entry.push(Excerpt {
+                    field: row.try_get("field")?,
+                    message_id: Some(row.try_get("message_id")?),
+                    part_id: Some(part_id.clone()),
+                    pieces: Vec::new(),
+                });
+                wanted_rowids.push((row.try_get("part_rowid")?, part_id, session_id.clone()));
             }
         }
-        let mut results = Vec::new();
+        let page: Vec<String> = order.into_iter().skip(offset).take(limit).collect();
+        let on_page: std::collections::HashSet<&str> = page.iter().map(String::as_str).collect();
+        let wanted: Vec<i64> = wanted_rowids
+            .iter()
+            .filter(|(_, _, session_id)| on_page.contains(session_id.as_str()))
+            .map(|(rowid, _, _)| *rowid)
+            .collect();
+        // Excerpts only for what is shown: snippet() is the expensive part of a search.
+        let mut snippets: HashMap<i64, Vec<ExcerptPiece>> = HashMap::new();
+        if !wanted.is_empty() {
+            let rowids = serde_json::to_string(&wanted).unwrap_or_else(|_| "[]".into());
+            let rows = match matcher {
+                Matcher::Fts(_) => sqlx::query(
+                    "SELECT rowid, snippet(part_search, 0, char(1), char(2), '…', 12) AS text FROM part_search \
+                     WHERE part_search MATCH ?1 AND rowid IN (SELECT value FROM json_each(?2))",
+                ),
+                Matcher::Like(_) => sqlx::query(
+                    "SELECT rowid, body AS text FROM part_search WHERE ?1 IS NOT NULL AND rowid IN (SELECT value FROM json_each(?2))",
+                ),
+            }
+            .bind(&argument)
+            .bind(rowids)
+            .fetch_all(&self.pool)
+            .await?;
+            for row in rows {
+                let text: &str = row.try_get("text")?;
+                let pieces = match matcher {
+                    Matcher::Fts(_) => pieces_of(text),
+                    Matcher::Like(_) => like_excerpt(text, &needle),
+                };
+                snippets.insert(row.try_get("rowid")?, pieces);
+            }
+        }
+        let by_part: HashMap<String, i64> = wanted_rowids
+            .into_iter()
+            .map(|(rowid, part_id, _)| (part_id, rowid))
+            .collect();
+        let mut results = Vec::with_capacity(page.len());
         let mut connection = self.pool.acquire().await?;
-        for session_id in order.into_iter().skip(offset).take(limit) {
+        for session_id in page {
             let Some(session) = session_store::find(&mut connection, &session_id).await? else {
                 continue;
             };
-            let excerpts = grouped
-                .remove(&session_id)
-                .map(|(_, excerpts)| excerpts)
-                .unwrap_or_default();
-            results.push(SearchResult { session, excerpts });
+            let mut session_excerpts = excerpts.remove(&session_id).unwrap_or_default();
+            for excerpt in &mut session_excerpts {
+                if let Some(rowid) = excerpt
+                    .part_id
+                    .as_ref()
+                    .and_then(|part_id| by_part.get(part_id))
+                {
+                    excerpt.pieces = snippets.remove(rowid).unwrap_or_default();
+                }
+            }
+            results.push(SearchResult {
+                session,
+                excerpts: session_excerpts,
+            });
         }
         Ok(results)
     }
