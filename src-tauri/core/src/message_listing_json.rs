@@ -20,13 +20,18 @@ pub struct MessagePageJson {
 
 // Each part is `{"id":…,"sessionID":…,"messageID":…,` followed by its stored body without the
 // opening brace — exactly the field order of `Part`'s serialisation. Ids are plain ASCII
-// letters and digits (see `id::validate_given`), so json_quote and serde agree on them.
-const LISTING: &str = "SELECT m.seq AS seq, m.data AS data, \
-     (SELECT '[' || coalesce(group_concat(\
+// letters and digits (see `id::validate_given`), so json_quote and serde agree on them. The
+// whole page comes back as ONE row: handing thousands of rows across sqlx's worker thread one
+// by one costs more than SQLite's own string building.
+const LISTING: &str = "WITH page AS (SELECT m.id, m.seq, m.data FROM message m \
+     WHERE m.session_id = ?1 AND m.seq < ?2 ORDER BY m.seq DESC LIMIT ?3), \
+     kept AS (SELECT id, seq, data FROM page ORDER BY seq DESC LIMIT ?4) \
+     SELECT (SELECT count(*) FROM page) AS fetched, (SELECT min(seq) FROM kept) AS oldest, \
+     '[' || coalesce((SELECT group_concat('{\"info\":' || k.data || ',\"parts\":' || \
+       (SELECT '[' || coalesce(group_concat(\
          '{\"id\":' || json_quote(p.id) || ',\"sessionID\":' || json_quote(p.session_id) || \
          ',\"messageID\":' || json_quote(p.message_id) || ',' || substr(p.data, 2), ',' ORDER BY p.seq), '') || ']' \
-      FROM part p WHERE p.message_id = m.id) AS parts \
-     FROM message m WHERE m.session_id = ? AND m.seq < ? ORDER BY m.seq DESC LIMIT ?";
+        FROM part p WHERE p.message_id = k.id) || '}', ',' ORDER BY k.seq) FROM kept k), '') || ']' AS json";
 
 impl Ledger {
     pub async fn messages_json(
@@ -45,42 +50,21 @@ impl Ledger {
             None => i64::MAX,
         };
         let limit = query.limit.filter(|limit| *limit > 0).map(i64::from);
-        let mut rows = sqlx::query(LISTING)
+        let row = sqlx::query(LISTING)
             .bind(session_id)
             .bind(before)
             .bind(limit.map_or(-1, |limit| limit + 1))
-            .fetch_all(&mut *connection)
+            .bind(limit.unwrap_or(-1))
+            .fetch_one(&mut *connection)
             .await?;
-        let has_more = limit.is_some_and(|limit| rows.len() as i64 > limit);
-        if let Some(limit) = limit {
-            rows.truncate(limit as usize);
-        }
-        let mut json = String::with_capacity(
-            rows.iter()
-                .map(|row| row.try_get::<&str, _>("parts").map_or(0, str::len) + 512)
-                .sum::<usize>()
-                + 2,
-        );
-        json.push('[');
-        let mut oldest_seq = None;
-        for (index, row) in rows.iter().rev().enumerate() {
-            if index > 0 {
-                json.push(',');
-            }
-            if index == 0 {
-                oldest_seq = Some(row.try_get::<i64, _>("seq")?);
-            }
-            json.push_str("{\"info\":");
-            json.push_str(row.try_get::<&str, _>("data")?);
-            json.push_str(",\"parts\":");
-            json.push_str(row.try_get::<&str, _>("parts")?);
-            json.push('}');
-        }
-        json.push(']');
+        let fetched: i64 = row.try_get("fetched")?;
+        let oldest: Option<i64> = row.try_get("oldest")?;
+        let json: String = row.try_get("json")?;
+        let has_more = limit.is_some_and(|limit| fetched > limit);
         Ok(MessagePageJson {
             json,
             next_cursor: if has_more {
-                oldest_seq.map(|seq| seq.to_string())
+                oldest.map(|seq| seq.to_string())
             } else {
                 None
             },
