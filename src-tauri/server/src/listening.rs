@@ -1,0 +1,110 @@
+//! Start-up and shutdown. The listener is bound before the ledger is opened, so a client that
+//! connects early waits in the accept queue and is answered once the ledger is ready — it never
+//! hangs and is never refused. Shutdown stops accepting, ends the event streams, lets in-flight
+//! requests and accepted background prompts finish, then closes the database pool.
+
+use crate::event_stream::EventStreamSettings;
+use crate::routes::{router, BackgroundPrompts, ServerState};
+use crate::server_options::ServerOptions;
+use dossier_core::{Ledger, LedgerError};
+use std::future::Future;
+use std::net::SocketAddr;
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("cannot listen on {address}: {source}")]
+    Bind {
+        address: String,
+        source: std::io::Error,
+    },
+    #[error("cannot open the ledger: {0}")]
+    Ledger(#[from] LedgerError),
+    #[error("the server stopped with an error: {0}")]
+    Serve(std::io::Error),
+}
+
+/// Binds `hostname:port` (port 0 picks a free port).
+pub async fn bind(options: &ServerOptions) -> Result<TcpListener, StartError> {
+    let host = options
+        .hostname
+        .trim_start_matches('[')
+        .trim_end_matches(']');
+    TcpListener::bind((host, options.port))
+        .await
+        .map_err(|source| StartError::Bind {
+            address: format!("{}:{}", options.hostname, options.port),
+            source,
+        })
+}
+
+/// Opens the ledger, serves until `shutdown` completes, then shuts down gracefully.
+/// `on_ready` is called with the bound address once requests are being answered.
+pub async fn serve(
+    listener: TcpListener,
+    ledger: impl Future<Output = Result<Ledger, LedgerError>>,
+    options: &ServerOptions,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+    on_ready: impl FnOnce(SocketAddr),
+) -> Result<(), StartError> {
+    let address = listener.local_addr().map_err(StartError::Serve)?;
+    let stop = CancellationToken::new();
+    let watcher = stop.clone();
+    tokio::spawn(async move {
+        shutdown.await;
+        watcher.cancel();
+    });
+    let ledger = tokio::select! {
+        opened = ledger => opened?,
+        () = stop.cancelled() => return Ok(()),
+    };
+    let background = BackgroundPrompts::default();
+    let state = ServerState {
+        ledger: ledger.clone(),
+        event_stream: EventStreamSettings {
+            heartbeat: options.heartbeat,
+            shutdown: stop.clone(),
+        },
+        background: background.clone(),
+    };
+    let app = router(state, options.password.as_deref());
+    on_ready(address);
+    let stopping = stop.clone();
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async move { stopping.cancelled().await })
+        .await
+        .map_err(StartError::Serve)?;
+    background.0.close();
+    background.0.wait().await;
+    ledger.close().await;
+    Ok(())
+}
+
+/// Completes on Ctrl-C or SIGTERM.
+pub async fn termination_signal() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut terminate) => {
+                tokio::select! {
+                    _ = interrupt => {},
+                    _ = terminate.recv() => {},
+                }
+            }
+            Err(error) => {
+                tracing::warn!(%error, "cannot listen for SIGTERM; only Ctrl-C stops the server");
+                if let Err(error) = interrupt.await {
+                    tracing::error!(%error, "cannot listen for Ctrl-C either");
+                    std::future::pending::<()>().await;
+                }
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    if let Err(error) = interrupt.await {
+        tracing::error!(%error, "cannot listen for Ctrl-C");
+        std::future::pending::<()>().await;
+    }
+}
