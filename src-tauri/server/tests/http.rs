@@ -14,5 +14,6 @@ mod http {
     mod messages;
     mod prompts;
     mod sessions;
+    mod shut_down;
     mod start_up;
 }

@@ -165,3 +165,37 @@ async fn shutdown_ends_open_event_streams() {
     assert!(events.ends_within(Duration::from_secs(5)).await);
     stopping.await.unwrap().unwrap();
 }
+
+#[tokio::test]
+async fn a_stream_that_falls_behind_gets_resync_required_not_a_silent_gap() {
+    let server = TestServer::start().await;
+    let mut events = server.events(None).await;
+    assert_eq!(events.next().await.kind(), "server.connected");
+    // This test's runtime has one thread: the stream's writer cannot run while these are
+    // published, so its receiver falls more than the broadcast capacity behind.
+    for _ in 0..10_000 {
+        server.ledger.events().publish(EventPayload::SessionIdle {
+            session_id: "ses_burst".into(),
+        });
+    }
+    let newest = server.ledger.events().next_sequence() - 1;
+    let mut last_id = 0;
+    loop {
+        let frame = events.next_event().await;
+        let id = frame.id.expect("every frame after connected carries an id");
+        if frame.kind() == "server.resync-required" {
+            assert_eq!(id, newest);
+            break;
+        }
+        // Whatever arrives before the resync is contiguous.
+        assert!(
+            last_id == 0 || id == last_id + 1,
+            "gap after {last_id}: {id}"
+        );
+        last_id = id;
+    }
+    let live = server.create_session(json!({})).await;
+    let next = events.next_event().await;
+    assert_eq!(next.id, Some(newest + 1));
+    assert_eq!(next.data["properties"]["info"]["id"], live["id"]);
+}

@@ -7,6 +7,7 @@ use dossier_server::{bind, serve, ServerOptions, StartError};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 use tempfile::TempDir;
 use tokio::sync::oneshot;
@@ -16,7 +17,8 @@ pub struct TestServer {
     pub base: String,
     pub client: reqwest::Client,
     pub ledger: Ledger,
-    pub folder: TempDir,
+    /// Shared so a test can keep the data after stopping the server.
+    pub folder: Arc<TempDir>,
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<Result<(), StartError>>>,
 }
@@ -69,7 +71,7 @@ impl TestServer {
             base: format!("http://{address}"),
             client: reqwest::Client::new(),
             ledger,
-            folder,
+            folder: Arc::new(folder),
             stop: Some(stop),
             task: Some(task),
         }
