@@ -1,12 +1,18 @@
-//! The one error type of the HTTP adapter and how it becomes a response: a status from the
-//! error's kind and a JSON body `{kind, message, name, data: {message}}`. `kind`/`message` are
-//! Dossier's typed body; `name`/`data` is OpenCode's `NamedError` shape, which the official SDK
-//! reads to build its `Error.message`. Never an empty body, never a stack trace.
+//! The one error type of the server crate — start-up failures and request failures — and how a
+//! request failure becomes a response: a status from the error's kind and a JSON body
+//! `{kind, message, name, data: {message}}`. `kind`/`message` are Dossier's typed body;
+//! `name`/`data` is OpenCode's `NamedError` shape, which the official SDK reads to build its
+//! `Error.message`. Never an empty body, never a stack trace.
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use dossier_core::{ErrorKind, LedgerError};
 use serde::Serialize;
+
+use crate::server_options::PASSWORD_VARIABLE;
+
+pub const USAGE: &str =
+    "usage: dossier-server [--hostname 127.0.0.1] [--port 4096] (port 0 picks a free port)";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {
@@ -28,6 +34,22 @@ pub enum ServerError {
     Unauthorized,
     #[error("The server is shutting down")]
     ShuttingDown,
+    #[error("{0}\n\n{USAGE}")]
+    BadArgument(String),
+    #[error(
+        "refusing to listen on \"{hostname}\" without a password: anything that can reach it could \
+         read and write your sessions. Set {PASSWORD_VARIABLE}, or listen on 127.0.0.1"
+    )]
+    PasswordRequired { hostname: String },
+    #[error("{USAGE}")]
+    HelpRequested,
+    #[error("cannot listen on {address}: {source}")]
+    Bind {
+        address: String,
+        source: std::io::Error,
+    },
+    #[error("the server stopped with an error: {0}")]
+    Serve(std::io::Error),
 }
 
 /// The adapter's closed set of kinds: the core's, plus the few only HTTP has.
@@ -100,6 +122,10 @@ impl ServerError {
             Self::MethodNotAllowed { .. } => ResponseKind::MethodNotAllowed,
             Self::Unauthorized => ResponseKind::Unauthorized,
             Self::ShuttingDown => ResponseKind::Unavailable,
+            Self::BadArgument(_) | Self::PasswordRequired { .. } | Self::HelpRequested => {
+                ResponseKind::Invalid
+            }
+            Self::Bind { .. } | Self::Serve(_) => ResponseKind::Internal,
         }
     }
 

@@ -18,5 +18,5 @@ pub mod routes;
 pub mod server_options;
 
 pub use error::{ServerError, ServerResult};
-pub use listening::{bind, serve, termination_signal, StartError};
+pub use listening::{bind, serve, termination_signal};
 pub use server_options::ServerOptions;

@@ -3,6 +3,7 @@
 //! hangs and is never refused. Shutdown stops accepting, ends the event streams, lets in-flight
 //! requests and accepted background prompts finish, then closes the database pool.
 
+use crate::error::ServerError;
 use crate::event_stream::EventStreamSettings;
 use crate::routes::{router, BackgroundPrompts, ServerState};
 use crate::server_options::ServerOptions;
@@ -12,28 +13,15 @@ use std::net::SocketAddr;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
-#[derive(Debug, thiserror::Error)]
-pub enum StartError {
-    #[error("cannot listen on {address}: {source}")]
-    Bind {
-        address: String,
-        source: std::io::Error,
-    },
-    #[error("cannot open the ledger: {0}")]
-    Ledger(#[from] LedgerError),
-    #[error("the server stopped with an error: {0}")]
-    Serve(std::io::Error),
-}
-
 /// Binds `hostname:port` (port 0 picks a free port).
-pub async fn bind(options: &ServerOptions) -> Result<TcpListener, StartError> {
+pub async fn bind(options: &ServerOptions) -> Result<TcpListener, ServerError> {
     let host = options
         .hostname
         .trim_start_matches('[')
         .trim_end_matches(']');
     TcpListener::bind((host, options.port))
         .await
-        .map_err(|source| StartError::Bind {
+        .map_err(|source| ServerError::Bind {
             address: format!("{}:{}", options.hostname, options.port),
             source,
         })
@@ -47,8 +35,8 @@ pub async fn serve(
     options: &ServerOptions,
     shutdown: impl Future<Output = ()> + Send + 'static,
     on_ready: impl FnOnce(SocketAddr),
-) -> Result<(), StartError> {
-    let address = listener.local_addr().map_err(StartError::Serve)?;
+) -> Result<(), ServerError> {
+    let address = listener.local_addr().map_err(ServerError::Serve)?;
     let stop = CancellationToken::new();
     let watcher = stop.clone();
     tokio::spawn(async move {
@@ -74,7 +62,7 @@ pub async fn serve(
     axum::serve(listener, app)
         .with_graceful_shutdown(async move { stopping.cancelled().await })
         .await
-        .map_err(StartError::Serve)?;
+        .map_err(ServerError::Serve)?;
     background.0.close();
     background.0.wait().await;
     ledger.close().await;

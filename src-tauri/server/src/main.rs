@@ -2,8 +2,8 @@
 //! `DOSSIER_DATA_DIR` / `DOSSIER_CONFIG` and prints one line once it answers requests.
 
 use dossier_core::{Ledger, LedgerOptions};
-use dossier_server::server_options::{OptionsError, PASSWORD_VARIABLE};
-use dossier_server::{bind, serve, termination_signal, ServerOptions};
+use dossier_server::server_options::PASSWORD_VARIABLE;
+use dossier_server::{bind, serve, termination_signal, ServerError, ServerOptions};
 use std::process::ExitCode;
 
 #[tokio::main]
@@ -15,8 +15,8 @@ async fn main() -> ExitCode {
     let password = std::env::var(PASSWORD_VARIABLE).ok();
     let options = match ServerOptions::from_arguments(std::env::args().skip(1), password) {
         Ok(options) => options,
-        Err(OptionsError::HelpRequested) => {
-            println!("{}", OptionsError::HelpRequested);
+        Err(ServerError::HelpRequested) => {
+            println!("{}", ServerError::HelpRequested);
             return ExitCode::SUCCESS;
         }
         Err(error) => {

@@ -2,6 +2,7 @@
 //! `opencode serve`), the password from `DOSSIER_SERVER_PASSWORD`, and the rule that only a
 //! loopback address may be served without one.
 
+use crate::error::ServerError;
 use std::net::IpAddr;
 use std::time::Duration;
 
@@ -31,27 +32,12 @@ impl Default for ServerOptions {
     }
 }
 
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub enum OptionsError {
-    #[error("{0}\n\nusage: dossier-server [--hostname 127.0.0.1] [--port 4096]")]
-    BadArgument(String),
-    #[error(
-        "refusing to listen on \"{hostname}\" without a password: anything that can reach it could \
-         read and write your sessions. Set {PASSWORD_VARIABLE}, or listen on 127.0.0.1"
-    )]
-    PasswordRequired { hostname: String },
-    #[error(
-        "usage: dossier-server [--hostname 127.0.0.1] [--port 4096] (port 0 picks a free port)"
-    )]
-    HelpRequested,
-}
-
 impl ServerOptions {
     /// Reads the flags (without the program name) and the password variable's value.
     pub fn from_arguments(
         arguments: impl IntoIterator<Item = String>,
         password: Option<String>,
-    ) -> Result<Self, OptionsError> {
+    ) -> Result<Self, ServerError> {
         let mut options = Self {
             password: password.filter(|password| !password.is_empty()),
             ..Self::default()
@@ -66,21 +52,21 @@ impl ServerOptions {
                 inline_value
                     .clone()
                     .or_else(|| arguments.next())
-                    .ok_or_else(|| OptionsError::BadArgument(format!("{name} needs a value")))
+                    .ok_or_else(|| ServerError::BadArgument(format!("{name} needs a value")))
             };
             match flag.as_str() {
                 "--hostname" => options.hostname = value("--hostname")?,
                 "--port" => {
                     let text = value("--port")?;
                     options.port = text.parse().map_err(|_| {
-                        OptionsError::BadArgument(format!(
+                        ServerError::BadArgument(format!(
                             "--port must be a number from 0 to 65535, not \"{text}\""
                         ))
                     })?;
                 }
-                "--help" | "-h" => return Err(OptionsError::HelpRequested),
+                "--help" | "-h" => return Err(ServerError::HelpRequested),
                 other => {
-                    return Err(OptionsError::BadArgument(format!(
+                    return Err(ServerError::BadArgument(format!(
                         "unknown argument \"{other}\""
                     )))
                 }
@@ -91,9 +77,9 @@ impl ServerOptions {
     }
 
     /// Only loopback may be served without a password.
-    pub fn check_exposure(&self) -> Result<(), OptionsError> {
+    pub fn check_exposure(&self) -> Result<(), ServerError> {
         if self.password.is_none() && !is_loopback(&self.hostname) {
-            return Err(OptionsError::PasswordRequired {
+            return Err(ServerError::PasswordRequired {
                 hostname: self.hostname.clone(),
             });
         }
@@ -114,7 +100,7 @@ pub fn is_loopback(hostname: &str) -> bool {
 mod tests {
     use super::*;
 
-    fn parse(arguments: &[&str], password: Option<&str>) -> Result<ServerOptions, OptionsError> {
+    fn parse(arguments: &[&str], password: Option<&str>) -> Result<ServerOptions, ServerError> {
         ServerOptions::from_arguments(
             arguments.iter().map(|argument| argument.to_string()),
             password.map(str::to_string),
@@ -155,11 +141,9 @@ mod tests {
     #[test]
     fn non_loopback_hostname_without_password_is_refused() {
         let error = parse(&["--hostname", "0.0.0.0"], None).unwrap_err();
-        assert_eq!(
-            error,
-            OptionsError::PasswordRequired {
-                hostname: "0.0.0.0".into()
-            }
+        assert!(
+            matches!(&error, ServerError::PasswordRequired { hostname } if hostname == "0.0.0.0"),
+            "{error}"
         );
         assert!(error.to_string().contains(PASSWORD_VARIABLE));
     }

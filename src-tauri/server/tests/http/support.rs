@@ -3,7 +3,7 @@
 
 use dossier_core::config::{Config, Locations};
 use dossier_core::{Ledger, LedgerOptions};
-use dossier_server::{bind, serve, ServerOptions, StartError};
+use dossier_server::{bind, serve, ServerError, ServerOptions};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -20,7 +20,7 @@ pub struct TestServer {
     /// Shared so a test can keep the data after stopping the server.
     pub folder: Arc<TempDir>,
     stop: Option<oneshot::Sender<()>>,
-    task: Option<JoinHandle<Result<(), StartError>>>,
+    task: Option<JoinHandle<Result<(), ServerError>>>,
 }
 
 /// A provider named like the one in OpenCode's wire samples.
@@ -156,7 +156,7 @@ impl TestServer {
     }
 
     /// Stops the server as SIGTERM would and waits for it to finish.
-    pub async fn stop(mut self) -> Result<(), StartError> {
+    pub async fn stop(mut self) -> Result<(), ServerError> {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
