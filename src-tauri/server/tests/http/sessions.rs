@@ -45,6 +45,20 @@ async fn create_takes_the_directory_from_the_query() {
 }
 
 #[tokio::test]
+async fn create_takes_the_directory_from_the_sdk_header() {
+    let server = TestServer::start().await;
+    let response = server
+        .client
+        .post(server.url("/session"))
+        .header("x-opencode-directory", "%2Fhome%2Fuser%2Fmy%20project")
+        .send()
+        .await
+        .unwrap();
+    let session = json_of(response).await;
+    assert_eq!(session["directory"], "/home/user/my project");
+}
+
+#[tokio::test]
 async fn create_with_an_unknown_field_is_400_naming_it() {
     let server = TestServer::start().await;
     let response = server.post("/session", json!({"colour": "red"})).await;
