@@ -32,8 +32,8 @@ pub enum ServerError {
     MethodNotAllowed { method: String, path: String },
     #[error("Authentication required: send HTTP Basic (user \"dossier\") or a Bearer token")]
     Unauthorized,
-    #[error("The server is shutting down")]
-    ShuttingDown,
+    #[error("A ledger write failed unexpectedly: {0}")]
+    WriteFailed(String),
     #[error("{0}\n\n{USAGE}")]
     BadArgument(String),
     #[error(
@@ -121,11 +121,10 @@ impl ServerError {
             Self::NoRoute { .. } => ResponseKind::NotFound,
             Self::MethodNotAllowed { .. } => ResponseKind::MethodNotAllowed,
             Self::Unauthorized => ResponseKind::Unauthorized,
-            Self::ShuttingDown => ResponseKind::Unavailable,
             Self::BadArgument(_) | Self::PasswordRequired { .. } | Self::HelpRequested => {
                 ResponseKind::Invalid
             }
-            Self::Bind { .. } | Self::Serve(_) => ResponseKind::Internal,
+            Self::Bind { .. } | Self::Serve(_) | Self::WriteFailed(_) => ResponseKind::Internal,
         }
     }
 

@@ -2,7 +2,8 @@
 //! own clients (first of all `@opencode-ai/sdk`) and the web UI work against a headless ledger.
 //!
 //! Where to find things: start-up flags and the loopback rule in `server_options`; binding,
-//! readiness and graceful shutdown in `listening`; the password check in `authentication`; the
+//! readiness and graceful shutdown in `listening`; writes that outlive their client in
+//! `ledger_writes`; the password check in `authentication`; the
 //! route table in `routes` with handlers in `routes/`; `GET /event` in `event_stream`; errors
 //! as JSON in `error`; body and query parsing in `request_body`; `Link` / `X-Next-Cursor` in
 //! `paging_headers`; OpenCode's provider shape in `provider_listing`.
@@ -10,6 +11,7 @@
 pub mod authentication;
 pub mod error;
 pub mod event_stream;
+pub mod ledger_writes;
 pub mod listening;
 pub mod paging_headers;
 pub mod provider_listing;

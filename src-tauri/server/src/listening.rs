@@ -1,11 +1,12 @@
 //! Start-up and shutdown. The listener is bound before the ledger is opened, so a client that
 //! connects early waits in the accept queue and is answered once the ledger is ready — it never
 //! hangs and is never refused. Shutdown stops accepting, ends the event streams, lets in-flight
-//! requests and accepted background prompts finish, then closes the database pool.
+//! requests and every ledger write (accepted `prompt_async` work included) finish, then closes the database pool.
 
 use crate::error::ServerError;
 use crate::event_stream::EventStreamSettings;
-use crate::routes::{router, BackgroundPrompts, ServerState};
+use crate::ledger_writes::LedgerWrites;
+use crate::routes::{router, ServerState};
 use crate::server_options::ServerOptions;
 use dossier_core::{Ledger, LedgerError};
 use std::future::Future;
@@ -47,14 +48,14 @@ pub async fn serve(
         opened = ledger => opened?,
         () = stop.cancelled() => return Ok(()),
     };
-    let background = BackgroundPrompts::default();
+    let writes = LedgerWrites::default();
     let state = ServerState {
         ledger: ledger.clone(),
         event_stream: EventStreamSettings {
             heartbeat: options.heartbeat,
             shutdown: stop.clone(),
         },
-        background: background.clone(),
+        writes: writes.clone(),
     };
     let app = router(state, options.password.as_deref());
     on_ready(address);
@@ -63,8 +64,7 @@ pub async fn serve(
         .with_graceful_shutdown(async move { stopping.cancelled().await })
         .await
         .map_err(ServerError::Serve)?;
-    background.0.close();
-    background.0.wait().await;
+    writes.drain().await;
     ledger.close().await;
     Ok(())
 }

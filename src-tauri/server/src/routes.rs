@@ -5,12 +5,12 @@
 use crate::authentication::{require_password, Password};
 use crate::error::ServerError;
 use crate::event_stream::{self, EventStreamSettings};
+use crate::ledger_writes::LedgerWrites;
 use axum::extract::{DefaultBodyLimit, FromRef};
 use axum::http::{Method, Uri};
 use axum::routing::{delete, get, post};
 use axum::Router;
 use dossier_core::Ledger;
-use tokio_util::task::TaskTracker;
 
 mod catalog;
 mod messages;
@@ -21,17 +21,13 @@ mod sessions;
 const BODY_LIMIT: usize = 64 * 1024 * 1024;
 
 /// What the handlers share. Each handler extracts only the piece it needs (`State<Ledger>`,
-/// `State<BackgroundPrompts>`, …) through `FromRef`.
+/// `State<LedgerWrites>`, …) through `FromRef`.
 #[derive(Clone)]
 pub struct ServerState {
     pub ledger: Ledger,
     pub event_stream: EventStreamSettings,
-    pub background: BackgroundPrompts,
+    pub writes: LedgerWrites,
 }
-
-/// `prompt_async` work still running, awaited on shutdown so accepted prompts are saved.
-#[derive(Clone, Default)]
-pub struct BackgroundPrompts(pub TaskTracker);
 
 impl FromRef<ServerState> for Ledger {
     fn from_ref(state: &ServerState) -> Self {
@@ -45,9 +41,9 @@ impl FromRef<ServerState> for EventStreamSettings {
     }
 }
 
-impl FromRef<ServerState> for BackgroundPrompts {
+impl FromRef<ServerState> for LedgerWrites {
     fn from_ref(state: &ServerState) -> Self {
-        state.background.clone()
+        state.writes.clone()
     }
 }
 

@@ -7,6 +7,7 @@
 mod http {
     pub mod support;
 
+    mod abandoned_requests;
     mod authentication;
     mod binary;
     mod catalog;

@@ -3,8 +3,8 @@
 //! 204 at once, and reports a later failure as a `session.error` event.
 
 use crate::error::{ServerError, ServerResult};
+use crate::ledger_writes::LedgerWrites;
 use crate::request_body::JsonBody;
-use crate::routes::BackgroundPrompts;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
@@ -23,23 +23,27 @@ fn prompt_input(body: JsonBody) -> ServerResult<PromptInput> {
 
 pub async fn prompt(
     State(ledger): State<Ledger>,
+    State(writes): State<LedgerWrites>,
     Path(session_id): Path<String>,
     body: JsonBody,
 ) -> ServerResult<Json<MessageWithParts>> {
     let input = prompt_input(body)?;
-    Ok(Json(ledger.prompt(&session_id, input).await?))
+    let message = writes
+        .finish(async move { ledger.prompt(&session_id, input).await })
+        .await?;
+    Ok(Json(message))
 }
 
 pub async fn prompt_async(
     State(ledger): State<Ledger>,
-    State(background): State<BackgroundPrompts>,
+    State(writes): State<LedgerWrites>,
     Path(session_id): Path<String>,
     body: JsonBody,
 ) -> ServerResult<StatusCode> {
     let input = prompt_input(body)?;
     ledger.session(&session_id).await?;
     let names_model = input.model.is_some();
-    background.0.spawn(async move {
+    writes.detach(async move {
         if let Err(error) = ledger.prompt(&session_id, input).await {
             tracing::warn!(session = %session_id, %error, "background prompt failed");
             if !already_reported(&error, names_model) {

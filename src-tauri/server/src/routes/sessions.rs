@@ -2,6 +2,7 @@
 //! and the status map.
 
 use crate::error::ServerResult;
+use crate::ledger_writes::LedgerWrites;
 use crate::paging_headers::next_page_headers;
 use crate::request_body::{JsonBody, QueryParams};
 use axum::extract::{Path, State};
@@ -57,6 +58,7 @@ pub struct DirectoryQuery {
 /// header (percent-encoded); a `directory` in the body wins over both.
 pub async fn create(
     State(ledger): State<Ledger>,
+    State(writes): State<LedgerWrites>,
     headers: HeaderMap,
     QueryParams(query): QueryParams<DirectoryQuery>,
     body: JsonBody,
@@ -71,7 +73,10 @@ pub async fn create(
                 .map(|value| value.into_owned())
         });
     }
-    Ok(Json(ledger.create_session(input).await?))
+    let session = writes
+        .finish(async move { ledger.create_session(input).await })
+        .await?;
+    Ok(Json(session))
 }
 
 pub async fn get(
@@ -83,18 +88,25 @@ pub async fn get(
 
 pub async fn update(
     State(ledger): State<Ledger>,
+    State(writes): State<LedgerWrites>,
     Path(session_id): Path<String>,
     body: JsonBody,
 ) -> ServerResult<Json<Session>> {
     let patch: SessionPatch = body.parse_or_default()?;
-    Ok(Json(ledger.update_session(&session_id, patch).await?))
+    let session = writes
+        .finish(async move { ledger.update_session(&session_id, patch).await })
+        .await?;
+    Ok(Json(session))
 }
 
 pub async fn delete(
     State(ledger): State<Ledger>,
+    State(writes): State<LedgerWrites>,
     Path(session_id): Path<String>,
 ) -> ServerResult<Json<bool>> {
-    ledger.delete_session(&session_id).await?;
+    writes
+        .finish(async move { ledger.delete_session(&session_id).await })
+        .await?;
     Ok(Json(true))
 }
 

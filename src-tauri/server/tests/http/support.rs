@@ -45,8 +45,18 @@ impl TestServer {
     }
 
     pub async fn start_with(options: ServerOptions) -> Self {
+        Self::start_customised(options, |_| {}).await
+    }
+
+    /// A server whose ledger options the test adjusts first (hooks, …).
+    pub async fn start_customised(
+        options: ServerOptions,
+        customise: impl FnOnce(&mut LedgerOptions),
+    ) -> Self {
         let folder = tempfile::tempdir().unwrap();
-        let ledger = Ledger::open(ledger_options(&folder)).await.unwrap();
+        let mut ledger_options = ledger_options(&folder);
+        customise(&mut ledger_options);
+        let ledger = Ledger::open(ledger_options).await.unwrap();
         let listener = bind(&options).await.unwrap();
         let (ready_sender, ready) = oneshot::channel::<SocketAddr>();
         let (stop, stopped) = oneshot::channel::<()>();
