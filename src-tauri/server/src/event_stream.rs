@@ -91,6 +91,8 @@ impl EventWriter {
             return;
         };
         let mut heartbeat = tokio::time::interval(settings.heartbeat);
+        // A client that stalled gets one heartbeat when it recovers, not a burst of missed ones.
+        heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         heartbeat.reset();
         loop {
             let outcome = tokio::select! {

@@ -113,6 +113,7 @@ mod tests {
         assert_eq!(options.hostname, "127.0.0.1");
         assert_eq!(options.port, 4096);
         assert_eq!(options.password, None);
+        assert_eq!(options.heartbeat, Duration::from_secs(10));
     }
 
     #[test]
