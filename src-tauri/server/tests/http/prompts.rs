@@ -256,3 +256,28 @@ async fn wait_for(events: &mut super::support::EventReader, kind: &str) -> Value
         }
     }
 }
+
+#[tokio::test]
+async fn reusing_a_message_id_is_409_conflict() {
+    let server = TestServer::start().await;
+    let id = session_id(&server).await;
+    let path = format!("/session/{id}/message");
+    let first = json_of(
+        server
+            .post(
+                &path,
+                json!({"noReply": true, "parts": [{"type": "text", "text": "one"}]}),
+            )
+            .await,
+    )
+    .await;
+    let message_id = first["info"]["id"].as_str().unwrap();
+    let response = server
+        .post(
+            &path,
+            json!({"noReply": true, "messageID": message_id, "parts": [{"type": "text", "text": "two"}]}),
+        )
+        .await;
+    let message = assert_error(response, 409, "conflict").await;
+    assert!(message.contains(message_id), "{message}");
+}
