@@ -47,6 +47,7 @@ pub async fn subscribe(
     let writer = EventWriter {
         ledger,
         sender,
+        shutdown: settings.shutdown.clone(),
         last_sent: 0,
     };
     tokio::spawn(writer.run(last_seen, settings));
@@ -80,6 +81,7 @@ struct Disconnected;
 struct EventWriter {
     ledger: Ledger,
     sender: mpsc::Sender<Bytes>,
+    shutdown: CancellationToken,
     /// The sequence of the newest ledger event written, to never write one twice.
     last_sent: u64,
 }
@@ -219,8 +221,13 @@ impl EventWriter {
         self.send(frame(sequence, &data.to_string())).await
     }
 
+    /// Waits for room in the client's buffer, but not past shutdown: a client that stopped
+    /// reading must not hold the server open.
     async fn send(&mut self, frame: Bytes) -> Result<(), Disconnected> {
-        self.sender.send(frame).await.map_err(|_| Disconnected)
+        tokio::select! {
+            sent = self.sender.send(frame) => sent.map_err(|_| Disconnected),
+            () = self.shutdown.cancelled() => Err(Disconnected),
+        }
     }
 }
 

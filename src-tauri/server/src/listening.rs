@@ -9,10 +9,15 @@ use crate::ledger_writes::LedgerWrites;
 use crate::routes::{router, ServerState};
 use crate::server_options::ServerOptions;
 use dossier_core::{Ledger, LedgerError};
-use std::future::Future;
+use std::future::{Future, IntoFuture};
 use std::net::SocketAddr;
+use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
+
+/// How long shutdown waits for open connections (a client that stopped reading an event
+/// stream, say) before closing them anyway.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
 /// Binds `hostname:port` (port 0 picks a free port).
 pub async fn bind(options: &ServerOptions) -> Result<TcpListener, ServerError> {
@@ -60,10 +65,19 @@ pub async fn serve(
     let app = router(state, options.password.as_deref());
     on_ready(address);
     let stopping = stop.clone();
-    axum::serve(listener, app)
+    let serving = axum::serve(listener, app)
         .with_graceful_shutdown(async move { stopping.cancelled().await })
-        .await
-        .map_err(ServerError::Serve)?;
+        .into_future();
+    let deadline = async {
+        stop.cancelled().await;
+        tokio::time::sleep(SHUTDOWN_GRACE).await;
+    };
+    tokio::select! {
+        served = serving => served.map_err(ServerError::Serve)?,
+        () = deadline => {
+            tracing::warn!("connections still open {SHUTDOWN_GRACE:?} after shutdown began; closing them");
+        }
+    }
     writes.drain().await;
     ledger.close().await;
     Ok(())

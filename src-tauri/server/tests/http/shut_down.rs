@@ -1,9 +1,11 @@
 //! Graceful shutdown: accepted work is finished before the database pool closes.
 
 use super::support::{ledger_options, TestServer};
+use dossier_core::event::EventPayload;
 use dossier_core::message_store::MessageQuery;
 use dossier_core::Ledger;
 use serde_json::json;
+use std::time::{Duration, Instant};
 
 #[tokio::test]
 async fn a_prompt_accepted_just_before_shutdown_is_saved() {
@@ -26,4 +28,24 @@ async fn a_prompt_accepted_just_before_shutdown_is_saved() {
         .unwrap();
     assert_eq!(page.messages.len(), 1);
     reopened.close().await;
+}
+
+#[tokio::test]
+async fn a_client_that_stopped_reading_events_does_not_hold_shutdown() {
+    let server = TestServer::start().await;
+    let mut events = server.events(None).await;
+    assert_eq!(events.next().await.kind(), "server.connected");
+    for _ in 0..3000 {
+        server.ledger.events().publish(EventPayload::SessionIdle {
+            session_id: "ses_unread".into(),
+        });
+    }
+    let started = Instant::now();
+    server.stop().await.unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    drop(events);
 }
