@@ -8,6 +8,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use dossier_core::config::{Config, Locations};
+use dossier_core::message_store::MessageQuery;
 use dossier_core::{Ledger, LedgerOptions};
 use dossier_server::{bind, serve, ServerOptions};
 use serde_json::{json, Value};
@@ -100,6 +101,7 @@ async fn main() {
         port: 0,
         ..ServerOptions::default()
     };
+    let direct = ledger.clone();
     let listener = bind(&server_options).await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
@@ -128,7 +130,8 @@ async fn main() {
     let session = client
         .post("/session", &json!({"title": "bench-prompts"}))
         .await;
-    let path = format!("/session/{}/message", session["id"].as_str().unwrap());
+    let session_id = session["id"].as_str().unwrap().to_string();
+    let path = format!("/session/{session_id}/message");
     for _ in 0..3 {
         client.post(&path, &body).await;
     }
@@ -163,6 +166,26 @@ async fn main() {
     println!(
         "GET /session/:id/message, {returned} messages: median {:.2} ms over {reps}  (OpenCode: 195 ms)",
         median_ms(reads)
+    );
+    // Where that time goes: the core's read, then the adapter's JSON encoding.
+    let mut core_reads = Vec::new();
+    let mut encodings = Vec::new();
+    for _ in 0..reps {
+        let started = Instant::now();
+        let page = direct
+            .messages(&session_id, &MessageQuery::default())
+            .await
+            .unwrap();
+        core_reads.push(started.elapsed());
+        let started = Instant::now();
+        let encoded = serde_json::to_vec(&page.messages).unwrap();
+        encodings.push(started.elapsed());
+        assert!(!encoded.is_empty());
+    }
+    println!(
+        "  of which ledger.messages(): median {:.2} ms; JSON encoding: median {:.2} ms",
+        median_ms(core_reads),
+        median_ms(encodings)
     );
 
     let mut creates = Vec::new();
