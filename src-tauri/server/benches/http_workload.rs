@@ -152,9 +152,9 @@ async fn main() {
         prompts as f64 / total.as_secs_f64()
     );
 
-    let text_only = json!({"noReply": true, "parts": [{"type": "text", "text": "filler"}]});
+    // Filled with the same prompt, as opencode-bench does: 4 parts per message.
     for _ in (prompts + 3)..messages {
-        client.post(&path, &text_only).await;
+        client.post(&path, &body).await;
     }
     let mut reads = Vec::new();
     let mut returned = 0;
