@@ -108,3 +108,38 @@ async fn a_wrong_method_is_405_with_json() {
         .unwrap();
     assert_error(response, 405, "method_not_allowed").await;
 }
+
+#[tokio::test]
+async fn every_route_accepts_opencode_directory_and_workspace_queries() {
+    let server = TestServer::start().await;
+    let session = server.create_session(json!({})).await;
+    let id = session["id"].as_str().unwrap();
+    let query = "directory=%2Ftmp%2Fx&workspace=wrk_1";
+    for path in [
+        "/session".to_string(),
+        "/session/status".to_string(),
+        format!("/session/{id}"),
+        format!("/session/{id}/children"),
+        format!("/session/{id}/message"),
+        "/agent".to_string(),
+        "/config".to_string(),
+        "/config/providers".to_string(),
+        "/provider".to_string(),
+        "/path".to_string(),
+        "/project/current".to_string(),
+    ] {
+        let response = server.get(&format!("{path}?{query}")).await;
+        assert_eq!(response.status(), 200, "{path}");
+    }
+    let response = server
+        .post(
+            &format!("/session/{id}/message?{query}"),
+            json!({"noReply": true, "parts": [{"type": "text", "text": "hi"}]}),
+        )
+        .await;
+    assert_eq!(response.status(), 200);
+    let response = server
+        .patch(&format!("/session/{id}?{query}"), json!({"title": "t"}))
+        .await;
+    assert_eq!(response.status(), 200);
+}
