@@ -4,6 +4,8 @@
 //! from the core's replay buffer; when that is no longer possible (the gap is older than the
 //! buffer, the id is from before a restart, or this stream fell behind the broadcast channel)
 //! it gets `server.resync-required` and must reload — events are never dropped silently.
+//! `GET /global/event` is the same stream with each event wrapped as OpenCode's
+//! `{directory, project, payload}`.
 
 use axum::body::Body;
 use axum::extract::State;
@@ -34,10 +36,52 @@ pub struct EventStreamSettings {
     pub shutdown: CancellationToken,
 }
 
+/// How each frame's JSON is wrapped.
+#[derive(Clone)]
+enum Envelope {
+    /// `GET /event`: `{id, type, properties}`.
+    Plain,
+    /// `GET /global/event`: `{directory, project, payload: {id, type, properties}}`.
+    Global { directory: String },
+}
+
+impl Envelope {
+    fn wrap(&self, event: String) -> String {
+        match self {
+            Self::Plain => event,
+            Self::Global { directory } => format!(
+                "{{\"directory\":{},\"project\":\"global\",\"payload\":{event}}}",
+                serde_json::Value::String(directory.clone())
+            ),
+        }
+    }
+}
+
 pub async fn subscribe(
     State(ledger): State<Ledger>,
     State(settings): State<EventStreamSettings>,
     headers: HeaderMap,
+) -> Response {
+    stream(ledger, settings, &headers, Envelope::Plain)
+}
+
+/// The directory is the server's: every Dossier session belongs to the one global project.
+pub async fn subscribe_global(
+    State(ledger): State<Ledger>,
+    State(settings): State<EventStreamSettings>,
+    headers: HeaderMap,
+) -> Response {
+    let directory = std::env::current_dir()
+        .map(|directory| directory.display().to_string())
+        .unwrap_or_default();
+    stream(ledger, settings, &headers, Envelope::Global { directory })
+}
+
+fn stream(
+    ledger: Ledger,
+    settings: EventStreamSettings,
+    headers: &HeaderMap,
+    envelope: Envelope,
 ) -> Response {
     let last_seen = headers
         .get("last-event-id")
@@ -48,6 +92,7 @@ pub async fn subscribe(
         ledger,
         sender,
         shutdown: settings.shutdown.clone(),
+        envelope,
         last_sent: 0,
     };
     tokio::spawn(writer.run(last_seen, settings));
@@ -82,6 +127,7 @@ struct EventWriter {
     ledger: Ledger,
     sender: mpsc::Sender<Bytes>,
     shutdown: CancellationToken,
+    envelope: Envelope,
     /// The sequence of the newest ledger event written, to never write one twice.
     last_sent: u64,
 }
@@ -204,6 +250,7 @@ impl EventWriter {
             }
         };
         self.last_sent = event.sequence;
+        let data = self.envelope.wrap(data);
         self.send(frame(Some(event.sequence), &data)).await
     }
 
@@ -218,7 +265,8 @@ impl EventWriter {
             "type": kind,
             "properties": properties,
         });
-        self.send(frame(sequence, &data.to_string())).await
+        let data = self.envelope.wrap(data.to_string());
+        self.send(frame(sequence, &data)).await
     }
 
     /// Waits for room in the client's buffer, but not past shutdown: a client that stopped

@@ -71,6 +71,7 @@ pub fn router(state: ServerState, password: Option<&str>) -> Router {
             post(prompts::prompt_async),
         )
         .route("/event", get(event_stream::subscribe))
+        .route("/global/event", get(event_stream::subscribe_global))
         .route("/agent", get(catalog::agents))
         .route("/config", get(catalog::config).patch(not_implemented))
         .route("/config/providers", get(catalog::configured_providers))

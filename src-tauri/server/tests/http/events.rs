@@ -199,3 +199,23 @@ async fn a_stream_that_falls_behind_gets_resync_required_not_a_silent_gap() {
     assert_eq!(next.id, Some(newest + 1));
     assert_eq!(next.data["properties"]["info"]["id"], live["id"]);
 }
+
+#[tokio::test]
+async fn the_global_stream_wraps_events_with_directory_and_payload() {
+    let server = TestServer::start().await;
+    let response = server.get("/global/event").await;
+    assert_eq!(response.status(), 200);
+    let mut events = super::support::EventReader::new(response);
+    let connected = events.next().await;
+    assert_eq!(connected.data["payload"]["type"], "server.connected");
+    assert_eq!(connected.data["project"], "global");
+    assert!(connected.data["directory"].is_string());
+    let session = server.create_session(json!({})).await;
+    let created = events.next().await;
+    assert!(created.id.is_some());
+    assert_eq!(created.data["payload"]["type"], "session.created");
+    assert_eq!(
+        created.data["payload"]["properties"]["info"]["id"],
+        session["id"]
+    );
+}

@@ -204,6 +204,13 @@ pub struct EventReader {
 }
 
 impl EventReader {
+    pub fn new(response: reqwest::Response) -> Self {
+        Self {
+            response,
+            buffer: String::new(),
+        }
+    }
+
     pub async fn next(&mut self) -> Frame {
         tokio::time::timeout(Duration::from_secs(5), self.next_frame())
             .await
