@@ -22,6 +22,8 @@ pub enum ServerError {
     MalformedJson(String),
     #[error("Invalid request body: {0}")]
     InvalidBody(String),
+    #[error("The request body is larger than this server accepts")]
+    BodyTooLarge,
     #[error("Invalid query: {0}")]
     InvalidQuery(String),
     #[error("{method} {path} is not implemented by this Dossier server yet")]
@@ -65,6 +67,7 @@ pub enum ResponseKind {
     NotImplemented,
     MethodNotAllowed,
     Unauthorized,
+    TooLarge,
 }
 
 impl From<ErrorKind> for ResponseKind {
@@ -91,6 +94,7 @@ impl ResponseKind {
             Self::NotImplemented => StatusCode::NOT_IMPLEMENTED,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Self::Unauthorized => StatusCode::UNAUTHORIZED,
+            Self::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         }
     }
 
@@ -106,6 +110,7 @@ impl ResponseKind {
             Self::NotImplemented => "NotImplementedError",
             Self::MethodNotAllowed => "MethodNotAllowedError",
             Self::Unauthorized => "UnauthorizedError",
+            Self::TooLarge => "PayloadTooLargeError",
         }
     }
 }
@@ -121,6 +126,7 @@ impl ServerError {
             Self::NoRoute { .. } => ResponseKind::NotFound,
             Self::MethodNotAllowed { .. } => ResponseKind::MethodNotAllowed,
             Self::Unauthorized => ResponseKind::Unauthorized,
+            Self::BodyTooLarge => ResponseKind::TooLarge,
             Self::BadArgument(_) | Self::PasswordRequired { .. } | Self::HelpRequested => {
                 ResponseKind::Invalid
             }
@@ -192,6 +198,7 @@ mod tests {
             (ResponseKind::NotImplemented, 501),
             (ResponseKind::MethodNotAllowed, 405),
             (ResponseKind::Unauthorized, 401),
+            (ResponseKind::TooLarge, 413),
         ];
         for (kind, status) in table {
             assert_eq!(kind.status().as_u16(), status, "{kind:?}");

@@ -62,7 +62,7 @@ pub async fn serve(
         },
         writes: writes.clone(),
     };
-    let app = router(state, options.password.as_deref());
+    let app = router(state, options);
     on_ready(address);
     let stopping = stop.clone();
     let serving = axum::serve(listener, app)

@@ -5,6 +5,7 @@
 use crate::error::ServerError;
 use axum::extract::{FromRequest, FromRequestParts, Query, Request};
 use axum::http::request::Parts;
+use axum::http::StatusCode;
 use bytes::Bytes;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -19,7 +20,13 @@ impl<State: Send + Sync> FromRequest<State> for JsonBody {
     async fn from_request(request: Request, state: &State) -> Result<Self, Self::Rejection> {
         let bytes = Bytes::from_request(request, state)
             .await
-            .map_err(|rejection| ServerError::InvalidBody(rejection.body_text()))?;
+            .map_err(|rejection| {
+                if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                    ServerError::BodyTooLarge
+                } else {
+                    ServerError::InvalidBody(rejection.body_text())
+                }
+            })?;
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Ok(Self(None));
         }

@@ -6,6 +6,7 @@ use crate::authentication::{require_password, Password};
 use crate::error::ServerError;
 use crate::event_stream::{self, EventStreamSettings};
 use crate::ledger_writes::LedgerWrites;
+use crate::server_options::ServerOptions;
 use axum::extract::{DefaultBodyLimit, FromRef};
 use axum::http::{Method, Uri};
 use axum::routing::{delete, get, post};
@@ -16,9 +17,6 @@ mod catalog;
 mod messages;
 mod prompts;
 mod sessions;
-
-/// Prompts carry attachments as `data:` URLs; OpenCode accepts large bodies, so do we.
-const BODY_LIMIT: usize = 64 * 1024 * 1024;
 
 /// What the handlers share. Each handler extracts only the piece it needs (`State<Ledger>`,
 /// `State<LedgerWrites>`, …) through `FromRef`.
@@ -47,7 +45,7 @@ impl FromRef<ServerState> for LedgerWrites {
     }
 }
 
-pub fn router(state: ServerState, password: Option<&str>) -> Router {
+pub fn router(state: ServerState, options: &ServerOptions) -> Router {
     let router = Router::new()
         .route("/session", get(sessions::list).post(sessions::create))
         .route("/session/status", get(sessions::status))
@@ -90,9 +88,9 @@ pub fn router(state: ServerState, password: Option<&str>) -> Router {
     let router = not_implemented_routes(router)
         .fallback(no_route)
         .method_not_allowed_fallback(method_not_allowed)
-        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(DefaultBodyLimit::max(options.body_limit))
         .with_state(state);
-    match password {
+    match options.password.as_deref() {
         Some(password) => router.layer(axum::middleware::from_fn_with_state(
             Password(password.into()),
             require_password,

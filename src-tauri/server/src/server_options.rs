@@ -10,6 +10,8 @@ pub const DEFAULT_HOSTNAME: &str = "127.0.0.1";
 pub const DEFAULT_PORT: u16 = 4096;
 pub const PASSWORD_VARIABLE: &str = "DOSSIER_SERVER_PASSWORD";
 pub const HEARTBEAT_INTERVAL: Duration = Duration::from_secs(10);
+/// Prompts carry attachments as `data:` URLs; OpenCode accepts large bodies, so do we.
+pub const BODY_LIMIT: usize = 64 * 1024 * 1024;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ServerOptions {
@@ -19,6 +21,8 @@ pub struct ServerOptions {
     pub password: Option<String>,
     /// How often `GET /event` sends `server.heartbeat`; tests shorten it.
     pub heartbeat: Duration,
+    /// The largest request body accepted, in bytes; larger ones get 413.
+    pub body_limit: usize,
 }
 
 impl Default for ServerOptions {
@@ -28,6 +32,7 @@ impl Default for ServerOptions {
             port: DEFAULT_PORT,
             password: None,
             heartbeat: HEARTBEAT_INTERVAL,
+            body_limit: BODY_LIMIT,
         }
     }
 }

@@ -281,3 +281,21 @@ async fn reusing_a_message_id_is_409_conflict() {
     let message = assert_error(response, 409, "conflict").await;
     assert!(message.contains(message_id), "{message}");
 }
+
+#[tokio::test]
+async fn a_body_over_the_limit_is_413_with_json() {
+    let server = TestServer::start_with(dossier_server::ServerOptions {
+        body_limit: 1024,
+        ..super::support::test_options()
+    })
+    .await;
+    let id = session_id(&server).await;
+    let text = "x".repeat(4096);
+    let response = server
+        .post(
+            &format!("/session/{id}/message"),
+            json!({"noReply": true, "parts": [{"type": "text", "text": text}]}),
+        )
+        .await;
+    assert_error(response, 413, "too_large").await;
+}
