@@ -163,6 +163,19 @@ test("listings the SDK asks for answer", async () => {
   assert.deepEqual(status.data, {})
 })
 
+test("a prompt that wants a reply is refused honestly while replies are unavailable", async () => {
+  const refused = await client.session.prompt({ sessionID, parts: [{ type: "text", text: "answer me" }] })
+  assert.equal(refused.response.status, 503)
+  assert.equal(refused.error.kind, "unavailable")
+  assert.match(refused.error.data.message, /saved your message/)
+  const accepted = await client.session.promptAsync({ sessionID, parts: [{ type: "text", text: "answer me later" }] })
+  assert.equal(accepted.response.status, 204)
+  await waitForEvents(() => events.some((event) => event.type === "session.error" && event.properties.sessionID === sessionID))
+  const error = events.find((event) => event.type === "session.error")
+  assert.equal(error.properties.error.name, "UnknownError")
+  assert.match(error.properties.error.data.message, /replies are not available/)
+})
+
 test("errors reach the SDK as OpenCode's named errors", async () => {
   const missing = await client.session.get({ sessionID: "ses_missing" })
   assert.equal(missing.response.status, 404)
