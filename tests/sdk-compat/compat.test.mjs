@@ -4,15 +4,11 @@
 //   DOSSIER_SERVER_BIN=/path/to/dossier-server node --test
 import { test, before, after } from "node:test"
 import assert from "node:assert/strict"
-import { spawn } from "node:child_process"
 import { mkdtempSync, writeFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import path from "node:path"
-import { fileURLToPath } from "node:url"
 import { createOpencodeClient } from "@opencode-ai/sdk/v2/client"
-
-const here = path.dirname(fileURLToPath(import.meta.url))
-const binary = process.env.DOSSIER_SERVER_BIN ?? path.resolve(here, "../../target/debug/dossier-server")
+import { startServer } from "./server.mjs"
 
 let server
 let client
@@ -27,28 +23,8 @@ before(async () => {
   folder = mkdtempSync(path.join(tmpdir(), "dossier-sdk-"))
   file = path.join(folder, "package.json")
   writeFileSync(file, JSON.stringify({ name: "demo", version: "0.1.0" }, null, 2) + "\n")
-  const config = path.join(folder, "dossier.json")
-  writeFileSync(config, JSON.stringify({
-    model: "fake/fake-model",
-    provider: { fake: { npm: "@ai-sdk/openai-compatible", models: { "fake-model": { name: "Fake" } } } },
-  }))
-  server = spawn(binary, ["--hostname", "127.0.0.1", "--port", "0"], {
-    env: { ...process.env, DOSSIER_DATA_DIR: path.join(folder, "data"), DOSSIER_CONFIG: config, DOSSIER_SERVER_PASSWORD: "" },
-    stdio: ["ignore", "pipe", "inherit"],
-  })
-  baseUrl = await new Promise((resolve, reject) => {
-    let output = ""
-    const timer = setTimeout(() => reject(new Error("no listening line within 30 s: " + output)), 30_000)
-    server.on("exit", (code) => reject(new Error(`dossier-server exited with ${code}: ${output}`)))
-    server.stdout.on("data", (chunk) => {
-      output += chunk
-      const match = output.match(/^dossier server listening on (http:\/\/127\.0\.0\.1:\d+)\n/)
-      if (match) {
-        clearTimeout(timer)
-        resolve(match[1])
-      }
-    })
-  })
+  server = await startServer(folder)
+  baseUrl = server.baseUrl
   client = createOpencodeClient({ baseUrl })
   const subscription = await client.event.subscribe(undefined, { signal: streamAbort.signal, sseMaxRetryAttempts: 1 })
   connected = new Promise((resolve) => {
@@ -68,11 +44,7 @@ before(async () => {
 
 after(async () => {
   streamAbort.abort()
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server.once("exit", resolve))
-    server.kill("SIGTERM")
-    await exited
-  }
+  await server?.stop()
   if (folder) rmSync(folder, { recursive: true, force: true })
 })
 
