@@ -1,0 +1,56 @@
+//! Message routes: a session's messages a page at a time (`limit`, `before`, with `Link` and
+//! `X-Next-Cursor` pointing at older ones), and one message with its parts.
+
+use crate::error::{ServerError, ServerResult};
+use crate::paging_headers::next_page_headers;
+use crate::request_body::QueryParams;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, Uri};
+use axum::Json;
+use dossier_core::message::MessageWithParts;
+use dossier_core::message_store::MessageQuery;
+use dossier_core::Ledger;
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+pub struct ListQuery {
+    limit: Option<u32>,
+    before: Option<String>,
+}
+
+pub async fn list(
+    State(ledger): State<Ledger>,
+    Path(session_id): Path<String>,
+    uri: Uri,
+    QueryParams(query): QueryParams<ListQuery>,
+) -> ServerResult<(HeaderMap, Json<Vec<MessageWithParts>>)> {
+    if query.before.is_some() && query.limit.is_none() {
+        // OpenCode refuses this too: a cursor without a page size is ambiguous.
+        return Err(ServerError::InvalidQuery(
+            "\"before\" needs \"limit\": ask for a page size with the cursor".into(),
+        ));
+    }
+    let page = ledger
+        .messages(
+            &session_id,
+            &MessageQuery {
+                limit: query.limit,
+                before: query.before,
+            },
+        )
+        .await?;
+    let headers = next_page_headers(
+        uri.path(),
+        query.limit,
+        "before",
+        page.next_cursor.as_deref(),
+    );
+    Ok((headers, Json(page.messages)))
+}
+
+pub async fn get(
+    State(ledger): State<Ledger>,
+    Path((session_id, message_id)): Path<(String, String)>,
+) -> ServerResult<Json<MessageWithParts>> {
+    Ok(Json(ledger.message(&session_id, &message_id).await?))
+}
