@@ -5,7 +5,8 @@ use crate::error::{ServerError, ServerResult};
 use crate::paging_headers::next_page_headers;
 use crate::request_body::QueryParams;
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, Uri};
+use axum::http::header::CONTENT_TYPE;
+use axum::http::{HeaderMap, HeaderName, Uri};
 use axum::Json;
 use dossier_core::message::MessageWithParts;
 use dossier_core::message_store::MessageQuery;
@@ -18,12 +19,14 @@ pub struct ListQuery {
     before: Option<String>,
 }
 
+/// The body is the core's ready-made JSON listing (byte-identical to serialising the typed
+/// page), so a thousand messages are not parsed into structs only to be encoded again.
 pub async fn list(
     State(ledger): State<Ledger>,
     Path(session_id): Path<String>,
     uri: Uri,
     QueryParams(query): QueryParams<ListQuery>,
-) -> ServerResult<(HeaderMap, Json<Vec<MessageWithParts>>)> {
+) -> ServerResult<(HeaderMap, ([(HeaderName, &'static str); 1], String))> {
     if query.before.is_some() && query.limit.is_none() {
         // OpenCode refuses this too: a cursor without a page size is ambiguous.
         return Err(ServerError::InvalidQuery(
@@ -31,7 +34,7 @@ pub async fn list(
         ));
     }
     let page = ledger
-        .messages(
+        .messages_json(
             &session_id,
             &MessageQuery {
                 limit: query.limit,
@@ -45,7 +48,7 @@ pub async fn list(
         "before",
         page.next_cursor.as_deref(),
     );
-    Ok((headers, Json(page.messages)))
+    Ok((headers, ([(CONTENT_TYPE, "application/json")], page.json)))
 }
 
 pub async fn get(
