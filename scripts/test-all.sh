@@ -29,5 +29,12 @@ step "UI: build (the desktop shell embeds ui/dist)"
 step "Rust lints (clippy, warnings are errors)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
-step "Rust tests (every crate)"
+step "Rust tests (every crate; also regenerates the UI's TypeScript bindings)"
 cargo test --workspace --locked
+
+step "Generated TypeScript bindings are up to date"
+if [ -n "$(git status --porcelain -- ui/src/lib/bindings)" ]; then
+  git status --short -- ui/src/lib/bindings
+  echo "ui/src/lib/bindings is stale: run 'cargo test -p dossier-core export_bindings' and commit the result." >&2
+  exit 1
+fi

@@ -1,3 +1,17 @@
-fn main() {
-    dossier_lib::run()
+//! Entry point of the Dossier desktop app: hands over to the library so tests and the binary
+//! share one builder.
+
+// Keep release builds on Windows from opening a console next to the window.
+#![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    match dossier_lib::run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("dossier: the desktop shell stopped with an error: {error}");
+            ExitCode::FAILURE
+        }
+    }
 }

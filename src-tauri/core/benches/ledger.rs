@@ -6,7 +6,7 @@
 //! 1. noReply prompt (a text part + a 10 KB text file) into a session holding 10,000 messages;
 //! 2. the first page of 100 sessions out of 10,000;
 //! 3. the newest 50 and all 1,000 messages of a 1,000-message session (4 parts each), read and
-//!    serialised to JSON as an adapter would.
+//!    serialised to JSON as an adapter would, and as the ready-made JSON listing adapters send.
 
 use dossier_core::config::{Config, Locations};
 use dossier_core::draft::{Draft, PromptInput};
@@ -241,6 +241,28 @@ async fn main() {
         }
         report(label, samples);
         println!("{:<58} {} KB of JSON", "", bytes / 1024);
+    }
+    for (label, limit) in [
+        ("newest 50 of 1,000 messages (JSON listing)", Some(50)),
+        ("all 1,000 messages, 4,000 parts (JSON listing)", None),
+    ] {
+        let mut samples = Vec::new();
+        for _ in 0..(if limit.is_some() { 300 } else { 100 }) {
+            let started = Instant::now();
+            let page = ledger
+                .messages_json(
+                    &long.id,
+                    &MessageQuery {
+                        limit,
+                        before: None,
+                    },
+                )
+                .await
+                .unwrap_or_else(|error| panic!("{error}"));
+            samples.push(started.elapsed());
+            assert!(page.json.len() > 2);
+        }
+        report(label, samples);
     }
     let size = std::fs::metadata(folder.path().join("data").join("dossier.db"))
         .map(|metadata| metadata.len())

@@ -6,11 +6,13 @@ use crate::error::LedgerError;
 use crate::message::ModelRef;
 use crate::permission::{rules_from_config, Action, Rule, Ruleset};
 use serde::Serialize;
+use ts_rs::TS;
 
 mod markdown;
 pub use markdown::load_markdown_agents;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[ts(export)]
 #[serde(rename_all = "lowercase")]
 pub enum AgentMode {
     Primary,
@@ -30,10 +32,12 @@ impl AgentMode {
 }
 
 /// OpenCode's `Agent.Info`, serialised with its field names for `GET /agent`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
 pub struct Agent {
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub description: Option<String>,
     pub mode: AgentMode,
     pub native: bool,
@@ -41,18 +45,26 @@ pub struct Agent {
     pub hidden: bool,
     pub permission: Ruleset,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub model: Option<ModelRef>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub variant: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub prompt: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub temperature: Option<f64>,
-    #[serde(rename = "topP", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "topP")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub top_p: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub color: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub steps: Option<u32>,
     pub options: serde_json::Map<String, serde_json::Value>,
 }

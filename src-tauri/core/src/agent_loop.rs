@@ -26,6 +26,11 @@ pub trait AgentLoop: Send + Sync {
     fn status(&self) -> BTreeMap<String, SessionStatus> {
         BTreeMap::new()
     }
+
+    /// Whether a reply is running in the session; reshaping (revert, fork…) waits for idle.
+    fn is_busy(&self, _session_id: &str) -> bool {
+        false
+    }
 }
 
 /// Used until a loop is installed: the prompt is saved, and the caller is told plainly that

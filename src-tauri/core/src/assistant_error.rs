@@ -3,8 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use ts_rs::TS;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
 #[serde(tag = "name", content = "data")]
 pub enum AssistantError {
     ProviderAuthError {
@@ -36,7 +38,8 @@ pub enum AssistantError {
     ApiError(ApiErrorData),
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
 pub struct ApiErrorData {
     pub message: String,
     #[serde(
@@ -60,6 +63,7 @@ pub struct ApiErrorData {
     )]
     pub response_body: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub metadata: Option<Value>,
 }
 

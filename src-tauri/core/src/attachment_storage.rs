@@ -60,6 +60,23 @@ async fn prepare_one(mut part: Part) -> PreparedPart {
     }
 }
 
+/// Moves large `data:` URLs to the blob store without touching their bytes (imports).
+pub(crate) fn prepare_unchanged(parts: Vec<Part>) -> Vec<PreparedPart> {
+    parts
+        .into_iter()
+        .map(|part| {
+            let blob = match &part.body {
+                PartBody::File(file) => data_url::parse(&file.url)
+                    .ok()
+                    .filter(|decoded| decoded.bytes.len() > INLINE_LIMIT)
+                    .map(|decoded| (file.mime.clone(), decoded.bytes)),
+                _ => None,
+            };
+            PreparedPart { part, blob }
+        })
+        .collect()
+}
+
 /// Writes pending blobs inside the caller's transaction and points their parts at them.
 pub(crate) async fn store(
     transaction: &mut Transaction<'_, Sqlite>,

@@ -2,10 +2,12 @@
 //! what went wrong; `kind()` maps it onto the small closed set that the UI and HTTP statuses use.
 
 use serde::Serialize;
+use ts_rs::TS;
 
 /// The closed set of error kinds shared with every adapter (`not_found` → 404, `invalid` → 400,
 /// `conflict` and `busy` → 409, `unavailable` → 503, `internal` → 500).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[ts(export)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorKind {
     NotFound,
@@ -17,7 +19,8 @@ pub enum ErrorKind {
 }
 
 /// What crosses to the UI and over HTTP: `{kind, message}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[ts(export)]
 pub struct ErrorBody {
     pub kind: ErrorKind,
     pub message: String,

@@ -11,9 +11,11 @@ use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use tokio::sync::broadcast;
+use ts_rs::TS;
 
 /// OpenCode's event names and payloads, serialised as `{type, properties}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
 #[serde(tag = "type", content = "properties")]
 pub enum EventPayload {
     #[serde(rename = "session.created")]
@@ -47,9 +49,12 @@ pub enum EventPayload {
     },
     #[serde(rename = "session.error")]
     SessionError {
-        #[serde(rename = "sessionID", default, skip_serializing_if = "Option::is_none")]
+        #[serde(rename = "sessionID")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
         session_id: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
         error: Option<AssistantError>,
     },
     #[serde(rename = "message.updated")]
@@ -70,6 +75,7 @@ pub enum EventPayload {
         #[serde(rename = "sessionID")]
         session_id: String,
         part: Part,
+        #[ts(type = "number")]
         time: i64,
     },
     #[serde(rename = "message.part.removed")]
@@ -131,7 +137,8 @@ impl EventPayload {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum SessionStatus {
     Idle,
@@ -139,16 +146,19 @@ pub enum SessionStatus {
     Retry {
         attempt: u32,
         message: String,
+        #[ts(type = "number")]
         next: i64,
     },
 }
 
 /// The envelope every adapter sends: `{id, type, properties}`. `sequence` travels beside it (as
 /// the SSE `id:` line), not inside, so the JSON matches OpenCode's.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
 pub struct Event {
     pub id: String,
     #[serde(skip)]
+    #[ts(type = "number")]
     pub sequence: u64,
     #[serde(flatten)]
     pub payload: EventPayload,

@@ -6,11 +6,13 @@ use crate::session::Tokens;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
+use ts_rs::TS;
 
 // Messages are read and written one at a time, never kept in large arrays of mixed roles where
 // boxing would pay off; plain variants keep matching simple.
 #[allow(clippy::large_enum_variant)]
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, TS)]
+#[ts(export)]
 #[serde(tag = "role", rename_all = "lowercase")]
 pub enum Message {
     User(UserMessage),
@@ -73,7 +75,8 @@ impl Serialize for Message {
 }
 
 /// `{providerID, modelID, variant?}` as a user message records it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
 pub struct ModelRef {
     #[serde(rename = "providerID")]
     pub provider_id: String,
@@ -100,13 +103,15 @@ impl ModelRef {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
 pub struct UserModel {
     #[serde(rename = "providerID")]
     pub provider_id: String,
     #[serde(rename = "modelID")]
     pub model_id: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub variant: Option<String>,
 }
 
@@ -116,37 +121,46 @@ impl UserModel {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
 pub struct UserMessage {
     pub id: String,
     #[serde(rename = "sessionID")]
     pub session_id: String,
     pub time: UserTime,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub format: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub summary: Option<Value>,
     pub agent: String,
     pub model: UserModel,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub system: Option<String>,
     /// Deprecated input kept for OpenCode compatibility; it becomes session permission rules.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub tools: Option<BTreeMap<String, bool>>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
 pub struct UserTime {
+    #[ts(type = "number")]
     pub created: i64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
 pub struct AssistantMessage {
     pub id: String,
     #[serde(rename = "sessionID")]
     pub session_id: String,
     pub time: AssistantTime,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub error: Option<AssistantError>,
     #[serde(rename = "parentID")]
     pub parent_id: String,
@@ -159,35 +173,45 @@ pub struct AssistantMessage {
     pub agent: String,
     pub path: MessagePath,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub summary: Option<bool>,
     /// Cumulative over the reply's steps.
     #[serde(with = "crate::wire_number")]
+    #[ts(type = "number")]
     pub cost: f64,
     /// The last step's usage only (used for the context-overflow check).
     pub tokens: Tokens,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub structured: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub variant: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub finish: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
 pub struct AssistantTime {
+    #[ts(type = "number")]
     pub created: i64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
     pub completed: Option<i64>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
 pub struct MessagePath {
     pub cwd: String,
     pub root: String,
 }
 
 /// A message with its parts in stored order: OpenCode's `WithParts`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
 pub struct MessageWithParts {
     pub info: Message,
     pub parts: Vec<Part>,

@@ -4,20 +4,24 @@
 use crate::config::Config;
 use crate::message::ModelRef;
 use serde::Serialize;
+use ts_rs::TS;
 
 pub const OFFLINE_PROVIDER_ID: &str = "dossier";
 pub const OFFLINE_MODEL_ID: &str = "offline";
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
 pub struct Provider {
     pub id: String,
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub npm: Option<String>,
     pub models: Vec<Model>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
 pub struct Model {
     pub id: String,
     #[serde(rename = "providerID")]
@@ -29,7 +33,8 @@ pub struct Model {
     pub reasoning: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
 pub struct ModelCatalog {
     pub providers: Vec<Provider>,
 }

@@ -12,9 +12,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use tokio::sync::oneshot;
+use ts_rs::TS;
 
 /// OpenCode's `PermissionRequest`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
 pub struct PermissionRequest {
     pub id: String,
     #[serde(rename = "sessionID")]
@@ -25,10 +27,12 @@ pub struct PermissionRequest {
     /// The patterns an `always` answer allows from now on.
     pub always: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub tool: Option<PermissionTool>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
 pub struct PermissionTool {
     #[serde(rename = "messageID")]
     pub message_id: String,
@@ -36,7 +40,8 @@ pub struct PermissionTool {
     pub call_id: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
 #[serde(rename_all = "lowercase")]
 pub enum PermissionReply {
     Once,

@@ -3,8 +3,10 @@
 use crate::permission::Ruleset;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use ts_rs::TS;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
 pub struct Session {
     pub id: String,
     pub slug: String,
@@ -12,24 +14,32 @@ pub struct Session {
     pub project_id: String,
     pub directory: String,
     pub path: String,
-    #[serde(rename = "parentID", default, skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "parentID")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub parent_id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub summary: Option<Value>,
     #[serde(with = "crate::wire_number", default)]
+    #[ts(type = "number")]
     pub cost: f64,
     #[serde(default)]
     pub tokens: Tokens,
     pub title: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub agent: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub model: Option<SessionModel>,
     pub version: String,
     pub time: SessionTime,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub permission: Option<Ruleset>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub revert: Option<RevertMarker>,
     /// Dossier's addition: pinned sessions are listed first by the UI. Omitted when false so the
     /// JSON stays identical to OpenCode's for everything else.
@@ -38,60 +48,82 @@ pub struct Session {
 }
 
 /// The last model a session used. Note the key is `id`, not `modelID`, as in OpenCode.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
 pub struct SessionModel {
     pub id: String,
     #[serde(rename = "providerID")]
     pub provider_id: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub variant: Option<String>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
 pub struct Tokens {
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
     pub total: Option<u64>,
+    #[ts(type = "number")]
     pub input: u64,
+    #[ts(type = "number")]
     pub output: u64,
+    #[ts(type = "number")]
     pub reasoning: u64,
     pub cache: CacheTokens,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
 pub struct CacheTokens {
+    #[ts(type = "number")]
     pub read: u64,
+    #[ts(type = "number")]
     pub write: u64,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
 pub struct SessionTime {
+    #[ts(type = "number")]
     pub created: i64,
+    #[ts(type = "number")]
     pub updated: i64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
     pub compacting: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
     pub archived: Option<i64>,
 }
 
 /// The soft "undo" marker: messages from here on are hidden and removed for good by the next
 /// prompt.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
 pub struct RevertMarker {
     #[serde(rename = "messageID")]
     pub message_id: String,
-    #[serde(rename = "partID", default, skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "partID")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub part_id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub snapshot: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub diff: Option<String>,
 }
 
 /// What a caller may set when creating a session (OpenCode's `CreateInput`, plus `directory`).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
 #[serde(deny_unknown_fields)]
 pub struct CreateSession {
-    #[serde(rename = "parentID", default)]
+    #[serde(rename = "parentID")]
+    #[serde(default)]
     pub parent_id: Option<String>,
     #[serde(default)]
     pub title: Option<String>,
@@ -101,7 +133,8 @@ pub struct CreateSession {
     pub model: Option<SessionModel>,
     #[serde(default)]
     pub permission: Option<Ruleset>,
-    #[serde(rename = "workspaceID", default)]
+    #[serde(rename = "workspaceID")]
+    #[serde(default)]
     pub workspace_id: Option<String>,
     /// The folder the session works in; the ledger's default directory when absent.
     #[serde(default)]
@@ -110,7 +143,8 @@ pub struct CreateSession {
 
 /// A partial update (`PATCH /session/:id`). `permission` rules are appended to the existing
 /// ruleset, as OpenCode does.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
 #[serde(deny_unknown_fields)]
 pub struct SessionPatch {
     #[serde(default)]
@@ -123,11 +157,13 @@ pub struct SessionPatch {
     pub pinned: Option<bool>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
 #[serde(deny_unknown_fields)]
 pub struct SessionTimePatch {
     /// `Some(None)` (JSON `null`) un-archives; a number archives at that instant.
     #[serde(default, with = "double_option")]
+    #[ts(optional, type = "number | null")]
     pub archived: Option<Option<i64>>,
 }
 

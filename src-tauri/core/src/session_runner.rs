@@ -134,6 +134,10 @@ impl AgentLoop for SessionRunner {
     fn status(&self) -> BTreeMap<String, SessionStatus> {
         lock(&self.board).statuses.clone()
     }
+
+    fn is_busy(&self, session_id: &str) -> bool {
+        lock(&self.board).runs.contains_key(session_id)
+    }
 }
 
 fn lock(board: &Mutex<Board>) -> MutexGuard<'_, Board> {
@@ -201,12 +205,8 @@ impl Ledger {
         self.setup.agent_loop.status()
     }
 
-    /// `Busy` when the session has a reply running: for operations that need it idle
-    /// (revert, shell, summarize).
-    pub fn ensure_idle(&self, session_id: &str) -> Result<(), LedgerError> {
-        if self.status().contains_key(session_id) {
-            return Err(LedgerError::Busy(session_id.to_string()));
-        }
-        Ok(())
+    /// Whether a reply is running in the session (revert, fork and resend refuse with `Busy`).
+    pub fn is_busy(&self, session_id: &str) -> bool {
+        self.setup.agent_loop.is_busy(session_id)
     }
 }

@@ -14,6 +14,9 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const CHILD_ENV: &str = "DOSSIER_CRASH_CHILD_DIR";
+const FORK_CHILD_ENV: &str = "DOSSIER_CRASH_FORK_CHILD_DIR";
+const FORK_TEST_NAME: &str = "crash_consistency::killed_fork_leaves_no_fork_or_a_whole_one";
+const SOURCE_MESSAGES: usize = 60;
 const TEST_NAME: &str = "crash_consistency::killed_ingest_never_leaves_half_a_prompt";
 const ROUNDS: usize = 12;
 /// Parts per acknowledged prompt: Read call + Read output + file + two texts.
@@ -148,4 +151,149 @@ async fn killed_ingest_never_leaves_half_a_prompt() {
         "the child barely ingested anything: {}",
         acknowledged.len()
     );
+}
+
+async fn child_fork(folder: std::path::PathBuf) {
+    let ledger = Ledger::open(options(&folder, "{}"))
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let source = ledger
+        .sessions(&dossier_core::session_store::SessionQuery::default())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"))
+        .sessions
+        .into_iter()
+        .find(|session| session.title == "source")
+        .unwrap_or_else(|| panic!("no source session"));
+    let mut stdout = std::io::stdout();
+    writeln!(stdout, "ready").unwrap_or_default();
+    stdout.flush().unwrap_or_default();
+    loop {
+        let fork = ledger
+            .fork_session(&source.id, None)
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
+        writeln!(stdout, "ack {}", fork.id).unwrap_or_default();
+        stdout.flush().unwrap_or_default();
+    }
+}
+
+#[tokio::test]
+async fn killed_fork_leaves_no_fork_or_a_whole_one() {
+    if let Some(folder) = std::env::var_os(FORK_CHILD_ENV) {
+        child_fork(folder.into()).await;
+        return;
+    }
+    let folder = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    std::fs::create_dir_all(folder.path().join("work")).unwrap_or_default();
+    {
+        let ledger = Ledger::open(options(folder.path(), "{}"))
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
+        let source = ledger
+            .create_session(CreateSession {
+                title: Some("source".into()),
+                ..CreateSession::default()
+            })
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
+        for index in 0..SOURCE_MESSAGES {
+            ledger
+                .prompt(
+                    &source.id,
+                    no_reply(vec![
+                        Draft::text(format!("message {index}")),
+                        Draft::text("second part"),
+                    ]),
+                )
+                .await
+                .unwrap_or_else(|error| panic!("{error}"));
+        }
+        ledger.close().await;
+    }
+    let executable = std::env::current_exe().unwrap_or_else(|error| panic!("{error}"));
+    let mut rng = rand::thread_rng();
+    let mut acknowledged = Vec::new();
+    for round in 0..8 {
+        let mut child = Command::new(&executable)
+            .args([
+                FORK_TEST_NAME,
+                "--exact",
+                "--nocapture",
+                "--test-threads",
+                "1",
+            ])
+            .env(FORK_CHILD_ENV, folder.path())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|error| panic!("{error}"));
+        let stdout = child.stdout.take().unwrap_or_else(|| panic!("no stdout"));
+        let (sender, receiver) = std::sync::mpsc::channel::<String>();
+        let reader = std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        loop {
+            let line = receiver
+                .recv_timeout(Duration::from_secs(30))
+                .unwrap_or_else(|error| {
+                    panic!("round {round}: the child never became ready: {error}")
+                });
+            if line.ends_with("ready") {
+                break;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(rng.gen_range(5..200)));
+        child.kill().unwrap_or_else(|error| panic!("{error}"));
+        child.wait().unwrap_or_else(|error| panic!("{error}"));
+        reader.join().unwrap_or_default();
+        acknowledged.extend(
+            receiver
+                .try_iter()
+                .filter_map(|line| line.strip_prefix("ack ").map(str::to_string)),
+        );
+
+        let ledger = Ledger::open(options(folder.path(), "{}"))
+            .await
+            .unwrap_or_else(|error| panic!("round {round}: {error}"));
+        let sessions = ledger
+            .sessions(&dossier_core::session_store::SessionQuery {
+                limit: Some(1000),
+                ..Default::default()
+            })
+            .await
+            .unwrap_or_else(|error| panic!("{error}"))
+            .sessions;
+        for session in sessions.iter().filter(|session| session.title != "source") {
+            let page = ledger
+                .messages(
+                    &session.id,
+                    &dossier_core::message_store::MessageQuery::default(),
+                )
+                .await
+                .unwrap_or_else(|error| panic!("{error}"));
+            assert_eq!(
+                page.messages.len(),
+                SOURCE_MESSAGES,
+                "round {round}: fork {} is partial",
+                session.id
+            );
+            assert!(
+                page.messages.iter().all(|message| message.parts.len() == 2),
+                "round {round}: a forked message lost parts"
+            );
+        }
+        for fork in &acknowledged {
+            assert!(
+                sessions.iter().any(|session| &session.id == fork),
+                "round {round}: acknowledged fork {fork} lost"
+            );
+        }
+        ledger.close().await;
+    }
+    assert!(!acknowledged.is_empty(), "the child never finished a fork");
 }

@@ -15,5 +15,7 @@ mod reply_errors;
 mod reply_streaming;
 mod reply_support;
 mod reply_tools;
+mod reshaping;
+mod search;
 mod storage;
 mod subagents;

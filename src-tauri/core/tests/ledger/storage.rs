@@ -465,3 +465,77 @@ async fn ledger_keeps_order_across_the_opencode_id_wrap() {
         .collect();
     assert_eq!(listed, sent.iter().map(String::as_str).collect::<Vec<_>>());
 }
+
+#[tokio::test]
+async fn json_listing_is_byte_identical_to_the_typed_listing() {
+    let test = open(FAKE_CONFIG).await;
+    let session = test.session().await;
+    let path = test.write(
+        "notes \"quoted\".txt",
+        "line with \"quotes\" and ünïcödé\n\ttabbed\n",
+    );
+    test.no_reply(
+        &session,
+        vec![
+            file_draft(&path),
+            Draft::text("plain"),
+            Draft::agent("explore"),
+        ],
+    )
+    .await;
+    let image =
+        dossier_core::data_url::build("image/png", b"\x89PNG\r\n\x1a\n-not-decodable-but-kept");
+    test.no_reply(
+        &session,
+        vec![
+            Draft::file(image, "image/png", Some("x.png")),
+            Draft::text("emoji 🎉 and \u{7} bell"),
+        ],
+    )
+    .await;
+    for index in 0..5 {
+        test.no_reply(&session, vec![Draft::text(format!("filler {index}"))])
+            .await;
+    }
+    for query in [
+        MessageQuery::default(),
+        MessageQuery {
+            limit: Some(3),
+            before: None,
+        },
+    ] {
+        let typed = test
+            .ledger
+            .messages(&session.id, &query)
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
+        let raw = test
+            .ledger
+            .messages_json(&session.id, &query)
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
+        assert_eq!(
+            raw.json,
+            serde_json::to_string(&typed.messages).unwrap_or_default()
+        );
+        assert_eq!(raw.next_cursor, typed.next_cursor);
+    }
+    let older = test
+        .ledger
+        .messages_json(
+            &session.id,
+            &MessageQuery {
+                limit: Some(3),
+                before: Some("9".into()),
+            },
+        )
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert!(older.json.starts_with("[{\"info\":"));
+    let missing = test
+        .ledger
+        .messages_json("ses_nope", &MessageQuery::default())
+        .await
+        .err();
+    assert_eq!(missing.map(|error| error.kind()), Some(ErrorKind::NotFound));
+}

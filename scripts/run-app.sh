@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Builds and starts the Dossier desktop app (debug build) from a fresh Debian or Ubuntu checkout.
+#
+#   bash scripts/run-app.sh
+#
+# Safe to run again: system packages are installed only when missing, and the UI and the app are
+# rebuilt only as far as they changed. Needs Rust (cargo) and Node.js 20.19+ with npm already
+# installed. Arguments are passed on to the app.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# shellcheck source=scripts/system-packages.sh
+source scripts/system-packages.sh
+
+step() { printf '\n==> %s\n' "$*"; }
+fail() { printf 'run-app: %s\n' "$*" >&2; exit 1; }
+
+check_toolchains() {
+  command -v cargo >/dev/null || fail "cargo not found: install Rust (stable) first"
+  command -v npm >/dev/null || fail "npm not found: install Node.js 20.19 or newer first"
+  # Vite 8 and ESLint 9 need Node 20.19+.
+  node -e 'const [a, b] = process.versions.node.split(".").map(Number);
+           process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)' ||
+    fail "Node.js $(node --version) is too old: 20.19 or newer is needed"
+}
+
+build_ui() {
+  step "Installing UI dependencies (npm ci)"
+  (cd ui && npm ci --no-audit --no-fund)
+  step "Building the UI into ui/dist"
+  (cd ui && npm run build)
+}
+
+run_app() {
+  step "Building the desktop app (the first build takes several minutes)"
+  cargo build
+  if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
+    fail "built, but there is no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset); on a headless machine try: xvfb-run -a bash scripts/run-app.sh"
+  fi
+  step "Starting Dossier"
+  exec cargo run --quiet -- "$@"
+}
+
+install_missing_system_packages
+check_toolchains
+build_ui
+run_app "$@"

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Compatibility with the official OpenCode SDK: installs the pinned @opencode-ai/sdk
+# (tests/sdk-compat/package-lock.json), builds the dossier-server binary and runs the SDK,
+# unchanged, against it on 127.0.0.1 with node's test runner.
+#
+#   bash scripts/test-sdk.sh
+#
+# Honours CARGO_TARGET_DIR (the binary is looked up there, else in ./target).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+command -v node >/dev/null || { echo "node not found: install Node 20+ first" >&2; exit 1; }
+
+printf '\n==> SDK compatibility: npm ci\n'
+(cd tests/sdk-compat && npm ci --no-audit --no-fund)
+
+printf '\n==> SDK compatibility: build dossier-server\n'
+cargo build -p dossier-server --bin dossier-server --locked
+
+target_dir=${CARGO_TARGET_DIR:-target}
+case "$target_dir" in /*) ;; *) target_dir="$PWD/$target_dir" ;; esac
+export DOSSIER_SERVER_BIN="$target_dir/debug/dossier-server"
+
+printf '\n==> SDK compatibility: node --test\n'
+(cd tests/sdk-compat && node --test)

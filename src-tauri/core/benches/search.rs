@@ -1,0 +1,257 @@
+//! Search benchmark: prints latency (p50/p95) over a generated ledger and the index's size
+//! against the text it indexes. Asserts nothing. Run with `cargo bench -p dossier-core --bench
+//! search`; `SEARCH_BENCH_SESSIONS` and `SEARCH_BENCH_PARTS_PER_SESSION` change the scale
+//! (default 10,000 sessions × 100 parts = 1,000,000 parts).
+
+use dossier_core::config::{Config, Locations};
+use dossier_core::id::IdKind;
+use dossier_core::message::{Message, UserMessage, UserModel, UserTime};
+use dossier_core::message_store;
+use dossier_core::part::{Part, PartBody, TextPart};
+use dossier_core::search::SearchQuery;
+use dossier_core::session::CreateSession;
+use dossier_core::session_store;
+use dossier_core::{Ledger, LedgerOptions};
+use rand::{Rng, SeedableRng};
+use std::time::{Duration, Instant};
+
+const WORDS: &[&str] = &[
+    "invoice",
+    "garden",
+    "python",
+    "deadline",
+    "meeting",
+    "travel",
+    "budget",
+    "contract",
+    "recipe",
+    "server",
+    "migration",
+    "holiday",
+    "report",
+    "design",
+    "customer",
+    "refund",
+    "schedule",
+    "library",
+    "kernel",
+    "database",
+    "the",
+    "and",
+    "with",
+    "for",
+    "from",
+    "about",
+    "please",
+    "check",
+    "could",
+    "would",
+    "should",
+    "today",
+    "tomorrow",
+];
+const CHINESE: &[&str] = &[
+    "文件",
+    "格式",
+    "检查",
+    "报告",
+    "会议",
+    "旅行",
+    "预算",
+    "合同",
+    "数据库",
+    "服务器",
+    "明天",
+    "今天",
+];
+
+fn env_number(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|value| value.parse().ok())
+        .unwrap_or(default)
+}
+
+fn sentence(rng: &mut rand::rngs::StdRng) -> String {
+    let length = rng.gen_range(8..24);
+    let mut words: Vec<String> = (0..length)
+        .map(|_| WORDS[rng.gen_range(0..WORDS.len())].to_string())
+        .collect();
+    if rng.gen_bool(0.2) {
+        let chinese: String = (0..rng.gen_range(3..8))
+            .map(|_| CHINESE[rng.gen_range(0..CHINESE.len())])
+            .collect();
+        words.push(chinese);
+    }
+    if rng.gen_bool(0.001) {
+        words.push("zanzibar".into());
+    }
+    words.join(" ")
+}
+
+fn percentile(sorted: &[Duration], fraction: f64) -> f64 {
+    let index = ((sorted.len() as f64 - 1.0) * fraction).round() as usize;
+    sorted[index.min(sorted.len() - 1)].as_secs_f64() * 1000.0
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    let sessions = env_number("SEARCH_BENCH_SESSIONS", 10_000);
+    let parts_per_session = env_number("SEARCH_BENCH_PARTS_PER_SESSION", 100);
+    let folder = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let mut options = LedgerOptions::at(Locations {
+        data_dir: folder.path().join("data"),
+        config_path: folder.path().join("none.json"),
+    });
+    options.config = Some(Config::default());
+    options.default_directory = Some(folder.path().to_path_buf());
+    let ledger = Ledger::open(options)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    println!("dossier-core search benchmark: {sessions} sessions × {parts_per_session} parts");
+
+    let started = Instant::now();
+    let template = ledger
+        .create_session(CreateSession::default())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let now = ledger.now();
+    for batch in 0..sessions.div_ceil(500) {
+        let mut transaction = ledger
+            .pool()
+            .begin()
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
+        for index in (batch * 500)..((batch + 1) * 500).min(sessions) {
+            let mut session = template.clone();
+            session.id = ledger.new_id(IdKind::Session);
+            session.title = format!("{} {}", WORDS[index % 20], index);
+            session_store::insert(&mut transaction, &session)
+                .await
+                .unwrap_or_else(|error| panic!("{error}"));
+            let messages = parts_per_session.div_ceil(2);
+            let mut seq = session_store::reserve_sequence(
+                &mut transaction,
+                &session.id,
+                (messages + parts_per_session) as i64,
+            )
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
+            let mut written = 0;
+            while written < parts_per_session {
+                let message_id = ledger.new_id(IdKind::Message);
+                let message = Message::User(UserMessage {
+                    id: message_id.clone(),
+                    session_id: session.id.clone(),
+                    time: UserTime { created: now },
+                    format: None,
+                    summary: None,
+                    agent: "build".into(),
+                    model: UserModel {
+                        provider_id: "dossier".into(),
+                        model_id: "offline".into(),
+                        variant: None,
+                    },
+                    system: None,
+                    tools: None,
+                });
+                message_store::insert_message(&mut transaction, &message, seq, now)
+                    .await
+                    .unwrap_or_else(|error| panic!("{error}"));
+                seq += 1;
+                for _ in 0..2.min(parts_per_session - written) {
+                    let part = Part {
+                        id: ledger.new_id(IdKind::Part),
+                        session_id: session.id.clone(),
+                        message_id: message_id.clone(),
+                        body: PartBody::Text(TextPart {
+                            text: sentence(&mut rng),
+                            ..TextPart::default()
+                        }),
+                    };
+                    message_store::insert_part(&mut transaction, &part, seq, now)
+                        .await
+                        .unwrap_or_else(|error| panic!("{error}"));
+                    seq += 1;
+                    written += 1;
+                }
+            }
+        }
+        transaction
+            .commit()
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
+    }
+    println!(
+        "(generated and indexed in {:.1} s)",
+        started.elapsed().as_secs_f64()
+    );
+
+    for (label, text) in [
+        ("rare word (zanzibar)", "zanzibar"),
+        ("common word (invoice)", "invoice"),
+        ("two words (refund deadline)", "refund deadline"),
+        ("title word (holiday)", "holiday"),
+        ("Chinese, 3+ chars (数据库)", "数据库"),
+        ("Chinese, 2 chars (合同, LIKE path)", "合同"),
+        ("no match (qwertyuiop)", "qwertyuiop"),
+    ] {
+        let mut samples = Vec::new();
+        let mut found = 0;
+        let rounds = if text.chars().count() < 3 { 10 } else { 40 };
+        for _ in 0..rounds {
+            let started = Instant::now();
+            let results = ledger
+                .search(&SearchQuery {
+                    text: text.into(),
+                    ..SearchQuery::default()
+                })
+                .await
+                .unwrap_or_else(|error| panic!("{error}"));
+            samples.push(started.elapsed());
+            found = results.len();
+        }
+        samples.sort();
+        println!(
+            "{label:<40} p50={:>9.2} ms  p95={:>9.2} ms  ({found} sessions on the first page)",
+            percentile(&samples, 0.5),
+            percentile(&samples, 0.95)
+        );
+    }
+
+    let text_bytes: i64 =
+        sqlx::query_scalar("SELECT coalesce(sum(length(CAST(body AS BLOB))), 0) FROM part_search")
+            .fetch_one(ledger.pool())
+            .await
+            .unwrap_or(0);
+    let page_size: i64 = sqlx::query_scalar("PRAGMA page_size")
+        .fetch_one(ledger.pool())
+        .await
+        .unwrap_or(4096);
+    let pages_before: i64 = sqlx::query_scalar("PRAGMA page_count")
+        .fetch_one(ledger.pool())
+        .await
+        .unwrap_or(0);
+    for statement in [
+        "DROP TABLE part_search",
+        "DROP TABLE title_search",
+        "VACUUM",
+    ] {
+        sqlx::query(statement)
+            .execute(ledger.pool())
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
+    }
+    let pages_after: i64 = sqlx::query_scalar("PRAGMA page_count")
+        .fetch_one(ledger.pool())
+        .await
+        .unwrap_or(0);
+    let index_bytes = (pages_before - pages_after) * page_size;
+    println!(
+        "indexed text {:.1} MB; index (FTS5 tables incl. their copy of the text) {:.1} MB = {:.2}× the text",
+        text_bytes as f64 / 1_048_576.0,
+        index_bytes as f64 / 1_048_576.0,
+        index_bytes as f64 / text_bytes.max(1) as f64
+    );
+}

@@ -1,0 +1,61 @@
+//! Importing a session exported by Dossier (`export_json`) or by `opencode export <id>`: a new
+//! session with new ids and the original order, written in one transaction. Attachment bytes
+//! travel as `data:` URLs and land in the blob store unchanged (no re-encoding), so an export →
+//! import → export round trip is byte-for-byte apart from ids.
+
+use crate::attachment_storage;
+use crate::error::LedgerError;
+use crate::event::EventPayload;
+use crate::export::SessionExport;
+use crate::id::IdKind;
+use crate::ledger::Ledger;
+use crate::session::{Session, SessionTime};
+use crate::session_store;
+
+impl Ledger {
+    pub async fn import_session(
+        &self,
+        document: serde_json::Value,
+    ) -> Result<Session, LedgerError> {
+        let export: SessionExport = serde_json::from_value(document).map_err(|error| {
+            LedgerError::InvalidRequest(format!(
+                "this is not a Dossier or OpenCode session export: {error}"
+            ))
+        })?;
+        let now = self.now();
+        let session = Session {
+            id: self.new_id(IdKind::Session),
+            parent_id: None,
+            revert: None,
+            pinned: false,
+            time: SessionTime {
+                created: export.info.time.created,
+                updated: now,
+                compacting: None,
+                archived: None,
+            },
+            version: env!("CARGO_PKG_VERSION").into(),
+            ..export.info
+        };
+        let mut messages = self.remap(&session.id, export.messages);
+        let mut transaction = self.pool.begin().await?;
+        session_store::insert(&mut transaction, &session).await?;
+        for message in &mut messages {
+            let parts = std::mem::take(&mut message.parts);
+            let prepared = attachment_storage::prepare_unchanged(parts);
+            message.parts = attachment_storage::store(&mut transaction, prepared, now).await?;
+        }
+        self.insert_copies(&mut transaction, &session.id, &messages, now)
+            .await?;
+        transaction.commit().await?;
+        self.events.publish(EventPayload::SessionCreated {
+            session_id: session.id.clone(),
+            info: session.clone(),
+        });
+        self.events.publish(EventPayload::SessionUpdated {
+            session_id: session.id.clone(),
+            info: session.clone(),
+        });
+        Ok(session)
+    }
+}

@@ -1,0 +1,528 @@
+//! Fork, undo/redo (revert/unrevert), export and import.
+
+use crate::support::*;
+use dossier_core::draft::Draft;
+use dossier_core::message::{
+    AssistantMessage, AssistantTime, Message, MessagePath, MessageWithParts,
+};
+use dossier_core::message_store::{self, MessageQuery};
+use dossier_core::part::{Part, PartBody};
+use dossier_core::session::Tokens;
+use dossier_core::session_store;
+use dossier_core::ErrorKind;
+use serde_json::Value;
+
+/// Stores an assistant reply with the given parts straight through the store, as the loop does.
+async fn store_reply(
+    test: &TestLedger,
+    session_id: &str,
+    parent_id: &str,
+    bodies: Vec<PartBody>,
+) -> MessageWithParts {
+    let ledger = &test.ledger;
+    let info = Message::Assistant(AssistantMessage {
+        id: ledger.new_id(dossier_core::id::IdKind::Message),
+        session_id: session_id.into(),
+        time: AssistantTime {
+            created: ledger.now(),
+            completed: Some(ledger.now()),
+        },
+        error: None,
+        parent_id: parent_id.into(),
+        model_id: "fake-model".into(),
+        provider_id: "fake".into(),
+        mode: "build".into(),
+        agent: "build".into(),
+        path: MessagePath {
+            cwd: "/w".into(),
+            root: "/w".into(),
+        },
+        summary: None,
+        cost: 0.0125,
+        tokens: Tokens {
+            total: Some(53),
+            input: 42,
+            output: 11,
+            ..Tokens::default()
+        },
+        structured: None,
+        variant: None,
+        finish: Some("stop".into()),
+    });
+    let parts: Vec<Part> = bodies
+        .into_iter()
+        .map(|body| Part {
+            id: ledger.new_id(dossier_core::id::IdKind::Part),
+            session_id: session_id.into(),
+            message_id: info.id().into(),
+            body,
+        })
+        .collect();
+    let mut transaction = ledger
+        .pool()
+        .begin()
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let mut seq =
+        session_store::reserve_sequence(&mut transaction, session_id, 1 + parts.len() as i64)
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
+    message_store::insert_message(&mut transaction, &info, seq, ledger.now())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    for part in &parts {
+        seq += 1;
+        message_store::insert_part(&mut transaction, part, seq, ledger.now())
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
+    }
+    transaction
+        .commit()
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    MessageWithParts { info, parts }
+}
+
+fn every_assistant_part() -> Vec<PartBody> {
+    let value = serde_json::json!([
+        {"type": "step-start", "snapshot": "abc"},
+        {"type": "reasoning", "text": "think", "metadata": {"signature": "x"}, "time": {"start": 1, "end": 2}},
+        {"type": "text", "text": "Here is **the answer**.", "time": {"start": 1, "end": 2}},
+        {"type": "tool", "callID": "call_1", "tool": "read", "state": {"status": "completed", "input": {"filePath": "/a"}, "output": "x", "title": "a", "metadata": {}, "time": {"start": 1, "end": 2}}},
+        {"type": "tool", "callID": "call_2", "tool": "grep", "state": {"status": "error", "input": {}, "error": "Tool execution aborted", "metadata": {"interrupted": true}, "time": {"start": 1, "end": 2}}},
+        {"type": "subtask", "prompt": "p", "description": "d", "agent": "general"},
+        {"type": "snapshot", "snapshot": "abc"},
+        {"type": "patch", "hash": "abc", "files": ["a.txt"]},
+        {"type": "agent", "name": "explore"},
+        {"type": "retry", "attempt": 2, "error": {"name": "APIError", "data": {"message": "overloaded", "statusCode": 529, "isRetryable": true}}, "time": {"created": 5}},
+        {"type": "compaction", "auto": true, "tail_start_id": "msg_placeholder"},
+        {"type": "step-finish", "reason": "stop", "cost": 0.0125, "tokens": {"input": 42, "output": 11, "reasoning": 0, "cache": {"read": 0, "write": 0}}}
+    ]);
+    serde_json::from_value(value).unwrap_or_else(|error| panic!("{error}"))
+}
+
+/// A message or part as JSON with its ids blanked, for "equal apart from ids".
+fn without_ids(messages: &[MessageWithParts]) -> Value {
+    let mut value = serde_json::to_value(messages).unwrap_or_default();
+    for message in value.as_array_mut().into_iter().flatten() {
+        for key in ["id", "sessionID", "parentID"] {
+            if let Some(field) = message["info"].get_mut(key) {
+                *field = Value::Null;
+            }
+        }
+        for part in message["parts"].as_array_mut().into_iter().flatten() {
+            for key in ["id", "sessionID", "messageID", "tail_start_id"] {
+                if let Some(field) = part.get_mut(key) {
+                    *field = Value::Null;
+                }
+            }
+        }
+    }
+    value
+}
+
+#[tokio::test]
+async fn fork_copies_messages_before_the_point_with_new_ids_and_keeps_agent_model_permission() {
+    let test = open(FAKE_CONFIG).await;
+    let session = test.session().await;
+    let first = test.no_reply(&session, vec![Draft::text("one")]).await;
+    let reply = store_reply(
+        &test,
+        &session.id,
+        first.info.id(),
+        vec![PartBody::synthetic_text("answer")],
+    )
+    .await;
+    let second = test.no_reply(&session, vec![Draft::text("two")]).await;
+    let mut tools = no_reply(vec![Draft::text("three")]);
+    tools.tools = Some([("bash".to_string(), false)].into_iter().collect());
+    test.ledger
+        .prompt(&session.id, tools)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+
+    let fork = test
+        .ledger
+        .fork_session(&session.id, Some(second.info.id()))
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(fork.title, format!("{} (fork #1)", session.title));
+    let original = test
+        .ledger
+        .session(&session.id)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(
+        (
+            fork.agent.clone(),
+            fork.model.clone(),
+            fork.permission.clone()
+        ),
+        (original.agent, original.model, original.permission)
+    );
+    let copied = test
+        .ledger
+        .messages(&fork.id, &MessageQuery::default())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"))
+        .messages;
+    assert_eq!(copied.len(), 2);
+    assert_eq!(
+        without_ids(&copied),
+        without_ids(&[first.clone(), reply.clone()])
+    );
+    assert_ne!(copied[0].info.id(), first.info.id());
+    let Message::Assistant(copied_reply) = &copied[1].info else {
+        panic!("not an assistant")
+    };
+    assert_eq!(
+        copied_reply.parent_id,
+        copied[0].info.id(),
+        "parentID remapped to the copy"
+    );
+    let everything = test
+        .ledger
+        .fork_session(&fork.id, None)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(everything.title, format!("{} (fork #2)", session.title));
+    let missing = test
+        .ledger
+        .fork_session(&session.id, Some("msg_nope"))
+        .await
+        .err();
+    assert_eq!(missing.map(|error| error.kind()), Some(ErrorKind::NotFound));
+}
+
+#[tokio::test]
+async fn revert_hides_nothing_until_the_next_prompt_and_unrevert_brings_all_back() {
+    let test = open(FAKE_CONFIG).await;
+    let session = test.session().await;
+    let first = test.no_reply(&session, vec![Draft::text("keep")]).await;
+    let second = test.no_reply(&session, vec![Draft::text("undo")]).await;
+    let reverted = test
+        .ledger
+        .revert(&session.id, second.info.id(), None)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(
+        reverted
+            .revert
+            .as_ref()
+            .map(|marker| marker.message_id.clone()),
+        Some(second.info.id().to_string())
+    );
+    let restored = test
+        .ledger
+        .unrevert(&session.id)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert!(restored.revert.is_none());
+    assert_eq!(
+        test.ledger
+            .messages(&session.id, &MessageQuery::default())
+            .await
+            .map(|page| page.messages.len())
+            .unwrap_or(0),
+        2
+    );
+    test.ledger
+        .revert(&session.id, second.info.id(), None)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    test.no_reply(&session, vec![Draft::text("edited")]).await;
+    let page = test
+        .ledger
+        .messages(&session.id, &MessageQuery::default())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let texts: Vec<String> = page
+        .messages
+        .iter()
+        .flat_map(|message| describe(&message.parts))
+        .collect();
+    assert_eq!(texts, ["text: keep", "text: edited"]);
+    assert_eq!(page.messages[0].info.id(), first.info.id());
+    let missing = test
+        .ledger
+        .revert(&session.id, "msg_missing", None)
+        .await
+        .err();
+    assert_eq!(missing.map(|error| error.kind()), Some(ErrorKind::NotFound));
+}
+
+#[tokio::test]
+async fn revert_at_an_assistants_first_part_moves_to_its_user_message() {
+    let test = open(FAKE_CONFIG).await;
+    let session = test.session().await;
+    let asked = test.no_reply(&session, vec![Draft::text("question")]).await;
+    let reply = store_reply(
+        &test,
+        &session.id,
+        asked.info.id(),
+        vec![
+            serde_json::from_value(serde_json::json!({"type": "step-start"}))
+                .unwrap_or_else(|error| panic!("{error}")),
+            PartBody::synthetic_text("answer"),
+        ],
+    )
+    .await;
+    let reverted = test
+        .ledger
+        .revert(&session.id, reply.info.id(), Some(&reply.parts[1].id))
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(
+        reverted
+            .revert
+            .map(|marker| (marker.message_id, marker.part_id)),
+        Some((asked.info.id().to_string(), None))
+    );
+}
+
+#[tokio::test]
+async fn export_then_import_round_trips_every_part_type_apart_from_ids() {
+    let test = open(FAKE_CONFIG).await;
+    let session = test.session().await;
+    let path = test.write("notes.txt", "hello\n");
+    let big_image = dossier_core::data_url::build(
+        "image/png",
+        &[
+            vec![0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1a, b'\n'],
+            vec![7u8; 20_000],
+        ]
+        .concat(),
+    );
+    let asked = test
+        .no_reply(
+            &session,
+            vec![
+                file_draft(&path),
+                Draft::file(big_image.clone(), "image/png", Some("big.png")),
+                Draft::text("question"),
+                Draft::agent("explore"),
+            ],
+        )
+        .await;
+    store_reply(&test, &session.id, asked.info.id(), every_assistant_part()).await;
+
+    let exported = test
+        .ledger
+        .export_json(&session.id)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let json = serde_json::to_value(&exported).unwrap_or_default();
+    assert!(
+        json.to_string().contains(&big_image),
+        "attachment bytes are inlined in the export"
+    );
+    let imported = test
+        .ledger
+        .import_session(json)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_ne!(imported.id, session.id);
+    assert_eq!(imported.title, session.title);
+    let again = test
+        .ledger
+        .export_json(&imported.id)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(
+        serde_json::to_string(&without_ids(&again.messages)).unwrap_or_default(),
+        serde_json::to_string(&without_ids(&exported.messages)).unwrap_or_default()
+    );
+    let stored = test
+        .ledger
+        .messages(&imported.id, &MessageQuery::default())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let urls: Vec<String> = stored.messages[0]
+        .parts
+        .iter()
+        .filter_map(|part| match &part.body {
+            PartBody::File(file) => Some(file.url.clone()),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        urls.iter()
+            .any(|url| url.starts_with(dossier_core::blob_store::BLOB_URL_PREFIX)),
+        "{urls:?}"
+    );
+}
+
+#[tokio::test]
+async fn opencode_export_imports_as_a_new_session_in_order() {
+    let test = open(FAKE_CONFIG).await;
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../../shared/reference/opencode-wire/16-opencode-export.json"),
+    )
+    .unwrap_or_else(|error| panic!("{error}"));
+    let document: Value = serde_json::from_str(&text).unwrap_or_default();
+    let imported = test
+        .ledger
+        .import_session(document.clone())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let page = test
+        .ledger
+        .messages(&imported.id, &MessageQuery::default())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let roles: Vec<&str> = page
+        .messages
+        .iter()
+        .map(|message| message.info.role())
+        .collect();
+    let expected: Vec<String> = document["messages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|message| {
+            message["info"]["role"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(roles, expected);
+    assert_eq!(
+        page.messages
+            .iter()
+            .map(|message| message.parts.len())
+            .sum::<usize>(),
+        document["messages"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|message| message["parts"].as_array().map_or(0, Vec::len))
+            .sum::<usize>()
+    );
+    if let Some(Message::Assistant(reply)) = page
+        .messages
+        .iter()
+        .map(|message| &message.info)
+        .find(|info| info.role() == "assistant")
+    {
+        assert!(
+            page.messages
+                .iter()
+                .any(|message| message.info.id() == reply.parent_id),
+            "parentID remapped inside the import"
+        );
+    }
+    let garbage = test
+        .ledger
+        .import_session(serde_json::json!({"hello": 1}))
+        .await
+        .err();
+    assert_eq!(garbage.map(|error| error.kind()), Some(ErrorKind::Invalid));
+}
+
+#[tokio::test]
+async fn markdown_export_reads_like_a_conversation() {
+    let test = open(FAKE_CONFIG).await;
+    let session = test.session().await;
+    let path = test.write("notes.txt", "hello\n");
+    let asked = test
+        .no_reply(
+            &session,
+            vec![file_draft(&path), Draft::text("What is in my notes?")],
+        )
+        .await;
+    store_reply(&test, &session.id, asked.info.id(), every_assistant_part()).await;
+    let markdown = test
+        .ledger
+        .export_markdown(&session.id)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert!(
+        markdown.starts_with(&format!("# {}\n", session.title)),
+        "{markdown}"
+    );
+    assert!(markdown.contains("## You · "));
+    assert!(markdown.contains("What is in my notes?"));
+    assert!(
+        markdown.contains("- 📎 notes.txt (text/plain, 6 bytes)"),
+        "{markdown}"
+    );
+    assert!(markdown.contains("## Assistant (build · fake/fake-model)"));
+    assert!(markdown.contains("Here is **the answer**."));
+    assert!(markdown.contains("- 🔧 `read` completed: a"));
+    assert!(markdown.contains("- 🔧 `grep` failed: Tool execution aborted"));
+    assert!(
+        !markdown.contains("Called the Read tool"),
+        "synthetic context stays out of the readable export"
+    );
+}
+
+#[tokio::test]
+async fn edit_and_resend_keeps_attachments_and_replaces_the_text() {
+    let test = open(FAKE_CONFIG).await;
+    let session = test.session().await;
+    let path = test.write("notes.txt", "hello\n");
+    let image = dossier_core::data_url::build(
+        "image/png",
+        &[
+            vec![0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1a, b'\n'],
+            vec![3u8; 12_000],
+        ]
+        .concat(),
+    );
+    let original = test
+        .no_reply(
+            &session,
+            vec![
+                Draft::text("first wording"),
+                file_draft(&path),
+                Draft::file(image, "image/png", Some("pic.png")),
+            ],
+        )
+        .await;
+    test.no_reply(&session, vec![Draft::text("later message")])
+        .await;
+    let resent = test
+        .ledger
+        .resend(
+            &session.id,
+            original.info.id(),
+            Some("second wording"),
+            true,
+        )
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let described = describe(&resent.parts);
+    assert_eq!(described[0], "text: second wording");
+    assert!(
+        described
+            .iter()
+            .any(|line| line.starts_with("text*: <path>")),
+        "the file is read again: {described:?}"
+    );
+    assert_eq!(
+        describe(&resent.parts)
+            .iter()
+            .filter(|line| line.starts_with("file "))
+            .count(),
+        2
+    );
+    let page = test
+        .ledger
+        .messages(&session.id, &MessageQuery::default())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(
+        page.messages.len(),
+        1,
+        "the original and everything after it were replaced"
+    );
+    assert_eq!(page.messages[0].info.id(), resent.info.id());
+    let not_user = test
+        .ledger
+        .regenerate(&session.id, resent.info.id())
+        .await
+        .err();
+    assert_eq!(not_user.map(|error| error.kind()), Some(ErrorKind::Invalid));
+}

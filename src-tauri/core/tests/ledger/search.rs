@@ -1,0 +1,323 @@
+//! Full-text search: finds words in user text, assistant text and reasoning, titles and
+//! attachment names; follows edits, deletes, forks and reverts; works for Chinese.
+
+use crate::support::*;
+use dossier_core::draft::Draft;
+use dossier_core::search::{SearchQuery, SearchResult};
+use dossier_core::session::{CreateSession, SessionPatch, SessionTimePatch};
+use dossier_core::ErrorKind;
+
+async fn search(test: &TestLedger, text: &str) -> Vec<SearchResult> {
+    test.ledger
+        .search(&SearchQuery {
+            text: text.into(),
+            ..SearchQuery::default()
+        })
+        .await
+        .unwrap_or_else(|error| panic!("{error}"))
+}
+
+fn session_ids(results: &[SearchResult]) -> Vec<String> {
+    results
+        .iter()
+        .map(|result| result.session.id.clone())
+        .collect()
+}
+
+fn highlighted(result: &SearchResult) -> Vec<String> {
+    result
+        .excerpts
+        .iter()
+        .flat_map(|excerpt| {
+            excerpt
+                .pieces
+                .iter()
+                .filter(|piece| piece.highlighted)
+                .map(|piece| piece.text.clone())
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn search_finds_user_text_with_message_and_highlight() {
+    let test = open(FAKE_CONFIG).await;
+    let session = test.session().await;
+    let other = test.session().await;
+    let said = test
+        .no_reply(
+            &session,
+            vec![Draft::text(
+                "Please check my Quarterly Report before Friday",
+            )],
+        )
+        .await;
+    test.no_reply(&other, vec![Draft::text("nothing to see here")])
+        .await;
+    let results = search(&test, "quarterly").await;
+    assert_eq!(session_ids(&results), vec![session.id.clone()]);
+    let excerpt = &results[0].excerpts[0];
+    assert_eq!(
+        (excerpt.field.as_str(), excerpt.message_id.as_deref()),
+        ("text", Some(said.info.id()))
+    );
+    assert_eq!(highlighted(&results[0]), ["Quarterly"]);
+}
+
+#[tokio::test]
+async fn search_finds_titles_attachment_names_but_not_synthetic_context() {
+    let test = open(FAKE_CONFIG).await;
+    let titled = test
+        .ledger
+        .create_session(CreateSession {
+            title: Some("Holiday planning".into()),
+            ..CreateSession::default()
+        })
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let attached = test.session().await;
+    let path = test.write("invoice-2026.txt", "the secret word is pineapple\n");
+    test.no_reply(
+        &attached,
+        vec![file_draft(&path), Draft::text("see attached")],
+    )
+    .await;
+    assert_eq!(
+        session_ids(&search(&test, "holiday").await),
+        vec![titled.id.clone()]
+    );
+    let by_name = search(&test, "invoice").await;
+    assert_eq!(session_ids(&by_name), vec![attached.id.clone()]);
+    assert_eq!(by_name[0].excerpts[0].field, "file");
+    assert!(
+        search(&test, "pineapple").await.is_empty(),
+        "the Read tool's output is context, not something said"
+    );
+}
+
+#[tokio::test]
+async fn search_works_for_chinese_words_of_two_and_more_characters() {
+    let test = open(FAKE_CONFIG).await;
+    let session = test.session().await;
+    test.no_reply(
+        &session,
+        vec![Draft::text("请帮我检查这个文件的格式是否正确")],
+    )
+    .await;
+    let other = test.session().await;
+    test.no_reply(&other, vec![Draft::text("今天天气很好")])
+        .await;
+    assert_eq!(
+        session_ids(&search(&test, "文件").await),
+        vec![session.id.clone()]
+    );
+    assert_eq!(
+        session_ids(&search(&test, "文件的格式").await),
+        vec![session.id.clone()]
+    );
+    assert_eq!(highlighted(&search(&test, "文件").await[0]), ["文件"]);
+    assert_eq!(
+        session_ids(&search(&test, "天气很好").await),
+        vec![other.id.clone()]
+    );
+    assert!(search(&test, "文件夹").await.is_empty());
+}
+
+#[tokio::test]
+async fn index_follows_title_edits_deletes_and_archiving() {
+    let test = open(FAKE_CONFIG).await;
+    let session = test.session().await;
+    test.no_reply(&session, vec![Draft::text("marmalade recipe")])
+        .await;
+    test.ledger
+        .update_session(
+            &session.id,
+            SessionPatch {
+                title: Some("Breakfast ideas".into()),
+                ..SessionPatch::default()
+            },
+        )
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(
+        session_ids(&search(&test, "breakfast").await),
+        vec![session.id.clone()]
+    );
+    test.ledger
+        .update_session(
+            &session.id,
+            SessionPatch {
+                title: Some("Lunch".into()),
+                ..SessionPatch::default()
+            },
+        )
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert!(search(&test, "breakfast").await.is_empty());
+    let archive = SessionPatch {
+        time: Some(SessionTimePatch {
+            archived: Some(Some(1)),
+        }),
+        ..SessionPatch::default()
+    };
+    test.ledger
+        .update_session(&session.id, archive)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert!(search(&test, "marmalade").await.is_empty());
+    let with_archived = test
+        .ledger
+        .search(&SearchQuery {
+            text: "marmalade".into(),
+            include_archived: true,
+            ..SearchQuery::default()
+        })
+        .await
+        .unwrap_or_default();
+    assert_eq!(session_ids(&with_archived), vec![session.id.clone()]);
+    test.ledger
+        .delete_session(&session.id)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let leftovers: i64 = sqlx::query_scalar(
+        "SELECT (SELECT count(*) FROM part_search) + (SELECT count(*) FROM title_search)",
+    )
+    .fetch_one(test.ledger.pool())
+    .await
+    .unwrap_or(-1);
+    assert_eq!(
+        leftovers, 0,
+        "deleting a session removes its index rows through the cascade"
+    );
+}
+
+#[tokio::test]
+async fn index_follows_forks_and_reverts() {
+    let test = open(FAKE_CONFIG).await;
+    let session = test.session().await;
+    test.no_reply(&session, vec![Draft::text("kept avocado")])
+        .await;
+    let undone = test
+        .no_reply(&session, vec![Draft::text("regret zucchini")])
+        .await;
+    let fork = test
+        .ledger
+        .fork_session(&session.id, None)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let mut found = session_ids(&search(&test, "avocado").await);
+    found.sort();
+    let mut expected = vec![session.id.clone(), fork.id.clone()];
+    expected.sort();
+    assert_eq!(found, expected);
+    test.ledger
+        .revert(&session.id, undone.info.id(), None)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    test.no_reply(&session, vec![Draft::text("fresh")]).await;
+    assert_eq!(
+        session_ids(&search(&test, "zucchini").await),
+        vec![fork.id.clone()],
+        "the reverted message left the index with the ledger"
+    );
+}
+
+#[tokio::test]
+async fn index_follows_part_updates() {
+    let test = open(FAKE_CONFIG).await;
+    let session = test.session().await;
+    let saved = test
+        .no_reply(&session, vec![Draft::text("draft one")])
+        .await;
+    let mut part = saved.parts[0].clone();
+    if let dossier_core::part::PartBody::Text(text) = &mut part.body {
+        text.text = "final version with kiwis".into();
+    }
+    let mut connection = test
+        .ledger
+        .pool()
+        .acquire()
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    dossier_core::message_store::update_part(&mut connection, &part, 1)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    drop(connection);
+    assert_eq!(
+        session_ids(&search(&test, "kiwis").await),
+        vec![session.id.clone()]
+    );
+    assert!(search(&test, "draft one").await.is_empty());
+}
+
+#[tokio::test]
+async fn search_ranks_pages_and_refuses_empty_queries() {
+    let test = open(FAKE_CONFIG).await;
+    for index in 0..5 {
+        let session = test.session().await;
+        test.no_reply(
+            &session,
+            vec![Draft::text(format!("common words number {index}"))],
+        )
+        .await;
+    }
+    let first = test
+        .ledger
+        .search(&SearchQuery {
+            text: "common".into(),
+            limit: Some(2),
+            ..SearchQuery::default()
+        })
+        .await
+        .unwrap_or_default();
+    let second = test
+        .ledger
+        .search(&SearchQuery {
+            text: "common".into(),
+            limit: Some(2),
+            offset: Some(2),
+            ..SearchQuery::default()
+        })
+        .await
+        .unwrap_or_default();
+    let all = search(&test, "common").await;
+    assert_eq!((first.len(), second.len(), all.len()), (2, 2, 5));
+    assert!(session_ids(&first)
+        .iter()
+        .all(|id| !session_ids(&second).contains(id)));
+    let empty = test
+        .ledger
+        .search(&SearchQuery {
+            text: "  ".into(),
+            ..SearchQuery::default()
+        })
+        .await
+        .err();
+    assert_eq!(empty.map(|error| error.kind()), Some(ErrorKind::Invalid));
+    let syntax = search(&test, "\"unbalanced AND OR (").await;
+    assert!(
+        syntax.is_empty(),
+        "query syntax typed by a person is searched for literally"
+    );
+}
+
+#[tokio::test]
+async fn search_within_one_session_ignores_the_others() {
+    let test = open(FAKE_CONFIG).await;
+    let first = test.session().await;
+    let second = test.session().await;
+    test.no_reply(&first, vec![Draft::text("shared word lighthouse")])
+        .await;
+    test.no_reply(&second, vec![Draft::text("shared word lighthouse")])
+        .await;
+    let scoped = test
+        .ledger
+        .search(&SearchQuery {
+            text: "lighthouse".into(),
+            session_id: Some(second.id.clone()),
+            ..SearchQuery::default()
+        })
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(session_ids(&scoped), vec![second.id.clone()]);
+    assert_eq!(search(&test, "lighthouse").await.len(), 2);
+}

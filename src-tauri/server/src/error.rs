@@ -1,0 +1,217 @@
+//! The one error type of the server crate — start-up failures and request failures — and how a
+//! request failure becomes a response: a status from the error's kind and a JSON body
+//! `{kind, message, name, data: {message}}`. `kind`/`message` are Dossier's typed body;
+//! `name`/`data` is OpenCode's `NamedError` shape, which the official SDK reads to build its
+//! `Error.message`. Never an empty body, never a stack trace.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use dossier_core::{ErrorKind, LedgerError};
+use serde::Serialize;
+
+use crate::server_options::PASSWORD_VARIABLE;
+
+pub const USAGE: &str =
+    "usage: dossier-server [--hostname 127.0.0.1] [--port 4096] (port 0 picks a free port)";
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    #[error(transparent)]
+    Ledger(#[from] LedgerError),
+    #[error("The request body is not valid JSON: {0}")]
+    MalformedJson(String),
+    #[error("Invalid request body: {0}")]
+    InvalidBody(String),
+    #[error("The request body is larger than this server accepts")]
+    BodyTooLarge,
+    #[error("Invalid query: {0}")]
+    InvalidQuery(String),
+    #[error("{method} {path} is not implemented by this Dossier server yet")]
+    NotImplemented { method: String, path: String },
+    #[error("No route for {method} {path}")]
+    NoRoute { method: String, path: String },
+    #[error("{method} is not allowed on {path}")]
+    MethodNotAllowed { method: String, path: String },
+    #[error("Authentication required: send HTTP Basic (user \"dossier\") or a Bearer token")]
+    Unauthorized,
+    #[error("A ledger write failed unexpectedly: {0}")]
+    WriteFailed(String),
+    #[error("{0}\n\n{USAGE}")]
+    BadArgument(String),
+    #[error(
+        "refusing to listen on \"{hostname}\" without a password: anything that can reach it could \
+         read and write your sessions. Set {PASSWORD_VARIABLE}, or listen on 127.0.0.1"
+    )]
+    PasswordRequired { hostname: String },
+    #[error("{USAGE}")]
+    HelpRequested,
+    #[error("cannot listen on {address}: {source}")]
+    Bind {
+        address: String,
+        source: std::io::Error,
+    },
+    #[error("the server stopped with an error: {0}")]
+    Serve(std::io::Error),
+}
+
+/// The adapter's closed set of kinds: the core's, plus the few only HTTP has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResponseKind {
+    NotFound,
+    Invalid,
+    Conflict,
+    Busy,
+    Unavailable,
+    Internal,
+    NotImplemented,
+    MethodNotAllowed,
+    Unauthorized,
+    TooLarge,
+}
+
+impl From<ErrorKind> for ResponseKind {
+    fn from(kind: ErrorKind) -> Self {
+        match kind {
+            ErrorKind::NotFound => Self::NotFound,
+            ErrorKind::Invalid => Self::Invalid,
+            ErrorKind::Conflict => Self::Conflict,
+            ErrorKind::Busy => Self::Busy,
+            ErrorKind::Unavailable => Self::Unavailable,
+            ErrorKind::Internal => Self::Internal,
+        }
+    }
+}
+
+impl ResponseKind {
+    pub fn status(self) -> StatusCode {
+        match self {
+            Self::NotFound => StatusCode::NOT_FOUND,
+            Self::Invalid => StatusCode::BAD_REQUEST,
+            Self::Conflict | Self::Busy => StatusCode::CONFLICT,
+            Self::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+            Self::NotImplemented => StatusCode::NOT_IMPLEMENTED,
+            Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            Self::Unauthorized => StatusCode::UNAUTHORIZED,
+            Self::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        }
+    }
+
+    /// OpenCode's error names, so SDK callers that branch on `error.name` keep working.
+    fn opencode_name(self) -> &'static str {
+        match self {
+            Self::NotFound => "NotFoundError",
+            Self::Invalid => "BadRequest",
+            Self::Conflict => "ConflictError",
+            Self::Busy => "SessionBusyError",
+            Self::Unavailable => "UnavailableError",
+            Self::Internal => "UnknownError",
+            Self::NotImplemented => "NotImplementedError",
+            Self::MethodNotAllowed => "MethodNotAllowedError",
+            Self::Unauthorized => "UnauthorizedError",
+            Self::TooLarge => "PayloadTooLargeError",
+        }
+    }
+}
+
+impl ServerError {
+    pub fn kind(&self) -> ResponseKind {
+        match self {
+            Self::Ledger(error) => error.kind().into(),
+            Self::MalformedJson(_) | Self::InvalidBody(_) | Self::InvalidQuery(_) => {
+                ResponseKind::Invalid
+            }
+            Self::NotImplemented { .. } => ResponseKind::NotImplemented,
+            Self::NoRoute { .. } => ResponseKind::NotFound,
+            Self::MethodNotAllowed { .. } => ResponseKind::MethodNotAllowed,
+            Self::Unauthorized => ResponseKind::Unauthorized,
+            Self::BodyTooLarge => ResponseKind::TooLarge,
+            Self::BadArgument(_) | Self::PasswordRequired { .. } | Self::HelpRequested => {
+                ResponseKind::Invalid
+            }
+            Self::Bind { .. } | Self::Serve(_) | Self::WriteFailed(_) => ResponseKind::Internal,
+        }
+    }
+
+    pub fn body(&self) -> ErrorResponseBody {
+        let kind = self.kind();
+        let message = self.to_string();
+        ErrorResponseBody {
+            kind,
+            name: kind.opencode_name(),
+            data: NamedErrorData {
+                message: message.clone(),
+            },
+            message,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ErrorResponseBody {
+    pub kind: ResponseKind,
+    pub message: String,
+    pub name: &'static str,
+    pub data: NamedErrorData,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct NamedErrorData {
+    pub message: String,
+}
+
+impl IntoResponse for ServerError {
+    fn into_response(self) -> Response {
+        let kind = self.kind();
+        if kind == ResponseKind::Internal {
+            // The body says what failed; the log keeps the detail for whoever runs the server.
+            tracing::error!(error = %self, "request failed");
+        }
+        let mut response = (kind.status(), axum::Json(self.body())).into_response();
+        if kind == ResponseKind::Unauthorized {
+            response.headers_mut().insert(
+                axum::http::header::WWW_AUTHENTICATE,
+                axum::http::HeaderValue::from_static("Basic realm=\"dossier\""),
+            );
+        }
+        response
+    }
+}
+
+pub type ServerResult<T> = Result<T, ServerError>;
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // a failing unwrap is the test's report
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_maps_to_its_status() {
+        let table = [
+            (ResponseKind::NotFound, 404),
+            (ResponseKind::Invalid, 400),
+            (ResponseKind::Conflict, 409),
+            (ResponseKind::Busy, 409),
+            (ResponseKind::Unavailable, 503),
+            (ResponseKind::Internal, 500),
+            (ResponseKind::NotImplemented, 501),
+            (ResponseKind::MethodNotAllowed, 405),
+            (ResponseKind::Unauthorized, 401),
+            (ResponseKind::TooLarge, 413),
+        ];
+        for (kind, status) in table {
+            assert_eq!(kind.status().as_u16(), status, "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn body_carries_both_the_typed_and_the_opencode_shape() {
+        let error = ServerError::Ledger(LedgerError::SessionNotFound("ses_x".into()));
+        let body = serde_json::to_value(error.body()).unwrap();
+        assert_eq!(body["kind"], "not_found");
+        assert_eq!(body["name"], "NotFoundError");
+        assert_eq!(body["message"], "Session not found: ses_x");
+        assert_eq!(body["data"]["message"], "Session not found: ses_x");
+    }
+}

@@ -1,0 +1,24 @@
+//! dossier-server: the OpenCode-compatible HTTP + SSE adapter over the ledger, so OpenCode's
+//! own clients (first of all `@opencode-ai/sdk`) and the web UI work against a headless ledger.
+//!
+//! Where to find things: start-up flags and the loopback rule in `server_options`; binding,
+//! readiness and graceful shutdown in `listening`; writes that outlive their client in
+//! `ledger_writes`; the password check in `authentication`; the
+//! route table in `routes` with handlers in `routes/`; `GET /event` in `event_stream`; errors
+//! as JSON in `error`; body and query parsing in `request_body`; `Link` / `X-Next-Cursor` in
+//! `paging_headers`; OpenCode's provider shape in `provider_listing`.
+
+pub mod authentication;
+pub mod error;
+pub mod event_stream;
+pub mod ledger_writes;
+pub mod listening;
+pub mod paging_headers;
+pub mod provider_listing;
+pub mod request_body;
+pub mod routes;
+pub mod server_options;
+
+pub use error::{ServerError, ServerResult};
+pub use listening::{bind, serve, termination_signal};
+pub use server_options::ServerOptions;

@@ -1,0 +1,148 @@
+//! The route table: which OpenCode path goes to which handler, the routes this build answers
+//! with 501, and the JSON fallbacks for unknown paths and methods. Handlers live in `routes/`,
+//! one file per group; each deserialises, calls one ledger function and returns.
+
+use crate::authentication::{require_password, Password};
+use crate::error::ServerError;
+use crate::event_stream::{self, EventStreamSettings};
+use crate::ledger_writes::LedgerWrites;
+use crate::server_options::ServerOptions;
+use axum::extract::{DefaultBodyLimit, FromRef};
+use axum::http::{Method, Uri};
+use axum::routing::{delete, get, post};
+use axum::Router;
+use dossier_core::Ledger;
+
+mod catalog;
+mod messages;
+mod prompts;
+mod sessions;
+
+/// What the handlers share. Each handler extracts only the piece it needs (`State<Ledger>`,
+/// `State<LedgerWrites>`, …) through `FromRef`.
+#[derive(Clone)]
+pub struct ServerState {
+    pub ledger: Ledger,
+    pub event_stream: EventStreamSettings,
+    pub writes: LedgerWrites,
+}
+
+impl FromRef<ServerState> for Ledger {
+    fn from_ref(state: &ServerState) -> Self {
+        state.ledger.clone()
+    }
+}
+
+impl FromRef<ServerState> for EventStreamSettings {
+    fn from_ref(state: &ServerState) -> Self {
+        state.event_stream.clone()
+    }
+}
+
+impl FromRef<ServerState> for LedgerWrites {
+    fn from_ref(state: &ServerState) -> Self {
+        state.writes.clone()
+    }
+}
+
+pub fn router(state: ServerState, options: &ServerOptions) -> Router {
+    let router = Router::new()
+        .route("/session", get(sessions::list).post(sessions::create))
+        .route("/session/status", get(sessions::status))
+        .route(
+            "/session/{session_id}",
+            get(sessions::get)
+                .patch(sessions::update)
+                .delete(sessions::delete),
+        )
+        .route("/session/{session_id}/children", get(sessions::children))
+        .route(
+            "/session/{session_id}/message",
+            get(messages::list).post(prompts::prompt),
+        )
+        .route(
+            "/session/{session_id}/message/{message_id}",
+            get(messages::get).delete(not_implemented),
+        )
+        .route(
+            "/session/{session_id}/prompt_async",
+            post(prompts::prompt_async),
+        )
+        .route("/event", get(event_stream::subscribe))
+        .route("/global/event", get(event_stream::subscribe_global))
+        .route("/agent", get(catalog::agents))
+        .route("/config", get(catalog::config).patch(not_implemented))
+        .route("/config/providers", get(catalog::configured_providers))
+        .route("/provider", get(catalog::providers))
+        .route("/path", get(catalog::path))
+        .route("/project", get(catalog::projects))
+        .route("/project/current", get(catalog::current_project))
+        .route("/global/health", get(catalog::health))
+        .route("/command", get(catalog::empty_list))
+        .route("/skill", get(catalog::empty_list))
+        .route("/lsp", get(catalog::empty_list))
+        .route("/formatter", get(catalog::empty_list))
+        .route("/permission", get(catalog::empty_list))
+        .route("/question", get(catalog::empty_list))
+        .route("/mcp", get(catalog::empty_map));
+    let router = not_implemented_routes(router)
+        .fallback(no_route)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(options.body_limit))
+        .with_state(state);
+    match options.password.as_deref() {
+        Some(password) => router.layer(axum::middleware::from_fn_with_state(
+            Password(password.into()),
+            require_password,
+        )),
+        None => router,
+    }
+}
+
+/// Contract routes the ledger cannot serve yet: a clear 501, never a 404 by accident.
+fn not_implemented_routes(router: Router<ServerState>) -> Router<ServerState> {
+    router
+        .route("/session/{session_id}/fork", post(not_implemented))
+        .route("/session/{session_id}/abort", post(not_implemented))
+        .route("/session/{session_id}/revert", post(not_implemented))
+        .route("/session/{session_id}/unrevert", post(not_implemented))
+        .route("/session/{session_id}/command", post(not_implemented))
+        .route("/session/{session_id}/shell", post(not_implemented))
+        .route("/session/{session_id}/summarize", post(not_implemented))
+        .route("/session/{session_id}/init", post(not_implemented))
+        .route(
+            "/session/{session_id}/share",
+            post(not_implemented).delete(not_implemented),
+        )
+        .route("/session/{session_id}/todo", get(not_implemented))
+        .route("/session/{session_id}/diff", get(not_implemented))
+        .route(
+            "/session/{session_id}/message/{message_id}/part/{part_id}",
+            delete(not_implemented).patch(not_implemented),
+        )
+        .route(
+            "/session/{session_id}/permissions/{permission_id}",
+            post(not_implemented),
+        )
+}
+
+async fn not_implemented(method: Method, uri: Uri) -> ServerError {
+    ServerError::NotImplemented {
+        method: method.to_string(),
+        path: uri.path().to_string(),
+    }
+}
+
+async fn no_route(method: Method, uri: Uri) -> ServerError {
+    ServerError::NoRoute {
+        method: method.to_string(),
+        path: uri.path().to_string(),
+    }
+}
+
+async fn method_not_allowed(method: Method, uri: Uri) -> ServerError {
+    ServerError::MethodNotAllowed {
+        method: method.to_string(),
+        path: uri.path().to_string(),
+    }
+}

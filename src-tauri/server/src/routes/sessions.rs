@@ -1,0 +1,123 @@
+//! Session routes: list (newest first, keyset cursor), create, read, update, delete, children,
+//! and the status map.
+
+use crate::error::ServerResult;
+use crate::ledger_writes::LedgerWrites;
+use crate::paging_headers::next_page_headers;
+use crate::request_body::{JsonBody, QueryParams};
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, Uri};
+use axum::Json;
+use dossier_core::session::{CreateSession, Session, SessionPatch};
+use dossier_core::session_store::SessionQuery;
+use dossier_core::Ledger;
+use percent_encoding::percent_decode_str;
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+#[derive(Deserialize)]
+pub struct ListQuery {
+    limit: Option<u32>,
+    cursor: Option<String>,
+    search: Option<String>,
+    roots: Option<bool>,
+    start: Option<i64>,
+    archived: Option<bool>,
+}
+
+pub async fn list(
+    State(ledger): State<Ledger>,
+    uri: Uri,
+    QueryParams(query): QueryParams<ListQuery>,
+) -> ServerResult<(HeaderMap, Json<Vec<Session>>)> {
+    let page = ledger
+        .sessions(&SessionQuery {
+            limit: query.limit,
+            cursor: query.cursor,
+            search: query.search,
+            roots_only: query.roots.unwrap_or(false),
+            include_archived: query.archived.unwrap_or(false),
+            updated_since: query.start,
+        })
+        .await?;
+    let headers = next_page_headers(
+        uri.path(),
+        query.limit,
+        "cursor",
+        page.next_cursor.as_deref(),
+    );
+    Ok((headers, Json(page.sessions)))
+}
+
+#[derive(Deserialize)]
+pub struct DirectoryQuery {
+    directory: Option<String>,
+}
+
+/// OpenCode takes the working folder from `?directory=` or the SDK's `x-opencode-directory`
+/// header (percent-encoded); a `directory` in the body wins over both.
+pub async fn create(
+    State(ledger): State<Ledger>,
+    State(writes): State<LedgerWrites>,
+    headers: HeaderMap,
+    QueryParams(query): QueryParams<DirectoryQuery>,
+    body: JsonBody,
+) -> ServerResult<Json<Session>> {
+    let mut input: CreateSession = body.parse_or_default()?;
+    if input.directory.is_none() {
+        input.directory = query.directory.or_else(|| {
+            headers
+                .get("x-opencode-directory")
+                .and_then(|value| value.to_str().ok())
+                .and_then(|value| percent_decode_str(value).decode_utf8().ok())
+                .map(|value| value.into_owned())
+        });
+    }
+    let session = writes
+        .finish(async move { ledger.create_session(input).await })
+        .await?;
+    Ok(Json(session))
+}
+
+pub async fn get(
+    State(ledger): State<Ledger>,
+    Path(session_id): Path<String>,
+) -> ServerResult<Json<Session>> {
+    Ok(Json(ledger.session(&session_id).await?))
+}
+
+pub async fn update(
+    State(ledger): State<Ledger>,
+    State(writes): State<LedgerWrites>,
+    Path(session_id): Path<String>,
+    body: JsonBody,
+) -> ServerResult<Json<Session>> {
+    let patch: SessionPatch = body.parse_or_default()?;
+    let session = writes
+        .finish(async move { ledger.update_session(&session_id, patch).await })
+        .await?;
+    Ok(Json(session))
+}
+
+pub async fn delete(
+    State(ledger): State<Ledger>,
+    State(writes): State<LedgerWrites>,
+    Path(session_id): Path<String>,
+) -> ServerResult<Json<bool>> {
+    writes
+        .finish(async move { ledger.delete_session(&session_id).await })
+        .await?;
+    Ok(Json(true))
+}
+
+pub async fn children(
+    State(ledger): State<Ledger>,
+    Path(session_id): Path<String>,
+) -> ServerResult<Json<Vec<Session>>> {
+    Ok(Json(ledger.children(&session_id).await?))
+}
+
+/// Idle sessions are omitted, as in OpenCode; with no agent loop in this build nothing is busy.
+pub async fn status() -> Json<Map<String, Value>> {
+    Json(Map::new())
+}

@@ -1,0 +1,20 @@
+//! Integration tests over real HTTP on 127.0.0.1: the server runs in-process on port 0 (and,
+//! in `binary`, as the real `dossier-server` executable).
+
+// Tests may unwrap: a panic with the value is the clearest failure report.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod http {
+    pub mod support;
+
+    mod abandoned_requests;
+    mod authentication;
+    mod binary;
+    mod catalog;
+    mod events;
+    mod messages;
+    mod prompts;
+    mod sessions;
+    mod shut_down;
+    mod start_up;
+}

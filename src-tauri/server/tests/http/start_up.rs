@@ -1,0 +1,69 @@
+//! Start-up: a request that connects before the ledger is open waits and is answered.
+
+use super::support::{ledger_options, test_options};
+use dossier_core::Ledger;
+use dossier_server::{bind, serve};
+use std::time::{Duration, Instant};
+
+#[tokio::test]
+async fn a_request_during_start_up_waits_and_is_answered() {
+    let folder = tempfile::tempdir().unwrap();
+    let options = test_options();
+    let listener = bind(&options).await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let started = Instant::now();
+    let early = tokio::spawn(async move {
+        reqwest::Client::new()
+            .get(format!("http://{address}/session"))
+            .timeout(Duration::from_secs(10))
+            .send()
+            .await
+    });
+    let ledger = ledger_options(&folder);
+    let opening = async move {
+        // A slow start: the request above is already connected and waiting.
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        Ledger::open(ledger).await
+    };
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(async move {
+        serve(
+            listener,
+            opening,
+            &options,
+            async move {
+                let _ = stopped.await;
+            },
+            |_| {},
+        )
+        .await
+    });
+    let response = early.await.unwrap().unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.text().await.unwrap(), "[]");
+    assert!(started.elapsed() >= Duration::from_millis(400));
+    stop.send(()).unwrap();
+    server.await.unwrap().unwrap();
+}
+
+#[tokio::test]
+async fn a_ledger_that_cannot_open_stops_start_up_with_the_reason() {
+    let folder = tempfile::tempdir().unwrap();
+    let config = folder.path().join("dossier.json");
+    std::fs::write(&config, "{ not json").unwrap();
+    let mut ledger = ledger_options(&folder);
+    ledger.config = None;
+    ledger.locations.config_path = config;
+    let options = test_options();
+    let listener = bind(&options).await.unwrap();
+    let outcome = serve(
+        listener,
+        Ledger::open(ledger),
+        &options,
+        std::future::pending(),
+        |_| {},
+    )
+    .await;
+    let error = outcome.unwrap_err().to_string();
+    assert!(error.contains("dossier.json"), "{error}");
+}

@@ -1,0 +1,283 @@
+//! A server on 127.0.0.1:0 over a fresh temporary ledger, a client for it, and a reader for its
+//! SSE stream.
+
+use dossier_core::config::{Config, Locations};
+use dossier_core::{Ledger, LedgerOptions};
+use dossier_server::{bind, serve, ServerError, ServerOptions};
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use tempfile::TempDir;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+pub struct TestServer {
+    pub base: String,
+    pub client: reqwest::Client,
+    pub ledger: Ledger,
+    /// Shared so a test can keep the data after stopping the server.
+    pub folder: Arc<TempDir>,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<Result<(), ServerError>>>,
+}
+
+/// A provider named like the one in OpenCode's wire samples.
+pub const FAKE_CONFIG: &str = r#"{
+  "model": "fake/fake-model",
+  "provider": {"fake": {"npm": "@ai-sdk/openai-compatible", "models": {"fake-model": {"name": "Fake"}}}}
+}"#;
+
+pub fn ledger_options(folder: &TempDir) -> LedgerOptions {
+    let mut options = LedgerOptions::at(Locations::from_values(
+        Some(folder.path().join("data")),
+        Some(folder.path().join("dossier.json")),
+    ));
+    options.config = Some(Config::parse(FAKE_CONFIG).unwrap());
+    options.default_directory = Some(folder.path().to_path_buf());
+    options
+}
+
+impl TestServer {
+    pub async fn start() -> Self {
+        Self::start_with(test_options()).await
+    }
+
+    pub async fn start_with(options: ServerOptions) -> Self {
+        Self::start_customised(options, |_| {}).await
+    }
+
+    /// A server whose ledger options the test adjusts first (hooks, …).
+    pub async fn start_customised(
+        options: ServerOptions,
+        customise: impl FnOnce(&mut LedgerOptions),
+    ) -> Self {
+        let folder = tempfile::tempdir().unwrap();
+        let mut ledger_options = ledger_options(&folder);
+        customise(&mut ledger_options);
+        let ledger = Ledger::open(ledger_options).await.unwrap();
+        let listener = bind(&options).await.unwrap();
+        let (ready_sender, ready) = oneshot::channel::<SocketAddr>();
+        let (stop, stopped) = oneshot::channel::<()>();
+        let served = ledger.clone();
+        let task = tokio::spawn(async move {
+            serve(
+                listener,
+                async move { Ok(served) },
+                &options,
+                async move {
+                    // A dropped sender (test over) stops the server too.
+                    let _ = stopped.await;
+                },
+                move |address| {
+                    let _ = ready_sender.send(address);
+                },
+            )
+            .await
+        });
+        let address = ready.await.unwrap();
+        Self {
+            base: format!("http://{address}"),
+            client: reqwest::Client::new(),
+            ledger,
+            folder: Arc::new(folder),
+            stop: Some(stop),
+            task: Some(task),
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    pub async fn get(&self, path: &str) -> reqwest::Response {
+        self.client.get(self.url(path)).send().await.unwrap()
+    }
+
+    pub async fn post(&self, path: &str, body: Value) -> reqwest::Response {
+        self.client
+            .post(self.url(path))
+            .json(&body)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    pub async fn post_raw(&self, path: &str, body: &str) -> reqwest::Response {
+        self.client
+            .post(self.url(path))
+            .header("content-type", "application/json")
+            .body(body.to_string())
+            .send()
+            .await
+            .unwrap()
+    }
+
+    pub async fn patch(&self, path: &str, body: Value) -> reqwest::Response {
+        self.client
+            .patch(self.url(path))
+            .json(&body)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    pub async fn delete(&self, path: &str) -> reqwest::Response {
+        self.client.delete(self.url(path)).send().await.unwrap()
+    }
+
+    pub async fn create_session(&self, body: Value) -> Value {
+        let response = self.post("/session", body).await;
+        assert_eq!(response.status(), 200);
+        response.json().await.unwrap()
+    }
+
+    /// A text file in the server's folder, as a `file://` URL.
+    pub fn text_file(&self, name: &str, text: &str) -> (PathBuf, String) {
+        let path = self.folder.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let url = format!("file://{}", path.display());
+        (path, url)
+    }
+
+    pub fn no_reply_prompt(&self, file_url: &str, text: &str) -> Value {
+        json!({
+            "noReply": true,
+            "parts": [
+                {"type": "file", "mime": "text/plain", "filename": "notes.txt", "url": file_url},
+                {"type": "text", "text": text}
+            ]
+        })
+    }
+
+    pub async fn events(&self, last_event_id: Option<u64>) -> EventReader {
+        let mut request = self.client.get(self.url("/event"));
+        if let Some(id) = last_event_id {
+            request = request.header("Last-Event-ID", id.to_string());
+        }
+        let response = request.send().await.unwrap();
+        assert_eq!(response.status(), 200);
+        assert_eq!(response.headers()["content-type"], "text/event-stream");
+        EventReader {
+            response,
+            buffer: String::new(),
+        }
+    }
+
+    /// Stops the server as SIGTERM would and waits for it to finish.
+    pub async fn stop(mut self) -> Result<(), ServerError> {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        let task = self.task.take().unwrap();
+        tokio::time::timeout(Duration::from_secs(10), task)
+            .await
+            .expect("server did not stop within 10 s")
+            .unwrap()
+    }
+}
+
+pub fn test_options() -> ServerOptions {
+    ServerOptions {
+        port: 0,
+        ..ServerOptions::default()
+    }
+}
+
+/// One SSE frame: its `id:` (if any) and its JSON `data:`.
+#[derive(Debug, Clone)]
+pub struct Frame {
+    pub id: Option<u64>,
+    pub data: Value,
+}
+
+impl Frame {
+    pub fn kind(&self) -> &str {
+        self.data["type"].as_str().unwrap_or("")
+    }
+}
+
+pub struct EventReader {
+    response: reqwest::Response,
+    buffer: String,
+}
+
+impl EventReader {
+    pub fn new(response: reqwest::Response) -> Self {
+        Self {
+            response,
+            buffer: String::new(),
+        }
+    }
+
+    pub async fn next(&mut self) -> Frame {
+        tokio::time::timeout(Duration::from_secs(5), self.next_frame())
+            .await
+            .expect("no SSE frame within 5 s")
+    }
+
+    async fn next_frame(&mut self) -> Frame {
+        loop {
+            if let Some(end) = self.buffer.find("\n\n") {
+                let text: String = self.buffer.drain(..end + 2).collect();
+                let mut frame = Frame {
+                    id: None,
+                    data: Value::Null,
+                };
+                for line in text.lines() {
+                    if let Some(id) = line.strip_prefix("id: ") {
+                        frame.id = Some(id.parse().unwrap());
+                    } else if let Some(data) = line.strip_prefix("data: ") {
+                        frame.data = serde_json::from_str(data).unwrap();
+                    }
+                }
+                return frame;
+            }
+            let chunk = self.response.chunk().await.unwrap().expect("stream ended");
+            self.buffer.push_str(std::str::from_utf8(&chunk).unwrap());
+        }
+    }
+
+    /// The next frame that is not a heartbeat.
+    pub async fn next_event(&mut self) -> Frame {
+        loop {
+            let frame = self.next().await;
+            if frame.kind() != "server.heartbeat" {
+                return frame;
+            }
+        }
+    }
+
+    /// True when the stream ends (the server closed it) within `wait`.
+    pub async fn ends_within(&mut self, wait: Duration) -> bool {
+        tokio::time::timeout(wait, async {
+            loop {
+                match self.response.chunk().await {
+                    Ok(Some(_)) => continue,
+                    Ok(None) | Err(_) => return,
+                }
+            }
+        })
+        .await
+        .is_ok()
+    }
+}
+
+pub async fn json_of(response: reqwest::Response) -> Value {
+    response.json().await.unwrap()
+}
+
+/// Asserts an error response: status, typed `kind`, a non-empty message, and OpenCode's
+/// `{name, data.message}` shape.
+pub async fn assert_error(response: reqwest::Response, status: u16, kind: &str) -> String {
+    assert_eq!(response.status(), status);
+    assert_eq!(response.headers()["content-type"], "application/json");
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["kind"], kind, "{body}");
+    let message = body["message"].as_str().unwrap().to_string();
+    assert!(!message.is_empty());
+    assert_eq!(body["data"]["message"], message.as_str());
+    assert!(body["name"].as_str().is_some_and(|name| !name.is_empty()));
+    message
+}

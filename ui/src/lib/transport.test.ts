@@ -1,0 +1,27 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { detectTransport } from "./transport";
+
+describe("detectTransport", () => {
+  afterEach(() => {
+    Reflect.deleteProperty(window, "__TAURI_INTERNALS__");
+  });
+
+  it("says http for a plain browser scope", () => {
+    expect(detectTransport({})).toBe("http");
+  });
+
+  it("says tauri when Tauri's internals are injected", () => {
+    expect(detectTransport({ __TAURI_INTERNALS__: { invoke: () => undefined } })).toBe("tauri");
+  });
+
+  it("does not mistake an empty marker for Tauri", () => {
+    expect(detectTransport({ __TAURI_INTERNALS__: undefined })).toBe("http");
+    expect(detectTransport({ __TAURI_INTERNALS__: null })).toBe("http");
+  });
+
+  it("reads the real window by default", () => {
+    expect(detectTransport()).toBe("http");
+    Reflect.set(window, "__TAURI_INTERNALS__", {});
+    expect(detectTransport()).toBe("tauri");
+  });
+});

@@ -1,0 +1,17 @@
+// Entry point: picks the locale and the transport once, then renders the app.
+import { render } from "solid-js/web";
+import { App } from "./App";
+import { pickLocale, translator } from "./lib/i18n";
+import { detectTransport } from "./lib/transport";
+import "./styles.css";
+
+const root = document.getElementById("root");
+if (root === null) {
+  throw new Error("index.html has no #root element to render into");
+}
+
+const locale = pickLocale(navigator.language);
+document.documentElement.lang = locale;
+document.title = translator(locale)("appName");
+
+render(() => <App locale={locale} transport={detectTransport()} />, root);
