@@ -16,7 +16,9 @@ use dossier_core::Ledger;
 mod catalog;
 mod messages;
 mod prompts;
+mod reshaping;
 mod sessions;
+mod transfer;
 
 /// What the handlers share. Each handler extracts only the piece it needs (`State<Ledger>`,
 /// `State<LedgerWrites>`, …) through `FromRef`.
@@ -56,6 +58,20 @@ pub fn router(state: ServerState, options: &ServerOptions) -> Router {
                 .delete(sessions::delete),
         )
         .route("/session/{session_id}/children", get(sessions::children))
+        .route("/session/{session_id}/fork", post(reshaping::fork))
+        .route("/session/{session_id}/revert", post(reshaping::revert))
+        .route("/session/{session_id}/unrevert", post(reshaping::unrevert))
+        .route(
+            "/session/{session_id}/message/{message_id}/resend",
+            post(reshaping::resend),
+        )
+        .route(
+            "/session/{session_id}/message/{message_id}/regenerate",
+            post(reshaping::regenerate),
+        )
+        .route("/session/{session_id}/export", get(transfer::export))
+        .route("/session/import", post(transfer::import))
+        .route("/dossier/search", get(transfer::search))
         .route(
             "/session/{session_id}/message",
             get(messages::list).post(prompts::prompt),
@@ -102,10 +118,7 @@ pub fn router(state: ServerState, options: &ServerOptions) -> Router {
 /// Contract routes the ledger cannot serve yet: a clear 501, never a 404 by accident.
 fn not_implemented_routes(router: Router<ServerState>) -> Router<ServerState> {
     router
-        .route("/session/{session_id}/fork", post(not_implemented))
         .route("/session/{session_id}/abort", post(not_implemented))
-        .route("/session/{session_id}/revert", post(not_implemented))
-        .route("/session/{session_id}/unrevert", post(not_implemented))
         .route("/session/{session_id}/command", post(not_implemented))
         .route("/session/{session_id}/shell", post(not_implemented))
         .route("/session/{session_id}/summarize", post(not_implemented))
