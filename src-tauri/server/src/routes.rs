@@ -9,6 +9,7 @@ use crate::ledger_writes::LedgerWrites;
 use crate::server_options::ServerOptions;
 use axum::extract::{DefaultBodyLimit, FromRef};
 use axum::http::{Method, Uri};
+use axum::response::IntoResponse;
 use axum::routing::{delete, get, post};
 use axum::Router;
 use dossier_core::Ledger;
@@ -102,7 +103,19 @@ pub fn router(state: ServerState, options: &ServerOptions) -> Router {
         .route("/question", get(catalog::empty_list))
         .route("/mcp", get(catalog::empty_map));
     let router = not_implemented_routes(router)
-        .fallback(no_route)
+        .fallback({
+            let ui_directory = options.ui_directory.clone();
+            move |method: Method, uri: Uri| async move {
+                if let Some(directory) = &ui_directory {
+                    if let Some(response) =
+                        crate::ui_files::serve(directory, &method, uri.path()).await
+                    {
+                        return response;
+                    }
+                }
+                no_route(method, uri).await.into_response()
+            }
+        })
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(options.body_limit))
         .with_state(state);

@@ -18,4 +18,5 @@ mod http {
     mod sessions;
     mod shut_down;
     mod start_up;
+    mod web_ui;
 }
