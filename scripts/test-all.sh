@@ -32,6 +32,9 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 step "Rust tests (every crate; also regenerates the UI's TypeScript bindings)"
 cargo test --workspace --locked
 
+step "SDK compatibility (@opencode-ai/sdk, unchanged, against dossier-server)"
+bash scripts/test-sdk.sh
+
 step "Generated TypeScript bindings are up to date"
 if [ -n "$(git status --porcelain -- ui/src/lib/bindings)" ]; then
   git status --short -- ui/src/lib/bindings

@@ -246,7 +246,9 @@ impl EventBus {
             .buffer
             .front()
             .map_or(state.next_sequence, |event| event.sequence);
-        let replay = if last_seen + 1 < oldest {
+        // An id at or beyond the next sequence comes from an earlier run of the process (the
+        // sequence restarts at 1): nothing can be replayed, the client must reload.
+        let replay = if last_seen + 1 < oldest || last_seen >= state.next_sequence {
             Replay::Gap {
                 oldest_available: oldest,
             }

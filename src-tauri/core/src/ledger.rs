@@ -165,6 +165,11 @@ impl Ledger {
         &self.setup.config
     }
 
+    /// The folder new sessions work in when the caller names none.
+    pub fn default_directory(&self) -> &std::path::Path {
+        &self.setup.default_directory
+    }
+
     pub fn locations(&self) -> &Locations {
         &self.setup.locations
     }

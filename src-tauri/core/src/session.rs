@@ -136,6 +136,10 @@ pub struct CreateSession {
     #[serde(rename = "workspaceID")]
     #[serde(default)]
     pub workspace_id: Option<String>,
+    /// Sent by OpenCode's v2 SDK; accepted for compatibility and not stored.
+    #[serde(default, skip_serializing)]
+    #[ts(skip)]
+    pub metadata: Option<Value>,
     /// The folder the session works in; the ledger's default directory when absent.
     #[serde(default)]
     pub directory: Option<String>,

@@ -11,8 +11,8 @@ use serde::Serialize;
 
 use crate::server_options::PASSWORD_VARIABLE;
 
-pub const USAGE: &str =
-    "usage: dossier-server [--hostname 127.0.0.1] [--port 4096] (port 0 picks a free port)";
+pub const USAGE: &str = "usage: dossier-server [--hostname 127.0.0.1] [--port 4096] [--ui <folder>]\n\
+    port 0 picks a free port; --ui serves a built web UI at / (default: $DOSSIER_UI_DIR or ui/dist)";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {

@@ -71,9 +71,7 @@ pub async fn subscribe_global(
     State(settings): State<EventStreamSettings>,
     headers: HeaderMap,
 ) -> Response {
-    let directory = std::env::current_dir()
-        .map(|directory| directory.display().to_string())
-        .unwrap_or_default();
+    let directory = ledger.default_directory().display().to_string();
     stream(ledger, settings, &headers, Envelope::Global { directory })
 }
 

@@ -18,6 +18,7 @@ pub mod provider_listing;
 pub mod request_body;
 pub mod routes;
 pub mod server_options;
+pub mod ui_files;
 
 pub use error::{ServerError, ServerResult};
 pub use listening::{bind, serve, termination_signal};

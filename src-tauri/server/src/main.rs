@@ -6,6 +6,25 @@ use dossier_server::server_options::PASSWORD_VARIABLE;
 use dossier_server::{bind, serve, termination_signal, ServerError, ServerOptions};
 use std::process::ExitCode;
 
+/// `DOSSIER_UI_DIR`, else `ui/dist` in the working folder, else beside a checkout's build
+/// (`target/<profile>/dossier-server` → `ui/dist`); only a folder holding `index.html` counts.
+fn default_ui_directory() -> Option<std::path::PathBuf> {
+    let from_environment = std::env::var_os("DOSSIER_UI_DIR").map(std::path::PathBuf::from);
+    let from_working_folder = std::env::current_dir()
+        .ok()
+        .map(|folder| folder.join("ui/dist"));
+    let beside_build = std::env::current_exe().ok().and_then(|executable| {
+        executable
+            .ancestors()
+            .nth(3)
+            .map(|root| root.join("ui/dist"))
+    });
+    [from_environment, from_working_folder, beside_build]
+        .into_iter()
+        .flatten()
+        .find(|folder| folder.join("index.html").is_file())
+}
+
 #[tokio::main]
 async fn main() -> ExitCode {
     tracing_subscriber::fmt()
@@ -14,7 +33,12 @@ async fn main() -> ExitCode {
         .init();
     let password = std::env::var(PASSWORD_VARIABLE).ok();
     let options = match ServerOptions::from_arguments(std::env::args().skip(1), password) {
-        Ok(options) => options,
+        Ok(mut options) => {
+            if options.ui_directory.is_none() {
+                options.ui_directory = default_ui_directory();
+            }
+            options
+        }
         Err(ServerError::HelpRequested) => {
             println!("{}", ServerError::HelpRequested);
             return ExitCode::SUCCESS;

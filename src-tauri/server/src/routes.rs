@@ -9,6 +9,7 @@ use crate::ledger_writes::LedgerWrites;
 use crate::server_options::ServerOptions;
 use axum::extract::{DefaultBodyLimit, FromRef};
 use axum::http::{Method, Uri};
+use axum::response::IntoResponse;
 use axum::routing::{delete, get, post};
 use axum::Router;
 use dossier_core::Ledger;
@@ -16,7 +17,9 @@ use dossier_core::Ledger;
 mod catalog;
 mod messages;
 mod prompts;
+mod reshaping;
 mod sessions;
+mod transfer;
 
 /// What the handlers share. Each handler extracts only the piece it needs (`State<Ledger>`,
 /// `State<LedgerWrites>`, …) through `FromRef`.
@@ -56,6 +59,20 @@ pub fn router(state: ServerState, options: &ServerOptions) -> Router {
                 .delete(sessions::delete),
         )
         .route("/session/{session_id}/children", get(sessions::children))
+        .route("/session/{session_id}/fork", post(reshaping::fork))
+        .route("/session/{session_id}/revert", post(reshaping::revert))
+        .route("/session/{session_id}/unrevert", post(reshaping::unrevert))
+        .route(
+            "/session/{session_id}/message/{message_id}/resend",
+            post(reshaping::resend),
+        )
+        .route(
+            "/session/{session_id}/message/{message_id}/regenerate",
+            post(reshaping::regenerate),
+        )
+        .route("/session/{session_id}/export", get(transfer::export))
+        .route("/session/import", post(transfer::import))
+        .route("/dossier/search", get(transfer::search))
         .route(
             "/session/{session_id}/message",
             get(messages::list).post(prompts::prompt),
@@ -86,7 +103,19 @@ pub fn router(state: ServerState, options: &ServerOptions) -> Router {
         .route("/question", get(catalog::empty_list))
         .route("/mcp", get(catalog::empty_map));
     let router = not_implemented_routes(router)
-        .fallback(no_route)
+        .fallback({
+            let ui_directory = options.ui_directory.clone();
+            move |method: Method, uri: Uri| async move {
+                if let Some(directory) = &ui_directory {
+                    if let Some(response) =
+                        crate::ui_files::serve(directory, &method, uri.path()).await
+                    {
+                        return response;
+                    }
+                }
+                no_route(method, uri).await.into_response()
+            }
+        })
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(options.body_limit))
         .with_state(state);
@@ -102,10 +131,7 @@ pub fn router(state: ServerState, options: &ServerOptions) -> Router {
 /// Contract routes the ledger cannot serve yet: a clear 501, never a 404 by accident.
 fn not_implemented_routes(router: Router<ServerState>) -> Router<ServerState> {
     router
-        .route("/session/{session_id}/fork", post(not_implemented))
         .route("/session/{session_id}/abort", post(not_implemented))
-        .route("/session/{session_id}/revert", post(not_implemented))
-        .route("/session/{session_id}/unrevert", post(not_implemented))
         .route("/session/{session_id}/command", post(not_implemented))
         .route("/session/{session_id}/shell", post(not_implemented))
         .route("/session/{session_id}/summarize", post(not_implemented))

@@ -23,6 +23,8 @@ pub struct ServerOptions {
     pub heartbeat: Duration,
     /// The largest request body accepted, in bytes; larger ones get 413.
     pub body_limit: usize,
+    /// The built web UI served at `/` (`--ui <folder>`); none means API only.
+    pub ui_directory: Option<std::path::PathBuf>,
 }
 
 impl Default for ServerOptions {
@@ -33,6 +35,7 @@ impl Default for ServerOptions {
             password: None,
             heartbeat: HEARTBEAT_INTERVAL,
             body_limit: BODY_LIMIT,
+            ui_directory: None,
         }
     }
 }
@@ -69,6 +72,7 @@ impl ServerOptions {
                         ))
                     })?;
                 }
+                "--ui" => options.ui_directory = Some(value("--ui")?.into()),
                 "--help" | "-h" => return Err(ServerError::HelpRequested),
                 other => {
                     return Err(ServerError::BadArgument(format!(

@@ -14,7 +14,9 @@ mod http {
     mod events;
     mod messages;
     mod prompts;
+    mod reshaping;
     mod sessions;
     mod shut_down;
     mod start_up;
+    mod web_ui;
 }

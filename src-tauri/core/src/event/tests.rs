@@ -90,3 +90,13 @@ fn replay_reports_a_gap_older_than_the_buffer() {
     let (replay, _receiver) = bus.subscribe_after(7);
     assert!(matches!(replay, Replay::Events(events) if events.len() == 3));
 }
+
+#[test]
+fn replay_reports_a_gap_for_an_id_from_an_earlier_run() {
+    let bus = bus(8);
+    bus.publish(idle("s"));
+    let (replay, _receiver) = bus.subscribe_after(500);
+    assert!(matches!(replay, Replay::Gap { .. }));
+    let (current, _receiver) = bus.subscribe_after(1);
+    assert!(matches!(current, Replay::Events(events) if events.is_empty()));
+}

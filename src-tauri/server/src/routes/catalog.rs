@@ -54,11 +54,9 @@ pub async fn path(
     QueryParams(query): QueryParams<DirectoryQuery>,
 ) -> Json<Value> {
     let locations = ledger.locations();
-    let directory = query.directory.unwrap_or_else(|| {
-        std::env::current_dir()
-            .map(|directory| directory.display().to_string())
-            .unwrap_or_default()
-    });
+    let directory = query
+        .directory
+        .unwrap_or_else(|| ledger.default_directory().display().to_string());
     let home = std::env::var("HOME").unwrap_or_default();
     let config = locations
         .config_path

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The web UI end to end in Debian's chromium against a real dossier-server on 127.0.0.1:
+#
+#   bash scripts/test-browser.sh
+#
+# Installs chromium (apt) and playwright-core (npm, no browser download) when missing, builds
+# the UI and the server, and runs tests/browser-e2e with node's test runner. Screenshots land in
+# tests/artifacts/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# shellcheck source=scripts/system-packages.sh
+source scripts/system-packages.sh
+install_missing_system_packages chromium
+
+printf '\n==> browser e2e: npm ci\n'
+(cd tests/browser-e2e && npm ci --no-audit --no-fund)
+if [ ! -f ui/dist/index.html ]; then
+  printf '\n==> browser e2e: build the UI\n'
+  (cd ui && npm ci --no-audit --no-fund && npm run --silent build)
+fi
+printf '\n==> browser e2e: build dossier-server\n'
+cargo build -p dossier-server --bin dossier-server --locked
+target_dir=${CARGO_TARGET_DIR:-target}
+case "$target_dir" in /*) ;; *) target_dir="$PWD/$target_dir" ;; esac
+export DOSSIER_SERVER_BIN="$target_dir/debug/dossier-server"
+
+printf '\n==> browser e2e: node --test\n'
+(cd tests/browser-e2e && node --test)

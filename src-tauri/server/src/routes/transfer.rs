@@ -1,0 +1,89 @@
+//! Dossier's own routes for finding and moving sessions: full-text search, export (JSON or
+//! Markdown) and import (Dossier's or `opencode export`'s JSON).
+
+use crate::error::{ServerError, ServerResult};
+use crate::ledger_writes::LedgerWrites;
+use crate::request_body::{JsonBody, QueryParams};
+use axum::extract::{Path, State};
+use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use dossier_core::search::{SearchQuery, SearchResult};
+use dossier_core::session::Session;
+use dossier_core::Ledger;
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+pub struct SearchParams {
+    q: String,
+    limit: Option<u32>,
+    offset: Option<u32>,
+    archived: Option<bool>,
+    #[serde(rename = "sessionID")]
+    session_id: Option<String>,
+}
+
+/// `GET /dossier/search?q=…` — sessions whose titles or messages contain the words.
+pub async fn search(
+    State(ledger): State<Ledger>,
+    QueryParams(params): QueryParams<SearchParams>,
+) -> ServerResult<Json<Vec<SearchResult>>> {
+    let query = SearchQuery {
+        text: params.q,
+        limit: params.limit,
+        offset: params.offset,
+        include_archived: params.archived.unwrap_or(false),
+        session_id: params.session_id,
+    };
+    Ok(Json(ledger.search(&query).await?))
+}
+
+#[derive(Deserialize)]
+pub struct ExportParams {
+    format: Option<String>,
+}
+
+/// `GET /session/:id/export?format=json|markdown` — a download of the whole session.
+pub async fn export(
+    State(ledger): State<Ledger>,
+    Path(session_id): Path<String>,
+    QueryParams(params): QueryParams<ExportParams>,
+) -> ServerResult<Response> {
+    match params.format.as_deref().unwrap_or("json") {
+        "json" => {
+            let export = ledger.export_json(&session_id).await?;
+            let disposition = format!("attachment; filename=\"{session_id}.json\"");
+            Ok(([(CONTENT_DISPOSITION, disposition)], Json(export)).into_response())
+        }
+        "markdown" | "md" => {
+            let markdown = ledger.export_markdown(&session_id).await?;
+            let disposition = format!("attachment; filename=\"{session_id}.md\"");
+            Ok((
+                [
+                    (CONTENT_TYPE, "text/markdown; charset=utf-8".to_string()),
+                    (CONTENT_DISPOSITION, disposition),
+                ],
+                markdown,
+            )
+                .into_response())
+        }
+        other => Err(ServerError::InvalidQuery(format!(
+            "format \"{other}\" is not json or markdown"
+        ))),
+    }
+}
+
+/// `POST /session/import` — a new session from an exported JSON document.
+pub async fn import(
+    State(ledger): State<Ledger>,
+    State(writes): State<LedgerWrites>,
+    body: JsonBody,
+) -> ServerResult<Json<Session>> {
+    let document = body.0.ok_or_else(|| {
+        ServerError::InvalidBody("send the exported session JSON as the body".into())
+    })?;
+    let session = writes
+        .finish(async move { ledger.import_session(document).await })
+        .await?;
+    Ok(Json(session))
+}

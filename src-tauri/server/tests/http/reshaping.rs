@@ -1,0 +1,167 @@
+//! Fork, revert, unrevert, resend; Dossier's search, export and import routes.
+
+use super::support::{assert_error, json_of, TestServer};
+use serde_json::json;
+
+async fn session_with(server: &TestServer, texts: &[&str]) -> (String, Vec<String>) {
+    let session = server
+        .create_session(json!({"title": "Trip to Lisbon"}))
+        .await;
+    let id = session["id"].as_str().unwrap().to_string();
+    let mut messages = Vec::new();
+    for text in texts {
+        let response = server
+            .post(
+                &format!("/session/{id}/message"),
+                json!({"noReply": true, "parts": [{"type": "text", "text": text}]}),
+            )
+            .await;
+        messages.push(
+            json_of(response).await["info"]["id"]
+                .as_str()
+                .unwrap()
+                .to_string(),
+        );
+    }
+    (id, messages)
+}
+
+#[tokio::test]
+async fn fork_returns_the_new_session_with_messages_before_the_point() {
+    let server = TestServer::start().await;
+    let (id, messages) = session_with(&server, &["one", "two", "three"]).await;
+    let response = server
+        .post(
+            &format!("/session/{id}/fork"),
+            json!({"messageID": messages[2]}),
+        )
+        .await;
+    assert_eq!(response.status(), 200);
+    let fork = json_of(response).await;
+    assert_eq!(fork["title"], "Trip to Lisbon (fork #1)");
+    let fork_id = fork["id"].as_str().unwrap();
+    let listed = json_of(server.get(&format!("/session/{fork_id}/message")).await).await;
+    let texts: Vec<&str> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|message| message["parts"][0]["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts, ["one", "two"]);
+    let missing = server
+        .post(
+            &format!("/session/{id}/fork"),
+            json!({"messageID": "msg_nope"}),
+        )
+        .await;
+    assert_error(missing, 404, "not_found").await;
+    let everything = server.post_raw(&format!("/session/{id}/fork"), "").await;
+    assert_eq!(
+        json_of(everything).await["title"],
+        "Trip to Lisbon (fork #1)"
+    );
+}
+
+#[tokio::test]
+async fn revert_and_unrevert_set_and_clear_the_marker() {
+    let server = TestServer::start().await;
+    let (id, messages) = session_with(&server, &["keep", "undo"]).await;
+    let reverted = json_of(
+        server
+            .post(
+                &format!("/session/{id}/revert"),
+                json!({"messageID": messages[1]}),
+            )
+            .await,
+    )
+    .await;
+    assert_eq!(reverted["revert"]["messageID"], messages[1].as_str());
+    let restored = json_of(
+        server
+            .post_raw(&format!("/session/{id}/unrevert"), "")
+            .await,
+    )
+    .await;
+    assert!(restored.get("revert").is_none());
+    let bad = server
+        .post(&format!("/session/{id}/revert"), json!({}))
+        .await;
+    assert_error(bad, 400, "invalid").await;
+}
+
+#[tokio::test]
+async fn resend_replaces_the_message_with_edited_text() {
+    let server = TestServer::start().await;
+    let (id, messages) = session_with(&server, &["first try", "later"]).await;
+    let response = server
+        .post(
+            &format!("/session/{id}/message/{}/resend", messages[0]),
+            json!({"text": "second try", "noReply": true}),
+        )
+        .await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(json_of(response).await["parts"][0]["text"], "second try");
+    let listed = json_of(server.get(&format!("/session/{id}/message")).await).await;
+    assert_eq!(listed.as_array().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn search_finds_sessions_by_what_was_said() {
+    let server = TestServer::start().await;
+    let (id, messages) = session_with(&server, &["book the tram to Belém"]).await;
+    session_with(&server, &["nothing relevant"]).await;
+    let results = json_of(server.get("/dossier/search?q=tram").await).await;
+    assert_eq!(results.as_array().unwrap().len(), 1);
+    assert_eq!(results[0]["session"]["id"], id.as_str());
+    assert_eq!(results[0]["excerpts"][0]["messageID"], messages[0].as_str());
+    let highlighted: Vec<&str> = results[0]["excerpts"][0]["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|piece| piece["highlighted"] == true)
+        .map(|piece| piece["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(highlighted, ["tram"]);
+    assert_error(server.get("/dossier/search?q=%20").await, 400, "invalid").await;
+    assert_error(server.get("/dossier/search").await, 400, "invalid").await;
+}
+
+#[tokio::test]
+async fn export_and_import_round_trip_over_http() {
+    let server = TestServer::start().await;
+    let (id, _) = session_with(&server, &["remember the milk"]).await;
+    let response = server.get(&format!("/session/{id}/export")).await;
+    assert_eq!(response.status(), 200);
+    assert!(response.headers()["content-disposition"]
+        .to_str()
+        .unwrap()
+        .contains(".json"));
+    let exported = json_of(response).await;
+    let imported = json_of(server.post("/session/import", exported).await).await;
+    assert_ne!(imported["id"], id.as_str());
+    let new_id = imported["id"].as_str().unwrap();
+    let listed = json_of(server.get(&format!("/session/{new_id}/message")).await).await;
+    assert_eq!(listed[0]["parts"][0]["text"], "remember the milk");
+    let markdown = server
+        .get(&format!("/session/{id}/export?format=markdown"))
+        .await;
+    assert!(markdown.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/markdown"));
+    assert!(markdown.text().await.unwrap().contains("remember the milk"));
+    assert_error(
+        server
+            .get(&format!("/session/{id}/export?format=pdf"))
+            .await,
+        400,
+        "invalid",
+    )
+    .await;
+    assert_error(
+        server.post("/session/import", json!({"nope": true})).await,
+        400,
+        "invalid",
+    )
+    .await;
+}
