@@ -18,6 +18,7 @@ pub mod assistant_error;
 mod attachment_storage;
 pub mod blob_store;
 pub mod chat_message_hook;
+pub mod compaction;
 pub mod config;
 pub mod data_url;
 pub mod database;

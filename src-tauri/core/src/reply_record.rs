@@ -4,7 +4,7 @@
 use crate::error::LedgerError;
 use crate::event::EventPayload;
 use crate::ledger::Ledger;
-use crate::message::{AssistantMessage, Message};
+use crate::message::{AssistantMessage, Message, UserMessage};
 use crate::message_store;
 use crate::part::Part;
 use crate::session::Tokens;
@@ -25,6 +25,37 @@ impl Ledger {
             session_id: message.session_id.clone(),
             info,
         });
+        Ok(())
+    }
+
+    /// A user message written by the loop itself (compaction marker, "continue"), with its parts.
+    pub(crate) async fn insert_user_message(
+        &self,
+        message: &UserMessage,
+        parts: &[Part],
+    ) -> Result<(), LedgerError> {
+        let info = Message::User(message.clone());
+        let now = self.now();
+        let mut transaction = self.pool.begin().await?;
+        let first = session_store::reserve_sequence(
+            &mut transaction,
+            &message.session_id,
+            1 + parts.len() as i64,
+        )
+        .await?;
+        message_store::insert_message(&mut transaction, &info, first, now).await?;
+        for (offset, part) in parts.iter().enumerate() {
+            message_store::insert_part(&mut transaction, part, first + 1 + offset as i64, now)
+                .await?;
+        }
+        transaction.commit().await?;
+        self.events.publish(EventPayload::MessageUpdated {
+            session_id: message.session_id.clone(),
+            info,
+        });
+        for part in parts {
+            self.publish_part(part, now);
+        }
         Ok(())
     }
 

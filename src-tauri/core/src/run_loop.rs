@@ -36,11 +36,12 @@ pub(crate) async fn run(
     control.set_status(SessionStatus::Busy);
     let mut step: u32 = 0;
     let mut recent_calls = Vec::new();
+    let mut compacted = false;
     loop {
         if control.is_aborted() {
             break;
         }
-        let mut history = history(ledger, session_id).await?;
+        let mut history = crate::compaction::visible_history(history(ledger, session_id).await?);
         if reply_is_complete(&history) {
             break;
         }
@@ -128,6 +129,22 @@ pub(crate) async fn run(
                 close(ledger, &mut assistant, Some(error)).await?;
                 break;
             }
+            StepEnd::Failed {
+                failure: ProviderFailure::ContextOverflow { .. },
+                produced: false,
+            } if !compacted => {
+                // The reply that did not fit is closed quietly; a summary takes the history's place.
+                compacted = true;
+                close(ledger, &mut assistant, None).await?;
+                let fitted = self::history(ledger, session_id).await?;
+                let before: Vec<MessageWithParts> = crate::compaction::visible_history(fitted);
+                match crate::compaction::compact(ledger, control, &session, &user, &before, client)
+                    .await?
+                {
+                    StepEnd::Finished => continue,
+                    _ => break,
+                }
+            }
             StepEnd::Failed { failure, .. } => {
                 let error = failure.to_assistant_error(&model.provider_id);
                 close(ledger, &mut assistant, Some(error)).await?;
@@ -142,15 +159,15 @@ pub(crate) async fn run(
 }
 
 /// What one step sends, and under which rules its tool calls run.
-struct StepPlan<'plan> {
-    provider: &'plan dyn ModelProvider,
-    request: ModelRequest,
-    session: &'plan Session,
-    rules: Vec<Rule>,
+pub(crate) struct StepPlan<'plan> {
+    pub provider: &'plan dyn ModelProvider,
+    pub request: ModelRequest,
+    pub session: &'plan Session,
+    pub rules: Vec<Rule>,
 }
 
 /// Streams one step, retrying failures that happened before anything reached the ledger.
-async fn stream_step(
+pub(crate) async fn stream_step(
     ledger: &Ledger,
     control: &RunControl,
     plan: StepPlan<'_>,

@@ -233,14 +233,72 @@ async fn anthropic_overloaded_event_before_any_output_is_retried() {
     );
 }
 
-#[tokio::test]
-async fn context_overflow_is_typed_and_not_retried() {
-    let fake = FakeProvider::start(vec![status(
+fn overflow() -> Reply {
+    status(
         400,
         &[],
         serde_json::json!({"error": {"message": "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.", "code": "context_length_exceeded"}}),
-    )])
+    )
+}
+
+#[tokio::test]
+async fn context_overflow_compacts_the_history_and_continues() {
+    let fake = FakeProvider::start(vec![
+        overflow(),
+        openai_text(&["Summary ", "of work."]),
+        openai_text(&["Continuing."]),
+    ])
     .await;
+    let test = open(&fake.openai_config()).await;
+    let session = test.session().await;
+    let reply = ask(&test, &session.id, "a very long question").await;
+    assert_eq!(text_of(&reply), "Continuing.");
+    assert!(assistant_of(&reply).error.is_none());
+    let stored = test
+        .ledger
+        .messages(&session.id, &Default::default())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"))
+        .messages;
+    let shape: Vec<String> = stored
+        .iter()
+        .map(|message| format!("{} {:?}", message.info.role(), describe(&message.parts)))
+        .collect();
+    assert_eq!(
+        shape,
+        [
+            "user [\"text: a very long question\"]".to_string(),
+            "assistant []".to_string(),
+            "user [\"compaction\"]".to_string(),
+            "assistant [\"step-start\", \"text: Summary of work.\", \"step-finish\"]".to_string(),
+            format!(
+                "user [\"text*: {}\"]",
+                dossier_core::compaction::CONTINUE_TEXT
+            ),
+            "assistant [\"step-start\", \"text: Continuing.\", \"step-finish\"]".to_string(),
+        ]
+    );
+    assert_eq!(assistant_of(&stored[3]).summary, Some(true));
+    let after = fake.requests()[2].body["messages"].clone();
+    let roles: Vec<&str> = after
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|message| message["role"].as_str())
+        .collect();
+    assert_eq!(
+        roles,
+        ["system", "user", "assistant", "user"],
+        "only the summary and what follows"
+    );
+    assert_eq!(after[1]["content"], "What did we do so far?");
+    assert_eq!(after[2]["content"], "Summary of work.");
+    assert!(!after.to_string().contains("a very long question"));
+}
+
+#[tokio::test]
+async fn overflow_after_compaction_is_a_context_overflow_error() {
+    let fake = FakeProvider::start(vec![overflow(), openai_text(&["Summary."]), overflow()]).await;
     let test = open(&fake.openai_config()).await;
     let session = test.session().await;
     let reply = ask(&test, &session.id, "a very long question").await;
@@ -259,5 +317,5 @@ async fn context_overflow_is_typed_and_not_retried() {
         }
         other => panic!("expected ContextOverflowError, got {other:?}"),
     }
-    assert_eq!(fake.requests().len(), 1);
+    assert_eq!(fake.requests().len(), 3, "compacted once, then gave up");
 }

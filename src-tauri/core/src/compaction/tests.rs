@@ -1,0 +1,100 @@
+use super::*;
+use crate::message::{AssistantMessage, AssistantTime, MessagePath, UserModel};
+use crate::session::Tokens;
+
+fn user(id: &str) -> MessageWithParts {
+    MessageWithParts {
+        info: Message::User(UserMessage {
+            id: id.into(),
+            session_id: "s".into(),
+            time: UserTime { created: 1 },
+            format: None,
+            summary: None,
+            agent: "build".into(),
+            model: UserModel {
+                provider_id: "p".into(),
+                model_id: "m".into(),
+                variant: None,
+            },
+            system: None,
+            tools: None,
+        }),
+        parts: Vec::new(),
+    }
+}
+
+fn assistant(id: &str, parent: &str, summary: bool, finished: bool) -> MessageWithParts {
+    MessageWithParts {
+        info: Message::Assistant(AssistantMessage {
+            id: id.into(),
+            session_id: "s".into(),
+            time: AssistantTime {
+                created: 2,
+                completed: Some(3),
+            },
+            error: None,
+            parent_id: parent.into(),
+            model_id: "m".into(),
+            provider_id: "p".into(),
+            mode: "build".into(),
+            agent: "build".into(),
+            path: MessagePath {
+                cwd: "/".into(),
+                root: "/".into(),
+            },
+            summary: summary.then_some(true),
+            cost: 0.0,
+            tokens: Tokens::default(),
+            structured: None,
+            variant: None,
+            finish: finished.then(|| "stop".into()),
+        }),
+        parts: Vec::new(),
+    }
+}
+
+fn ids(history: &[MessageWithParts]) -> Vec<&str> {
+    history.iter().map(|message| message.info.id()).collect()
+}
+
+#[test]
+fn history_starts_at_the_newest_completed_compaction() {
+    let table: [(&str, Vec<MessageWithParts>, Vec<&str>); 4] = [
+        (
+            "no compaction",
+            vec![user("u1"), assistant("a1", "u1", false, true)],
+            vec!["u1", "a1"],
+        ),
+        (
+            "one compaction",
+            vec![
+                user("u1"),
+                assistant("a1", "u1", false, true),
+                user("c1"),
+                assistant("s1", "c1", true, true),
+                user("k1"),
+            ],
+            vec!["c1", "s1", "k1"],
+        ),
+        (
+            "unfinished summary does not count",
+            vec![user("u1"), user("c1"), assistant("s1", "c1", true, false)],
+            vec!["u1", "c1", "s1"],
+        ),
+        (
+            "the newest of two compactions",
+            vec![
+                user("c1"),
+                assistant("s1", "c1", true, true),
+                user("u2"),
+                user("c2"),
+                assistant("s2", "c2", true, true),
+                user("k2"),
+            ],
+            vec!["c2", "s2", "k2"],
+        ),
+    ];
+    for (case, history, expected) in table {
+        assert_eq!(ids(&visible_history(history)), expected, "{case}");
+    }
+}
