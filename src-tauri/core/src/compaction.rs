@@ -24,6 +24,41 @@ assistant who will continue it without seeing it. Use these sections in Markdown
 Constraints, Progress, Key Decisions, Next Steps, Critical Context, Relevant Files. Keep file \
 names, figures and quotes that matter; leave out pleasantries.";
 
+/// OpenCode's overflow test (`overflow.ts`): the last step's tokens reach the usable context,
+/// i.e. the model's `limit.context` minus room for the reply (`limit.output`, at most 20k).
+/// `limit` is the model's `limit` from the config; without a context size nothing overflows.
+pub fn is_overflow(tokens: &crate::session::Tokens, limit: Option<&serde_json::Value>) -> bool {
+    let number = |key: &str| {
+        limit
+            .and_then(|limit| limit.get(key))
+            .and_then(serde_json::Value::as_u64)
+            .unwrap_or(0)
+    };
+    let context = number("context");
+    if context == 0 {
+        return false;
+    }
+    let reserved = number("output").min(20_000);
+    let used = tokens
+        .total
+        .unwrap_or(tokens.input + tokens.output + tokens.cache.read + tokens.cache.write);
+    used >= context.saturating_sub(reserved)
+}
+
+/// Whether the newest finished reply (not itself a summary) filled the context.
+pub fn needs_compaction(history: &[MessageWithParts], limit: Option<&serde_json::Value>) -> bool {
+    history
+        .iter()
+        .rev()
+        .find_map(|message| match &message.info {
+            Message::Assistant(assistant) if assistant.finish.is_some() => Some(assistant),
+            _ => None,
+        })
+        .is_some_and(|assistant| {
+            assistant.summary != Some(true) && is_overflow(&assistant.tokens, limit)
+        })
+}
+
 /// The part of the history the model sees: everything from the newest completed compaction on
 /// (its marker, its summary, and what came after). Pure.
 pub fn visible_history(mut history: Vec<MessageWithParts>) -> Vec<MessageWithParts> {

@@ -70,10 +70,26 @@ pub(crate) async fn run(
             }
             continue;
         }
+        let model = user.model.model_ref();
+        let limit = ledger
+            .config()
+            .provider
+            .get(&model.provider_id)
+            .and_then(|provider| provider.models.get(&model.model_id))
+            .and_then(|configured| configured.limit.as_ref());
+        if !compacted && crate::compaction::needs_compaction(&history, limit) {
+            // The last reply filled the context: summarise before asking again.
+            compacted = true;
+            match crate::compaction::compact(ledger, control, &session, &user, &history, client)
+                .await?
+            {
+                StepEnd::Finished => continue,
+                _ => break,
+            }
+        }
         let mut assistant = new_assistant(ledger, &session, &user, &agent);
         ledger.insert_reply_message(&assistant).await?;
 
-        let model = user.model.model_ref();
         let provider = match provider::resolve(ledger.config(), &model, client) {
             Ok(provider) => provider,
             Err(failure) => {

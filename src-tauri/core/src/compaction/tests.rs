@@ -98,3 +98,31 @@ fn history_starts_at_the_newest_completed_compaction() {
         assert_eq!(ids(&visible_history(history)), expected, "{case}");
     }
 }
+
+#[test]
+fn overflow_table() {
+    let tokens = |input: u64, output: u64| Tokens {
+        total: None,
+        input,
+        output,
+        reasoning: 0,
+        cache: Default::default(),
+    };
+    let limit = serde_json::json!({"context": 100_000, "output": 30_000});
+    let small = serde_json::json!({"context": 8_192, "output": 1_000});
+    let table: [(&str, Tokens, Option<&serde_json::Value>, bool); 5] = [
+        ("no limit configured", tokens(1_000_000, 0), None, false),
+        ("well inside", tokens(50_000, 1_000), Some(&limit), false),
+        (
+            "reply room capped at 20k",
+            tokens(79_000, 1_000),
+            Some(&limit),
+            true,
+        ),
+        ("just under", tokens(79_000, 999), Some(&limit), false),
+        ("small model", tokens(7_000, 200), Some(&small), true),
+    ];
+    for (case, tokens, limit, expected) in table {
+        assert_eq!(is_overflow(&tokens, limit), expected, "{case}");
+    }
+}

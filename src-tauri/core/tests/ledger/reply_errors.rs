@@ -319,3 +319,28 @@ async fn overflow_after_compaction_is_a_context_overflow_error() {
     }
     assert_eq!(fake.requests().len(), 3, "compacted once, then gave up");
 }
+
+#[tokio::test]
+async fn a_reply_that_filled_the_configured_context_is_compacted_before_the_next() {
+    let fake = FakeProvider::start(vec![
+        openai_text(&["One."]),
+        openai_text(&["Summary."]),
+        openai_text(&["Two."]),
+    ])
+    .await;
+    // The fake reports 42 + 11 tokens per reply; 50 - 10 leaves room for 40.
+    let config = format!(
+        r#"{{"model": "fake/small", "provider": {{"fake": {{"options": {{"baseURL": "{}"}}, "models": {{"small": {{"limit": {{"context": 50, "output": 10}}}}}}}}}}}}"#,
+        fake.base_url
+    );
+    let test = open(&config).await;
+    let session = test.session().await;
+    assert_eq!(text_of(&ask(&test, &session.id, "first").await), "One.");
+    assert_eq!(text_of(&ask(&test, &session.id, "second").await), "Two.");
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 3);
+    let last = requests[2].body["messages"].clone();
+    assert_eq!(last[1]["content"], "What did we do so far?");
+    assert_eq!(last[2]["content"], "Summary.");
+    assert!(!last.to_string().contains("One."), "{last}");
+}
