@@ -9,8 +9,8 @@
 //! session in `session_runner`, the loop in `run_loop`, one streamed step in `reply_stream`,
 //! providers in `provider` (OpenAI-compatible, Anthropic, the offline model), stored parts to
 //! model messages in `model_messages`, back-off in `retry`, tools in `tools`, asking the person in
-//! `permission_request`, subagents in `subtask`, prices in `reply_cost`, titles in `title`, crash
-//! recovery in `restart_sweep`.
+//! `permission_request`, subagents in `subtask`, prices in `reply_cost`, titles in `title`,
+//! context overflow in `compaction`, crash recovery in `restart_sweep`.
 
 pub mod agent;
 pub mod agent_loop;
