@@ -116,7 +116,19 @@ impl AgentLoop for SessionRunner {
             if joined && result.is_ok() && run_loop::awaiting_reply(&ledger, &session_id).await? {
                 continue;
             }
-            return result.map_err(LedgerError::ReplyFailed);
+            return match result {
+                Ok(message) => Ok(message),
+                // Deleted while it was answering: say so rather than how the writes failed.
+                Err(_)
+                    if matches!(
+                        ledger.session(&session_id).await,
+                        Err(LedgerError::SessionNotFound(_))
+                    ) =>
+                {
+                    Err(LedgerError::SessionNotFound(session_id))
+                }
+                Err(message) => Err(LedgerError::ReplyFailed(message)),
+            };
         }
     }
 

@@ -131,3 +131,41 @@ async fn abort_during_a_tool_call_marks_the_tool_aborted() {
         other => panic!("expected an aborted tool, got {other:?}"),
     }
 }
+
+#[tokio::test]
+async fn deleting_the_session_mid_reply_stops_it_and_the_caller_hears_not_found() {
+    let fake = FakeProvider::start(vec![openai_stream(
+        openai_text_events(&["Soon ", "gone"]),
+        Ending::Hang,
+        Duration::ZERO,
+    )])
+    .await;
+    let test = open(&fake.openai_config()).await;
+    let session = test.session().await;
+    let mut events = test.ledger.events().subscribe();
+    let ledger = test.ledger.clone();
+    let session_id = session.id.clone();
+    let running = tokio::spawn(async move {
+        ledger
+            .prompt(&session_id, reply_input(vec![Draft::text("hello")]))
+            .await
+    });
+    wait_for(
+        &mut events,
+        |event| matches!(&event.payload, EventPayload::PartDelta { delta, .. } if delta == "gone"),
+    )
+    .await;
+    test.ledger
+        .delete_session(&session.id)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let outcome = tokio::time::timeout(Duration::from_secs(5), running)
+        .await
+        .unwrap_or_else(|_| panic!("the reply kept running"))
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert!(
+        matches!(outcome, Err(dossier_core::LedgerError::SessionNotFound(ref id)) if *id == session.id),
+        "{outcome:?}"
+    );
+    assert!(test.ledger.status().is_empty());
+}
