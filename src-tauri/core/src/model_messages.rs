@@ -44,6 +44,8 @@ pub struct ToolResult {
     pub name: String,
     pub output: String,
     pub is_error: bool,
+    /// Images or PDFs the tool returned, for providers that take media inside a tool result.
+    pub media: Vec<UserContent>,
 }
 
 pub const INTERRUPTED_TOOL: &str = "[Tool execution was interrupted]";
@@ -57,8 +59,19 @@ fn is_inlined(mime: &str) -> bool {
     mime == "text/plain" || mime == "application/x-directory"
 }
 
-/// Converts `history` (oldest first) for a call to `current` model.
+/// Converts `history` (oldest first) for a call to `current` model; media a tool returned go in a
+/// separate user message, which every provider accepts.
 pub fn to_model_messages(history: &[MessageWithParts], current: &ModelRef) -> Vec<ModelMessage> {
+    to_model_messages_for(history, current, false)
+}
+
+/// As `to_model_messages`, with tool media kept inside the tool result when the provider takes
+/// them there (Anthropic does; OpenAI's chat completions do not).
+pub fn to_model_messages_for(
+    history: &[MessageWithParts],
+    current: &ModelRef,
+    media_in_tool_results: bool,
+) -> Vec<ModelMessage> {
     let mut output = Vec::new();
     for message in history {
         if message.parts.is_empty() {
@@ -77,7 +90,11 @@ pub fn to_model_messages(history: &[MessageWithParts], current: &ModelRef) -> Ve
                 }
                 let same_model = assistant.provider_id == current.provider_id
                     && assistant.model_id == current.model_id;
-                output.extend(assistant_messages(message, same_model));
+                output.extend(assistant_messages(
+                    message,
+                    same_model,
+                    media_in_tool_results,
+                ));
             }
         }
     }
@@ -121,7 +138,11 @@ fn user_content(message: &MessageWithParts) -> Vec<UserContent> {
 
 /// One assistant message per step (split at step starts), each followed by its tool results
 /// and, when a tool returned media, a user message carrying it.
-fn assistant_messages(message: &MessageWithParts, same_model: bool) -> Vec<ModelMessage> {
+fn assistant_messages(
+    message: &MessageWithParts,
+    same_model: bool,
+    media_in_tool_results: bool,
+) -> Vec<ModelMessage> {
     let mut output = Vec::new();
     let mut content: Vec<AssistantContent> = Vec::new();
     let mut results: Vec<ToolResult> = Vec::new();
@@ -156,6 +177,7 @@ fn assistant_messages(message: &MessageWithParts, same_model: bool) -> Vec<Model
                 });
             }
             PartBody::Tool(tool) => {
+                let mut tool_media = Vec::new();
                 let (input, output_text, is_error) = match &tool.state {
                     ToolState::Completed {
                         input,
@@ -166,7 +188,7 @@ fn assistant_messages(message: &MessageWithParts, same_model: bool) -> Vec<Model
                     } => {
                         for attachment in attachments.iter().flatten() {
                             if let PartBody::File(file) = &attachment.body {
-                                media.push(UserContent::File {
+                                tool_media.push(UserContent::File {
                                     url: file.url.clone(),
                                     media_type: file.mime.clone(),
                                     filename: file.filename.clone(),
@@ -198,11 +220,18 @@ fn assistant_messages(message: &MessageWithParts, same_model: bool) -> Vec<Model
                     name: tool.tool.clone(),
                     input,
                 });
+                let kept_inside = if media_in_tool_results {
+                    tool_media
+                } else {
+                    media.append(&mut tool_media);
+                    Vec::new()
+                };
                 results.push(ToolResult {
                     call_id: tool.call_id.clone(),
                     name: tool.tool.clone(),
                     output: output_text,
                     is_error,
+                    media: kept_inside,
                 });
             }
             _ => {}

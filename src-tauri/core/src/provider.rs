@@ -217,6 +217,12 @@ pub trait ModelProvider: Send + Sync {
     fn is_offline(&self) -> bool {
         false
     }
+
+    /// Whether images a tool returned may sit inside the tool result (else they follow in a
+    /// user message).
+    fn media_in_tool_results(&self) -> bool {
+        false
+    }
 }
 
 /// The wire protocol a configured provider speaks, from its `npm` package name.

@@ -103,7 +103,11 @@ pub(crate) async fn run(
                 model_messages::wrap_late_user_text(&mut history, &finished);
             }
         }
-        let mut messages = model_messages::to_model_messages(&history, &model);
+        let mut messages = model_messages::to_model_messages_for(
+            &history,
+            &model,
+            provider.media_in_tool_results(),
+        );
         inline_blobs(ledger, &mut messages).await?;
         let rules: Vec<Rule> = agent
             .permission

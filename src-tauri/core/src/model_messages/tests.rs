@@ -181,6 +181,7 @@ fn call(call_id: &str) -> AssistantContent {
 
 fn result(call_id: &str, output: &str, is_error: bool) -> ToolResult {
     ToolResult {
+        media: Vec::new(),
         call_id: call_id.into(),
         name: "read".into(),
         output: output.into(),
@@ -568,5 +569,33 @@ fn late_user_text_is_wrapped_only_after_the_finished_reply() {
             UserContent::Text("<system-reminder>\nThe user sent the following message:\nalso this\n\nPlease address this message and continue with your tasks.\n</system-reminder>".into()),
             UserContent::Text("inlined file".into()),
         ])]
+    );
+}
+
+#[test]
+fn tool_media_stays_in_the_result_for_providers_that_take_it() {
+    let image = file("image/png", "data:image/png;base64,AA==");
+    let history = vec![assistant(vec![tool(
+        "c1",
+        completed("Image read successfully", None, Some(vec![part(image)])),
+    )])];
+    let inside = to_model_messages_for(&history, &current(), true);
+    let mut expected = result("c1", "Image read successfully", false);
+    expected.media = vec![UserContent::File {
+        url: "data:image/png;base64,AA==".into(),
+        media_type: "image/png".into(),
+        filename: Some("f".into()),
+    }];
+    assert_eq!(
+        inside,
+        vec![
+            ModelMessage::Assistant(vec![call("c1")]),
+            ModelMessage::Tool(vec![expected])
+        ]
+    );
+    assert_eq!(
+        to_model_messages(&history, &current()).len(),
+        3,
+        "elsewhere a user message carries it"
     );
 }

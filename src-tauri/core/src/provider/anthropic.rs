@@ -66,6 +66,10 @@ impl ModelProvider for AnthropicMessages {
         };
         Ok(futures::stream::unfold(state, next_event).boxed())
     }
+
+    fn media_in_tool_results(&self) -> bool {
+        true
+    }
 }
 
 struct DecodeState {
@@ -147,10 +151,17 @@ pub fn request_body(request: &ModelRequest) -> Value {
                 results
                     .iter()
                     .map(|result| {
+                        let content = if result.media.is_empty() {
+                            json!(result.output)
+                        } else {
+                            let mut blocks = vec![json!({"type": "text", "text": result.output})];
+                            blocks.extend(result.media.iter().map(user_block));
+                            Value::Array(blocks)
+                        };
                         json!({
                             "type": "tool_result",
                             "tool_use_id": result.call_id,
-                            "content": result.output,
+                            "content": content,
                             "is_error": result.is_error,
                         })
                     })

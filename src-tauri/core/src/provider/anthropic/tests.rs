@@ -100,6 +100,7 @@ fn request_body_merges_roles_and_puts_results_in_user_turns() {
                 },
             ]),
             ModelMessage::Tool(vec![ToolResult {
+                media: Vec::new(),
                 call_id: "t1".into(),
                 name: "read".into(),
                 output: "nope".into(),
@@ -128,5 +129,36 @@ fn request_body_merges_roles_and_puts_results_in_user_turns() {
             "stream": true,
             "system": "s",
         })
+    );
+}
+
+#[test]
+fn tool_media_goes_inside_the_tool_result() {
+    let request = ModelRequest {
+        model_id: "claude".into(),
+        system: Vec::new(),
+        messages: vec![ModelMessage::Tool(vec![ToolResult {
+            media: vec![UserContent::File {
+                url: "data:image/png;base64,AAE=".into(),
+                media_type: "image/png".into(),
+                filename: None,
+            }],
+            call_id: "t1".into(),
+            name: "read".into(),
+            output: "Image read successfully".into(),
+            is_error: false,
+        }])],
+        tools: Vec::new(),
+        history: Arc::new(Vec::new()),
+        max_output_tokens: None,
+        temperature: None,
+        top_p: None,
+    };
+    assert_eq!(
+        request_body(&request)["messages"][0]["content"][0]["content"],
+        json!([
+            {"type": "text", "text": "Image read successfully"},
+            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "AAE="}},
+        ])
     );
 }

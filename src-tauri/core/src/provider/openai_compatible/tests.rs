@@ -157,6 +157,7 @@ fn request_body_has_system_messages_tools_and_results() {
                 },
             ]),
             ModelMessage::Tool(vec![ToolResult {
+                media: Vec::new(),
                 call_id: "c1".into(),
                 name: "read".into(),
                 output: "1: x".into(),
