@@ -16,6 +16,7 @@ use dossier_core::Ledger;
 
 mod catalog;
 mod messages;
+mod permissions;
 mod prompts;
 mod reshaping;
 mod sessions;
@@ -59,6 +60,7 @@ pub fn router(state: ServerState, options: &ServerOptions) -> Router {
                 .delete(sessions::delete),
         )
         .route("/session/{session_id}/children", get(sessions::children))
+        .route("/session/{session_id}/abort", post(sessions::abort))
         .route("/session/{session_id}/fork", post(reshaping::fork))
         .route("/session/{session_id}/revert", post(reshaping::revert))
         .route("/session/{session_id}/unrevert", post(reshaping::unrevert))
@@ -99,7 +101,7 @@ pub fn router(state: ServerState, options: &ServerOptions) -> Router {
         .route("/skill", get(catalog::empty_list))
         .route("/lsp", get(catalog::empty_list))
         .route("/formatter", get(catalog::empty_list))
-        .route("/permission", get(catalog::empty_list))
+        .route("/permission", get(permissions::list))
         .route("/question", get(catalog::empty_list))
         .route("/mcp", get(catalog::empty_map));
     let router = not_implemented_routes(router)
@@ -131,7 +133,6 @@ pub fn router(state: ServerState, options: &ServerOptions) -> Router {
 /// Contract routes the ledger cannot serve yet: a clear 501, never a 404 by accident.
 fn not_implemented_routes(router: Router<ServerState>) -> Router<ServerState> {
     router
-        .route("/session/{session_id}/abort", post(not_implemented))
         .route("/session/{session_id}/command", post(not_implemented))
         .route("/session/{session_id}/shell", post(not_implemented))
         .route("/session/{session_id}/summarize", post(not_implemented))
@@ -148,7 +149,7 @@ fn not_implemented_routes(router: Router<ServerState>) -> Router<ServerState> {
         )
         .route(
             "/session/{session_id}/permissions/{permission_id}",
-            post(not_implemented),
+            post(permissions::reply),
         )
 }
 

@@ -8,12 +8,13 @@ use crate::request_body::{JsonBody, QueryParams};
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, Uri};
 use axum::Json;
+use dossier_core::event::SessionStatus;
 use dossier_core::session::{CreateSession, Session, SessionPatch};
 use dossier_core::session_store::SessionQuery;
 use dossier_core::Ledger;
 use percent_encoding::percent_decode_str;
 use serde::Deserialize;
-use serde_json::{Map, Value};
+use std::collections::BTreeMap;
 
 #[derive(Deserialize)]
 pub struct ListQuery {
@@ -117,7 +118,18 @@ pub async fn children(
     Ok(Json(ledger.children(&session_id).await?))
 }
 
-/// Idle sessions are omitted, as in OpenCode; with no agent loop in this build nothing is busy.
-pub async fn status() -> Json<Map<String, Value>> {
-    Json(Map::new())
+/// Sessions with a running reply (`busy` / `retry`); idle ones are omitted, as in OpenCode.
+pub async fn status(State(ledger): State<Ledger>) -> Json<BTreeMap<String, SessionStatus>> {
+    Json(ledger.status())
+}
+
+/// Stops the session's reply. `true` either way, as OpenCode answers.
+pub async fn abort(
+    State(ledger): State<Ledger>,
+    Path(session_id): Path<String>,
+) -> ServerResult<Json<bool>> {
+    ledger.session(&session_id).await?;
+    let stopped = ledger.abort(&session_id);
+    tracing::debug!(%session_id, stopped, "abort requested");
+    Ok(Json(true))
 }

@@ -165,3 +165,38 @@ async fn export_and_import_round_trip_over_http() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn abort_status_and_permission_answers_have_opencodes_shapes() {
+    let server = TestServer::start().await;
+    let (id, _) = session_with(&server, &["hello"]).await;
+    assert_eq!(
+        json_of(server.post_raw(&format!("/session/{id}/abort"), "").await).await,
+        json!(true)
+    );
+    assert_error(
+        server.post_raw("/session/ses_missing/abort", "").await,
+        404,
+        "not_found",
+    )
+    .await;
+    assert_eq!(
+        json_of(server.get("/session/status").await).await,
+        json!({})
+    );
+    assert_eq!(json_of(server.get("/permission").await).await, json!([]));
+    let unknown = server
+        .post(
+            &format!("/session/{id}/permissions/per_nope"),
+            json!({"response": "once"}),
+        )
+        .await;
+    assert_error(unknown, 404, "not_found").await;
+    let bad = server
+        .post(
+            &format!("/session/{id}/permissions/per_nope"),
+            json!({"response": "maybe"}),
+        )
+        .await;
+    assert_error(bad, 400, "invalid").await;
+}

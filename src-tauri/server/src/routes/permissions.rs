@@ -1,0 +1,32 @@
+//! Permission requests a running tool waits on: the list, and the answer (OpenCode's
+//! `POST /session/:id/permissions/:permissionID` with `{response: "once" | "always" | "reject"}`).
+
+use crate::error::ServerResult;
+use crate::request_body::JsonBody;
+use axum::extract::{Path, State};
+use axum::Json;
+use dossier_core::permission_request::{PermissionReply, PermissionRequest};
+use dossier_core::Ledger;
+use serde::Deserialize;
+
+pub async fn list(State(ledger): State<Ledger>) -> Json<Vec<PermissionRequest>> {
+    Json(ledger.permission_requests())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReplyBody {
+    response: PermissionReply,
+}
+
+pub async fn reply(
+    State(ledger): State<Ledger>,
+    Path((_session_id, permission_id)): Path<(String, String)>,
+    body: JsonBody,
+) -> ServerResult<Json<bool>> {
+    let body: ReplyBody = body.parse_or_default()?;
+    ledger
+        .reply_permission(&permission_id, body.response)
+        .await?;
+    Ok(Json(true))
+}
