@@ -135,17 +135,20 @@ test("listings the SDK asks for answer", async () => {
   assert.deepEqual(status.data, {})
 })
 
-test("a prompt that wants a reply is refused honestly while replies are unavailable", async () => {
-  const refused = await client.session.prompt({ sessionID, parts: [{ type: "text", text: "answer me" }] })
-  assert.equal(refused.response.status, 503)
-  assert.equal(refused.error.kind, "unavailable")
-  assert.match(refused.error.data.message, /saved your message/)
-  const accepted = await client.session.promptAsync({ sessionID, parts: [{ type: "text", text: "answer me later" }] })
+test("a prompt that wants a reply gets the offline model's streamed reply", async () => {
+  const model = { providerID: "dossier", modelID: "offline" }
+  const replied = await client.session.prompt({ sessionID, model, parts: [{ type: "text", text: "answer me" }] })
+  assert.equal(replied.response.status, 200)
+  assert.equal(replied.data.info.role, "assistant")
+  const text = replied.data.parts.filter((part) => part.type === "text").map((part) => part.text).join("")
+  assert.match(text, /answer me/)
+  await waitForEvents(() => events.some((event) => event.type === "message.part.delta" && event.properties.sessionID === sessionID))
+  const accepted = await client.session.promptAsync({ sessionID, model, parts: [{ type: "text", text: "answer me later" }] })
   assert.equal(accepted.response.status, 204)
-  await waitForEvents(() => events.some((event) => event.type === "session.error" && event.properties.sessionID === sessionID))
-  const error = events.find((event) => event.type === "session.error")
-  assert.equal(error.properties.error.name, "UnknownError")
-  assert.match(error.properties.error.data.message, /replies are not available/)
+  await waitForEvents(() => events.filter((event) => event.type === "session.idle" && event.properties.sessionID === sessionID).length >= 2)
+  const messages = await client.session.messages({ sessionID })
+  const roles = messages.data.slice(-4).map((message) => message.info.role)
+  assert.deepEqual(roles, ["user", "assistant", "user", "assistant"])
 })
 
 test("errors reach the SDK as OpenCode's named errors", async () => {
