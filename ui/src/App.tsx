@@ -8,6 +8,7 @@ import { Sidebar } from "./components/Sidebar";
 import { createChat, type Notice } from "./lib/chat";
 import { type Attachment, attachmentFromBrowserFile, attachmentFromDrop } from "./lib/drafts";
 import { type Locale, type Translate, translator } from "./lib/i18n";
+import { displayTitle } from "./lib/session-title";
 import type { Backend } from "./lib/transport";
 
 /** The browser cannot ask the backend to classify a file, so it applies the same attachment cap. */
@@ -121,7 +122,8 @@ export const App: Component<AppProps> = (props) => {
 
   const openTitle = () => {
     const id = chat.selectedId();
-    return id === undefined ? undefined : chat.state.sessions[id]?.title;
+    const title = id === undefined ? undefined : chat.state.sessions[id]?.title;
+    return title === undefined ? undefined : displayTitle(title, t, props.locale);
   };
 
   return (
@@ -135,7 +137,7 @@ export const App: Component<AppProps> = (props) => {
         }
       }}
     >
-      <Sidebar t={t} chat={chat} searchRef={(element) => (searchField = element)} />
+      <Sidebar t={t} locale={props.locale} chat={chat} searchRef={(element) => (searchField = element)} />
       <main class="main" aria-label={t("conversationLabel")}>
         <header class="main-header">
           <h2 class="session-heading" data-testid="session-heading">

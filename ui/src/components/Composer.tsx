@@ -5,6 +5,7 @@ import { type Component, createMemo, createSignal, For, Show } from "solid-js";
 import type { Chat } from "../lib/chat";
 import { type Attachment, isSendable } from "../lib/drafts";
 import { humanSize, type MessageKey, type Translate } from "../lib/i18n";
+import { Icon } from "./Icon";
 import { ModelPicker } from "./ModelPicker";
 
 export interface ComposerProps {
@@ -66,7 +67,7 @@ export const Composer: Component<ComposerProps> = (props) => {
           <For each={props.attachments}>
             {(attachment) => (
               <li class="chip" classList={{ "chip--refused": !isSendable(attachment) }} data-testid="attachment-chip" data-kind={attachment.kind}>
-                <span aria-hidden="true">{attachment.kind === "folder" ? "📁" : attachment.kind === "image" ? "🖼" : "📄"}</span>
+                <Icon name={attachment.kind === "folder" ? "folder" : attachment.kind === "image" ? "image" : "file"} />
                 <span class="chip-name">{attachment.name}</span>
                 <Show when={attachment.size !== undefined}>
                   <span class="chip-size">{humanSize(props.t, attachment.size ?? 0)}</span>
@@ -144,7 +145,7 @@ export const Composer: Component<ComposerProps> = (props) => {
       </div>
       <div class="composer-footer">
         <button type="button" class="plain-button" data-testid="attach" onClick={() => { props.onAttach(); }}>
-          <span aria-hidden="true">📎</span> {props.t("attachButton")}
+          <Icon name="clip" /> {props.t("attachButton")}
         </button>
         <label class="picker">
           <span class="visually-hidden">{props.t("agentLabel")}</span>

@@ -9,6 +9,7 @@ import type { Part } from "../lib/bindings/Part";
 import { groupUserParts, type UserItem } from "../lib/context-summary";
 import type { Translate } from "../lib/i18n";
 import { renderMarkdown } from "../lib/markdown";
+import { Icon } from "./Icon";
 
 type PartOf<T extends Part["type"]> = Extract<Part, { type: T }>;
 
@@ -32,9 +33,7 @@ const UserItemView: Component<{ t: Translate; item: UserItem }> = (props) => (
       {(item) => (
         <details class="context" data-testid="context">
           <summary title={props.t("contextShow")}>
-            <span aria-hidden="true" class="context-icon">
-              ⎘
-            </span>
+            <Icon name="context" />
             <Show when={item().name !== ""} fallback={props.t("contextShow")}>
               {props.t("contextRead", { name: item().name })}
               <Show when={item().lines !== undefined}>
@@ -62,7 +61,7 @@ const UserItemView: Component<{ t: Translate; item: UserItem }> = (props) => (
     <Match when={props.item.kind === "file" && props.item}>
       {(item) => (
         <span class="chip chip--sent" data-testid="file-chip">
-          <span aria-hidden="true">{item().part.mime === "application/x-directory" ? "📁" : "📄"}</span>
+          <Icon name={item().part.mime === "application/x-directory" ? "folder" : item().part.mime.startsWith("image/") ? "image" : "file"} />
           {item().part.filename ?? item().part.url}
         </span>
       )}

@@ -5,13 +5,16 @@ import { createVirtualizer } from "@tanstack/solid-virtual";
 import { type Component, createEffect, createSignal, For, on, onCleanup, Show, untrack } from "solid-js";
 import type { Session } from "../lib/bindings/Session";
 import type { Chat } from "../lib/chat";
-import type { Translate } from "../lib/i18n";
+import type { Locale, Translate } from "../lib/i18n";
+import { displayTitle } from "../lib/session-title";
 import { observeRectOr } from "../lib/virtual-list";
+import { Icon } from "./Icon";
 
 const rowHeight = 38;
 
 export interface SidebarProps {
   t: Translate;
+  locale: Locale;
   chat: Chat;
   /** Set by the Ctrl/Cmd+K shortcut so the app can focus the search field. */
   searchRef?: (element: HTMLInputElement) => void;
@@ -68,7 +71,7 @@ export const Sidebar: Component<SidebarProps> = (props) => {
         {props.t("appName")}
       </h1>
       <button type="button" class="new-session" data-testid="new-session" onClick={() => void props.chat.newSession()}>
-        <span aria-hidden="true">＋</span> {props.t("newSession")}
+        <Icon name="plus" /> {props.t("newSession")}
       </button>
       <label class="visually-hidden" for="session-search">
         {props.t("searchSessions")}
@@ -103,7 +106,7 @@ export const Sidebar: Component<SidebarProps> = (props) => {
               <Show when={shown()[row.index]}>
                 {(session) => (
                   <li class="session-row-slot" style={{ transform: `translateY(${String(row.start)}px)`, height: `${String(rowHeight)}px` }}>
-                    <SessionRow t={props.t} chat={props.chat} session={session()} />
+                    <SessionRow t={props.t} locale={props.locale} chat={props.chat} session={session()} />
                   </li>
                 )}
               </Show>
@@ -115,7 +118,7 @@ export const Sidebar: Component<SidebarProps> = (props) => {
   );
 };
 
-const SessionRow: Component<{ t: Translate; chat: Chat; session: Session }> = (props) => {
+const SessionRow: Component<{ t: Translate; locale: Locale; chat: Chat; session: Session }> = (props) => {
   const [mode, setMode] = createSignal<"view" | "rename" | "confirm-delete">("view");
   const selected = () => props.chat.selectedId() === props.session.id;
 
@@ -132,7 +135,7 @@ const SessionRow: Component<{ t: Translate; chat: Chat; session: Session }> = (p
           type="button"
           class="session-open"
           aria-current={selected() ? "true" : undefined}
-          title={props.session.title}
+          title={displayTitle(props.session.title, props.t, props.locale)}
           onClick={() => void props.chat.openSession(props.session.id)}
           onDblClick={() => setMode("rename")}
         >
@@ -141,7 +144,7 @@ const SessionRow: Component<{ t: Translate; chat: Chat; session: Session }> = (p
               •
             </span>
           </Show>
-          <span class="session-title">{props.session.title}</span>
+          <span class="session-title">{displayTitle(props.session.title, props.t, props.locale)}</span>
         </button>
         <div class="session-actions">
           <button type="button" class="icon-button" title={props.t("renameSession")} aria-label={props.t("renameSession")} onClick={() => setMode("rename")}>
