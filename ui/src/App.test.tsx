@@ -1,3 +1,5 @@
+// jsdom rather than happy-dom: DOMPurify (Markdown replies) needs a complete DOM.
+// @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen, waitFor } from "@solidjs/testing-library";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { App } from "./App";
@@ -114,5 +116,38 @@ describe("App", () => {
     render(() => <App locale="zh-CN" backend={fakeBackend()} />);
     expect(await screen.findByRole("heading", { name: "会话" })).toBeTruthy();
     expect(screen.getByRole("button", { name: "发送" })).toBeTruthy();
+  });
+});
+
+describe("App with a streaming reply", () => {
+  it("streams assistant Markdown in place, sanitised, with Stop while busy", async () => {
+    const backend = fakeBackend([session("ses_a", "Taxes", 1)]);
+    render(() => <App locale="en" backend={backend} />);
+    fireEvent.click(await screen.findByText("Taxes"));
+    backend.publish({ type: "session.status", properties: { sessionID: "ses_a", status: { type: "busy" } } });
+    backend.publish({
+      type: "message.updated",
+      properties: {
+        sessionID: "ses_a",
+        info: {
+          role: "assistant", id: "msg_900", sessionID: "ses_a", time: { created: 5 }, parentID: "msg_1", modelID: "offline", providerID: "dossier",
+          mode: "build", agent: "build", path: { cwd: "/", root: "/" }, cost: 0, tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
+        },
+      },
+    });
+    backend.publish({ type: "message.part.updated", properties: { sessionID: "ses_a", part: { id: "prt_900", sessionID: "ses_a", messageID: "msg_900", type: "text", text: "" }, time: 5 } });
+    for (const delta of ["# Sum", "mary\n\n**done** <img src=x onerror=alert(1)>"]) {
+      backend.publish({ type: "message.part.delta", properties: { sessionID: "ses_a", messageID: "msg_900", partID: "prt_900", field: "text", delta } });
+    }
+    const reply = await screen.findByTestId("reply-text");
+    await waitFor(() => {
+      expect(reply.querySelector("h1")?.textContent).toBe("Summary");
+    });
+    expect(reply.querySelector("strong")?.textContent).toBe("done");
+    expect(screen.getByRole("button", { name: "Stop" })).toBeTruthy();
+    backend.publish({ type: "session.idle", properties: { sessionID: "ses_a" } });
+    await waitFor(() => {
+      expect(screen.queryByRole("button", { name: "Stop" })).toBeNull();
+    });
   });
 });
