@@ -25,8 +25,9 @@ pub fn run() -> Result<(), Box<dyn std::error::Error>> {
         }
     };
     let simulated_drops = std::env::var_os("DOSSIER_E2E_SIMULATED_DROPS").is_some_and(|v| v == "1");
-    let app = builder(tauri::Builder::default(), ledger, simulated_drops)
-        .build(tauri::generate_context!())?;
+    let base =
+        tauri::Builder::default().plugin(tauri_plugin_window_state::Builder::default().build());
+    let app = builder(base, ledger, simulated_drops).build(tauri::generate_context!())?;
     start(&app);
     app.run(|_, _| {});
     Ok(())
