@@ -160,7 +160,7 @@ export const App: Component<AppProps> = (props) => {
             </div>
           }
         >
-          {(sessionId) => <Conversation t={t} chat={chat} sessionId={sessionId} onRetry={retry} />}
+          {(sessionId) => <Conversation t={t} locale={props.locale} chat={chat} sessionId={sessionId} onRetry={retry} />}
         </Show>
         <Composer
           t={t}

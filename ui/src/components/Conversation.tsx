@@ -5,13 +5,14 @@ import { createVirtualizer } from "@tanstack/solid-virtual";
 import { type Component, createEffect, For, on, Show } from "solid-js";
 import type { Message } from "../lib/bindings/Message";
 import type { Chat, Notice } from "../lib/chat";
-import type { Translate } from "../lib/i18n";
+import type { Locale, Translate } from "../lib/i18n";
+import { displayTitle } from "../lib/session-title";
 import { observeRectOr } from "../lib/virtual-list";
 import { MessageView } from "./MessageView";
 
 const noMessages: Message[] = [];
 
-export const Conversation: Component<{ t: Translate; chat: Chat; sessionId: string; onRetry: (retry: NonNullable<Notice["retry"]>) => void }> = (props) => {
+export const Conversation: Component<{ t: Translate; locale: Locale; chat: Chat; sessionId: string; onRetry: (retry: NonNullable<Notice["retry"]>) => void }> = (props) => {
   let scroller: HTMLDivElement | undefined;
   let followBottom = true;
   const messages = () => props.chat.state.messages[props.sessionId] ?? noMessages;
@@ -59,6 +60,25 @@ export const Conversation: Component<{ t: Translate; chat: Chat; sessionId: stri
         followBottom = element.scrollTop + element.clientHeight >= element.scrollHeight - 40;
       }}
     >
+      <Show when={props.chat.state.sessions[props.sessionId]?.parentID}>
+        {(parentId) => (
+          <button type="button" class="plain-button load-older" onClick={() => void props.chat.openSession(parentId())}>
+            {props.t("parentSession")}
+          </button>
+        )}
+      </Show>
+      <Show when={(props.chat.children[props.sessionId] ?? []).length > 0}>
+        <nav class="children" aria-label={props.t("childSessions")}>
+          <span>{props.t("childSessions")}:</span>
+          <For each={props.chat.children[props.sessionId]}>
+            {(child) => (
+              <button type="button" class="plain-button" onClick={() => void props.chat.openSession(child.id)}>
+                {displayTitle(child.title, props.t, props.locale)}
+              </button>
+            )}
+          </For>
+        </nav>
+      </Show>
       <Show when={props.chat.hasOlderMessages(props.sessionId)}>
         <button type="button" class="plain-button load-older" onClick={() => void props.chat.loadOlderMessages(props.sessionId)}>
           {props.t("loadOlder")}

@@ -8,6 +8,8 @@ import type { ModelCatalog } from "./bindings/ModelCatalog";
 import type { ModelRef } from "./bindings/ModelRef";
 import type { Session } from "./bindings/Session";
 import { type Attachment, buildDrafts } from "./drafts";
+import type { Event } from "./bindings/Event";
+import { frameBatch } from "./frame-batch";
 import { applyEvent, type ChatState, emptyChatState, loadMessages, SeenEvents } from "./event-reducer";
 import { type Backend, BackendError, toBackendError } from "./transport";
 
@@ -90,7 +92,12 @@ export function createChat(backend: Backend) {
         setMessageCursors(sessionId, page.nextCursor);
       });
       const found = await backend.listChildSessions?.(sessionId);
-      if (found !== undefined) setChildren(sessionId, found);
+      if (found !== undefined) {
+        batch(() => {
+          setChildren(sessionId, found);
+          setState(produce((draft) => { for (const child of found) draft.sessions[child.id] = child; }));
+        });
+      }
     } catch (error) {
       report(sessionId, error);
     }
@@ -136,10 +143,15 @@ export function createChat(backend: Backend) {
 
     /** Loads the catalogs and the first page of sessions, and follows the event stream. */
     async start(): Promise<() => void> {
+      const apply = frameBatch<Event>((events) => {
+        setState(
+          produce((draft) => {
+            for (const event of events) applyEvent(draft, event, seen);
+          }),
+        );
+      });
       const stop = backend.subscribe({
-        onEvent: (event) => {
-          setState(produce((draft) => { applyEvent(draft, event, seen); }));
-        },
+        onEvent: apply,
         onResync: () => {
           setState(emptyChatState());
           void loadSessions(true);
