@@ -7,6 +7,8 @@
 #
 # Installs what it needs when missing: Tauri's system libraries, xvfb, xauth, webkit2gtk-driver
 # (apt) and tauri-driver (cargo install). Honours CARGO_TARGET_DIR.
+#
+#   bash scripts/test-window.sh --measure   # instead: launch time and memory of the release build
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -26,10 +28,18 @@ fi
 step "Building the UI"
 (cd ui && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && npm run --silent build)
 
-step "Building the app (debug)"
-cargo build --locked -p dossier
+measure=false
+[ "${1:-}" = "--measure" ] && measure=true
 target_dir=${CARGO_TARGET_DIR:-$root/target}
-application="$target_dir/debug/dossier"
+if $measure; then
+  step "Building the app (release)"
+  cargo build --locked --release -p dossier
+  application="$target_dir/release/dossier"
+else
+  step "Building the app (debug)"
+  cargo build --locked -p dossier
+  application="$target_dir/debug/dossier"
+fi
 
 work=$(mktemp -d)
 pids=()
@@ -77,6 +87,12 @@ except OSError:
 PY
   sleep 0.2
 done
+
+if $measure; then
+  step "Measuring the release build"
+  python3 tests/window-e2e/measure.py "$application" "http://127.0.0.1:$port"
+  exit $?
+fi
 
 step "Running the window test"
 mkdir -p tests/artifacts
