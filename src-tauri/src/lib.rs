@@ -8,6 +8,7 @@ pub mod commands;
 pub mod drop;
 pub mod error;
 pub mod events;
+pub mod logging;
 
 use dossier_core::{Ledger, LedgerOptions};
 use tauri::{Manager, Runtime};
@@ -28,6 +29,8 @@ pub fn run() -> Result<(), Box<dyn std::error::Error>> {
     let base =
         tauri::Builder::default().plugin(tauri_plugin_window_state::Builder::default().build());
     let app = builder(base, ledger, simulated_drops).build(tauri::generate_context!())?;
+    logging::init(app.path().app_log_dir().ok().as_deref());
+    tracing::info!(version = env!("CARGO_PKG_VERSION"), "Dossier started");
     start(&app);
     app.run(|_, _| {});
     Ok(())
