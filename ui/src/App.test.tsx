@@ -151,3 +151,35 @@ describe("App with a streaming reply", () => {
     });
   });
 });
+
+describe("App pickers", () => {
+  it("sends the picked agent, model and variant", async () => {
+    const backend = fakeBackend([session("ses_a", "Taxes", 1)]);
+    const offline = await backend.listModels();
+    backend.listModels = () => Promise.resolve({
+      providers: [
+        ...offline.providers,
+        { id: "acme", name: "Acme", models: [{ id: "smart", providerID: "acme", name: "Smart", variants: ["low", "high"], attachment: true, reasoning: true }] },
+      ],
+    });
+    render(() => <App locale="en" backend={backend} />);
+    fireEvent.click(await screen.findByText("Taxes"));
+    await waitFor(() => {
+      expect(screen.getByTestId("model-picker").textContent).toContain("Dossier · Offline");
+    });
+    fireEvent.change(screen.getByTestId("agent-picker"), { target: { value: "plan" } });
+    fireEvent.click(screen.getByTestId("model-picker"));
+    fireEvent.input(screen.getByRole("searchbox", { name: "Search models" }), { target: { value: "sma" } });
+    expect(screen.queryByText("Offline")).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "high" }));
+    expect(screen.getByTestId("model-picker").textContent).toContain("Acme · Smart (high)");
+    const field = screen.getByRole<HTMLTextAreaElement>("textbox", { name: "Message" });
+    fireEvent.input(field, { target: { value: "go" } });
+    fireEvent.keyDown(field, { key: "Enter" });
+    await waitFor(() => {
+      expect(backend.calls.find((call) => call.command === "sendPrompt")?.argument).toMatchObject({
+        input: { agent: "plan", model: { providerID: "acme", modelID: "smart" }, variant: "high" },
+      });
+    });
+  });
+});

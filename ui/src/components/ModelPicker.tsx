@@ -13,7 +13,9 @@ export const ModelPicker: Component<{ t: Translate; chat: Chat; sessionId: strin
     const providers = props.chat.catalog().providers;
     const provider = chosen === undefined ? providers[0] : providers.find((candidate) => candidate.id === chosen.providerID);
     const model = chosen === undefined ? provider?.models[0] : provider?.models.find((candidate) => candidate.id === chosen.modelID);
-    return model === undefined ? props.t("modelLabel") : `${provider?.name ?? ""} · ${model.name}`;
+    const variant = props.chat.choiceFor(props.sessionId).variant;
+    if (model === undefined) return props.t("modelLabel");
+    return `${provider?.name ?? ""} · ${model.name}${variant === undefined ? "" : ` (${variant})`}`;
   };
   const groups = createMemo(() => {
     const query = search().trim().toLowerCase();
@@ -53,6 +55,7 @@ export const ModelPicker: Component<{ t: Translate; chat: Chat; sessionId: strin
                   <p class="popover-group">{group.provider.name}</p>
                   <For each={group.models}>
                     {(model) => (
+                      <>
                       <button
                         type="button"
                         class="popover-option"
@@ -63,10 +66,27 @@ export const ModelPicker: Component<{ t: Translate; chat: Chat; sessionId: strin
                         }}
                       >
                         {model.name}
-                        <Show when={model.variants.length > 0}>
-                          <span class="popover-variants">{model.variants.join(" · ")}</span>
-                        </Show>
                       </button>
+                      <Show when={model.variants.length > 0}>
+                        <div class="popover-variants" role="group" aria-label={props.t("variantLabel")}>
+                          <For each={model.variants}>
+                            {(variant) => (
+                              <button
+                                type="button"
+                                class="plain-button"
+                                aria-pressed={current()?.modelID === model.id && props.chat.choiceFor(props.sessionId).variant === variant}
+                                onClick={() => {
+                                  props.chat.setChoice(props.sessionId, { model: { providerID: model.providerID, modelID: model.id }, variant });
+                                  setOpen(false);
+                                }}
+                              >
+                                {variant}
+                              </button>
+                            )}
+                          </For>
+                        </div>
+                      </Show>
+                      </>
                     )}
                   </For>
                 </div>

@@ -27,6 +27,8 @@ export interface Notice {
 export interface Choice {
   agent?: string;
   model?: ModelRef;
+  /** The model's "thinking effort" variant, when it has any. */
+  variant?: string | undefined;
 }
 
 export function sortSessions(sessions: readonly (Session | undefined)[]): Session[] {
@@ -119,7 +121,12 @@ export function createChat(backend: Backend) {
     const agent = chosen?.agent ?? session?.agent ?? agents().find((candidate) => candidate.mode !== "subagent" && !candidate.hidden)?.name;
     const remembered = session?.model === undefined ? undefined : { providerID: session.model.providerID, modelID: session.model.id };
     const model = chosen?.model ?? remembered;
-    return { ...(agent === undefined ? {} : { agent }), ...(model === undefined ? {} : { model }) };
+    const variant = chosen?.model !== undefined ? chosen.variant : session?.model?.variant;
+    return {
+      ...(agent === undefined ? {} : { agent }),
+      ...(model === undefined ? {} : { model }),
+      ...(variant === undefined ? {} : { variant }),
+    };
   }
 
   return {
@@ -138,7 +145,9 @@ export function createChat(backend: Backend) {
     sessionsLoaded,
     choiceFor,
     setChoice(sessionId: string, choice: Choice): void {
-      setChoices(sessionId, { ...choices[sessionId], ...choice });
+      // Picking a model resets its variant unless one is picked with it.
+      const reset = choice.model !== undefined && choice.variant === undefined ? { variant: undefined } : {};
+      setChoices(sessionId, { ...choices[sessionId], ...reset, ...choice });
     },
 
     /** Loads the catalogs and the first page of sessions, and follows the event stream. */
@@ -221,11 +230,16 @@ export function createChat(backend: Backend) {
     async send(sessionId: string, text: string, attachments: Attachment[]): Promise<void> {
       const parts = buildDrafts(text, attachments, agents());
       if (parts.length === 0) return;
-      const { agent, model } = choiceFor(sessionId);
+      const { agent, model, variant } = choiceFor(sessionId);
       setNotices(sessionId, undefined);
       setSending(sessionId, true);
       try {
-        await backend.sendPrompt(sessionId, { parts, ...(agent === undefined ? {} : { agent }), ...(model === undefined ? {} : { model }) });
+        await backend.sendPrompt(sessionId, {
+          parts,
+          ...(agent === undefined ? {} : { agent }),
+          ...(model === undefined ? {} : { model }),
+          ...(variant === undefined ? {} : { variant }),
+        });
       } catch (error) {
         const failure = toBackendError(error);
         // `unavailable` means the message was saved and only the reply is missing: no retry of the send.
