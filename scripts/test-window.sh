@@ -50,11 +50,23 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Fixtures: a three-line text file and a folder with two entries.
+# Fixtures: a three-line text file, a folder with two entries, and a noisy 96x96 PNG (over the
+# 8 KB inline limit, so the ledger stores it as a blob and the preview goes through dossier-blob:).
 mkdir -p "$work/fixtures/project/src"
 printf 'alpha\nbeta\ngamma\n' >"$work/fixtures/notes.txt"
 printf '# Project\n' >"$work/fixtures/project/readme.md"
 printf 'fn main() {}\n' >"$work/fixtures/project/src/main.rs"
+python3 - "$work/fixtures/photo.png" <<'PY'
+import random, struct, sys, zlib
+random.seed(5)
+width = height = 96
+rows = b"".join(b"\0" + bytes(random.randrange(256) for _ in range(width * 3)) for _ in range(height))
+def chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+png += chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+open(sys.argv[1], "wb").write(png)
+PY
 
 step "Starting Xvfb and tauri-driver"
 display_number=$((90 + RANDOM % 9))

@@ -4,6 +4,7 @@
 //! forwards its events to the webview (`events`), turns native drops into allowed paths (`drop`)
 //! and maps errors to `{kind, message}` (`error`). No business rules live here.
 
+pub mod blob_protocol;
 pub mod commands;
 pub mod drop;
 pub mod error;
@@ -47,6 +48,7 @@ pub fn builder<R: Runtime>(
         .manage(drop::allow_list::AllowList::default())
         .manage(commands::SimulatedDrops(simulated_drops))
         .on_window_event(|window, event| drop::on_window_event(window.app_handle(), event))
+        .register_asynchronous_uri_scheme_protocol(blob_protocol::SCHEME, blob_protocol::handle)
         .invoke_handler(tauri::generate_handler![
             commands::list_sessions,
             commands::child_sessions,

@@ -123,6 +123,7 @@ def main():
     os.makedirs(artifacts, exist_ok=True)
     notes = os.path.join(fixtures, "notes.txt")
     project = os.path.join(fixtures, "project")
+    photo = os.path.join(fixtures, "photo.png")
     results = []
     state = {}
     driver = WebDriver(webdriver_url)
@@ -152,16 +153,17 @@ def main():
 
     def drop_file_and_folder():
         # Simulated: the OS drag gesture. Real: everything after the OS hands over the paths.
-        reply = driver.async_script(INVOKE, "simulate_drop", {"paths": [notes, project]})
+        reply = driver.async_script(INVOKE, "simulate_drop", {"paths": [notes, project, photo]})
         assert "error" not in reply, reply
-        chips = driver.wait_for("[data-testid=attachment-chip]", count=2)
+        chips = driver.wait_for("[data-testid=attachment-chip]", count=3)
         driver.screenshot(os.path.join(artifacts, "01-dropped-chips.png"))
         # textContent: WebKitWebDriver's visible-text algorithm skips the ellipsised name span.
         texts = driver.script(
             "return [...document.querySelectorAll('[data-testid=attachment-chip]')]"
             ".map((chip) => chip.textContent)"
         )
-        assert len(chips) == 2
+        assert len(chips) == 3
+        assert "photo.png" in texts[2] and "Image" in texts[2], texts
         assert "notes.txt" in texts[0] and "Text" in texts[0], texts
         assert "project" in texts[1] and "Folder" in texts[1], texts
 
@@ -190,7 +192,22 @@ def main():
         text = driver.text(message)
         assert "Read notes.txt · 3 lines" in text, text
         assert "Read project · 2 entries" in text, text
-        assert len(driver.find_all("[data-testid=file-chip]")) == 2
+        assert len(driver.find_all("[data-testid=file-chip]")) == 3
+
+    def image_preview_loads():
+        # The image was stored as a blob; the preview comes through the dossier-blob: scheme.
+        deadline = time.time() + 10
+        while True:
+            width = driver.script(
+                "const image = document.querySelector('.attachment-preview');"
+                "return image ? [image.getAttribute('src'), image.naturalWidth] : null;"
+            )
+            if width and width[1] == 96:
+                break
+            if time.time() > deadline:
+                raise AssertionError(f"image preview did not load: {width}")
+            time.sleep(0.2)
+        assert width[0].startswith("dossier-blob://"), width
 
     def see_reply_or_honest_notice():
         deadline = time.time() + 60
@@ -240,6 +257,7 @@ def main():
         check("dropped file and folder become chips", drop_file_and_folder)
         check("a path that was never dropped is refused", refuse_path_never_dropped)
         check("sent message shows its text, context and chips", send_message)
+        check("the image preview loads from the ledger's blob store", image_preview_loads)
         check("a streamed reply or the honest unavailable notice", see_reply_or_honest_notice)
         check("context expands to the exact text", expand_context)
         check("after a restart the session is in the sidebar", restart_and_find_session)

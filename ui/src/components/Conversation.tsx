@@ -96,7 +96,7 @@ export const Conversation: Component<{ t: Translate; locale: Locale; chat: Chat;
             <Show when={messages()[row.index]}>
               {(message) => (
                 <div class="message-slot" data-index={row.index} ref={(element) => { queueMicrotask(() => { virtualizer.measureElement(element); }); }} style={{ transform: `translateY(${String(row.start)}px)` }}>
-                  <MessageView t={props.t} message={message()} parts={props.chat.state.parts[message().id] ?? []} />
+                  <MessageView t={props.t} message={message()} parts={props.chat.state.parts[message().id] ?? []} mediaUrl={(url) => props.chat.backend.mediaUrl(url)} />
                 </div>
               )}
             </Show>

@@ -13,18 +13,26 @@ import { Icon } from "./Icon";
 
 type PartOf<T extends Part["type"]> = Extract<Part, { type: T }>;
 
-export const MessageView: Component<{ t: Translate; message: Message; parts: readonly Part[] }> = (props) => (
+export interface MessageViewProps {
+  t: Translate;
+  message: Message;
+  parts: readonly Part[];
+  /** Where an attachment's bytes can be loaded from, for image previews. */
+  mediaUrl: (url: string) => string | undefined;
+}
+
+export const MessageView: Component<MessageViewProps> = (props) => (
   <Show
     when={props.message.role === "user"}
     fallback={<AssistantView t={props.t} message={props.message} parts={props.parts} />}
   >
     <article class="message message--user" data-testid="message" data-role="user" aria-label={props.t("you")}>
-      <For each={groupUserParts(props.parts)}>{(item) => <UserItemView t={props.t} item={item} />}</For>
+      <For each={groupUserParts(props.parts)}>{(item) => <UserItemView t={props.t} item={item} mediaUrl={props.mediaUrl} />}</For>
     </article>
   </Show>
 );
 
-const UserItemView: Component<{ t: Translate; item: UserItem }> = (props) => (
+const UserItemView: Component<{ t: Translate; item: UserItem; mediaUrl: MessageViewProps["mediaUrl"] }> = (props) => (
   <Switch>
     <Match when={props.item.kind === "text" && props.item}>
       {(item) => <p class="user-text">{item().text}</p>}
@@ -60,10 +68,15 @@ const UserItemView: Component<{ t: Translate; item: UserItem }> = (props) => (
     </Match>
     <Match when={props.item.kind === "file" && props.item}>
       {(item) => (
+        <>
+        <Show when={item().part.mime.startsWith("image/") && props.mediaUrl(item().part.url)}>
+          {(source) => <img class="attachment-preview" src={source()} alt={item().part.filename ?? ""} />}
+        </Show>
         <span class="chip chip--sent" data-testid="file-chip">
           <Icon name={item().part.mime === "application/x-directory" ? "folder" : item().part.mime.startsWith("image/") ? "image" : "file"} />
           {item().part.filename ?? item().part.url}
         </span>
+        </>
       )}
     </Match>
     <Match when={props.item.kind === "agent" && props.item}>

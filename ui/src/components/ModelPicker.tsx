@@ -15,7 +15,8 @@ export const ModelPicker: Component<{ t: Translate; chat: Chat; sessionId: strin
     const model = chosen === undefined ? provider?.models[0] : provider?.models.find((candidate) => candidate.id === chosen.modelID);
     const variant = props.chat.choiceFor(props.sessionId).variant;
     if (model === undefined) return props.t("modelLabel");
-    return `${provider?.name ?? ""} · ${model.name}${variant === undefined ? "" : ` (${variant})`}`;
+    const shownVariant = variant !== undefined && model.variants.includes(variant) ? ` (${variant})` : "";
+    return `${provider?.name ?? ""} · ${model.name}${shownVariant}`;
   };
   const groups = createMemo(() => {
     const query = search().trim().toLowerCase();

@@ -29,6 +29,15 @@ describe("groupUserParts", () => {
     expect(groupUserParts(parts)[0]).toMatchObject({ kind: "context", name: "src", entries: 3 });
   });
 
+  it("names the file of a Read call whose result is an attachment", () => {
+    const call = 'Called the Read tool with the following input: {"filePath":"/home/ada/photo.png"}';
+    const parts: Part[] = [
+      text("prt_1", call, true),
+      { ...base, id: "prt_2", type: "file", mime: "image/png", filename: "photo.png", url: "dossier-blob:sha256-" + "a".repeat(64) },
+    ];
+    expect(groupUserParts(parts)[0]).toEqual({ kind: "context", id: "prt_1", name: "photo.png", text: call });
+  });
+
   it("shows a failed read honestly with the file's name", () => {
     const failure = "Read tool failed to read /tmp/gone.txt with the following error: File not found: /tmp/gone.txt";
     expect(groupUserParts([text("prt_1", failure, true)])).toEqual([{ kind: "failure", id: "prt_1", name: "gone.txt", text: failure }]);

@@ -76,6 +76,11 @@ export function groupUserParts(parts: readonly Part[]): UserItem[] {
       index += 1;
       continue;
     }
+    if (target !== undefined && target !== "") {
+      // A Read call whose result is an attachment (image, PDF): the file part follows.
+      items.push({ kind: "context", id: part.id, name: baseName(target), text: part.text });
+      continue;
+    }
     // Other synthetic text (hook output, notes): still context, shown folded with its own text.
     items.push({ kind: "context", id: part.id, name: "", text: part.text });
   }

@@ -82,6 +82,8 @@ export interface Backend {
   /** The native file dialog; `undefined` in a browser, where a file input is used instead. */
   readonly pickFiles?: () => Promise<DroppedFile[]>;
   subscribe(handlers: EventHandlers): () => void;
+  /** Where the webview can load an attachment's bytes (`data:` as is, stored blobs by hash). */
+  mediaUrl(url: string): string | undefined;
   /** Native drag and drop (desktop only): hover state and the classified dropped files. */
   readonly onNativeDrop?: (hover: (state: DragHover) => void, dropped: (files: DroppedFile[]) => void) => () => void;
 }

@@ -105,6 +105,7 @@ export function fakeBackend(initial: Session[] = []): FakeBackend {
         providers: [{ id: "dossier", name: "Dossier", models: [{ id: "offline", providerID: "dossier", name: "Offline", variants: [], attachment: false, reasoning: false }] }],
       }),
     pickFiles: () => Promise.resolve([]),
+    mediaUrl: (url) => (url.startsWith("data:") ? url : undefined),
     subscribe: (given) => {
       handlers = given;
       return () => {

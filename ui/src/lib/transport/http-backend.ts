@@ -97,6 +97,8 @@ export function httpBackend(baseUrl: string, fetcher: typeof fetch = fetch.bind(
     abort: async (id) => {
       await request<unknown>("POST", `${session(id)}/abort`);
     },
+    // The HTTP server has no route for stored blobs yet: only inline data: URLs preview.
+    mediaUrl: (url) => (url.startsWith("data:") ? url : undefined),
     listAgents: async () => (await request<Agent[]>("GET", "/agent")).body,
     listModels: async () => catalogFromProviderListing((await request<{ providers: ListedProvider[] }>("GET", "/config/providers")).body),
     subscribe: ({ onEvent, onResync }) => {

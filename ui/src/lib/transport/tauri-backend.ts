@@ -1,5 +1,5 @@
 // The desktop side of the transport: Tauri commands and Tauri events (see src-tauri/src).
-import { invoke } from "@tauri-apps/api/core";
+import { convertFileSrc, invoke } from "@tauri-apps/api/core";
 import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import type { Event } from "../bindings/Event";
 import type { DragHover } from "../shell-bindings/DragHover";
@@ -45,6 +45,12 @@ export function tauriBackend(): Backend {
     listAgents: () => call("list_agents"),
     listModels: () => call("list_models"),
     pickFiles: () => call("pick_files"),
+    // The shell serves stored attachments on its `dossier-blob` scheme (src-tauri/src/blob_protocol.rs).
+    mediaUrl: (url) => {
+      if (url.startsWith("data:")) return url;
+      if (url.startsWith("dossier-blob:")) return convertFileSrc(url.slice("dossier-blob:".length), "dossier-blob");
+      return undefined;
+    },
     subscribe: ({ onEvent, onResync }) =>
       listenAll([
         listen<Event>(tauriEventNames.core, (message) => {
