@@ -32,9 +32,11 @@ export const Conversation: Component<{ t: Translate; locale: Locale; chat: Chat;
     if (scroller !== undefined) scroller.scrollTop = scroller.scrollHeight;
   };
 
-  // Follow new messages and growing replies while the reader is at the bottom.
+  // Follow new messages and a reply as it streams, while the reader is at the bottom. Growth
+  // from the reader's own doing (opening folded context) does not scroll the page away.
+  const streamingSize = () => (props.chat.isBusy(props.sessionId) ? virtualizer.getTotalSize() : 0);
   createEffect(
-    on([() => messages().length, () => virtualizer.getTotalSize(), () => props.chat.notices[props.sessionId]], () => {
+    on([() => messages().length, streamingSize, () => props.chat.notices[props.sessionId]], () => {
       if (followBottom) queueMicrotask(scrollToEnd);
     }),
   );
