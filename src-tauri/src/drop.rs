@@ -44,9 +44,8 @@ pub fn on_window_event<R: Runtime>(app: &AppHandle<R>, event: &WindowEvent) {
         return;
     };
     match drag {
-        DragDropEvent::Enter { .. } | DragDropEvent::Over { .. } => {
-            emit(app, DRAG_EVENT, DragHover { hovering: true });
-        }
+        // `Over` repeats on every pointer move; the overlay only needs to know it started.
+        DragDropEvent::Enter { .. } => emit(app, DRAG_EVENT, DragHover { hovering: true }),
         DragDropEvent::Leave => emit(app, DRAG_EVENT, DragHover { hovering: false }),
         DragDropEvent::Drop { paths, .. } => {
             emit(app, DRAG_EVENT, DragHover { hovering: false });
