@@ -9,7 +9,13 @@ describe("renderMarkdown", () => {
     expect(html).toContain("<h1>Title</h1>");
     expect(html).toContain("<em>one</em>");
     expect(html).toContain("<li>a</li>");
-    expect(html).toContain('<code class="language-rust">fn main() {}');
+    expect(html).toContain('<code class="hljs language-rust"><span class="hljs-keyword">fn</span> <span class="hljs-title function_">main</span>');
+  });
+
+  it("escapes code in unknown languages instead of running it", () => {
+    const html = renderMarkdown("```weird\n<script>alert(1)</script>\n```");
+    expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
+    expect(html).not.toContain("<script");
   });
 
   it("removes scripts, event handlers and javascript links", () => {
