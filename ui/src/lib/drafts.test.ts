@@ -18,6 +18,14 @@ describe("buildDrafts", () => {
     ]);
   });
 
+  it("sends a line range as ?start=&end= on the file URL", () => {
+    const notes = { ...attachmentFromDrop({ path: "/src/main.rs", name: "main.rs", url: "file:///src/main.rs", mime: "text/plain", size: 900, kind: "text" }), range: { start: 10, end: 20 } };
+    expect(buildDrafts("why?", [notes], agents)).toEqual([
+      { type: "text", text: "why?" },
+      { type: "file", mime: "text/plain", filename: "main.rs", url: "file:///src/main.rs?start=10&end=20" },
+    ]);
+  });
+
   it("leaves out files that cannot be sent", () => {
     const binary = attachmentFromDrop({ path: "/a.zip", name: "a.zip", url: "file:///a.zip", mime: "application/octet-stream", size: 3, kind: "binary" });
     expect(isSendable(binary)).toBe(false);

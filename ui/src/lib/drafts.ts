@@ -17,6 +17,17 @@ export interface Attachment {
   url: string;
   /** The operating system's words when the file cannot be read. */
   reason?: string;
+  /** Only these lines of a text file (1-based, inclusive), sent as `?start=&end=` on the URL. */
+  range?: { start: number; end: number };
+}
+
+/** The file URL with OpenCode's line-range query, when a range is set. */
+export function rangedUrl(attachment: Attachment): string {
+  if (attachment.range === undefined || attachment.kind !== "text" || !attachment.url.startsWith("file:")) return attachment.url;
+  const url = new URL(attachment.url);
+  url.searchParams.set("start", String(attachment.range.start));
+  url.searchParams.set("end", String(attachment.range.end));
+  return url.toString();
 }
 
 const sendableKinds: readonly DropKind[] = ["text", "folder", "image", "pdf"];
@@ -60,7 +71,7 @@ export function buildDrafts(text: string, attachments: readonly Attachment[], ag
   const drafts: Draft[] = [];
   if (text.trim() !== "") drafts.push({ type: "text", text });
   for (const attachment of attachments.filter(isSendable)) {
-    drafts.push({ type: "file", mime: attachment.mime, filename: attachment.name, url: attachment.url });
+    drafts.push({ type: "file", mime: attachment.mime, filename: attachment.name, url: rangedUrl(attachment) });
   }
   for (const mention of agentMentions(text, agents)) {
     drafts.push({
