@@ -101,6 +101,20 @@ describe("App", () => {
     expect(backend.calls.some((call) => call.command === "deleteSession")).toBe(true);
   });
 
+  it("archives a session and restores it from the Archived view", async () => {
+    const backend = fakeBackend([session("ses_a", "Taxes", 1)]);
+    render(() => <App locale="en" backend={backend} />);
+    await screen.findByText("Taxes");
+    fireEvent.click(screen.getByRole("button", { name: "Archive" }));
+    await waitFor(() => {
+      expect(screen.queryByText("Taxes")).toBeNull();
+    });
+    fireEvent.click(screen.getByRole("button", { name: "Archived" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Restore" }));
+    fireEvent.click(screen.getByRole("button", { name: "Back to sessions" }));
+    expect(await screen.findByText("Taxes")).toBeTruthy();
+  });
+
   it("renames a session inline", async () => {
     const backend = fakeBackend([session("ses_a", "Taxes", 1)]);
     render(() => <App locale="en" backend={backend} />);

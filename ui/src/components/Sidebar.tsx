@@ -23,6 +23,11 @@ export interface SidebarProps {
 export const Sidebar: Component<SidebarProps> = (props) => {
   const [search, setSearch] = createSignal("");
   const [results, setResults] = createSignal<Session[] | undefined>();
+  const [archived, setArchived] = createSignal<Session[] | undefined>();
+  const toggleArchived = () => {
+    if (archived() !== undefined) setArchived(undefined);
+    else void props.chat.archivedSessions().then(setArchived);
+  };
   let scroller: HTMLDivElement | undefined;
 
   createEffect(
@@ -45,7 +50,7 @@ export const Sidebar: Component<SidebarProps> = (props) => {
     }),
   );
 
-  const shown = () => results() ?? props.chat.sessions();
+  const shown = () => archived() ?? results() ?? props.chat.sessions();
   const virtualizer = createVirtualizer({
     get count() {
       return shown().length;
@@ -85,13 +90,18 @@ export const Sidebar: Component<SidebarProps> = (props) => {
         value={search()}
         onInput={(event) => setSearch(event.currentTarget.value)}
       />
-      <h2 id="sessions-title" class="sidebar-title">
-        {props.t("sessionsTitle")}
-      </h2>
+      <div class="sidebar-heading">
+        <h2 id="sessions-title" class="sidebar-title">
+          {archived() === undefined ? props.t("sessionsTitle") : props.t("archivedTitle")}
+        </h2>
+        <button type="button" class="link-button" aria-pressed={archived() !== undefined} onClick={toggleArchived}>
+          {archived() === undefined ? props.t("showArchived") : props.t("showCurrent")}
+        </button>
+      </div>
       <Show when={props.chat.sessionsLoaded() && shown().length === 0}>
         <div class="empty-state empty-state--compact">
           <Show
-            when={results() === undefined}
+            when={results() === undefined && archived() === undefined}
             fallback={<p class="empty-state-body">{props.t("sessionsSearchEmpty")}</p>}
           >
             <p class="empty-state-title">{props.t("sessionsEmptyTitle")}</p>
@@ -106,7 +116,13 @@ export const Sidebar: Component<SidebarProps> = (props) => {
               <Show when={shown()[row.index]}>
                 {(session) => (
                   <li class="session-row-slot" style={{ transform: `translateY(${String(row.start)}px)`, height: `${String(rowHeight)}px` }}>
-                    <SessionRow t={props.t} locale={props.locale} chat={props.chat} session={session()} />
+                    <SessionRow
+                      t={props.t}
+                      locale={props.locale}
+                      chat={props.chat}
+                      session={session()}
+                      onRestored={() => setArchived((list) => list?.filter((item) => item.id !== session().id))}
+                    />
                   </li>
                 )}
               </Show>
@@ -118,7 +134,7 @@ export const Sidebar: Component<SidebarProps> = (props) => {
   );
 };
 
-const SessionRow: Component<{ t: Translate; locale: Locale; chat: Chat; session: Session }> = (props) => {
+const SessionRow: Component<{ t: Translate; locale: Locale; chat: Chat; session: Session; onRestored: () => void }> = (props) => {
   const [mode, setMode] = createSignal<"view" | "rename" | "confirm-delete">("view");
   const selected = () => props.chat.selectedId() === props.session.id;
 
@@ -150,9 +166,24 @@ const SessionRow: Component<{ t: Translate; locale: Locale; chat: Chat; session:
           <button type="button" class="icon-button" title={props.t("renameSession")} aria-label={props.t("renameSession")} onClick={() => setMode("rename")}>
             ✎
           </button>
-          <button type="button" class="icon-button" title={props.t("archiveSession")} aria-label={props.t("archiveSession")} onClick={() => void props.chat.archiveSession(props.session.id)}>
-            ⌫
-          </button>
+          <Show
+            when={props.session.time.archived === undefined}
+            fallback={
+              <button
+                type="button"
+                class="icon-button"
+                title={props.t("restoreSession")}
+                aria-label={props.t("restoreSession")}
+                onClick={() => void props.chat.restoreSession(props.session.id).then(props.onRestored)}
+              >
+                ↺
+              </button>
+            }
+          >
+            <button type="button" class="icon-button" title={props.t("archiveSession")} aria-label={props.t("archiveSession")} onClick={() => void props.chat.archiveSession(props.session.id)}>
+              ⌫
+            </button>
+          </Show>
           <button type="button" class="icon-button" title={props.t("deleteSession")} aria-label={props.t("deleteSession")} onClick={() => setMode("confirm-delete")}>
             ✕
           </button>

@@ -216,6 +216,21 @@ export function createChat(backend: Backend) {
       }
     },
 
+    /** Archived sessions, newest first (the sidebar's "Archived" view). */
+    async archivedSessions(): Promise<Session[]> {
+      const page = await backend.listSessions({ limit: sessionPageSize, includeArchived: true });
+      return page.sessions.filter((session) => session.time.archived !== undefined);
+    },
+
+    async restoreSession(sessionId: string): Promise<void> {
+      try {
+        const session = await backend.archiveSession(sessionId, false);
+        setState("sessions", sessionId, session);
+      } catch (error) {
+        report(sessionId, error);
+      }
+    },
+
     async deleteSession(sessionId: string): Promise<void> {
       try {
         await backend.deleteSession(sessionId);

@@ -54,7 +54,9 @@ export function fakeBackend(initial: Session[] = []): FakeBackend {
     listSessions: (request) => {
       calls.push({ command: "listSessions", argument: request });
       const search = request.search?.toLowerCase();
-      const found = sorted().filter((item) => item.time.archived === undefined && (search === undefined || item.title.toLowerCase().includes(search)));
+      const found = sorted().filter(
+        (item) => (request.includeArchived === true || item.time.archived === undefined) && (search === undefined || item.title.toLowerCase().includes(search)),
+      );
       return Promise.resolve({ sessions: found, nextCursor: null });
     },
     createSession: () => {
@@ -70,12 +72,13 @@ export function fakeBackend(initial: Session[] = []): FakeBackend {
       sessions.set(id, updated);
       return Promise.resolve(updated);
     },
-    archiveSession: (id) => {
+    archiveSession: (id, archived) => {
       const current = sessions.get(id);
       if (current === undefined) return Promise.reject(new BackendError({ kind: "not_found", message: id }));
-      const archived = { ...current, time: { ...current.time, archived: 1 } };
-      sessions.set(id, archived);
-      return Promise.resolve(archived);
+      const time = { created: current.time.created, updated: current.time.updated };
+      const updated = { ...current, time: archived ? { ...time, archived: 1 } : time };
+      sessions.set(id, updated);
+      return Promise.resolve(updated);
     },
     deleteSession: (id) => {
       calls.push({ command: "deleteSession", argument: id });
