@@ -8,7 +8,7 @@ import tseslint from "typescript-eslint";
 
 export default defineConfig(
   // Generated from the Rust wire types by ts-rs; checked by tsc, not linted.
-  { ignores: ["dist/", "node_modules/", "src/lib/bindings/"] },
+  { ignores: ["dist/", "node_modules/", "src/lib/bindings/", "src/lib/shell-bindings/"] },
   js.configs.recommended,
   tseslint.configs.strictTypeChecked,
   {

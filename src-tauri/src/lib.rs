@@ -1,14 +1,88 @@
 //! The Dossier desktop shell: builds the Tauri app around the web UI in `ui/`.
 //!
-//! The shell stays thin. It owns the window, the webview's capabilities and (later) the glue that
-//! forwards calls and events to `dossier-core`; no business rules live here.
+//! The shell stays thin: it opens the one `Ledger`, exposes it as commands (`commands`),
+//! forwards its events to the webview (`events`), turns native drops into allowed paths (`drop`)
+//! and maps errors to `{kind, message}` (`error`). No business rules live here.
+
+pub mod blob_protocol;
+pub mod commands;
+pub mod drop;
+pub mod error;
+pub mod events;
+pub mod logging;
+
+use dossier_core::{Ledger, LedgerOptions};
+use tauri::{Manager, Runtime};
 
 /// Builds and runs the desktop app until its last window closes.
 ///
-/// The window, CSP and bundled assets come from the top-level `tauri.conf.json`; what the
-/// webview may call comes from `src-tauri/capabilities/`.
-pub fn run() -> tauri::Result<()> {
-    tauri::Builder::default().run(tauri::generate_context!())
+/// The ledger is opened first; if that fails (unreadable config, a database we cannot open) a
+/// plain error box says so instead of a panic or a window that cannot work.
+pub fn run() -> Result<(), Box<dyn std::error::Error>> {
+    let ledger = match tauri::async_runtime::block_on(Ledger::open(LedgerOptions::from_env())) {
+        Ok(ledger) => ledger,
+        Err(error) => {
+            show_start_up_error(&error.to_string());
+            return Err(error.into());
+        }
+    };
+    let simulated_drops = std::env::var_os("DOSSIER_E2E_SIMULATED_DROPS").is_some_and(|v| v == "1");
+    let base =
+        tauri::Builder::default().plugin(tauri_plugin_window_state::Builder::default().build());
+    let app = builder(base, ledger, simulated_drops).build(tauri::generate_context!())?;
+    logging::init(app.path().app_log_dir().ok().as_deref());
+    tracing::info!(version = env!("CARGO_PKG_VERSION"), "Dossier started");
+    start(&app);
+    app.run(|_, _| {});
+    Ok(())
+}
+
+/// Everything but the context, on top of `base` (Tauri's default builder, or its mock builder in
+/// tests), so tests build the same app on the mock runtime.
+pub fn builder<R: Runtime>(
+    base: tauri::Builder<R>,
+    ledger: Ledger,
+    simulated_drops: bool,
+) -> tauri::Builder<R> {
+    base.manage(ledger)
+        .manage(drop::allow_list::AllowList::default())
+        .manage(commands::SimulatedDrops(simulated_drops))
+        .on_window_event(|window, event| drop::on_window_event(window.app_handle(), event))
+        .register_asynchronous_uri_scheme_protocol(blob_protocol::SCHEME, blob_protocol::handle)
+        .invoke_handler(tauri::generate_handler![
+            commands::list_sessions,
+            commands::child_sessions,
+            commands::create_session,
+            commands::update_session,
+            commands::archive_session,
+            commands::delete_session,
+            commands::list_messages,
+            commands::send_prompt,
+            commands::list_agents,
+            commands::list_models,
+            commands::pick_files,
+            commands::simulate_drop,
+        ])
+}
+
+/// What runs once the app is built, before its event loop: forwarding core events to the
+/// webview. (Not in `setup`, which Tauri only calls from the event loop, so tests get it too.)
+pub fn start<R: Runtime>(app: &tauri::App<R>) {
+    events::spawn_forwarding(app.handle().clone(), app.state::<Ledger>().inner());
+}
+
+fn show_start_up_error(message: &str) {
+    eprintln!("dossier: could not open the ledger: {message}");
+    // English only: the i18n table lives in the webview, which never started.
+    let shown = rfd::MessageDialog::new()
+        .set_level(rfd::MessageLevel::Error)
+        .set_title("Dossier cannot start")
+        .set_description(format!(
+            "Dossier could not open its saved sessions.\n\n{message}\n\nSet DOSSIER_DATA_DIR to another folder, or fix the file named above, then start Dossier again."
+        ))
+        .set_buttons(rfd::MessageButtons::Ok)
+        .show();
+    tracing::debug!(?shown, "start-up error shown");
 }
 
 #[cfg(test)]

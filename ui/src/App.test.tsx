@@ -1,54 +1,199 @@
-import { cleanup, render, screen } from "@solidjs/testing-library";
-import { afterEach, describe, expect, it } from "vitest";
+// jsdom rather than happy-dom: DOMPurify (Markdown replies) needs a complete DOM.
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen, waitFor } from "@solidjs/testing-library";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { App } from "./App";
+import { fakeBackend, session } from "./lib/transport/fake-backend";
 
 afterEach(cleanup);
+beforeEach(() => {
+  localStorage.clear();
+});
 
 describe("App", () => {
-  it("shows the Sessions sidebar with an honest empty state", () => {
-    render(() => <App locale="en" transport="http" />);
-    expect(screen.getByRole("heading", { name: "Sessions" })).toBeTruthy();
-    expect(screen.getByText("No sessions yet")).toBeTruthy();
-    expect(screen.getByRole("complementary", { name: "Sessions" })).toBeTruthy();
+  it("lists sessions newest first", async () => {
+    const backend = fakeBackend([session("ses_a", "Older", 1), session("ses_b", "Newer", 2)]);
+    render(() => <App locale="en" backend={backend} />);
+    await waitFor(() => {
+      expect(screen.getAllByTestId("session-row").map((row) => row.textContent)).toEqual([
+        expect.stringContaining("Newer"),
+        expect.stringContaining("Older"),
+      ]);
+    });
   });
 
-  it("disables Send and says why, next to the button and on the field", () => {
-    render(() => <App locale="en" transport="http" />);
-    const send = screen.getByRole<HTMLButtonElement>("button", { name: "Send" });
-    expect(send.disabled).toBe(true);
+  it("says honestly when there are no sessions yet", async () => {
+    render(() => <App locale="en" backend={fakeBackend()} />);
+    expect(await screen.findByText("No sessions yet")).toBeTruthy();
+  });
 
-    const notice = screen.getByText(
-      "Sending is turned off: the chat is not connected in this build yet.",
-    );
-    expect(send.getAttribute("aria-describedby")).toBe(notice.id);
+  it("creates a session with Ctrl+N and opens it", async () => {
+    const backend = fakeBackend();
+    render(() => <App locale="en" backend={backend} />);
+    await screen.findByText("No sessions yet");
+    fireEvent.keyDown(window, { key: "n", ctrlKey: true });
+    await waitFor(() => {
+      expect(screen.getByTestId("session-heading").textContent).toBe("New session");
+    });
+    expect(screen.getAllByTestId("session-row")).toHaveLength(1);
+  });
 
+  it("sends with Enter, shows the message, and the honest unavailable notice", async () => {
+    const backend = fakeBackend([session("ses_a", "Taxes", 1)]);
+    render(() => <App locale="en" backend={backend} />);
+    fireEvent.click(await screen.findByText("Taxes"));
     const field = screen.getByRole<HTMLTextAreaElement>("textbox", { name: "Message" });
-    expect(field.disabled).toBe(false);
-    expect(field.getAttribute("aria-describedby")).toBe(notice.id);
+    fireEvent.input(field, { target: { value: "hello there" } });
+    fireEvent.keyDown(field, { key: "Enter" });
+    expect(await screen.findByText("hello there")).toBeTruthy();
+    const notice = await screen.findByTestId("notice");
+    expect(notice.textContent).toContain("Your message was saved, but replies are not available in this build yet.");
+    expect(notice.dataset.kind).toBe("unavailable");
+    expect(screen.queryByRole("button", { name: "Retry" })).toBeNull();
   });
 
-  it("has no dead buttons: every disabled button points at an explanation", () => {
-    render(() => <App locale="en" transport="tauri" />);
-    for (const button of screen.getAllByRole<HTMLButtonElement>("button")) {
-      if (!button.disabled) continue;
-      const explanationId = button.getAttribute("aria-describedby") ?? "";
-      const explanation = document.getElementById(explanationId);
-      expect(explanation?.textContent.trim(), button.textContent).toBeTruthy();
-    }
+  it("keeps a new line on Shift+Enter instead of sending", async () => {
+    const backend = fakeBackend([session("ses_a", "Taxes", 1)]);
+    render(() => <App locale="en" backend={backend} />);
+    fireEvent.click(await screen.findByText("Taxes"));
+    const field = screen.getByRole<HTMLTextAreaElement>("textbox", { name: "Message" });
+    fireEvent.input(field, { target: { value: "line one" } });
+    fireEvent.keyDown(field, { key: "Enter", shiftKey: true });
+    expect(backend.calls.filter((call) => call.command === "sendPrompt")).toHaveLength(0);
   });
 
-  it("names the transport it runs on", () => {
-    const { unmount } = render(() => <App locale="en" transport="tauri" />);
-    expect(screen.getByTestId("connection-status").textContent).toContain("Desktop app");
-    unmount();
-    render(() => <App locale="en" transport="http" />);
-    expect(screen.getByTestId("connection-status").textContent).toContain("Browser");
+  it("shows dropped files as chips, marks the unsendable one, and sends the rest as file drafts", async () => {
+    const backend = fakeBackend([session("ses_a", "Taxes", 1)]);
+    render(() => <App locale="en" backend={backend} />);
+    fireEvent.click(await screen.findByText("Taxes"));
+    backend.hover({ hovering: true });
+    expect(await screen.findByTestId("drop-overlay")).toBeTruthy();
+    backend.hover({ hovering: false });
+    backend.drop([
+      { path: "/home/ada/notes.txt", name: "notes.txt", url: "file:///home/ada/notes.txt", mime: "text/plain", size: 2048, kind: "text" },
+      { path: "/home/ada/app.zip", name: "app.zip", url: "file:///home/ada/app.zip", mime: "application/octet-stream", size: 10, kind: "binary" },
+    ]);
+    const chips = await screen.findAllByTestId("attachment-chip");
+    expect(chips[0]?.textContent).toContain("notes.txt");
+    expect(chips[0]?.textContent).toContain("2.0 KB");
+    expect(chips[1]?.textContent).toContain("Cannot send: binary file");
+    fireEvent.click(screen.getByRole("button", { name: "Send" }));
+    await waitFor(() => {
+      expect(backend.calls.find((call) => call.command === "sendPrompt")?.argument).toMatchObject({
+        input: { parts: [{ type: "file", mime: "text/plain", filename: "notes.txt", url: "file:///home/ada/notes.txt" }] },
+      });
+    });
   });
 
-  it("renders in Simplified Chinese", () => {
-    render(() => <App locale="zh-CN" transport="http" />);
-    expect(screen.getByRole("heading", { name: "会话" })).toBeTruthy();
+  it("deletes a session only after confirmation", async () => {
+    const backend = fakeBackend([session("ses_a", "Taxes", 1)]);
+    render(() => <App locale="en" backend={backend} />);
+    await screen.findByText("Taxes");
+    fireEvent.click(screen.getByRole("button", { name: "Delete" }));
+    expect(backend.calls.some((call) => call.command === "deleteSession")).toBe(false);
+    fireEvent.click(screen.getByRole("button", { name: "Keep" }));
+    fireEvent.click(screen.getByRole("button", { name: "Delete" }));
+    const confirm = screen.getByRole("alertdialog");
+    fireEvent.click(confirm.querySelector(".danger-button") ?? confirm);
+    await waitFor(() => {
+      expect(screen.queryByText("Taxes")).toBeNull();
+    });
+    expect(backend.calls.some((call) => call.command === "deleteSession")).toBe(true);
+  });
+
+  it("archives a session and restores it from the Archived view", async () => {
+    const backend = fakeBackend([session("ses_a", "Taxes", 1)]);
+    render(() => <App locale="en" backend={backend} />);
+    await screen.findByText("Taxes");
+    fireEvent.click(screen.getByRole("button", { name: "Archive" }));
+    await waitFor(() => {
+      expect(screen.queryByText("Taxes")).toBeNull();
+    });
+    fireEvent.click(screen.getByRole("button", { name: "Archived" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Restore" }));
+    fireEvent.click(screen.getByRole("button", { name: "Back to sessions" }));
+    expect(await screen.findByText("Taxes")).toBeTruthy();
+  });
+
+  it("renames a session inline", async () => {
+    const backend = fakeBackend([session("ses_a", "Taxes", 1)]);
+    render(() => <App locale="en" backend={backend} />);
+    await screen.findByText("Taxes");
+    fireEvent.click(screen.getByRole("button", { name: "Rename" }));
+    const input = screen.getByRole<HTMLInputElement>("textbox", { name: "New title" });
+    fireEvent.input(input, { target: { value: "Tax return 2025" } });
+    fireEvent.keyDown(input, { key: "Enter" });
+    expect(await screen.findByText("Tax return 2025")).toBeTruthy();
+  });
+
+  it("renders in Simplified Chinese", async () => {
+    render(() => <App locale="zh-CN" backend={fakeBackend()} />);
+    expect(await screen.findByRole("heading", { name: "会话" })).toBeTruthy();
     expect(screen.getByRole("button", { name: "发送" })).toBeTruthy();
-    expect(screen.getByText("发送已停用：此版本尚未连接聊天。")).toBeTruthy();
+  });
+});
+
+describe("App with a streaming reply", () => {
+  it("streams assistant Markdown in place, sanitised, with Stop while busy", async () => {
+    const backend = fakeBackend([session("ses_a", "Taxes", 1)]);
+    render(() => <App locale="en" backend={backend} />);
+    fireEvent.click(await screen.findByText("Taxes"));
+    backend.publish({ type: "session.status", properties: { sessionID: "ses_a", status: { type: "busy" } } });
+    backend.publish({
+      type: "message.updated",
+      properties: {
+        sessionID: "ses_a",
+        info: {
+          role: "assistant", id: "msg_900", sessionID: "ses_a", time: { created: 5 }, parentID: "msg_1", modelID: "offline", providerID: "dossier",
+          mode: "build", agent: "build", path: { cwd: "/", root: "/" }, cost: 0, tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
+        },
+      },
+    });
+    backend.publish({ type: "message.part.updated", properties: { sessionID: "ses_a", part: { id: "prt_900", sessionID: "ses_a", messageID: "msg_900", type: "text", text: "" }, time: 5 } });
+    for (const delta of ["# Sum", "mary\n\n**done** <img src=x onerror=alert(1)>"]) {
+      backend.publish({ type: "message.part.delta", properties: { sessionID: "ses_a", messageID: "msg_900", partID: "prt_900", field: "text", delta } });
+    }
+    const reply = await screen.findByTestId("reply-text");
+    await waitFor(() => {
+      expect(reply.querySelector("h1")?.textContent).toBe("Summary");
+    });
+    expect(reply.querySelector("strong")?.textContent).toBe("done");
+    expect(screen.getByRole("button", { name: "Stop" })).toBeTruthy();
+    backend.publish({ type: "session.idle", properties: { sessionID: "ses_a" } });
+    await waitFor(() => {
+      expect(screen.queryByRole("button", { name: "Stop" })).toBeNull();
+    });
+  });
+});
+
+describe("App pickers", () => {
+  it("sends the picked agent, model and variant", async () => {
+    const backend = fakeBackend([session("ses_a", "Taxes", 1)]);
+    const offline = await backend.listModels();
+    backend.listModels = () => Promise.resolve({
+      providers: [
+        ...offline.providers,
+        { id: "acme", name: "Acme", models: [{ id: "smart", providerID: "acme", name: "Smart", variants: ["low", "high"], attachment: true, reasoning: true }] },
+      ],
+    });
+    render(() => <App locale="en" backend={backend} />);
+    fireEvent.click(await screen.findByText("Taxes"));
+    await waitFor(() => {
+      expect(screen.getByTestId("model-picker").textContent).toContain("Dossier · Offline");
+    });
+    fireEvent.change(screen.getByTestId("agent-picker"), { target: { value: "plan" } });
+    fireEvent.click(screen.getByTestId("model-picker"));
+    fireEvent.input(screen.getByRole("searchbox", { name: "Search models" }), { target: { value: "sma" } });
+    expect(screen.queryByText("Offline")).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "high" }));
+    expect(screen.getByTestId("model-picker").textContent).toContain("Acme · Smart (high)");
+    const field = screen.getByRole<HTMLTextAreaElement>("textbox", { name: "Message" });
+    fireEvent.input(field, { target: { value: "go" } });
+    fireEvent.keyDown(field, { key: "Enter" });
+    await waitFor(() => {
+      expect(backend.calls.find((call) => call.command === "sendPrompt")?.argument).toMatchObject({
+        input: { agent: "plan", model: { providerID: "acme", modelID: "smart" }, variant: "high" },
+      });
+    });
   });
 });

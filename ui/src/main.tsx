@@ -2,7 +2,7 @@
 import { render } from "solid-js/web";
 import { App } from "./App";
 import { pickLocale, translator } from "./lib/i18n";
-import { detectTransport } from "./lib/transport";
+import { createBackend, detectTransport } from "./lib/transport";
 import "./styles.css";
 
 const root = document.getElementById("root");
@@ -14,4 +14,6 @@ const locale = pickLocale(navigator.language);
 document.documentElement.lang = locale;
 document.title = translator(locale)("appName");
 
-render(() => <App locale={locale} transport={detectTransport()} />, root);
+void createBackend(detectTransport()).then((backend) => {
+  render(() => <App locale={locale} backend={backend} />, root);
+});

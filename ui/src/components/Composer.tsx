@@ -1,37 +1,191 @@
-// The message box at the bottom. Writing works; sending does not exist in this build, so the
-// Send button is disabled and a visible notice (also announced with the field) says why.
-import type { Component } from "solid-js";
-import type { Translate } from "../lib/i18n";
+// The message box: attachment chips (name, size, kind; removable; the reason when a file cannot
+// be sent), the text (Enter sends, Shift+Enter is a new line, `@` offers agents), the attach
+// button, the agent and model pickers, and Send — or Stop while a reply streams.
+import { type Component, createMemo, createSignal, For, Show } from "solid-js";
+import type { Chat } from "../lib/chat";
+import { type Attachment, isSendable } from "../lib/drafts";
+import { humanSize, type MessageKey, type Translate } from "../lib/i18n";
+import { Icon } from "./Icon";
+import { ModelPicker } from "./ModelPicker";
 
-export const Composer: Component<{ t: Translate }> = (props) => (
-  <form
-    class="composer"
-    onSubmit={(event) => {
-      event.preventDefault();
-    }}
-  >
-    <label for="composer-input" class="visually-hidden">
-      {props.t("composerLabel")}
-    </label>
-    <textarea
-      id="composer-input"
-      class="composer-input"
-      rows={3}
-      placeholder={props.t("composerPlaceholder")}
-      aria-describedby="composer-notice"
-    />
-    <div class="composer-footer">
-      <p id="composer-notice" class="notice">
-        <svg class="notice-icon" viewBox="0 0 16 16" aria-hidden="true">
-          <circle cx="8" cy="8" r="7" fill="none" stroke="currentColor" stroke-width="1.5" />
-          <rect x="7.25" y="7" width="1.5" height="4.5" rx="0.75" fill="currentColor" />
-          <circle cx="8" cy="4.75" r="0.95" fill="currentColor" />
-        </svg>
-        {props.t("sendDisabledNotice")}
-      </p>
-      <button type="submit" class="send-button" disabled aria-describedby="composer-notice">
-        {props.t("sendButton")}
-      </button>
-    </div>
-  </form>
-);
+export interface ComposerProps {
+  t: Translate;
+  chat: Chat;
+  sessionId: string;
+  text: string;
+  onText: (text: string) => void;
+  attachments: Attachment[];
+  onRemove: (key: string) => void;
+  onAttach: () => void;
+  onSend: () => void;
+  inputRef?: (element: HTMLTextAreaElement) => void;
+}
+
+const kindLabels: Record<Attachment["kind"], MessageKey> = {
+  text: "kindText",
+  folder: "kindFolder",
+  image: "kindImage",
+  pdf: "kindPdf",
+  binary: "kindBinary",
+  "too-large": "kindTooLarge",
+  unreadable: "kindUnreadable",
+};
+
+export const Composer: Component<ComposerProps> = (props) => {
+  const [mentionIndex, setMentionIndex] = createSignal(0);
+  const busy = () => props.chat.isBusy(props.sessionId);
+  const canSend = () => !busy() && (props.text.trim() !== "" || props.attachments.some(isSendable));
+  const primaryAgents = createMemo(() => props.chat.agents().filter((agent) => agent.mode !== "subagent" && !agent.hidden));
+  const choice = () => props.chat.choiceFor(props.sessionId);
+
+  /** The `@partial` being typed at the end of the text, if any, and the agents it could be. */
+  const mention = createMemo(() => {
+    const match = /(^|\s)@([\w-]*)$/.exec(props.text);
+    if (match === null) return undefined;
+    const partial = match[2] ?? "";
+    const candidates = props.chat.agents().filter((agent) => !agent.hidden && agent.name.startsWith(partial));
+    return candidates.length === 0 ? undefined : { partial, candidates };
+  });
+
+  const completeMention = (name: string) => {
+    const current = mention();
+    if (current === undefined) return;
+    props.onText(`${props.text.slice(0, props.text.length - current.partial.length)}${name} `);
+    setMentionIndex(0);
+  };
+
+  return (
+    <form
+      class="composer"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (canSend()) props.onSend();
+      }}
+    >
+      <Show when={props.attachments.length > 0}>
+        <ul class="chips" aria-label={props.t("attachButton")}>
+          <For each={props.attachments}>
+            {(attachment) => (
+              <li class="chip" classList={{ "chip--refused": !isSendable(attachment) }} data-testid="attachment-chip" data-kind={attachment.kind}>
+                <Icon name={attachment.kind === "folder" ? "folder" : attachment.kind === "image" ? "image" : "file"} />
+                <span class="chip-name">{attachment.name}</span>
+                <Show when={attachment.size !== undefined}>
+                  <span class="chip-size">{humanSize(props.t, attachment.size ?? 0)}</span>
+                </Show>
+                <span class="chip-kind">{props.t(kindLabels[attachment.kind], { reason: attachment.reason ?? "" })}</span>
+                <button
+                  type="button"
+                  class="chip-remove"
+                  aria-label={props.t("removeAttachment", { name: attachment.name })}
+                  title={props.t("removeAttachment", { name: attachment.name })}
+                  onClick={() => { props.onRemove(attachment.key); }}
+                >
+                  ×
+                </button>
+              </li>
+            )}
+          </For>
+        </ul>
+      </Show>
+      <label for="composer-input" class="visually-hidden">
+        {props.t("composerLabel")}
+      </label>
+      <div class="composer-field">
+        <textarea
+          id="composer-input"
+          ref={(element) => props.inputRef?.(element)}
+          class="composer-input"
+          rows={3}
+          placeholder={props.t("composerPlaceholder")}
+          value={props.text}
+          onInput={(event) => { props.onText(event.currentTarget.value); }}
+          onKeyDown={(event) => {
+            const current = mention();
+            if (current !== undefined && (event.key === "Tab" || (event.key === "Enter" && !event.shiftKey))) {
+              event.preventDefault();
+              const chosen = current.candidates[mentionIndex() % current.candidates.length];
+              if (chosen !== undefined) completeMention(chosen.name);
+              return;
+            }
+            if (current !== undefined && (event.key === "ArrowDown" || event.key === "ArrowUp")) {
+              event.preventDefault();
+              setMentionIndex((index) => index + (event.key === "ArrowDown" ? 1 : current.candidates.length - 1));
+              return;
+            }
+            if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+              event.preventDefault();
+              if (canSend()) props.onSend();
+            }
+          }}
+        />
+        <Show when={mention()}>
+          {(current) => (
+            <ul class="mention-menu" role="listbox" aria-label={props.t("agentLabel")}>
+              <For each={current().candidates}>
+                {(agent, index) => (
+                  <li
+                    role="option"
+                    aria-selected={index() === mentionIndex() % current().candidates.length}
+                    class="mention-option"
+                    onMouseDown={(event) => {
+                      event.preventDefault();
+                      completeMention(agent.name);
+                    }}
+                  >
+                    <strong>@{agent.name}</strong>
+                    <Show when={agent.description}>
+                      <span class="mention-description">{agent.description}</span>
+                    </Show>
+                  </li>
+                )}
+              </For>
+            </ul>
+          )}
+        </Show>
+      </div>
+      <div class="composer-footer">
+        <button type="button" class="plain-button" data-testid="attach" onClick={() => { props.onAttach(); }}>
+          <Icon name="clip" /> {props.t("attachButton")}
+        </button>
+        <label class="picker">
+          <span class="visually-hidden">{props.t("agentLabel")}</span>
+          <select
+            data-testid="agent-picker"
+            value={choice().agent ?? ""}
+            onChange={(event) => { props.chat.setChoice(props.sessionId, { agent: event.currentTarget.value }); }}
+          >
+            <For each={primaryAgents()}>{(agent) => <option value={agent.name}>{agent.name}</option>}</For>
+          </select>
+        </label>
+        <ModelPicker t={props.t} chat={props.chat} sessionId={props.sessionId} />
+        <span class="spacer" />
+        <Show
+          when={busy()}
+          fallback={
+            <button type="submit" class="send-button" data-testid="send" disabled={!canSend()}>
+              {props.t("sendButton")}
+            </button>
+          }
+        >
+          <Show
+            when={props.chat.backend.abort !== undefined}
+            fallback={
+              <>
+                <span id="stop-unavailable" class="visually-hidden">
+                  {props.t("stopUnavailable")}
+                </span>
+                <button type="button" class="send-button" disabled aria-describedby="stop-unavailable" title={props.t("stopUnavailable")}>
+                  {props.t("stopButton")}
+                </button>
+              </>
+            }
+          >
+            <button type="button" class="send-button send-button--stop" data-testid="stop" onClick={() => void props.chat.stop(props.sessionId)}>
+              {props.t("stopButton")}
+            </button>
+          </Show>
+        </Show>
+      </div>
+    </form>
+  );
+};

@@ -1,27 +1,131 @@
-// The main area: a status line and, for now, an honest empty state where messages will go.
-import type { Component } from "solid-js";
-import type { Translate } from "../lib/i18n";
-import type { Transport } from "../lib/transport";
+// The open session: its messages, oldest at the top, virtualised (only what is on screen is in
+// the DOM, so a thousand-message session scrolls smoothly), following the newest message while
+// you are at the bottom. Failed sends and the "replies are not available" notice show in place.
+import { createVirtualizer } from "@tanstack/solid-virtual";
+import { type Component, createEffect, For, on, Show } from "solid-js";
+import type { Message } from "../lib/bindings/Message";
+import type { Chat, Notice } from "../lib/chat";
+import type { Locale, Translate } from "../lib/i18n";
+import { displayTitle } from "../lib/session-title";
+import { observeRectOr } from "../lib/virtual-list";
+import { MessageView } from "./MessageView";
 
-export const Conversation: Component<{ t: Translate; transport: Transport }> = (props) => (
-  <>
-    <header class="main-header">
-      <p class="status" data-testid="connection-status">
-        <span class="status-dot" aria-hidden="true" />
-        {props.t("statusNotConnected")}
-        <span class="status-separator" aria-hidden="true">
-          ·
-        </span>
-        {props.transport === "tauri" ? props.t("transportTauri") : props.t("transportHttp")}
-      </p>
-    </header>
-    <section class="conversation" aria-labelledby="conversation-empty-title">
-      <div class="empty-state">
-        <h2 id="conversation-empty-title" class="empty-state-title">
-          {props.t("conversationEmptyTitle")}
-        </h2>
-        <p class="empty-state-body">{props.t("conversationEmptyBody")}</p>
+const noMessages: Message[] = [];
+
+export const Conversation: Component<{ t: Translate; locale: Locale; chat: Chat; sessionId: string; onRetry: (retry: NonNullable<Notice["retry"]>) => void }> = (props) => {
+  let scroller: HTMLDivElement | undefined;
+  let followBottom = true;
+  const messages = () => props.chat.state.messages[props.sessionId] ?? noMessages;
+  const virtualizer = createVirtualizer({
+    get count() {
+      return messages().length;
+    },
+    getScrollElement: () => scroller ?? null,
+    estimateSize: () => 120,
+    overscan: 6,
+    getItemKey: (index) => messages()[index]?.id ?? index,
+    initialRect: { width: 800, height: 600 },
+    observeElementRect: observeRectOr({ width: 800, height: 600 }),
+  });
+
+  const scrollToEnd = () => {
+    if (scroller !== undefined) scroller.scrollTop = scroller.scrollHeight;
+  };
+
+  // Follow new messages and a reply as it streams, while the reader is at the bottom. Growth
+  // from the reader's own doing (opening folded context) does not scroll the page away.
+  const streamingSize = () => (props.chat.isBusy(props.sessionId) ? virtualizer.getTotalSize() : 0);
+  createEffect(
+    on([() => messages().length, streamingSize, () => props.chat.notices[props.sessionId]], () => {
+      if (followBottom) queueMicrotask(scrollToEnd);
+    }),
+  );
+  createEffect(
+    on(
+      () => props.sessionId,
+      () => {
+        followBottom = true;
+        queueMicrotask(scrollToEnd);
+      },
+    ),
+  );
+
+  const notice = () => props.chat.notices[props.sessionId];
+
+  return (
+    <div
+      class="conversation"
+      ref={scroller}
+      data-testid="conversation"
+      onScroll={(event) => {
+        const element = event.currentTarget;
+        followBottom = element.scrollTop + element.clientHeight >= element.scrollHeight - 40;
+      }}
+    >
+      <Show when={props.chat.state.sessions[props.sessionId]?.parentID}>
+        {(parentId) => (
+          <button type="button" class="plain-button load-older" onClick={() => void props.chat.openSession(parentId())}>
+            {props.t("parentSession")}
+          </button>
+        )}
+      </Show>
+      <Show when={(props.chat.children[props.sessionId] ?? []).length > 0}>
+        <nav class="children" aria-label={props.t("childSessions")}>
+          <span>{props.t("childSessions")}:</span>
+          <For each={props.chat.children[props.sessionId]}>
+            {(child) => (
+              <button type="button" class="plain-button" onClick={() => void props.chat.openSession(child.id)}>
+                {displayTitle(child.title, props.t, props.locale)}
+              </button>
+            )}
+          </For>
+        </nav>
+      </Show>
+      <Show when={props.chat.hasOlderMessages(props.sessionId)}>
+        <button type="button" class="plain-button load-older" onClick={() => void props.chat.loadOlderMessages(props.sessionId)}>
+          {props.t("loadOlder")}
+        </button>
+      </Show>
+      <Show when={messages().length === 0 && notice() === undefined}>
+        <div class="empty-state">
+          <p class="empty-state-title">{props.t("conversationEmptyTitle")}</p>
+          <p class="empty-state-body">{props.t("conversationEmptyBody")}</p>
+        </div>
+      </Show>
+      <div class="message-list" style={{ height: `${String(virtualizer.getTotalSize())}px` }}>
+        <For each={virtualizer.getVirtualItems()}>
+          {(row) => (
+            <Show when={messages()[row.index]}>
+              {(message) => (
+                <div class="message-slot" data-index={row.index} ref={(element) => { queueMicrotask(() => { virtualizer.measureElement(element); }); }} style={{ transform: `translateY(${String(row.start)}px)` }}>
+                  <MessageView t={props.t} message={message()} parts={props.chat.state.parts[message().id] ?? []} mediaUrl={(url) => props.chat.backend.mediaUrl(url)} />
+                </div>
+              )}
+            </Show>
+          )}
+        </For>
       </div>
-    </section>
-  </>
-);
+      <Show when={props.chat.isBusy(props.sessionId)}>
+        <p class="typing" role="status">
+          {props.chat.sending[props.sessionId] === true && props.chat.state.status[props.sessionId]?.type !== "busy" ? props.t("sending") : props.t("replying")}
+        </p>
+      </Show>
+      <Show when={notice()}>
+        {(current) => (
+          <div class={`notice notice--${current().kind}`} role="alert" data-testid="notice" data-kind={current().kind} title={current().message}>
+            <p>
+              {current().kind === "unavailable" ? props.t("errorUnavailable") : props.t("errorGeneric", { message: current().message })}
+            </p>
+            <Show when={current().retry}>
+              {(retry) => (
+                <button type="button" class="plain-button" onClick={() => { props.onRetry(retry()); }}>
+                  {props.t("retry")}
+                </button>
+              )}
+            </Show>
+          </div>
+        )}
+      </Show>
+    </div>
+  );
+};

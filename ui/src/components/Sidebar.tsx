@@ -1,20 +1,218 @@
-// The left column: the app's name and the list of sessions, which is empty until the chat is
-// connected.
-import type { Component } from "solid-js";
-import type { Translate } from "../lib/i18n";
+// The left column: new session, search (Ctrl/Cmd+K), and the sessions newest first — paged from
+// the backend and virtualised, so ten thousand sessions scroll like ten. Rename inline, archive,
+// delete after an inline confirmation.
+import { createVirtualizer } from "@tanstack/solid-virtual";
+import { type Component, createEffect, createSignal, For, on, onCleanup, Show, untrack } from "solid-js";
+import type { Session } from "../lib/bindings/Session";
+import type { Chat } from "../lib/chat";
+import type { Locale, Translate } from "../lib/i18n";
+import { displayTitle } from "../lib/session-title";
+import { observeRectOr } from "../lib/virtual-list";
+import { Icon } from "./Icon";
 
-export const Sidebar: Component<{ t: Translate }> = (props) => (
-  <aside class="sidebar" aria-labelledby="sessions-title">
-    <h1 class="brand">
-      <img class="brand-mark" src="/favicon.png" alt="" width="22" height="22" />
-      {props.t("appName")}
-    </h1>
-    <h2 id="sessions-title" class="sidebar-title">
-      {props.t("sessionsTitle")}
-    </h2>
-    <div class="empty-state empty-state--compact">
-      <p class="empty-state-title">{props.t("sessionsEmptyTitle")}</p>
-      <p class="empty-state-body">{props.t("sessionsEmptyBody")}</p>
+const rowHeight = 38;
+
+export interface SidebarProps {
+  t: Translate;
+  locale: Locale;
+  chat: Chat;
+  /** Set by the Ctrl/Cmd+K shortcut so the app can focus the search field. */
+  searchRef?: (element: HTMLInputElement) => void;
+}
+
+export const Sidebar: Component<SidebarProps> = (props) => {
+  const [search, setSearch] = createSignal("");
+  const [results, setResults] = createSignal<Session[] | undefined>();
+  const [archived, setArchived] = createSignal<Session[] | undefined>();
+  const toggleArchived = () => {
+    if (archived() !== undefined) setArchived(undefined);
+    else void props.chat.archivedSessions().then(setArchived);
+  };
+  let scroller: HTMLDivElement | undefined;
+
+  createEffect(
+    on(search, (text) => {
+      const query = text.trim();
+      if (query === "") {
+        setResults(undefined);
+        return;
+      }
+      const chat = props.chat;
+      const timer = setTimeout(() => {
+        void chat.searchSessions(query).then((found) => {
+          // Only the latest search may fill the list; an older, slower answer is dropped.
+          if (untrack(search).trim() === query) setResults(found);
+        });
+      }, 150);
+      onCleanup(() => {
+        clearTimeout(timer);
+      });
+    }),
+  );
+
+  const shown = () => archived() ?? results() ?? props.chat.sessions();
+  const virtualizer = createVirtualizer({
+    get count() {
+      return shown().length;
+    },
+    getScrollElement: () => scroller ?? null,
+    estimateSize: () => rowHeight,
+    overscan: 12,
+    initialRect: { width: 260, height: 600 },
+    observeElementRect: observeRectOr({ width: 260, height: 600 }),
+  });
+
+  const onScroll = () => {
+    const element = scroller;
+    if (element === undefined || results() !== undefined) return;
+    const nearEnd = element.scrollTop + element.clientHeight > element.scrollHeight - rowHeight * 10;
+    if (nearEnd && props.chat.hasMoreSessions() && !props.chat.sessionsLoading()) void props.chat.loadMoreSessions();
+  };
+
+  return (
+    <aside class="sidebar" aria-labelledby="sessions-title">
+      <h1 class="brand">
+        <img class="brand-mark" src="/favicon.png" alt="" width="22" height="22" />
+        {props.t("appName")}
+      </h1>
+      <button type="button" class="new-session" data-testid="new-session" onClick={() => void props.chat.newSession()}>
+        <Icon name="plus" /> {props.t("newSession")}
+      </button>
+      <label class="visually-hidden" for="session-search">
+        {props.t("searchSessions")}
+      </label>
+      <input
+        id="session-search"
+        ref={(element) => props.searchRef?.(element)}
+        class="session-search"
+        type="search"
+        placeholder={props.t("searchPlaceholder")}
+        value={search()}
+        onInput={(event) => setSearch(event.currentTarget.value)}
+      />
+      <div class="sidebar-heading">
+        <h2 id="sessions-title" class="sidebar-title">
+          {archived() === undefined ? props.t("sessionsTitle") : props.t("archivedTitle")}
+        </h2>
+        <button type="button" class="link-button" aria-pressed={archived() !== undefined} onClick={toggleArchived}>
+          {archived() === undefined ? props.t("showArchived") : props.t("showCurrent")}
+        </button>
+      </div>
+      <Show when={props.chat.sessionsLoaded() && shown().length === 0}>
+        <div class="empty-state empty-state--compact">
+          <Show
+            when={results() === undefined && archived() === undefined}
+            fallback={<p class="empty-state-body">{props.t("sessionsSearchEmpty")}</p>}
+          >
+            <p class="empty-state-title">{props.t("sessionsEmptyTitle")}</p>
+            <p class="empty-state-body">{props.t("sessionsEmptyBody")}</p>
+          </Show>
+        </div>
+      </Show>
+      <div class="session-scroller" ref={scroller} onScroll={onScroll} data-testid="session-list">
+        <ul class="session-list" style={{ height: `${String(virtualizer.getTotalSize())}px` }}>
+          <For each={virtualizer.getVirtualItems()}>
+            {(row) => (
+              <Show when={shown()[row.index]}>
+                {(session) => (
+                  <li class="session-row-slot" style={{ transform: `translateY(${String(row.start)}px)`, height: `${String(rowHeight)}px` }}>
+                    <SessionRow
+                      t={props.t}
+                      locale={props.locale}
+                      chat={props.chat}
+                      session={session()}
+                      onRestored={() => setArchived((list) => list?.filter((item) => item.id !== session().id))}
+                    />
+                  </li>
+                )}
+              </Show>
+            )}
+          </For>
+        </ul>
+      </div>
+    </aside>
+  );
+};
+
+const SessionRow: Component<{ t: Translate; locale: Locale; chat: Chat; session: Session; onRestored: () => void }> = (props) => {
+  const [mode, setMode] = createSignal<"view" | "rename" | "confirm-delete">("view");
+  const selected = () => props.chat.selectedId() === props.session.id;
+
+  const commitRename = (input: HTMLInputElement) => {
+    const title = input.value.trim();
+    setMode("view");
+    if (title !== "" && title !== props.session.title) void props.chat.renameSession(props.session.id, title);
+  };
+
+  return (
+    <div class="session-row" classList={{ "session-row--selected": selected() }} data-testid="session-row" data-session-id={props.session.id}>
+      <Show when={mode() === "view"}>
+        <button
+          type="button"
+          class="session-open"
+          aria-current={selected() ? "true" : undefined}
+          title={displayTitle(props.session.title, props.t, props.locale)}
+          onClick={() => void props.chat.openSession(props.session.id)}
+          onDblClick={() => setMode("rename")}
+        >
+          <Show when={props.session.pinned}>
+            <span class="pin" title={props.t("pinnedMark")} aria-label={props.t("pinnedMark")}>
+              •
+            </span>
+          </Show>
+          <span class="session-title">{displayTitle(props.session.title, props.t, props.locale)}</span>
+        </button>
+        <div class="session-actions">
+          <button type="button" class="icon-button" title={props.t("renameSession")} aria-label={props.t("renameSession")} onClick={() => setMode("rename")}>
+            ✎
+          </button>
+          <Show
+            when={props.session.time.archived === undefined}
+            fallback={
+              <button
+                type="button"
+                class="icon-button"
+                title={props.t("restoreSession")}
+                aria-label={props.t("restoreSession")}
+                onClick={() => void props.chat.restoreSession(props.session.id).then(props.onRestored)}
+              >
+                ↺
+              </button>
+            }
+          >
+            <button type="button" class="icon-button" title={props.t("archiveSession")} aria-label={props.t("archiveSession")} onClick={() => void props.chat.archiveSession(props.session.id)}>
+              ⌫
+            </button>
+          </Show>
+          <button type="button" class="icon-button" title={props.t("deleteSession")} aria-label={props.t("deleteSession")} onClick={() => setMode("confirm-delete")}>
+            ✕
+          </button>
+        </div>
+      </Show>
+      <Show when={mode() === "rename"}>
+        <input
+          class="rename-input"
+          aria-label={props.t("renameSessionField")}
+          value={props.session.title}
+          ref={(element) => { queueMicrotask(() => { element.focus(); element.select(); }); }}
+          onKeyDown={(event) => {
+            if (event.key === "Enter") commitRename(event.currentTarget);
+            if (event.key === "Escape") setMode("view");
+          }}
+          onBlur={(event) => { commitRename(event.currentTarget); }}
+        />
+      </Show>
+      <Show when={mode() === "confirm-delete"}>
+        <div class="confirm" role="alertdialog" aria-label={props.t("deleteConfirm", { title: props.session.title })}>
+          <span class="confirm-text">{props.t("deleteConfirm", { title: props.session.title })}</span>
+          <button type="button" class="danger-button" onClick={() => void props.chat.deleteSession(props.session.id)}>
+            {props.t("deleteConfirmYes")}
+          </button>
+          <button type="button" class="plain-button" onClick={() => setMode("view")}>
+            {props.t("deleteConfirmNo")}
+          </button>
+        </div>
+      </Show>
     </div>
-  </aside>
-);
+  );
+};

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Locale, messages, pickLocale, translator } from "./i18n";
+import { fill, humanSize, type Locale, messages, pickLocale, translator } from "./i18n";
 
 describe("pickLocale", () => {
   it.each(["zh-CN", "zh", "zh-Hans-CN", "zh_CN", "ZH-cn", "zh-SG", "zh-TW"])(
@@ -39,9 +39,10 @@ describe("string tables", () => {
     }
   });
 
-  it("are actually translated, apart from the product name", () => {
+  it("are actually translated, apart from the product name and size units", () => {
+    const sameInEveryLanguage = ["appName", "kilobytes", "megabytes"];
     for (const key of Object.keys(messages.en) as (keyof typeof messages.en)[]) {
-      if (key === "appName") continue;
+      if (sameInEveryLanguage.includes(key)) continue;
       expect(messages["zh-CN"][key], key).not.toBe(messages.en[key]);
     }
   });
@@ -52,5 +53,19 @@ describe("translator", () => {
     expect(translator("en")("sendButton")).toBe("Send");
     expect(translator("zh-CN")("sendButton")).toBe("发送");
     expect(translator("zh-CN")("sessionsTitle")).toBe("会话");
+  });
+});
+
+describe("fill", () => {
+  it("replaces named placeholders and leaves unknown ones", () => {
+    expect(fill("Read {name} · {count}", { name: "a.txt", count: 3 })).toBe("Read a.txt · 3");
+    expect(fill("{missing}")).toBe("{missing}");
+  });
+
+  it("formats sizes in the reader's language", () => {
+    expect(humanSize(translator("en"), 42)).toBe("42 bytes");
+    expect(humanSize(translator("en"), 2048)).toBe("2.0 KB");
+    expect(humanSize(translator("zh-CN"), 3 * 1024 * 1024)).toBe("3.0 MB");
+    expect(humanSize(translator("zh-CN"), 5)).toBe("5 字节");
   });
 });

@@ -1,4 +1,5 @@
 // Every user-visible string, in English and Simplified Chinese, and the choice between them.
+// Placeholders are written `{name}` and filled with `fill()`.
 
 /** The locales we ship a table for. */
 export type Locale = "en" | "zh-CN";
@@ -7,18 +8,80 @@ const en = {
   appName: "Dossier",
   sessionsTitle: "Sessions",
   sessionsEmptyTitle: "No sessions yet",
-  sessionsEmptyBody: "Your sessions will be listed here once the chat is connected.",
+  sessionsEmptyBody: "Start one with New session, or press Ctrl+N.",
+  sessionsSearchEmpty: "No session matches your search.",
+  sessionsLoadMore: "Load more",
+  sessionsLoading: "Loading…",
+  newSession: "New session",
+  searchSessions: "Search sessions",
+  searchPlaceholder: "Search sessions (Ctrl+K)",
+  renameSession: "Rename",
+  renameSessionField: "New title",
+  archiveSession: "Archive",
+  restoreSession: "Restore",
+  archivedTitle: "Archived",
+  showArchived: "Archived",
+  showCurrent: "Back to sessions",
+  deleteSession: "Delete",
+  deleteConfirm: "Delete “{title}” and its messages for good?",
+  deleteConfirmYes: "Delete",
+  deleteConfirmNo: "Keep",
+  pinnedMark: "Pinned",
+  childSessions: "Sub-sessions",
+  childSession: "Sub-session",
+  parentSession: "Back to the parent session",
   conversationLabel: "Conversation",
-  conversationEmptyTitle: "Nothing to show yet",
-  conversationEmptyBody:
-    "This build is the desktop shell only. Once the chat is connected, your conversation will appear here.",
+  conversationEmptyTitle: "Nothing here yet",
+  conversationEmptyBody: "Write a message below, or drop files and folders anywhere on the window.",
+  noSessionTitle: "Pick a session or start a new one",
+  noSessionBody: "Your past sessions are on the left. Drop files on the window to start with them.",
+  loadOlder: "Show older messages",
+  you: "You",
+  assistant: "Dossier",
+  contextRead: "Read {name}",
+  contextLines: "{count} lines",
+  contextLine: "1 line",
+  contextEntries: "{count} entries",
+  contextFailed: "Could not read {name}",
+  contextShow: "Show what the model sees",
+  reasoning: "Reasoning",
+  toolPending: "Waiting",
+  toolRunning: "Running",
+  toolCompleted: "Done",
+  toolError: "Failed",
+  tokensUsage: "{input} in · {output} out · {cost}",
+  replyError: "The reply failed: {message}",
+  retry: "Retry",
   composerLabel: "Message",
-  composerPlaceholder: "Write a message…",
+  composerPlaceholder: "Write a message… (Enter sends, Shift+Enter for a new line, @ to mention an agent)",
   sendButton: "Send",
-  sendDisabledNotice: "Sending is turned off: the chat is not connected in this build yet.",
+  stopButton: "Stop",
+  stopUnavailable: "Stopping a reply is not available in this build yet.",
+  attachButton: "Attach files",
+  removeAttachment: "Remove {name}",
+  dropOverlay: "Drop files or folders to add them to your message",
+  agentLabel: "Agent",
+  modelLabel: "Model",
+  modelSearch: "Search models",
+  variantLabel: "Thinking effort",
+  modelNone: "No model matches.",
+  kindText: "Text",
+  kindFolder: "Folder",
+  kindImage: "Image",
+  kindPdf: "PDF",
+  kindBinary: "Cannot send: binary file (only text, folders, images and PDFs)",
+  kindTooLarge: "Cannot send: larger than the 20 MB limit",
+  kindUnreadable: "Cannot send: unreadable ({reason})",
+  sending: "Sending…",
+  replying: "Replying…",
+  errorUnavailable: "Your message was saved, but replies are not available in this build yet.",
+  errorGeneric: "Something went wrong: {message}",
   statusNotConnected: "Not connected",
   transportTauri: "Desktop app",
   transportHttp: "Browser",
+  bytes: "{count} bytes",
+  kilobytes: "{count} KB",
+  megabytes: "{count} MB",
 } as const;
 
 /** A key of the string table; the English table is the source of truth for which keys exist. */
@@ -31,17 +94,80 @@ const zhCN: Messages = {
   appName: "Dossier",
   sessionsTitle: "会话",
   sessionsEmptyTitle: "还没有会话",
-  sessionsEmptyBody: "连接聊天后，你的会话会列在这里。",
+  sessionsEmptyBody: "点击“新建会话”，或按 Ctrl+N 开始。",
+  sessionsSearchEmpty: "没有匹配的会话。",
+  sessionsLoadMore: "加载更多",
+  sessionsLoading: "正在加载…",
+  newSession: "新建会话",
+  searchSessions: "搜索会话",
+  searchPlaceholder: "搜索会话（Ctrl+K）",
+  renameSession: "重命名",
+  renameSessionField: "新标题",
+  archiveSession: "归档",
+  restoreSession: "恢复",
+  archivedTitle: "已归档",
+  showArchived: "查看归档",
+  showCurrent: "返回会话",
+  deleteSession: "删除",
+  deleteConfirm: "永久删除“{title}”及其全部消息？",
+  deleteConfirmYes: "删除",
+  deleteConfirmNo: "保留",
+  pinnedMark: "已置顶",
+  childSessions: "子会话列表",
+  childSession: "子会话",
+  parentSession: "返回上级会话",
   conversationLabel: "对话",
   conversationEmptyTitle: "这里还没有内容",
-  conversationEmptyBody: "此版本只包含桌面外壳。连接聊天后，对话会显示在这里。",
+  conversationEmptyBody: "在下方输入消息，或把文件和文件夹拖到窗口任意位置。",
+  noSessionTitle: "选择一个会话，或新建一个",
+  noSessionBody: "以往的会话在左侧。把文件拖到窗口上即可开始。",
+  loadOlder: "显示更早的消息",
+  you: "你",
+  assistant: "Dossier 助手",
+  contextRead: "已读取 {name}",
+  contextLines: "{count} 行",
+  contextLine: "1 行",
+  contextEntries: "{count} 项",
+  contextFailed: "无法读取 {name}",
+  contextShow: "查看模型看到的内容",
+  reasoning: "推理过程",
+  toolPending: "等待中",
+  toolRunning: "运行中",
+  toolCompleted: "已完成",
+  toolError: "失败",
+  tokensUsage: "输入 {input} · 输出 {output} · {cost}",
+  replyError: "回复失败：{message}",
+  retry: "重试",
   composerLabel: "消息",
-  composerPlaceholder: "输入消息…",
+  composerPlaceholder: "输入消息…（Enter 发送，Shift+Enter 换行，@ 提及智能体）",
   sendButton: "发送",
-  sendDisabledNotice: "发送已停用：此版本尚未连接聊天。",
+  stopButton: "停止",
+  stopUnavailable: "此版本尚不能停止回复。",
+  attachButton: "添加文件",
+  removeAttachment: "移除 {name}",
+  dropOverlay: "松开即可把文件或文件夹添加到消息中",
+  agentLabel: "智能体",
+  modelLabel: "模型",
+  modelSearch: "搜索模型",
+  variantLabel: "思考强度",
+  modelNone: "没有匹配的模型。",
+  kindText: "文本",
+  kindFolder: "文件夹",
+  kindImage: "图片",
+  kindPdf: "PDF 文档",
+  kindBinary: "无法发送：二进制文件（仅支持文本、文件夹、图片和 PDF）",
+  kindTooLarge: "无法发送：超过 20 MB 上限",
+  kindUnreadable: "无法发送：无法读取（{reason}）",
+  sending: "正在发送…",
+  replying: "正在回复…",
+  errorUnavailable: "你的消息已保存，但此版本尚不能生成回复。",
+  errorGeneric: "出错了：{message}",
   statusNotConnected: "未连接",
   transportTauri: "桌面应用",
   transportHttp: "浏览器",
+  bytes: "{count} 字节",
+  kilobytes: "{count} KB",
+  megabytes: "{count} MB",
 };
 
 /** All tables by locale. */
@@ -60,10 +186,25 @@ export function pickLocale(languageTag: string | undefined): Locale {
 }
 
 /** A lookup function bound to one locale. */
-export type Translate = (key: MessageKey) => string;
+export type Translate = (key: MessageKey, values?: Readonly<Record<string, string | number>>) => string;
+
+/** Replaces `{name}` placeholders. */
+export function fill(template: string, values: Readonly<Record<string, string | number>> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const value = values[name];
+    return value === undefined ? whole : String(value);
+  });
+}
 
 /** Returns the lookup function for `locale`. */
 export function translator(locale: Locale): Translate {
   const table = messages[locale];
-  return (key) => table[key];
+  return (key, values) => fill(table[key], values);
+}
+
+/** "512 bytes", "3.4 KB", "1.2 MB" in the reader's language. */
+export function humanSize(t: Translate, bytes: number): string {
+  if (bytes < 1024) return t("bytes", { count: bytes });
+  if (bytes < 1024 * 1024) return t("kilobytes", { count: (bytes / 1024).toFixed(1) });
+  return t("megabytes", { count: (bytes / (1024 * 1024)).toFixed(1) });
 }

@@ -1,6 +1,21 @@
 // The one module that knows how the UI reaches the Dossier core: over Tauri IPC inside the
-// desktop window, or over HTTP when the same UI is opened in a browser. For now it only tells
-// which of the two applies; calls and events will be added here and nowhere else.
+// desktop window, or over HTTP + SSE (OpenCode's routes) when the same UI is opened in a browser.
+// Everything else talks to a `Backend` and never learns which one it got.
+import type { Agent } from "./bindings/Agent";
+import type { CreateSession } from "./bindings/CreateSession";
+import type { ErrorBody } from "./bindings/ErrorBody";
+import type { ErrorKind } from "./bindings/ErrorKind";
+import type { Event } from "./bindings/Event";
+import type { MessageWithParts } from "./bindings/MessageWithParts";
+import type { ModelCatalog } from "./bindings/ModelCatalog";
+import type { PromptInput } from "./bindings/PromptInput";
+import type { Session } from "./bindings/Session";
+import type { SessionPatch } from "./bindings/SessionPatch";
+import type { DragHover } from "./shell-bindings/DragHover";
+import type { DroppedFile } from "./shell-bindings/DroppedFile";
+import type { MessageListing } from "./shell-bindings/MessageListing";
+import type { SessionListing } from "./shell-bindings/SessionListing";
+import type { SessionListRequest } from "./shell-bindings/SessionListRequest";
 
 /** How the UI talks to the core. */
 export type Transport = "tauri" | "http";
@@ -15,3 +30,79 @@ export function detectTransport(scope: object = globalThis): Transport {
   const internals: unknown = Reflect.get(scope, "__TAURI_INTERNALS__");
   return typeof internals === "object" && internals !== null ? "tauri" : "http";
 }
+
+/** A failed call, with the core's closed set of kinds (`unavailable`, `not_found`, …). */
+export class BackendError extends Error {
+  readonly kind: ErrorKind | "network";
+
+  constructor(body: { kind: ErrorKind | "network"; message: string }) {
+    super(body.message);
+    this.name = "BackendError";
+    this.kind = body.kind;
+  }
+}
+
+const errorKinds: readonly string[] = ["not_found", "invalid", "conflict", "busy", "unavailable", "internal"];
+
+/** Turns whatever a call rejected with into a `BackendError`. */
+export function toBackendError(error: unknown): BackendError {
+  if (error instanceof BackendError) return error;
+  if (typeof error === "object" && error !== null) {
+    const kind: unknown = Reflect.get(error, "kind");
+    const message: unknown = Reflect.get(error, "message");
+    if (typeof kind === "string" && typeof message === "string") {
+      return new BackendError({ kind: errorKinds.includes(kind) ? (kind as ErrorKind) : "internal", message });
+    }
+  }
+  return new BackendError({ kind: "network", message: error instanceof Error ? error.message : String(error) });
+}
+
+export interface EventHandlers {
+  onEvent: (event: Event) => void;
+  /** Events were lost (a lagging forwarder, a reconnect after a gap): reload what is shown. */
+  onResync: () => void;
+}
+
+export interface Backend {
+  readonly transport: Transport;
+  listSessions(request: SessionListRequest): Promise<SessionListing>;
+  /** Sub-sessions of a session (agents that ran as subtasks), oldest first. */
+  readonly listChildSessions?: (sessionID: string) => Promise<Session[]>;
+  /** Every field of the input is optional on the wire (serde defaults); the generated type says `| null`. */
+  createSession(input: Partial<CreateSession>): Promise<Session>;
+  updateSession(sessionID: string, patch: Partial<SessionPatch>): Promise<Session>;
+  archiveSession(sessionID: string, archived: boolean): Promise<Session>;
+  deleteSession(sessionID: string): Promise<void>;
+  listMessages(sessionID: string, limit: number, before?: string): Promise<MessageListing>;
+  sendPrompt(sessionID: string, input: PromptInput): Promise<MessageWithParts>;
+  /** Stops a streaming reply; absent where the build cannot stop one yet. */
+  readonly abort?: (sessionID: string) => Promise<void>;
+  listAgents(): Promise<Agent[]>;
+  listModels(): Promise<ModelCatalog>;
+  /** The native file dialog; `undefined` in a browser, where a file input is used instead. */
+  readonly pickFiles?: () => Promise<DroppedFile[]>;
+  subscribe(handlers: EventHandlers): () => void;
+  /** Where the webview can load an attachment's bytes (`data:` as is, stored blobs by hash). */
+  mediaUrl(url: string): string | undefined;
+  /** Native drag and drop (desktop only): hover state and the classified dropped files. */
+  readonly onNativeDrop?: (hover: (state: DragHover) => void, dropped: (files: DroppedFile[]) => void) => () => void;
+}
+
+/** Event names the desktop shell emits (Tauri forbids dots, so core events share one name). */
+export const tauriEventNames = {
+  core: "dossier://event",
+  resync: "dossier://resync",
+  drag: "dossier://drag",
+  dropped: "dossier://dropped",
+} as const;
+
+export async function createBackend(transport: Transport, baseUrl = location.origin): Promise<Backend> {
+  if (transport === "tauri") {
+    const { tauriBackend } = await import("./transport/tauri-backend");
+    return tauriBackend();
+  }
+  const { httpBackend } = await import("./transport/http-backend");
+  return httpBackend(baseUrl);
+}
+
+export type { ErrorBody };

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# End-to-end test of the real Dossier window: builds the UI and the app, starts Xvfb and
+# tauri-driver (in front of WebKitWebDriver), and runs tests/window-e2e/window_test.py against a
+# temporary data directory. Prints "N passed, N failed" last; screenshots go to tests/artifacts/.
+#
+#   bash scripts/test-window.sh
+#
+# Installs what it needs when missing: Tauri's system libraries, xvfb, xauth, webkit2gtk-driver
+# (apt) and tauri-driver (cargo install). Honours CARGO_TARGET_DIR.
+#
+#   bash scripts/test-window.sh --measure   # instead: launch time and memory of the release build
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+
+step() { printf '\n==> %s\n' "$*"; }
+
+# shellcheck source=scripts/system-packages.sh
+source scripts/system-packages.sh
+install_missing_system_packages xvfb xauth webkit2gtk-driver
+
+command -v cargo >/dev/null || { echo "cargo not found: install Rust (stable) first" >&2; exit 1; }
+if ! command -v tauri-driver >/dev/null; then
+  step "Installing tauri-driver (about a minute)"
+  cargo install tauri-driver --locked --version '^2'
+fi
+
+step "Building the UI"
+(cd ui && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && npm run --silent build)
+
+measure=false
+[ "${1:-}" = "--measure" ] && measure=true
+target_dir=${CARGO_TARGET_DIR:-$root/target}
+if $measure; then
+  step "Building the app (release)"
+  cargo build --locked --release -p dossier
+  application="$target_dir/release/dossier"
+else
+  step "Building the app (debug)"
+  cargo build --locked -p dossier
+  application="$target_dir/debug/dossier"
+fi
+
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# Fixtures: a three-line text file, a folder with two entries, and a noisy 96x96 PNG (over the
+# 8 KB inline limit, so the ledger stores it as a blob and the preview goes through dossier-blob:).
+mkdir -p "$work/fixtures/project/src"
+printf 'alpha\nbeta\ngamma\n' >"$work/fixtures/notes.txt"
+printf '# Project\n' >"$work/fixtures/project/readme.md"
+printf 'fn main() {}\n' >"$work/fixtures/project/src/main.rs"
+python3 - "$work/fixtures/photo.png" <<'PY'
+import random, struct, sys, zlib
+random.seed(5)
+width = height = 96
+rows = b"".join(b"\0" + bytes(random.randrange(256) for _ in range(width * 3)) for _ in range(height))
+def chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+png += chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+open(sys.argv[1], "wb").write(png)
+PY
+
+step "Starting Xvfb and tauri-driver"
+display_number=$((90 + RANDOM % 9))
+while [ -e "/tmp/.X11-unix/X$display_number" ]; do display_number=$((display_number + 1)); done
+Xvfb ":$display_number" -screen 0 1280x800x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$display_number" ] && break; sleep 0.1; done
+
+port=$((4400 + RANDOM % 500))
+# The app inherits this environment through tauri-driver and WebKitWebDriver: a fresh ledger,
+# no user config, its own webview storage, and the simulated-drop hook switched on.
+export DISPLAY=":$display_number"
+export DOSSIER_DATA_DIR="$work/data"
+export DOSSIER_CONFIG="$work/dossier.json"
+export XDG_DATA_HOME="$work/xdg-data"
+export XDG_CONFIG_HOME="$work/xdg-config"
+export XDG_CACHE_HOME="$work/xdg-cache"
+export DOSSIER_E2E_SIMULATED_DROPS=1
+tauri-driver --port "$port" --native-port $((port + 1)) >"$work/tauri-driver.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do
+  python3 - "$port" <<'PY' && break
+import http.client, sys
+try:
+    connection = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=1)
+    connection.request("GET", "/status")
+    sys.exit(0 if connection.getresponse().status == 200 else 1)
+except OSError:
+    sys.exit(1)
+PY
+  sleep 0.2
+done
+
+if $measure; then
+  step "Measuring the release build"
+  python3 tests/window-e2e/measure.py "$application" "http://127.0.0.1:$port"
+  exit $?
+fi
+
+step "Running the window test"
+mkdir -p tests/artifacts
+status=0
+python3 tests/window-e2e/window_test.py "$application" "http://127.0.0.1:$port" \
+  "$root/tests/artifacts" "$work/fixtures" || status=$?
+if [ "$status" -ne 0 ]; then
+  echo "--- tauri-driver log (last 40 lines) ---"
+  tail -n 40 "$work/tauri-driver.log" || true
+fi
+exit "$status"

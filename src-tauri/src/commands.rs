@@ -1,0 +1,199 @@
+//! The Tauri commands: each deserialises, calls one core function and returns. Errors reach the
+//! webview as `{kind, message}` (see `error.rs`); the webview's types for the few shapes that
+//! only the shell has are generated into `ui/src/lib/shell-bindings/`.
+
+use crate::drop::allow_list::AllowList;
+use crate::drop::classification::DroppedFile;
+use crate::error::ShellError;
+use dossier_core::agent::Agent;
+use dossier_core::draft::PromptInput;
+use dossier_core::message::MessageWithParts;
+use dossier_core::message_store::MessageQuery;
+use dossier_core::model_catalog::ModelCatalog;
+use dossier_core::session::{CreateSession, Session, SessionPatch, SessionTimePatch};
+use dossier_core::session_store::SessionQuery;
+use dossier_core::Ledger;
+use serde::{Deserialize, Serialize};
+use tauri::{AppHandle, Emitter, Runtime, State};
+use ts_rs::TS;
+
+/// Which sessions the sidebar wants: newest first, a page at a time.
+#[derive(Debug, Clone, Default, Deserialize, TS)]
+#[ts(export, export_to = "../shell-bindings/")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SessionListRequest {
+    #[ts(optional)]
+    pub limit: Option<u32>,
+    #[ts(optional)]
+    pub cursor: Option<String>,
+    #[ts(optional)]
+    pub search: Option<String>,
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub include_archived: bool,
+}
+
+#[derive(Debug, Clone, Serialize, TS)]
+#[ts(export, export_to = "../shell-bindings/")]
+#[serde(rename_all = "camelCase")]
+pub struct SessionListing {
+    pub sessions: Vec<Session>,
+    pub next_cursor: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, TS)]
+#[ts(export, export_to = "../shell-bindings/")]
+#[serde(rename_all = "camelCase")]
+pub struct MessageListing {
+    /// Oldest first.
+    pub messages: Vec<MessageWithParts>,
+    /// Pass back as `before` for older messages.
+    pub next_cursor: Option<String>,
+}
+
+#[tauri::command]
+pub async fn list_sessions(
+    ledger: State<'_, Ledger>,
+    request: SessionListRequest,
+) -> Result<SessionListing, ShellError> {
+    let query = SessionQuery {
+        limit: request.limit,
+        cursor: request.cursor,
+        search: request.search,
+        roots_only: true,
+        include_archived: request.include_archived,
+        updated_since: None,
+    };
+    let page = ledger.sessions(&query).await?;
+    Ok(SessionListing {
+        sessions: page.sessions,
+        next_cursor: page.next_cursor,
+    })
+}
+
+#[tauri::command]
+pub async fn child_sessions(
+    ledger: State<'_, Ledger>,
+    session_id: String,
+) -> Result<Vec<Session>, ShellError> {
+    Ok(ledger.children(&session_id).await?)
+}
+
+#[tauri::command]
+pub async fn create_session(
+    ledger: State<'_, Ledger>,
+    input: CreateSession,
+) -> Result<Session, ShellError> {
+    Ok(ledger.create_session(input).await?)
+}
+
+/// Rename, pin or set permission rules: OpenCode's `PATCH /session/:id`.
+#[tauri::command]
+pub async fn update_session(
+    ledger: State<'_, Ledger>,
+    session_id: String,
+    patch: SessionPatch,
+) -> Result<Session, ShellError> {
+    Ok(ledger.update_session(&session_id, patch).await?)
+}
+
+/// Archives now, or brings the session back.
+#[tauri::command]
+pub async fn archive_session(
+    ledger: State<'_, Ledger>,
+    session_id: String,
+    archived: bool,
+) -> Result<Session, ShellError> {
+    let archived_at = archived.then(|| ledger.now());
+    let patch = SessionPatch {
+        time: Some(SessionTimePatch {
+            archived: Some(archived_at),
+        }),
+        ..SessionPatch::default()
+    };
+    Ok(ledger.update_session(&session_id, patch).await?)
+}
+
+#[tauri::command]
+pub async fn delete_session(
+    ledger: State<'_, Ledger>,
+    session_id: String,
+) -> Result<(), ShellError> {
+    Ok(ledger.delete_session(&session_id).await?)
+}
+
+#[tauri::command]
+pub async fn list_messages(
+    ledger: State<'_, Ledger>,
+    session_id: String,
+    limit: Option<u32>,
+    before: Option<String>,
+) -> Result<MessageListing, ShellError> {
+    let page = ledger
+        .messages(&session_id, &MessageQuery { limit, before })
+        .await?;
+    Ok(MessageListing {
+        messages: page.messages,
+        next_cursor: page.next_cursor,
+    })
+}
+
+/// Sends drafts built like OpenCode's client. `file:` drafts must name a dropped or picked path.
+#[tauri::command]
+pub async fn send_prompt(
+    ledger: State<'_, Ledger>,
+    allow_list: State<'_, AllowList>,
+    session_id: String,
+    input: PromptInput,
+) -> Result<MessageWithParts, ShellError> {
+    allow_list.check_prompt(&input)?;
+    Ok(ledger.prompt(&session_id, input).await?)
+}
+
+#[tauri::command]
+pub fn list_agents(ledger: State<'_, Ledger>) -> Vec<Agent> {
+    ledger.agents().list().into_iter().cloned().collect()
+}
+
+#[tauri::command]
+pub fn list_models(ledger: State<'_, Ledger>) -> ModelCatalog {
+    ledger.models().clone()
+}
+
+/// The attach button: the native file dialog, then the same path a drop takes.
+#[tauri::command]
+pub async fn pick_files(allow_list: State<'_, AllowList>) -> Result<Vec<DroppedFile>, ShellError> {
+    let picked = rfd::AsyncFileDialog::new().pick_files().await;
+    let paths: Vec<_> = picked
+        .unwrap_or_default()
+        .iter()
+        .map(|handle| handle.path().to_path_buf())
+        .collect();
+    Ok(crate::drop::receive(&allow_list, &paths))
+}
+
+/// Whether the end-to-end test may simulate drops; read once from the environment at start-up.
+pub struct SimulatedDrops(pub bool);
+
+/// Test hook: what a native drop of `paths` does once the operating system has handed them over
+/// (classify, allow, emit `dossier://dropped`); only the OS drag gesture itself is skipped.
+/// Refused unless the app was started with `DOSSIER_E2E_SIMULATED_DROPS=1`.
+#[tauri::command]
+pub fn simulate_drop<R: Runtime>(
+    app: AppHandle<R>,
+    enabled: State<'_, SimulatedDrops>,
+    allow_list: State<'_, AllowList>,
+    paths: Vec<std::path::PathBuf>,
+) -> Result<(), ShellError> {
+    if !enabled.0 {
+        return Err(ShellError::TestHookDisabled {
+            what: "Simulated drops".into(),
+        });
+    }
+    let dropped = crate::drop::receive(&allow_list, &paths);
+    app.emit(crate::drop::DROPPED_EVENT, dropped)
+        .map_err(|error| ShellError::Window(error.to_string()))
+}
+
+#[cfg(test)]
+mod tests;

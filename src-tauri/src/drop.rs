@@ -1,0 +1,68 @@
+//! Files reaching the window from outside: the native drag-and-drop event (real paths from the
+//! operating system), the file dialog, and — only under the end-to-end test — a simulated drop.
+//! Every route ends in [`receive`]: classify each path, allow the sendable ones, tell the
+//! webview. The webview itself never gets file-system access.
+
+pub mod allow_list;
+pub mod classification;
+
+use allow_list::AllowList;
+use classification::{classify, DroppedFile};
+use serde::Serialize;
+use std::path::PathBuf;
+use tauri::{AppHandle, DragDropEvent, Emitter, Manager, Runtime, WindowEvent};
+use ts_rs::TS;
+
+/// Emitted while files hover over the window (the UI shows its drop overlay).
+pub const DRAG_EVENT: &str = "dossier://drag";
+/// Emitted with the classified files once a native drop lands.
+pub const DROPPED_EVENT: &str = "dossier://dropped";
+
+#[derive(Debug, Clone, Copy, Serialize, TS)]
+#[ts(export, export_to = "../shell-bindings/")]
+pub struct DragHover {
+    pub hovering: bool,
+}
+
+/// Classifies the paths and allows the sendable ones for later prompts.
+pub fn receive(allow_list: &AllowList, paths: &[PathBuf]) -> Vec<DroppedFile> {
+    paths
+        .iter()
+        .map(|path| {
+            let dropped = classify(path);
+            if dropped.kind.is_sendable() {
+                allow_list.allow(path);
+            }
+            dropped
+        })
+        .collect()
+}
+
+/// The window's drag-and-drop events, turned into hover and dropped-files events for the UI.
+pub fn on_window_event<R: Runtime>(app: &AppHandle<R>, event: &WindowEvent) {
+    let WindowEvent::DragDrop(drag) = event else {
+        return;
+    };
+    match drag {
+        // `Over` repeats on every pointer move; the overlay only needs to know it started.
+        DragDropEvent::Enter { .. } => emit(app, DRAG_EVENT, DragHover { hovering: true }),
+        DragDropEvent::Leave => emit(app, DRAG_EVENT, DragHover { hovering: false }),
+        DragDropEvent::Drop { paths, .. } => {
+            emit(app, DRAG_EVENT, DragHover { hovering: false });
+            let app = app.clone();
+            let paths = paths.clone();
+            // Classification reads the disk; keep it off the event loop.
+            tauri::async_runtime::spawn_blocking(move || {
+                let dropped = receive(&app.state::<AllowList>(), &paths);
+                emit(&app, DROPPED_EVENT, dropped);
+            });
+        }
+        _ => {}
+    }
+}
+
+fn emit<R: Runtime, T: Serialize + Clone>(app: &AppHandle<R>, name: &str, payload: T) {
+    if let Err(error) = app.emit(name, payload) {
+        tracing::warn!(%error, event = name, "could not tell the webview about a drop");
+    }
+}

@@ -1,0 +1,84 @@
+//! The shell's one error type and how it crosses to the webview: always `{kind, message}`, the
+//! same body the core and the HTTP server use, so the UI handles one shape for both transports.
+
+use dossier_core::{ErrorBody, ErrorKind, LedgerError};
+use serde::{Serialize, Serializer};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ShellError {
+    #[error(transparent)]
+    Ledger(#[from] LedgerError),
+    /// The webview named a file it was never given by a drop, the dialog or a paste.
+    #[error("Dossier may only read files you dropped or picked: {path} was not one of them")]
+    PathNotAllowed { path: String },
+    #[error("Invalid file link \"{url}\": {reason}")]
+    InvalidFileUrl { url: String, reason: String },
+    /// A test-only hook was called in a normal run.
+    #[error("{what} is only available when the app runs under the end-to-end test")]
+    TestHookDisabled { what: String },
+    #[error("Could not reach the window: {0}")]
+    Window(String),
+}
+
+impl ShellError {
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Self::Ledger(error) => error.kind(),
+            Self::PathNotAllowed { .. } | Self::InvalidFileUrl { .. } => ErrorKind::Invalid,
+            Self::TestHookDisabled { .. } => ErrorKind::NotFound,
+            Self::Window(_) => ErrorKind::Internal,
+        }
+    }
+
+    pub fn body(&self) -> ErrorBody {
+        ErrorBody {
+            kind: self.kind(),
+            message: self.to_string(),
+        }
+    }
+}
+
+/// Tauri serialises a command's `Err` as the value the webview's `invoke` rejects with.
+impl Serialize for ShellError {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.body().serialize(serializer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn ledger_errors_keep_their_kind_and_message() {
+        let error = ShellError::from(LedgerError::SessionNotFound("ses_x".into()));
+        assert_eq!(
+            serde_json::to_value(&error).expect("serialises"),
+            json!({"kind": "not_found", "message": "Session not found: ses_x"})
+        );
+    }
+
+    #[test]
+    fn replies_unavailable_is_reported_as_unavailable() {
+        let error = ShellError::from(LedgerError::RepliesUnavailable);
+        assert_eq!(error.kind(), ErrorKind::Unavailable);
+        assert!(error
+            .to_string()
+            .contains("not available in this build yet"));
+    }
+
+    #[test]
+    fn refused_path_is_invalid_and_names_the_path() {
+        let error = ShellError::PathNotAllowed {
+            path: "/etc/passwd".into(),
+        };
+        assert_eq!(
+            serde_json::to_value(&error).expect("serialises"),
+            json!({
+                "kind": "invalid",
+                "message": "Dossier may only read files you dropped or picked: /etc/passwd was not one of them"
+            })
+        );
+    }
+}

@@ -1,0 +1,44 @@
+//! Core events → the webview. Every ledger event is forwarded under one Tauri event name with
+//! the `{id, type, properties}` envelope the HTTP event stream uses, so one reducer in the UI
+//! serves both transports. Tauri event names may not contain dots, hence one fixed name.
+
+use dossier_core::event::Event;
+use dossier_core::Ledger;
+use serde::Serialize;
+use tauri::{AppHandle, Emitter, Runtime};
+use tokio::sync::broadcast::{self, error::RecvError};
+use ts_rs::TS;
+
+pub const CORE_EVENT: &str = "dossier://event";
+/// Sent when this forwarder fell behind and events were lost: the UI reloads what it shows.
+pub const RESYNC_EVENT: &str = "dossier://resync";
+
+#[derive(Debug, Clone, Copy, Serialize, TS)]
+#[ts(export, export_to = "../shell-bindings/")]
+pub struct Resync {
+    #[ts(type = "number")]
+    pub missed: u64,
+}
+
+/// Subscribes now (so nothing published after start-up is missed, however late the task is
+/// scheduled) and forwards until the ledger's event bus closes. Spawned once at start-up.
+pub fn spawn_forwarding<R: Runtime>(app: AppHandle<R>, ledger: &Ledger) {
+    let receiver = ledger.events().subscribe();
+    tauri::async_runtime::spawn(forward(app, receiver));
+}
+
+async fn forward<R: Runtime>(app: AppHandle<R>, mut receiver: broadcast::Receiver<Event>) {
+    loop {
+        match receiver.recv().await {
+            Ok(event) => emit(&app, CORE_EVENT, &event),
+            Err(RecvError::Lagged(missed)) => emit(&app, RESYNC_EVENT, &Resync { missed }),
+            Err(RecvError::Closed) => break,
+        }
+    }
+}
+
+fn emit<R: Runtime, T: Serialize>(app: &AppHandle<R>, name: &str, payload: &T) {
+    if let Err(error) = app.emit(name, payload) {
+        tracing::warn!(%error, "could not forward an event to the webview");
+    }
+}

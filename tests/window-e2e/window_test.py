@@ -1,0 +1,278 @@
+#!/usr/bin/env python3
+"""End-to-end test of the REAL Dossier window, driven through W3C WebDriver (tauri-driver in
+front of WebKitWebDriver) under Xvfb. Standard library only.
+
+What is real: the release/debug binary, its webview, the Tauri commands, the ledger on a
+temporary DOSSIER_DATA_DIR, the event forwarding, and a restart of the app on the same data.
+
+What is simulated, and only this: the operating system's drag gesture. WebDriver cannot drag
+files from a file manager into a native window, so the test calls the shell's `simulate_drop`
+command (enabled only by DOSSIER_E2E_SIMULATED_DROPS=1) with two real paths. That command runs
+the exact code a native drop runs once the OS has handed over the paths (`drop::receive`:
+classify, allow-list, emit `dossier://dropped`), and the UI receives the same event.
+
+Usage: window_test.py <app-binary> <webdriver-url> <artifacts-dir> <fixtures-dir>
+Prints "N passed, N failed" last; exits non-zero if anything failed.
+"""
+
+import base64
+import http.client
+import json
+import os
+import sys
+import time
+import traceback
+import urllib.parse
+
+ELEMENT_KEY = "element-6066-11e4-a52e-4f735466cecf"
+
+
+class WebDriver:
+    """A minimal W3C client on one keep-alive connection (tauri-driver drops fresh connections)."""
+
+    def __init__(self, url):
+        parsed = urllib.parse.urlparse(url)
+        self.connection = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=120)
+        self.session = None
+
+    def request(self, method, path, body=None):
+        payload = None if body is None else json.dumps(body)
+        headers = {"Content-Type": "application/json"} if payload is not None else {}
+        self.connection.request(method, path, body=payload, headers=headers)
+        response = self.connection.getresponse()
+        data = json.loads(response.read() or b"{}")
+        value = data.get("value")
+        if response.status >= 400:
+            raise RuntimeError(f"{method} {path} -> {response.status}: {value}")
+        return value
+
+    def start(self, application):
+        capabilities = {
+            "capabilities": {
+                "alwaysMatch": {"tauri:options": {"application": application}},
+            }
+        }
+        value = self.request("POST", "/session", capabilities)
+        self.session = value["sessionId"]
+
+    def stop(self):
+        if self.session is not None:
+            self.request("DELETE", f"/session/{self.session}")
+            self.session = None
+
+    def command(self, method, path, body=None):
+        return self.request(method, f"/session/{self.session}{path}", body)
+
+    def find_all(self, css):
+        found = self.command("POST", "/elements", {"using": "css selector", "value": css})
+        return [element[ELEMENT_KEY] for element in found]
+
+    def text(self, element):
+        return self.command("GET", f"/element/{element}/text")
+
+    def click(self, element):
+        self.command("POST", f"/element/{element}/click", {})
+
+    def type(self, element, text):
+        self.command("POST", f"/element/{element}/value", {"text": text})
+
+    def script(self, source, *args):
+        return self.command("POST", "/execute/sync", {"script": source, "args": list(args)})
+
+    def async_script(self, source, *args):
+        return self.command("POST", "/execute/async", {"script": source, "args": list(args)})
+
+    def screenshot(self, path):
+        # Let WebKit paint what the DOM already shows: two animation frames, then a pause.
+        self.async_script(
+            "const done = arguments[0];"
+            "requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 300)));"
+        )
+        png = base64.b64decode(self.command("GET", "/screenshot"))
+        with open(path, "wb") as file:
+            file.write(png)
+        print(f"  screenshot: {path}")
+
+    def wait_for(self, css, count=1, timeout=20, contains=None):
+        deadline = time.time() + timeout
+        while True:
+            elements = self.find_all(css)
+            if contains is not None:
+                elements = [element for element in elements if contains in self.text(element)]
+            if len(elements) >= count:
+                return elements
+            if time.time() > deadline:
+                raise AssertionError(
+                    f"waited {timeout}s for {count} x {css!r}"
+                    + (f" containing {contains!r}" if contains else "")
+                    + f", found {len(elements)}"
+                )
+            time.sleep(0.2)
+
+
+INVOKE = """
+const [command, args, done] = arguments;
+window.__TAURI_INTERNALS__.invoke(command, args)
+  .then((value) => done({ok: value === undefined ? null : value}))
+  .catch((error) => done({error}));
+"""
+
+
+def main():
+    application, webdriver_url, artifacts, fixtures = sys.argv[1:5]
+    os.makedirs(artifacts, exist_ok=True)
+    notes = os.path.join(fixtures, "notes.txt")
+    project = os.path.join(fixtures, "project")
+    photo = os.path.join(fixtures, "photo.png")
+    results = []
+    state = {}
+    driver = WebDriver(webdriver_url)
+
+    def check(name, step):
+        try:
+            step()
+            results.append((name, True))
+            print(f"ok   {name}")
+        except Exception as error:  # noqa: BLE001 - every failure is reported, then we go on
+            results.append((name, False))
+            print(f"FAIL {name}: {error}")
+            traceback.print_exc(limit=2)
+
+    def launch():
+        driver.start(application)
+        driver.wait_for("[data-testid=new-session]", timeout=60)
+        driver.wait_for("[data-testid=connection-status]", contains="Desktop app")
+
+    def create_session():
+        before = len(driver.find_all("[data-testid=session-row]"))
+        driver.click(driver.find_all("[data-testid=new-session]")[0])
+        driver.wait_for("[data-testid=session-row]", count=before + 1)
+        selected = driver.wait_for(".session-row--selected")[0]
+        state["session"] = driver.command("GET", f"/element/{selected}/attribute/data-session-id")
+        assert state["session"].startswith("ses"), state["session"]
+
+    def drop_file_and_folder():
+        # Simulated: the OS drag gesture. Real: everything after the OS hands over the paths.
+        reply = driver.async_script(INVOKE, "simulate_drop", {"paths": [notes, project, photo]})
+        assert "error" not in reply, reply
+        chips = driver.wait_for("[data-testid=attachment-chip]", count=3)
+        driver.screenshot(os.path.join(artifacts, "01-dropped-chips.png"))
+        # textContent: WebKitWebDriver's visible-text algorithm skips the ellipsised name span.
+        texts = driver.script(
+            "return [...document.querySelectorAll('[data-testid=attachment-chip]')]"
+            ".map((chip) => chip.textContent)"
+        )
+        assert len(chips) == 3
+        assert "photo.png" in texts[2] and "Image" in texts[2], texts
+        assert "notes.txt" in texts[0] and "Text" in texts[0], texts
+        assert "project" in texts[1] and "Folder" in texts[1], texts
+
+    def refuse_path_never_dropped():
+        reply = driver.async_script(
+            INVOKE,
+            "send_prompt",
+            {
+                "sessionId": state["session"],
+                "input": {
+                    "noReply": True,
+                    "parts": [{"type": "file", "mime": "text/plain", "url": "file:///etc/passwd"}],
+                },
+            },
+        )
+        assert reply.get("error", {}).get("kind") == "invalid", reply
+        assert "/etc/passwd" in reply["error"]["message"], reply
+
+    def send_message():
+        field = driver.wait_for("#composer-input")[0]
+        driver.type(field, "Please summarise these for me")
+        driver.click(driver.find_all("[data-testid=send]")[0])
+        message = driver.wait_for(
+            "[data-testid=message][data-role=user]", contains="Please summarise these for me"
+        )[0]
+        text = driver.text(message)
+        assert "Read notes.txt · 3 lines" in text, text
+        assert "Read project · 2 entries" in text, text
+        assert len(driver.find_all("[data-testid=file-chip]")) == 3
+
+    def image_preview_loads():
+        # The image was stored as a blob; the preview comes through the dossier-blob: scheme.
+        deadline = time.time() + 10
+        while True:
+            width = driver.script(
+                "const image = document.querySelector('.attachment-preview');"
+                "return image ? [image.getAttribute('src'), image.naturalWidth] : null;"
+            )
+            if width and width[1] == 96:
+                break
+            if time.time() > deadline:
+                raise AssertionError(f"image preview did not load: {width}")
+            time.sleep(0.2)
+        assert width[0].startswith("dossier-blob://"), width
+
+    def see_reply_or_honest_notice():
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            notices = driver.find_all("[data-testid=notice][data-kind=unavailable]")
+            if notices:
+                text = driver.text(notices[0])
+                assert "replies are not available in this build yet" in text, text
+                state["reply"] = "unavailable notice"
+                break
+            replies = [
+                reply
+                for reply in driver.find_all("[data-testid=reply-text]")
+                if driver.text(reply).strip()
+            ]
+            if replies and not driver.find_all("[data-testid=stop]"):
+                state["reply"] = "streamed reply: " + driver.text(replies[-1])[:60]
+                break
+            time.sleep(0.3)
+        else:
+            raise AssertionError("neither a reply nor the unavailable notice appeared")
+        print(f"  the build gave: {state['reply']}")
+        driver.screenshot(os.path.join(artifacts, "02-after-send.png"))
+
+    def expand_context():
+        summary = driver.wait_for("[data-testid=context] summary")[0]
+        driver.click(summary)
+        opened = driver.wait_for("[data-testid=context][open] .context-text")[0]
+        assert "alpha" in driver.text(opened), driver.text(opened)
+        driver.screenshot(os.path.join(artifacts, "03-context-expanded.png"))
+
+    def restart_and_find_session():
+        driver.stop()
+        time.sleep(1)
+        launch()
+        driver.wait_for(f"[data-session-id='{state['session']}']", timeout=30)
+        driver.screenshot(os.path.join(artifacts, "04-after-restart.png"))
+
+    def open_session_restored():
+        # The last open session is reopened on launch, with its message.
+        driver.wait_for(f".session-row--selected[data-session-id='{state['session']}']")
+        driver.wait_for("[data-testid=message][data-role=user]", contains="Please summarise")
+
+    try:
+        check("app starts with a working window", launch)
+        check("new session appears in the sidebar", create_session)
+        check("dropped file and folder become chips", drop_file_and_folder)
+        check("a path that was never dropped is refused", refuse_path_never_dropped)
+        check("sent message shows its text, context and chips", send_message)
+        check("the image preview loads from the ledger's blob store", image_preview_loads)
+        check("a streamed reply or the honest unavailable notice", see_reply_or_honest_notice)
+        check("context expands to the exact text", expand_context)
+        check("after a restart the session is in the sidebar", restart_and_find_session)
+        check("the open session is restored on the next launch", open_session_restored)
+    finally:
+        try:
+            driver.stop()
+        except Exception as error:  # noqa: BLE001
+            print(f"(closing the session: {error})")
+
+    passed = sum(1 for _, ok in results if ok)
+    failed = len(results) - passed
+    print(f"{passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

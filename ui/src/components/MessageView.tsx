@@ -1,0 +1,179 @@
+// One message. A user's: their text, the files and agents they attached, and the context the
+// backend added, folded to one line each ("Read package.json · 42 lines") that opens to the exact
+// text the model sees. An assistant's: Markdown (sanitised), reasoning folded, tools with their
+// state, tokens and cost, and its error in place.
+import { type Component, For, Match, Show, Switch } from "solid-js";
+import type { AssistantError } from "../lib/bindings/AssistantError";
+import type { Message } from "../lib/bindings/Message";
+import type { Part } from "../lib/bindings/Part";
+import { groupUserParts, type UserItem } from "../lib/context-summary";
+import type { Translate } from "../lib/i18n";
+import { renderMarkdown } from "../lib/markdown";
+import { Icon } from "./Icon";
+
+type PartOf<T extends Part["type"]> = Extract<Part, { type: T }>;
+
+export interface MessageViewProps {
+  t: Translate;
+  message: Message;
+  parts: readonly Part[];
+  /** Where an attachment's bytes can be loaded from, for image previews. */
+  mediaUrl: (url: string) => string | undefined;
+}
+
+export const MessageView: Component<MessageViewProps> = (props) => (
+  <Show
+    when={props.message.role === "user"}
+    fallback={<AssistantView t={props.t} message={props.message} parts={props.parts} />}
+  >
+    <article class="message message--user" data-testid="message" data-role="user" aria-label={props.t("you")}>
+      <For each={groupUserParts(props.parts)}>{(item) => <UserItemView t={props.t} item={item} mediaUrl={props.mediaUrl} />}</For>
+    </article>
+  </Show>
+);
+
+const UserItemView: Component<{ t: Translate; item: UserItem; mediaUrl: MessageViewProps["mediaUrl"] }> = (props) => (
+  <Switch>
+    <Match when={props.item.kind === "text" && props.item}>
+      {(item) => <p class="user-text">{item().text}</p>}
+    </Match>
+    <Match when={props.item.kind === "context" && props.item}>
+      {(item) => (
+        <details class="context" data-testid="context">
+          <summary title={props.t("contextShow")}>
+            <Icon name="context" />
+            <Show when={item().name !== ""} fallback={props.t("contextShow")}>
+              {props.t("contextRead", { name: item().name })}
+              <Show when={item().lines !== undefined}>
+                {" · "}
+                {item().lines === 1 ? props.t("contextLine") : props.t("contextLines", { count: item().lines ?? 0 })}
+              </Show>
+              <Show when={item().entries !== undefined}>
+                {" · "}
+                {props.t("contextEntries", { count: item().entries ?? 0 })}
+              </Show>
+            </Show>
+          </summary>
+          <pre class="context-text">{item().text}</pre>
+        </details>
+      )}
+    </Match>
+    <Match when={props.item.kind === "failure" && props.item}>
+      {(item) => (
+        <details class="context context--failed" data-testid="context-failure">
+          <summary>{props.t("contextFailed", { name: item().name })}</summary>
+          <pre class="context-text">{item().text}</pre>
+        </details>
+      )}
+    </Match>
+    <Match when={props.item.kind === "file" && props.item}>
+      {(item) => (
+        <>
+        <Show when={item().part.mime.startsWith("image/") && props.mediaUrl(item().part.url)}>
+          {(source) => <img class="attachment-preview" src={source()} alt={item().part.filename ?? ""} />}
+        </Show>
+        <span class="chip chip--sent" data-testid="file-chip">
+          <Icon name={item().part.mime === "application/x-directory" ? "folder" : item().part.mime.startsWith("image/") ? "image" : "file"} />
+          {item().part.filename ?? item().part.url}
+        </span>
+        </>
+      )}
+    </Match>
+    <Match when={props.item.kind === "agent" && props.item}>
+      {(item) => <span class="chip chip--agent">@{item().part.name}</span>}
+    </Match>
+  </Switch>
+);
+
+const AssistantView: Component<{ t: Translate; message: Message; parts: readonly Part[] }> = (props) => {
+  const error = () => (props.message.role === "assistant" ? props.message.error : undefined);
+  return (
+    <article class="message message--assistant" data-testid="message" data-role="assistant" aria-label={props.t("assistant")}>
+      <For each={props.parts}>{(part) => <AssistantPart t={props.t} part={part} />}</For>
+      <Show when={error()}>
+        {(failure) => (
+          <p class="reply-error" role="alert">
+            {props.t("replyError", { message: errorMessage(failure()) })}
+          </p>
+        )}
+      </Show>
+    </article>
+  );
+};
+
+/** The human-readable message of an assistant error; its name when it carries none. */
+function errorMessage(error: AssistantError): string {
+  const message: unknown = Reflect.get(error.data, "message");
+  return typeof message === "string" ? message : error.name;
+}
+
+const AssistantPart: Component<{ t: Translate; part: Part }> = (props) => (
+  <Switch>
+    <Match when={props.part.type === "text" && (props.part)}>
+      {(part) => (
+        // eslint-disable-next-line solid/no-innerhtml -- renderMarkdown sanitises with DOMPurify
+        <div class="markdown" data-testid="reply-text" innerHTML={renderMarkdown(part().text)} />
+      )}
+    </Match>
+    <Match when={props.part.type === "reasoning" && (props.part)}>
+      {(part) => (
+        <details class="reasoning">
+          <summary>{props.t("reasoning")}</summary>
+          {/* eslint-disable-next-line solid/no-innerhtml -- renderMarkdown sanitises with DOMPurify */}
+          <div class="markdown" innerHTML={renderMarkdown(part().text)} />
+        </details>
+      )}
+    </Match>
+    <Match when={props.part.type === "tool" && (props.part)}>
+      {(part) => <ToolView t={props.t} part={part()} />}
+    </Match>
+    <Match when={props.part.type === "step-finish" && (props.part)}>
+      {(part) => (
+        <p class="usage">
+          {props.t("tokensUsage", {
+            input: part().tokens.input,
+            output: part().tokens.output,
+            cost: `$${part().cost.toFixed(4)}`,
+          })}
+        </p>
+      )}
+    </Match>
+    <Match when={props.part.type === "file" && (props.part)}>
+      {(part) => <span class="chip chip--sent">{part().filename ?? part().mime}</span>}
+    </Match>
+  </Switch>
+);
+
+const ToolView: Component<{ t: Translate; part: PartOf<"tool"> }> = (props) => {
+  const label = () => {
+    switch (props.part.state.status) {
+      case "pending":
+        return props.t("toolPending");
+      case "running":
+        return props.t("toolRunning");
+      case "completed":
+        return props.t("toolCompleted");
+      case "error":
+        return props.t("toolError");
+    }
+  };
+  const title = () => ("title" in props.part.state ? (props.part.state.title ?? "") : "");
+  return (
+    <details class={`tool tool--${props.part.state.status}`} data-testid="tool">
+      <summary>
+        <span class="tool-name">{props.part.tool}</span>
+        <Show when={title() !== ""}>
+          <span class="tool-title">{title()}</span>
+        </Show>
+        <span class="tool-status">{label()}</span>
+      </summary>
+      <pre class="tool-io">{JSON.stringify(props.part.state.input, null, 2)}</pre>
+      <Show when={props.part.state.status === "completed" && props.part.state}>
+        {(state) => <pre class="tool-io">{state().output}</pre>}
+      </Show>
+      <Show when={props.part.state.status === "error" && props.part.state}>
+        {(state) => <pre class="tool-io tool-io--error">{state().error}</pre>}
+      </Show>
+    </details>
+  );
+};

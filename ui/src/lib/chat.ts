@@ -1,0 +1,281 @@
+// The UI's state and the actions on it, shared by every component: one Solid store fed by the
+// event reducer, plus the listings fetched through the transport. Components read from here and
+// call these actions; none of them talks to the transport directly.
+import { batch, createMemo, createSignal } from "solid-js";
+import { createStore, produce } from "solid-js/store";
+import type { Agent } from "./bindings/Agent";
+import type { ModelCatalog } from "./bindings/ModelCatalog";
+import type { ModelRef } from "./bindings/ModelRef";
+import type { Session } from "./bindings/Session";
+import { type Attachment, buildDrafts } from "./drafts";
+import type { Event } from "./bindings/Event";
+import { frameBatch } from "./frame-batch";
+import { applyEvent, type ChatState, emptyChatState, loadMessages, SeenEvents } from "./event-reducer";
+import { type Backend, BackendError, toBackendError } from "./transport";
+
+export const sessionPageSize = 100;
+export const messagePageSize = 50;
+
+/** A failed send or action, shown in place in the conversation it belongs to. */
+export interface Notice {
+  kind: BackendError["kind"];
+  message: string;
+  /** The drafts to send again with Retry, when the message itself was not saved. */
+  retry?: { text: string; attachments: Attachment[] };
+}
+
+export interface Choice {
+  agent?: string;
+  model?: ModelRef;
+  /** The model's "thinking effort" variant, when it has any. */
+  variant?: string | undefined;
+}
+
+export function sortSessions(sessions: readonly (Session | undefined)[]): Session[] {
+  return sessions
+    .filter((session): session is Session => session !== undefined && session.parentID === undefined && session.time.archived === undefined)
+    .sort((a, b) => (b.pinned ? 1 : 0) - (a.pinned ? 1 : 0) || b.time.updated - a.time.updated || (a.id < b.id ? 1 : -1));
+}
+
+export function createChat(backend: Backend) {
+  const [state, setState] = createStore<ChatState>(emptyChatState());
+  const seen = new SeenEvents();
+  const [agents, setAgents] = createSignal<Agent[]>([]);
+  const [catalog, setCatalog] = createSignal<ModelCatalog>({ providers: [] });
+  const [selectedId, setSelectedId] = createSignal<string | undefined>();
+  const [sessionCursor, setSessionCursor] = createSignal<string | null>(null);
+  const [sessionsLoading, setSessionsLoading] = createSignal(false);
+  const [sessionsLoaded, setSessionsLoaded] = createSignal(false);
+  const [notices, setNotices] = createStore<Record<string, Notice | undefined>>({});
+  const [sending, setSending] = createStore<Record<string, boolean | undefined>>({});
+  const [messageCursors, setMessageCursors] = createStore<Record<string, string | null | undefined>>({});
+  const [choices, setChoices] = createStore<Record<string, Choice | undefined>>({});
+  const [children, setChildren] = createStore<Record<string, Session[] | undefined>>({});
+
+  const sessions = createMemo(() => sortSessions(Object.values(state.sessions)));
+
+  function report(sessionId: string | undefined, error: unknown, retry?: Notice["retry"]): void {
+    const failure = toBackendError(error);
+    if (sessionId === undefined) {
+      console.error(failure);
+      return;
+    }
+    setNotices(sessionId, { kind: failure.kind, message: failure.message, ...(retry === undefined ? {} : { retry }) });
+  }
+
+  async function loadSessions(reset: boolean): Promise<void> {
+    if (sessionsLoading()) return;
+    setSessionsLoading(true);
+    try {
+      const cursor = reset ? undefined : (sessionCursor() ?? undefined);
+      const page = await backend.listSessions({ limit: sessionPageSize, ...(cursor === undefined ? {} : { cursor }) });
+      batch(() => {
+        setState(
+          produce((draft) => {
+            for (const session of page.sessions) draft.sessions[session.id] = session;
+          }),
+        );
+        setSessionCursor(page.nextCursor);
+        setSessionsLoaded(true);
+      });
+    } finally {
+      setSessionsLoading(false);
+    }
+  }
+
+  async function openSession(sessionId: string): Promise<void> {
+    setSelectedId(sessionId);
+    localStorage.setItem("dossier.openSession", sessionId);
+    if (state.messages[sessionId] !== undefined) return;
+    try {
+      const page = await backend.listMessages(sessionId, messagePageSize);
+      batch(() => {
+        setState(produce((draft) => { loadMessages(draft, sessionId, page.messages); }));
+        setMessageCursors(sessionId, page.nextCursor);
+      });
+      const found = await backend.listChildSessions?.(sessionId);
+      if (found !== undefined) {
+        batch(() => {
+          setChildren(sessionId, found);
+          setState(produce((draft) => { for (const child of found) draft.sessions[child.id] = child; }));
+        });
+      }
+    } catch (error) {
+      report(sessionId, error);
+    }
+  }
+
+  async function loadOlderMessages(sessionId: string): Promise<void> {
+    const before = messageCursors[sessionId];
+    if (before === null || before === undefined) return;
+    const page = await backend.listMessages(sessionId, messagePageSize, before);
+    batch(() => {
+      setState(produce((draft) => { loadMessages(draft, sessionId, page.messages); }));
+      setMessageCursors(sessionId, page.nextCursor);
+    });
+  }
+
+  function choiceFor(sessionId: string | undefined): Choice {
+    const session = sessionId === undefined ? undefined : state.sessions[sessionId];
+    const chosen = sessionId === undefined ? undefined : choices[sessionId];
+    const agent = chosen?.agent ?? session?.agent ?? agents().find((candidate) => candidate.mode !== "subagent" && !candidate.hidden)?.name;
+    const remembered = session?.model === undefined ? undefined : { providerID: session.model.providerID, modelID: session.model.id };
+    const model = chosen?.model ?? remembered;
+    const variant = chosen?.model !== undefined ? chosen.variant : session?.model?.variant;
+    return {
+      ...(agent === undefined ? {} : { agent }),
+      ...(model === undefined ? {} : { model }),
+      ...(variant === undefined ? {} : { variant }),
+    };
+  }
+
+  return {
+    backend,
+    state,
+    sessions,
+    agents,
+    catalog,
+    selectedId,
+    notices,
+    sending,
+    children,
+    hasOlderMessages: (sessionId: string) => typeof messageCursors[sessionId] === "string",
+    hasMoreSessions: () => sessionCursor() !== null,
+    sessionsLoading,
+    sessionsLoaded,
+    choiceFor,
+    setChoice(sessionId: string, choice: Choice): void {
+      // Picking a model resets its variant unless one is picked with it.
+      const reset = choice.model !== undefined && choice.variant === undefined ? { variant: undefined } : {};
+      setChoices(sessionId, { ...choices[sessionId], ...reset, ...choice });
+    },
+
+    /** Loads the catalogs and the first page of sessions, and follows the event stream. */
+    async start(): Promise<() => void> {
+      const apply = frameBatch<Event>((events) => {
+        setState(
+          produce((draft) => {
+            for (const event of events) applyEvent(draft, event, seen);
+          }),
+        );
+      });
+      const stop = backend.subscribe({
+        onEvent: apply,
+        onResync: () => {
+          setState(emptyChatState());
+          void loadSessions(true);
+          const open = selectedId();
+          if (open !== undefined) void openSession(open);
+        },
+      });
+      const [agentList, models] = await Promise.all([backend.listAgents(), backend.listModels(), loadSessions(true)]);
+      batch(() => {
+        setAgents(agentList);
+        setCatalog(models);
+      });
+      const last = localStorage.getItem("dossier.openSession");
+      if (last !== null && state.sessions[last] !== undefined) await openSession(last);
+      return stop;
+    },
+
+    loadMoreSessions: () => loadSessions(false),
+    openSession,
+    loadOlderMessages,
+
+    async searchSessions(search: string): Promise<Session[]> {
+      const page = await backend.listSessions({ limit: sessionPageSize, search });
+      return page.sessions;
+    },
+
+    async newSession(): Promise<void> {
+      try {
+        const session = await backend.createSession({});
+        setState("sessions", session.id, session);
+        await openSession(session.id);
+      } catch (error) {
+        report(selectedId(), error);
+      }
+    },
+
+    async renameSession(sessionId: string, title: string): Promise<void> {
+      try {
+        const session = await backend.updateSession(sessionId, { title });
+        setState("sessions", sessionId, session);
+      } catch (error) {
+        report(sessionId, error);
+      }
+    },
+
+    async archiveSession(sessionId: string): Promise<void> {
+      try {
+        const session = await backend.archiveSession(sessionId, true);
+        setState("sessions", sessionId, session);
+        if (selectedId() === sessionId) setSelectedId(undefined);
+      } catch (error) {
+        report(sessionId, error);
+      }
+    },
+
+    /** Archived sessions, newest first (the sidebar's "Archived" view). */
+    async archivedSessions(): Promise<Session[]> {
+      const page = await backend.listSessions({ limit: sessionPageSize, includeArchived: true });
+      return page.sessions.filter((session) => session.time.archived !== undefined);
+    },
+
+    async restoreSession(sessionId: string): Promise<void> {
+      try {
+        const session = await backend.archiveSession(sessionId, false);
+        setState("sessions", sessionId, session);
+      } catch (error) {
+        report(sessionId, error);
+      }
+    },
+
+    async deleteSession(sessionId: string): Promise<void> {
+      try {
+        await backend.deleteSession(sessionId);
+        setState("sessions", sessionId, undefined);
+        if (selectedId() === sessionId) setSelectedId(undefined);
+      } catch (error) {
+        report(sessionId, error);
+      }
+    },
+
+    /** Sends; a reply (if this build has one) streams in through events. */
+    async send(sessionId: string, text: string, attachments: Attachment[]): Promise<void> {
+      const parts = buildDrafts(text, attachments, agents());
+      if (parts.length === 0) return;
+      const { agent, model, variant } = choiceFor(sessionId);
+      setNotices(sessionId, undefined);
+      setSending(sessionId, true);
+      try {
+        await backend.sendPrompt(sessionId, {
+          parts,
+          ...(agent === undefined ? {} : { agent }),
+          ...(model === undefined ? {} : { model }),
+          ...(variant === undefined ? {} : { variant }),
+        });
+      } catch (error) {
+        const failure = toBackendError(error);
+        // `unavailable` means the message was saved and only the reply is missing: no retry of the send.
+        report(sessionId, failure, failure.kind === "unavailable" ? undefined : { text, attachments });
+      } finally {
+        setSending(sessionId, false);
+      }
+    },
+
+    async stop(sessionId: string): Promise<void> {
+      try {
+        await backend.abort?.(sessionId);
+      } catch (error) {
+        report(sessionId, error);
+      }
+    },
+
+    isBusy(sessionId: string): boolean {
+      return sending[sessionId] === true || state.status[sessionId]?.type === "busy";
+    },
+  };
+}
+
+export type Chat = ReturnType<typeof createChat>;

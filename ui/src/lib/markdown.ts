@@ -1,0 +1,61 @@
+// Model output as Markdown, sanitised: marked turns it into HTML (code blocks highlighted with
+// highlight.js for the common languages), then DOMPurify removes anything that could run
+// (scripts, event handlers, javascript: links, iframes). Model output never runs script.
+import DOMPurify from "dompurify";
+import hljs from "highlight.js/lib/core";
+import bash from "highlight.js/lib/languages/bash";
+import c from "highlight.js/lib/languages/c";
+import cpp from "highlight.js/lib/languages/cpp";
+import css from "highlight.js/lib/languages/css";
+import diff from "highlight.js/lib/languages/diff";
+import go from "highlight.js/lib/languages/go";
+import java from "highlight.js/lib/languages/java";
+import javascript from "highlight.js/lib/languages/javascript";
+import json from "highlight.js/lib/languages/json";
+import markdown from "highlight.js/lib/languages/markdown";
+import python from "highlight.js/lib/languages/python";
+import rust from "highlight.js/lib/languages/rust";
+import sql from "highlight.js/lib/languages/sql";
+import typescript from "highlight.js/lib/languages/typescript";
+import xml from "highlight.js/lib/languages/xml";
+import yaml from "highlight.js/lib/languages/yaml";
+import { Marked, type Tokens } from "marked";
+
+const languages = { bash, c, cpp, css, diff, go, java, javascript, json, markdown, python, rust, sql, typescript, xml, yaml };
+for (const [name, definition] of Object.entries(languages)) hljs.registerLanguage(name, definition);
+hljs.registerAliases(["sh", "shell", "zsh"], { languageName: "bash" });
+hljs.registerAliases(["ts", "tsx"], { languageName: "typescript" });
+hljs.registerAliases(["js", "jsx"], { languageName: "javascript" });
+hljs.registerAliases(["html", "svg"], { languageName: "xml" });
+hljs.registerAliases(["rs"], { languageName: "rust" });
+hljs.registerAliases(["py"], { languageName: "python" });
+hljs.registerAliases(["yml"], { languageName: "yaml" });
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+const marked = new Marked({
+  gfm: true,
+  breaks: false,
+  async: false,
+  renderer: {
+    code({ text, lang }: Tokens.Code): string {
+      const language = (lang ?? "").trim().split(/\s+/)[0] ?? "";
+      const known = language !== "" && hljs.getLanguage(language) !== undefined;
+      const body = known ? hljs.highlight(text, { language, ignoreIllegals: true }).value : escapeHtml(text);
+      const label = language === "" ? "" : ` language-${escapeHtml(language)}`;
+      return `<pre><code class="hljs${label}">${body}</code></pre>\n`;
+    },
+  },
+});
+
+/** Safe HTML for `innerHTML`. Links open nothing by themselves: the page handles clicks. */
+export function renderMarkdown(source: string): string {
+  const html = marked.parse(source, { async: false });
+  return DOMPurify.sanitize(html, {
+    USE_PROFILES: { html: true },
+    FORBID_TAGS: ["style", "form", "input", "button", "textarea", "select", "iframe", "object", "embed"],
+    FORBID_ATTR: ["style"],
+  });
+}

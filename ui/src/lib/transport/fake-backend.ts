@@ -1,0 +1,125 @@
+// An in-memory Backend for UI tests: keeps sessions and messages, publishes the same events the
+// core would, and fails a prompt that wants a reply with the core's `unavailable` error.
+import type { EventPayload } from "../bindings/EventPayload";
+import type { Message } from "../bindings/Message";
+import type { MessageWithParts } from "../bindings/MessageWithParts";
+import type { Part } from "../bindings/Part";
+import type { Session } from "../bindings/Session";
+import type { DragHover } from "../shell-bindings/DragHover";
+import type { DroppedFile } from "../shell-bindings/DroppedFile";
+import { type Backend, BackendError, type EventHandlers } from "../transport";
+
+export interface FakeBackend extends Backend {
+  readonly calls: { command: string; argument: unknown }[];
+  drop(files: DroppedFile[]): void;
+  hover(state: DragHover): void;
+  publish(payload: EventPayload): void;
+}
+
+export function session(id: string, title: string, updated: number): Session {
+  return {
+    id,
+    slug: id,
+    projectID: "global",
+    directory: "/home/ada",
+    path: "",
+    cost: 0,
+    tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
+    title,
+    version: "0.1.0",
+    time: { created: updated, updated },
+    pinned: false,
+  };
+}
+
+export function fakeBackend(initial: Session[] = []): FakeBackend {
+  const sessions = new Map(initial.map((item) => [item.id, item]));
+  const messages = new Map<string, MessageWithParts[]>();
+  const calls: { command: string; argument: unknown }[] = [];
+  let handlers: EventHandlers | undefined;
+  let dropHandlers: [(state: DragHover) => void, (files: DroppedFile[]) => void] | undefined;
+  let counter = 100;
+  const next = (prefix: string) => `${prefix}_${String(++counter).padStart(6, "0")}`;
+  const publish = (payload: EventPayload) => {
+    handlers?.onEvent({ id: next("evt"), ...payload });
+  };
+  const sorted = () => [...sessions.values()].sort((a, b) => b.time.updated - a.time.updated);
+
+  return {
+    transport: "tauri",
+    calls,
+    publish,
+    drop: (files) => dropHandlers?.[1](files),
+    hover: (state) => dropHandlers?.[0](state),
+    listSessions: (request) => {
+      calls.push({ command: "listSessions", argument: request });
+      const search = request.search?.toLowerCase();
+      const found = sorted().filter(
+        (item) => (request.includeArchived === true || item.time.archived === undefined) && (search === undefined || item.title.toLowerCase().includes(search)),
+      );
+      return Promise.resolve({ sessions: found, nextCursor: null });
+    },
+    createSession: () => {
+      const created = session(next("ses"), "New session", 10_000 + counter);
+      sessions.set(created.id, created);
+      publish({ type: "session.created", properties: { sessionID: created.id, info: created } });
+      return Promise.resolve(created);
+    },
+    updateSession: (id, patch) => {
+      const current = sessions.get(id);
+      if (current === undefined) return Promise.reject(new BackendError({ kind: "not_found", message: `Session not found: ${id}` }));
+      const updated = { ...current, ...(patch.title === undefined || patch.title === null ? {} : { title: patch.title }) };
+      sessions.set(id, updated);
+      return Promise.resolve(updated);
+    },
+    archiveSession: (id, archived) => {
+      const current = sessions.get(id);
+      if (current === undefined) return Promise.reject(new BackendError({ kind: "not_found", message: id }));
+      const time = { created: current.time.created, updated: current.time.updated };
+      const updated = { ...current, time: archived ? { ...time, archived: 1 } : time };
+      sessions.set(id, updated);
+      return Promise.resolve(updated);
+    },
+    deleteSession: (id) => {
+      calls.push({ command: "deleteSession", argument: id });
+      sessions.delete(id);
+      return Promise.resolve();
+    },
+    listMessages: (id) => Promise.resolve({ messages: messages.get(id) ?? [], nextCursor: null }),
+    sendPrompt: (id, input) => {
+      calls.push({ command: "sendPrompt", argument: { id, input } });
+      const messageID = next("msg");
+      const info: Message = { role: "user", id: messageID, sessionID: id, time: { created: counter }, agent: input.agent ?? "build", model: { providerID: "dossier", modelID: "offline" } };
+      const parts: Part[] = input.parts.map((draft) => ({ ...draft, id: next("prt"), sessionID: id, messageID }));
+      messages.set(id, [...(messages.get(id) ?? []), { info, parts }]);
+      publish({ type: "message.updated", properties: { sessionID: id, info } });
+      for (const part of parts) publish({ type: "message.part.updated", properties: { sessionID: id, part, time: counter } });
+      if (input.noReply === true) return Promise.resolve({ info, parts });
+      return Promise.reject(new BackendError({ kind: "unavailable", message: "Dossier saved your message, but replies are not available in this build yet" }));
+    },
+    listAgents: () =>
+      Promise.resolve([
+        { name: "build", mode: "primary", native: true, hidden: false, permission: [], options: {} },
+        { name: "plan", mode: "primary", native: true, hidden: false, permission: [], options: {} },
+        { name: "explore", mode: "subagent", native: true, hidden: false, permission: [], options: {}, description: "Searches the files" },
+      ]),
+    listModels: () =>
+      Promise.resolve({
+        providers: [{ id: "dossier", name: "Dossier", models: [{ id: "offline", providerID: "dossier", name: "Offline", variants: [], attachment: false, reasoning: false }] }],
+      }),
+    pickFiles: () => Promise.resolve([]),
+    mediaUrl: (url) => (url.startsWith("data:") ? url : undefined),
+    subscribe: (given) => {
+      handlers = given;
+      return () => {
+        handlers = undefined;
+      };
+    },
+    onNativeDrop: (hover, dropped) => {
+      dropHandlers = [hover, dropped];
+      return () => {
+        dropHandlers = undefined;
+      };
+    },
+  };
+}

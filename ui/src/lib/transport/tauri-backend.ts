@@ -1,0 +1,73 @@
+// The desktop side of the transport: Tauri commands and Tauri events (see src-tauri/src).
+import { convertFileSrc, invoke } from "@tauri-apps/api/core";
+import { listen, type UnlistenFn } from "@tauri-apps/api/event";
+import type { Event } from "../bindings/Event";
+import type { DragHover } from "../shell-bindings/DragHover";
+import type { DroppedFile } from "../shell-bindings/DroppedFile";
+import { type Backend, tauriEventNames, toBackendError } from "../transport";
+
+async function call<T>(command: string, args: Record<string, unknown> = {}): Promise<T> {
+  try {
+    return await invoke<T>(command, args);
+  } catch (error) {
+    throw toBackendError(error);
+  }
+}
+
+/** Listens to several events; the returned function stops all of them, even before they start. */
+function listenAll(subscriptions: Promise<UnlistenFn>[]): () => void {
+  let stopped = false;
+  const unlisteners: UnlistenFn[] = [];
+  for (const subscription of subscriptions) {
+    void subscription.then((unlisten) => {
+      if (stopped) unlisten();
+      else unlisteners.push(unlisten);
+    });
+  }
+  return () => {
+    stopped = true;
+    for (const unlisten of unlisteners.splice(0)) unlisten();
+  };
+}
+
+export function tauriBackend(): Backend {
+  return {
+    transport: "tauri",
+    listSessions: (request) => call("list_sessions", { request }),
+    listChildSessions: (sessionId) => call("child_sessions", { sessionId }),
+    createSession: (input) => call("create_session", { input }),
+    updateSession: (sessionId, patch) => call("update_session", { sessionId, patch }),
+    archiveSession: (sessionId, archived) => call("archive_session", { sessionId, archived }),
+    deleteSession: (sessionId) => call("delete_session", { sessionId }),
+    listMessages: (sessionId, limit, before) => call("list_messages", { sessionId, limit, before }),
+    sendPrompt: (sessionId, input) => call("send_prompt", { sessionId, input }),
+    // No stop command yet: dossier-core has no way to abort a reply (see the README).
+    listAgents: () => call("list_agents"),
+    listModels: () => call("list_models"),
+    pickFiles: () => call("pick_files"),
+    // The shell serves stored attachments on its `dossier-blob` scheme (src-tauri/src/blob_protocol.rs).
+    mediaUrl: (url) => {
+      if (url.startsWith("data:")) return url;
+      if (url.startsWith("dossier-blob:")) return convertFileSrc(url.slice("dossier-blob:".length), "dossier-blob");
+      return undefined;
+    },
+    subscribe: ({ onEvent, onResync }) =>
+      listenAll([
+        listen<Event>(tauriEventNames.core, (message) => {
+          onEvent(message.payload);
+        }),
+        listen(tauriEventNames.resync, () => {
+          onResync();
+        }),
+      ]),
+    onNativeDrop: (hover, dropped) =>
+      listenAll([
+        listen<DragHover>(tauriEventNames.drag, (message) => {
+          hover(message.payload);
+        }),
+        listen<DroppedFile[]>(tauriEventNames.dropped, (message) => {
+          dropped(message.payload);
+        }),
+      ]),
+  };
+}
