@@ -197,3 +197,22 @@ pub fn simulate_drop<R: Runtime>(
 
 #[cfg(test)]
 mod tests;
+
+/// Stops the session's streaming reply; `false` when nothing was running.
+#[tauri::command]
+pub async fn abort_reply(
+    ledger: State<'_, Ledger>,
+    session_id: String,
+) -> Result<bool, ShellError> {
+    Ok(ledger.abort(&session_id))
+}
+
+/// Answers a tool's permission request: once, always (for this session) or reject.
+#[tauri::command]
+pub async fn reply_permission(
+    ledger: State<'_, Ledger>,
+    request_id: String,
+    reply: dossier_core::permission_request::PermissionReply,
+) -> Result<(), ShellError> {
+    Ok(ledger.reply_permission(&request_id, reply).await?)
+}

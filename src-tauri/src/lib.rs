@@ -58,6 +58,8 @@ pub fn builder<R: Runtime>(
             commands::delete_session,
             commands::list_messages,
             commands::send_prompt,
+            commands::abort_reply,
+            commands::reply_permission,
             commands::list_agents,
             commands::list_models,
             commands::pick_files,

@@ -145,19 +145,35 @@ fn errors_cross_as_kind_and_message() {
 }
 
 #[test]
-fn prompt_without_reply_loop_saves_the_message_and_says_so() {
+fn prompt_is_answered_by_the_offline_model() {
     let harness = harness(false);
     let id = harness.new_session();
-    let error = harness
-        .invoke(
-            "send_prompt",
-            json!({"sessionId": id, "input": {"parts": [{"type": "text", "text": "hello"}]}}),
-        )
-        .expect_err("no reply loop in this build");
-    // Either the loop is installed (no error) or the honest "unavailable" notice comes back.
-    assert_eq!(error["kind"], "unavailable");
+    let reply = harness.ok(
+        "send_prompt",
+        json!({"sessionId": id, "input": {"parts": [{"type": "text", "text": "hello"}]}}),
+    );
+    assert_eq!(reply["info"]["role"], "assistant");
+    assert_eq!(reply["info"]["providerID"], "dossier");
     let page = harness.ok("list_messages", json!({"sessionId": id}));
     assert_eq!(page["messages"][0]["parts"][0]["text"], "hello");
+    assert_eq!(page["messages"][1]["info"]["role"], "assistant");
+}
+
+#[test]
+fn abort_without_a_running_reply_says_nothing_stopped() {
+    let harness = harness(false);
+    let id = harness.new_session();
+    assert_eq!(
+        harness.ok("abort_reply", json!({"sessionId": id})),
+        json!(false)
+    );
+    let error = harness
+        .invoke(
+            "reply_permission",
+            json!({"requestId": "per_nope", "reply": "once"}),
+        )
+        .expect_err("no such request");
+    assert_eq!(error["kind"], "not_found");
 }
 
 #[test]

@@ -110,6 +110,22 @@ export const Conversation: Component<{ t: Translate; locale: Locale; chat: Chat;
           {props.chat.sending[props.sessionId] === true && props.chat.state.status[props.sessionId]?.type !== "busy" ? props.t("sending") : props.t("replying")}
         </p>
       </Show>
+      <For each={props.chat.permissionsFor(props.sessionId)}>
+        {(request) => (
+          <div class="notice notice--permission" role="alertdialog" data-testid="permission-request">
+            <p>{props.t("permissionAsked", { permission: request.permission, patterns: request.patterns.join(", ") })}</p>
+            <button type="button" class="plain-button" onClick={() => void props.chat.answerPermission(request, "once")}>
+              {props.t("permissionOnce")}
+            </button>
+            <button type="button" class="plain-button" onClick={() => void props.chat.answerPermission(request, "always")}>
+              {props.t("permissionAlways")}
+            </button>
+            <button type="button" class="plain-button" onClick={() => void props.chat.answerPermission(request, "reject")}>
+              {props.t("permissionReject")}
+            </button>
+          </div>
+        )}
+      </For>
       <Show when={notice()}>
         {(current) => (
           <div class={`notice notice--${current().kind}`} role="alert" data-testid="notice" data-kind={current().kind} title={current().message}>

@@ -1,6 +1,8 @@
 // The UI's state and the actions on it, shared by every component: one Solid store fed by the
 // event reducer, plus the listings fetched through the transport. Components read from here and
 // call these actions; none of them talks to the transport directly.
+import type { PermissionReply } from "./bindings/PermissionReply";
+import type { PermissionRequest } from "./bindings/PermissionRequest";
 import { batch, createMemo, createSignal } from "solid-js";
 import { createStore, produce } from "solid-js/store";
 import type { Agent } from "./bindings/Agent";
@@ -261,6 +263,21 @@ export function createChat(backend: Backend) {
         report(sessionId, failure, failure.kind === "unavailable" ? undefined : { text, attachments });
       } finally {
         setSending(sessionId, false);
+      }
+    },
+
+    /** Requests waiting for the person in this session, oldest first. */
+    permissionsFor(sessionId: string): PermissionRequest[] {
+      return Object.values(state.permissions).filter(
+        (request): request is PermissionRequest => request !== undefined && request.sessionID === sessionId,
+      );
+    },
+
+    async answerPermission(request: PermissionRequest, reply: PermissionReply): Promise<void> {
+      try {
+        await backend.replyPermission(request.sessionID, request.id, reply);
+      } catch (error) {
+        report(request.sessionID, error);
       }
     },
 

@@ -159,3 +159,14 @@ describe("applyEvent", () => {
     expect(state.parts.msg_1).toEqual([textPart("prt_1", "hi", "msg_1")]);
   });
 });
+
+describe("permission requests", () => {
+  it("are kept while asked and dropped once answered", () => {
+    const state = emptyChatState();
+    const request = { id: "per_1", sessionID: "ses_1", permission: "read", patterns: [".env"], metadata: {}, always: ["*"] };
+    applyEvent(state, { id: "evt_p1", type: "permission.asked", properties: request });
+    expect(state.permissions.per_1).toEqual(request);
+    applyEvent(state, { id: "evt_p2", type: "permission.replied", properties: { sessionID: "ses_1", requestID: "per_1", reply: "once" } });
+    expect(state.permissions.per_1).toBeUndefined();
+  });
+});

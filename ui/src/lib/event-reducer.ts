@@ -7,6 +7,7 @@ import type { Event } from "./bindings/Event";
 import type { Message } from "./bindings/Message";
 import type { MessageWithParts } from "./bindings/MessageWithParts";
 import type { Part } from "./bindings/Part";
+import type { PermissionRequest } from "./bindings/PermissionRequest";
 import type { Session } from "./bindings/Session";
 import type { SessionStatus } from "./bindings/SessionStatus";
 
@@ -18,10 +19,12 @@ export interface ChatState {
   parts: Record<string, Part[] | undefined>;
   status: Record<string, SessionStatus | undefined>;
   errors: Record<string, AssistantError | undefined>;
+  /** Tool calls waiting for the person's answer, by request id. */
+  permissions: Record<string, PermissionRequest | undefined>;
 }
 
 export function emptyChatState(): ChatState {
-  return { sessions: {}, messages: {}, parts: {}, status: {}, errors: {} };
+  return { sessions: {}, messages: {}, parts: {}, status: {}, errors: {}, permissions: {} };
 }
 
 /** Remembers the ids of recent events so replays (reconnects, resyncs) are applied once. */
@@ -132,6 +135,12 @@ export function applyEvent(state: ChatState, event: Event, seen?: SeenEvents): b
     }
     case "message.part.removed":
       removeSorted(state.parts[event.properties.messageID], event.properties.partID);
+      return true;
+    case "permission.asked":
+      state.permissions[event.properties.id] = event.properties;
+      return true;
+    case "permission.replied":
+      state.permissions[event.properties.requestID] = undefined;
       return true;
     case "message.part.delta": {
       const { messageID, partID, field, delta } = event.properties;

@@ -2,6 +2,7 @@
 // desktop window, or over HTTP + SSE (OpenCode's routes) when the same UI is opened in a browser.
 // Everything else talks to a `Backend` and never learns which one it got.
 import type { Agent } from "./bindings/Agent";
+import type { PermissionReply } from "./bindings/PermissionReply";
 import type { CreateSession } from "./bindings/CreateSession";
 import type { ErrorBody } from "./bindings/ErrorBody";
 import type { ErrorKind } from "./bindings/ErrorKind";
@@ -77,6 +78,8 @@ export interface Backend {
   sendPrompt(sessionID: string, input: PromptInput): Promise<MessageWithParts>;
   /** Stops a streaming reply; absent where the build cannot stop one yet. */
   readonly abort?: (sessionID: string) => Promise<void>;
+  /** Answers a tool's request for permission (the run waits until then). */
+  replyPermission(sessionID: string, requestID: string, reply: PermissionReply): Promise<void>;
   listAgents(): Promise<Agent[]>;
   listModels(): Promise<ModelCatalog>;
   /** The native file dialog; `undefined` in a browser, where a file input is used instead. */
@@ -106,3 +109,4 @@ export async function createBackend(transport: Transport, baseUrl = location.ori
 }
 
 export type { ErrorBody };
+export type { PermissionReply };

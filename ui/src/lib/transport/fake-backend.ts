@@ -97,6 +97,11 @@ export function fakeBackend(initial: Session[] = []): FakeBackend {
       if (input.noReply === true) return Promise.resolve({ info, parts });
       return Promise.reject(new BackendError({ kind: "unavailable", message: "Dossier saved your message, but replies are not available in this build yet" }));
     },
+    replyPermission: (sessionID, requestID, reply) => {
+      calls.push({ command: "replyPermission", argument: { sessionID, requestID, reply } });
+      publish({ type: "permission.replied", properties: { sessionID, requestID, reply } });
+      return Promise.resolve();
+    },
     listAgents: () =>
       Promise.resolve([
         { name: "build", mode: "primary", native: true, hidden: false, permission: [], options: {} },

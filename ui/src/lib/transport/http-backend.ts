@@ -94,6 +94,9 @@ export function httpBackend(baseUrl: string, fetcher: typeof fetch = fetch.bind(
       return { messages: response.body, nextCursor: response.nextCursor };
     },
     sendPrompt: async (id, input) => (await request<MessageWithParts>("POST", `${session(id)}/message`, input)).body,
+    replyPermission: async (id, requestID, reply) => {
+      await request<unknown>("POST", `${session(id)}/permissions/${encodeURIComponent(requestID)}`, { response: reply });
+    },
     abort: async (id) => {
       await request<unknown>("POST", `${session(id)}/abort`);
     },

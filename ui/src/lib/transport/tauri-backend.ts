@@ -41,7 +41,10 @@ export function tauriBackend(): Backend {
     deleteSession: (sessionId) => call("delete_session", { sessionId }),
     listMessages: (sessionId, limit, before) => call("list_messages", { sessionId, limit, before }),
     sendPrompt: (sessionId, input) => call("send_prompt", { sessionId, input }),
-    // No stop command yet: dossier-core has no way to abort a reply (see the README).
+    abort: async (sessionId) => {
+      await call<boolean>("abort_reply", { sessionId });
+    },
+    replyPermission: (_sessionId, requestId, reply) => call<undefined>("reply_permission", { requestId, reply }),
     listAgents: () => call("list_agents"),
     listModels: () => call("list_models"),
     pickFiles: () => call("pick_files"),
