@@ -35,9 +35,15 @@ cargo test --workspace --locked
 step "SDK compatibility (@opencode-ai/sdk, unchanged, against dossier-server)"
 bash scripts/test-sdk.sh
 
+step "The web UI in Debian chromium against dossier-server"
+bash scripts/test-browser.sh
+
+step "The real window under Xvfb (tauri-driver + WebKitWebDriver)"
+bash scripts/test-window.sh
+
 step "Generated TypeScript bindings are up to date"
-if [ -n "$(git status --porcelain -- ui/src/lib/bindings)" ]; then
-  git status --short -- ui/src/lib/bindings
+if [ -n "$(git status --porcelain -- ui/src/lib/bindings ui/src/lib/shell-bindings)" ]; then
+  git status --short -- ui/src/lib/bindings ui/src/lib/shell-bindings
   echo "ui/src/lib/bindings is stale: run 'cargo test -p dossier-core export_bindings' and commit the result." >&2
   exit 1
 fi

@@ -178,7 +178,8 @@ pub fn reply_text(received: &Received) -> String {
     }
     reply.push_str(
         "\nTo get real answers, add a model provider (for example an OpenAI-compatible server or \
-         an API key) in the settings.",
+         an API key) to Dossier's config file (see the README), or set OPENAI_API_KEY or \
+         ANTHROPIC_API_KEY.",
     );
     reply
 }
