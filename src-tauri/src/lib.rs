@@ -64,6 +64,13 @@ pub fn builder<R: Runtime>(
             commands::list_models,
             commands::pick_files,
             commands::simulate_drop,
+            commands::reshaping::fork_session,
+            commands::reshaping::revert_session,
+            commands::reshaping::unrevert_session,
+            commands::reshaping::resend_message,
+            commands::reshaping::regenerate_reply,
+            commands::reshaping::export_session,
+            commands::reshaping::import_session,
         ])
 }
 

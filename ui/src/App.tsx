@@ -4,15 +4,21 @@
 import { type Component, createSignal, onCleanup, onMount, Show } from "solid-js";
 import { Composer } from "./components/Composer";
 import { Conversation } from "./components/Conversation";
+import { SessionToolbar } from "./components/SessionToolbar";
 import { Sidebar } from "./components/Sidebar";
 import { createChat, type Notice } from "./lib/chat";
 import { type Attachment, attachmentFromBrowserFile, attachmentFromDrop } from "./lib/drafts";
 import { type Locale, type Translate, translator } from "./lib/i18n";
+import { createReshaping } from "./lib/reshaping";
 import { displayTitle } from "./lib/session-title";
 import type { Backend } from "./lib/transport";
 
 /** The browser cannot ask the backend to classify a file, so it applies the same attachment cap. */
 const browserAttachmentLimit = 20 * 1024 * 1024;
+
+function isTextField(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
+}
 
 export interface AppProps {
   locale: Locale;
@@ -29,6 +35,14 @@ export const App: Component<AppProps> = (props) => {
   let searchField: HTMLInputElement | undefined;
   let composerField: HTMLTextAreaElement | undefined;
   let fileInput: HTMLInputElement | undefined;
+  const [announcement, setAnnouncement] = createSignal("");
+  const reshaping = createReshaping(chat, {
+    restoreText: (restored) => {
+      setText(restored);
+      composerField?.focus();
+    },
+    announce: (path) => setAnnouncement(t("exportSaved", { path })),
+  });
 
   const addAttachments = (added: Attachment[]) => {
     setAttachments((current) => [...current.filter((existing) => !added.some((item) => item.key === existing.key)), ...added]);
@@ -68,6 +82,12 @@ export const App: Component<AppProps> = (props) => {
     } else if (command && event.key.toLowerCase() === "k") {
       event.preventDefault();
       searchField?.focus();
+    } else if (command && event.key.toLowerCase() === "z" && !isTextField(event.target)) {
+      // In a text field Ctrl+Z undoes typing; elsewhere it undoes the last turn.
+      const open = chat.selectedId();
+      if (open === undefined) return;
+      event.preventDefault();
+      void (event.shiftKey ? reshaping.redo(open) : reshaping.undo(open));
     } else if (event.key === "Escape") {
       const open = chat.selectedId();
       if (open !== undefined && chat.isBusy(open)) void chat.stop(open);
@@ -143,6 +163,12 @@ export const App: Component<AppProps> = (props) => {
           <h2 class="session-heading" data-testid="session-heading">
             {openTitle() ?? ""}
           </h2>
+          <SessionToolbar t={t} chat={chat} reshaping={reshaping} sessionId={chat.selectedId()} />
+          <Show when={announcement() !== ""}>
+            <p class="announcement" role="status" data-testid="announcement">
+              {announcement()}
+            </p>
+          </Show>
           <p class="status" data-testid="connection-status">
             <span class="status-dot" aria-hidden="true" />
             {props.backend.transport === "tauri" ? t("transportTauri") : t("transportHttp")}
@@ -160,7 +186,7 @@ export const App: Component<AppProps> = (props) => {
             </div>
           }
         >
-          {(sessionId) => <Conversation t={t} locale={props.locale} chat={chat} sessionId={sessionId} onRetry={retry} />}
+          {(sessionId) => <Conversation t={t} locale={props.locale} chat={chat} reshaping={reshaping} sessionId={sessionId} onRetry={retry} />}
         </Show>
         <Composer
           t={t}

@@ -43,6 +43,29 @@ impl Ledger {
     }
 }
 
+/// A file name for an export of the session titled `title`, accepted by every platform:
+/// characters Windows or a shell would choke on become `_`, at most 80 characters of title.
+pub fn export_file_name(title: &str, extension: &str) -> String {
+    let cleaned: String = title
+        .chars()
+        .map(|character| {
+            if character.is_control() || "/\\:*?\"<>|".contains(character) {
+                '_'
+            } else {
+                character
+            }
+        })
+        .take(80)
+        .collect();
+    let trimmed = cleaned.trim().trim_matches('.');
+    let stem = if trimmed.is_empty() {
+        "session"
+    } else {
+        trimmed
+    };
+    format!("{stem}.{extension}")
+}
+
 fn attachment_line(file: &FilePart) -> String {
     let name = file
         .filename

@@ -14,13 +14,13 @@ use tauri::test::{
 use tauri::webview::InvokeRequest;
 use tauri::{Listener, WebviewWindow, WebviewWindowBuilder};
 
-struct Harness {
+pub(crate) struct Harness {
     _folder: tempfile::TempDir,
-    app: tauri::App<MockRuntime>,
+    pub(crate) app: tauri::App<MockRuntime>,
     window: WebviewWindow<MockRuntime>,
 }
 
-fn harness(simulated_drops: bool) -> Harness {
+pub(crate) fn harness(simulated_drops: bool) -> Harness {
     let folder = tempfile::tempdir().expect("temp dir");
     let locations = Locations::from_values(
         Some(folder.path().join("data")),
@@ -43,7 +43,7 @@ fn harness(simulated_drops: bool) -> Harness {
 }
 
 impl Harness {
-    fn invoke(&self, command: &str, body: Value) -> Result<Value, Value> {
+    pub(crate) fn invoke(&self, command: &str, body: Value) -> Result<Value, Value> {
         let request = InvokeRequest {
             cmd: command.into(),
             callback: CallbackFn(0),
@@ -57,12 +57,12 @@ impl Harness {
             .map(|response| response.deserialize::<Value>().expect("response is JSON"))
     }
 
-    fn ok(&self, command: &str, body: Value) -> Value {
+    pub(crate) fn ok(&self, command: &str, body: Value) -> Value {
         self.invoke(command, body)
             .unwrap_or_else(|error| panic!("{command} failed: {error}"))
     }
 
-    fn new_session(&self) -> String {
+    pub(crate) fn new_session(&self) -> String {
         let session = self.ok("create_session", json!({"input": {}}));
         session["id"].as_str().expect("id").to_string()
     }

@@ -7,15 +7,25 @@ import type { Message } from "../lib/bindings/Message";
 import type { Chat, Notice } from "../lib/chat";
 import type { Locale, Translate } from "../lib/i18n";
 import { displayTitle } from "../lib/session-title";
+import { type Reshaping, visibleMessages } from "../lib/reshaping";
 import { observeRectOr } from "../lib/virtual-list";
+import { MessageActions } from "./MessageActions";
 import { MessageView } from "./MessageView";
 
 const noMessages: Message[] = [];
 
-export const Conversation: Component<{ t: Translate; locale: Locale; chat: Chat; sessionId: string; onRetry: (retry: NonNullable<Notice["retry"]>) => void }> = (props) => {
+export const Conversation: Component<{
+  t: Translate;
+  locale: Locale;
+  chat: Chat;
+  reshaping: Reshaping;
+  sessionId: string;
+  onRetry: (retry: NonNullable<Notice["retry"]>) => void;
+}> = (props) => {
   let scroller: HTMLDivElement | undefined;
   let followBottom = true;
-  const messages = () => props.chat.state.messages[props.sessionId] ?? noMessages;
+  // Undone messages stay in the ledger until the next prompt; they are hidden, not gone.
+  const messages = () => visibleMessages(props.chat.state.messages[props.sessionId] ?? noMessages, props.chat.state.sessions[props.sessionId]?.revert);
   const virtualizer = createVirtualizer({
     get count() {
       return messages().length;
@@ -99,12 +109,21 @@ export const Conversation: Component<{ t: Translate; locale: Locale; chat: Chat;
               {(message) => (
                 <div class="message-slot" data-index={row.index} ref={(element) => { queueMicrotask(() => { virtualizer.measureElement(element); }); }} style={{ transform: `translateY(${String(row.start)}px)` }}>
                   <MessageView t={props.t} message={message()} parts={props.chat.state.parts[message().id] ?? []} mediaUrl={(url) => props.chat.backend.mediaUrl(url)} />
+                  <MessageActions t={props.t} chat={props.chat} reshaping={props.reshaping} sessionId={props.sessionId} message={message()} />
                 </div>
               )}
             </Show>
           )}
         </For>
       </div>
+      <Show when={props.reshaping.undoneCount(props.sessionId) > 0}>
+        <div class="notice notice--undone" role="status" data-testid="undone">
+          <p>{props.t("undoneMessages", { count: props.reshaping.undoneCount(props.sessionId) })}</p>
+          <button type="button" class="plain-button" disabled={!props.reshaping.canRedo(props.sessionId)} onClick={() => void props.reshaping.redo(props.sessionId)}>
+            {props.t("redo")}
+          </button>
+        </div>
+      </Show>
       <Show when={props.chat.isBusy(props.sessionId)}>
         <p class="typing" role="status">
           {props.chat.sending[props.sessionId] === true && props.chat.state.status[props.sessionId]?.type !== "busy" ? props.t("sending") : props.t("replying")}

@@ -292,6 +292,20 @@ export function createChat(backend: Backend) {
     isBusy(sessionId: string): boolean {
       return sending[sessionId] === true || state.status[sessionId]?.type === "busy";
     },
+
+    /** For actions defined outside this file (lib/reshaping.ts): a failure shown in place. */
+    reportError: (sessionId: string | undefined, error: unknown) => {
+      report(sessionId, error);
+    },
+    /** Marks a session as waiting for a reply that an action other than `send` started. */
+    markSending: (sessionId: string, waiting: boolean) => {
+      if (waiting) setNotices(sessionId, undefined);
+      setSending(sessionId, waiting);
+    },
+    /** Takes in a session an action returned, before its event arrives. */
+    rememberSession: (session: Session) => {
+      setState("sessions", session.id, session);
+    },
   };
 }
 

@@ -13,6 +13,8 @@ import type { PromptInput } from "./bindings/PromptInput";
 import type { Session } from "./bindings/Session";
 import type { SessionPatch } from "./bindings/SessionPatch";
 import type { DragHover } from "./shell-bindings/DragHover";
+import type { ExportFormat } from "./shell-bindings/ExportFormat";
+import type { ExportOutcome } from "./shell-bindings/ExportOutcome";
 import type { DroppedFile } from "./shell-bindings/DroppedFile";
 import type { MessageListing } from "./shell-bindings/MessageListing";
 import type { SessionListing } from "./shell-bindings/SessionListing";
@@ -89,6 +91,24 @@ export interface Backend {
   mediaUrl(url: string): string | undefined;
   /** Native drag and drop (desktop only): hover state and the classified dropped files. */
   readonly onNativeDrop?: (hover: (state: DragHover) => void, dropped: (files: DroppedFile[]) => void) => () => void;
+
+  // Reshaping (lib/reshaping.ts): each refused with `busy` while the session replies.
+  /** A new session with the messages before `messageID` (all of them when absent). */
+  forkSession(sessionID: string, messageID?: string): Promise<Session>;
+  /** Undo: hides `messageID` and what follows until redo or the next prompt. */
+  revertSession(sessionID: string, messageID: string): Promise<Session>;
+  /** Redo everything. */
+  unrevertSession(sessionID: string): Promise<Session>;
+  /** Edit and resend a message you sent (its attachments go again); resolves with the reply. */
+  resendMessage(sessionID: string, messageID: string, text: string): Promise<MessageWithParts>;
+  /** Answers again the message behind reply `messageID`. */
+  regenerateReply(sessionID: string, messageID: string): Promise<MessageWithParts>;
+  /** Desktop: the save dialog, then the file; browser: a download. */
+  exportSession(sessionID: string, format: ExportFormat): Promise<ExportOutcome>;
+  /** Desktop: the open dialog picks the file; `undefined` when it was closed. */
+  readonly importWithDialog?: () => Promise<Session | undefined>;
+  /** Browser: a file the person chose with a file input. */
+  readonly importFile?: (file: File) => Promise<Session>;
 }
 
 /** Event names the desktop shell emits (Tauri forbids dots, so core events share one name). */

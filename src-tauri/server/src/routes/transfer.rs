@@ -52,12 +52,13 @@ pub async fn export(
     match params.format.as_deref().unwrap_or("json") {
         "json" => {
             let export = ledger.export_json(&session_id).await?;
-            let disposition = format!("attachment; filename=\"{session_id}.json\"");
+            let disposition = attachment_disposition(&session_id, &export.info.title, "json");
             Ok(([(CONTENT_DISPOSITION, disposition)], Json(export)).into_response())
         }
         "markdown" | "md" => {
+            let title = ledger.session(&session_id).await?.title;
             let markdown = ledger.export_markdown(&session_id).await?;
-            let disposition = format!("attachment; filename=\"{session_id}.md\"");
+            let disposition = attachment_disposition(&session_id, &title, "md");
             Ok((
                 [
                     (CONTENT_TYPE, "text/markdown; charset=utf-8".to_string()),
@@ -71,6 +72,14 @@ pub async fn export(
             "format \"{other}\" is not json or markdown"
         ))),
     }
+}
+
+/// Names the download after the session's title (RFC 6266 `filename*`, UTF-8), with the id as
+/// the plain-ASCII fallback for clients that only read `filename`.
+fn attachment_disposition(session_id: &str, title: &str, extension: &str) -> String {
+    let name = dossier_core::export::export_file_name(title, extension);
+    let encoded = percent_encoding::utf8_percent_encode(&name, percent_encoding::NON_ALPHANUMERIC);
+    format!("attachment; filename=\"{session_id}.{extension}\"; filename*=UTF-8''{encoded}")
 }
 
 /// `POST /session/import` — a new session from an exported JSON document.

@@ -130,12 +130,18 @@ async fn search_finds_sessions_by_what_was_said() {
 async fn export_and_import_round_trip_over_http() {
     let server = TestServer::start().await;
     let (id, _) = session_with(&server, &["remember the milk"]).await;
+    server
+        .patch(&format!("/session/{id}"), json!({"title": "Plan: 长 trip"}))
+        .await;
     let response = server.get(&format!("/session/{id}/export")).await;
     assert_eq!(response.status(), 200);
-    assert!(response.headers()["content-disposition"]
-        .to_str()
-        .unwrap()
-        .contains(".json"));
+    // Named after the title (UTF-8, unsafe characters replaced), the id for older clients.
+    assert_eq!(
+        response.headers()["content-disposition"].to_str().unwrap(),
+        format!(
+            "attachment; filename=\"{id}.json\"; filename*=UTF-8''Plan%5F%20%E9%95%BF%20trip%2Ejson"
+        )
+    );
     let exported = json_of(response).await;
     let imported = json_of(server.post("/session/import", exported).await).await;
     assert_ne!(imported["id"], id.as_str());

@@ -43,6 +43,17 @@ export function fakeBackend(initial: Session[] = []): FakeBackend {
   const publish = (payload: EventPayload) => {
     handlers?.onEvent({ id: next("evt"), ...payload });
   };
+  /** Sets or clears the revert marker and publishes the change, as the core does. */
+  const marked = (id: string, revert: Session["revert"]) => {
+    const current = sessions.get(id);
+    if (current === undefined) return Promise.reject(new BackendError({ kind: "not_found", message: `Session not found: ${id}` }));
+    const updated: Session = { ...current };
+    if (revert === undefined) delete updated.revert;
+    else updated.revert = revert;
+    sessions.set(id, updated);
+    publish({ type: "session.updated", properties: { sessionID: id, info: updated } });
+    return Promise.resolve(updated);
+  };
   const sorted = () => [...sessions.values()].sort((a, b) => b.time.updated - a.time.updated);
 
   return {
@@ -125,6 +136,45 @@ export function fakeBackend(initial: Session[] = []): FakeBackend {
       return () => {
         dropHandlers = undefined;
       };
+    },
+    forkSession: (id, messageID) => {
+      calls.push({ command: "forkSession", argument: { id, messageID } });
+      const source = sessions.get(id);
+      if (source === undefined) return Promise.reject(new BackendError({ kind: "not_found", message: `Session not found: ${id}` }));
+      const fork = session(next("ses"), `${source.title} (fork #1)`, 10_000 + counter);
+      sessions.set(fork.id, fork);
+      const all = messages.get(id) ?? [];
+      const cut = messageID === undefined ? all.length : all.findIndex((message) => message.info.id === messageID);
+      messages.set(fork.id, all.slice(0, cut === -1 ? all.length : cut).map((message) => ({ ...message, info: { ...message.info, sessionID: fork.id } })));
+      publish({ type: "session.created", properties: { sessionID: fork.id, info: fork } });
+      return Promise.resolve(fork);
+    },
+    revertSession: (id, messageID) => {
+      calls.push({ command: "revertSession", argument: { id, messageID } });
+      return marked(id, { messageID });
+    },
+    unrevertSession: (id) => {
+      calls.push({ command: "unrevertSession", argument: id });
+      return marked(id, undefined);
+    },
+    resendMessage: (id, messageID, text) => {
+      calls.push({ command: "resendMessage", argument: { id, messageID, text } });
+      return Promise.reject(new BackendError({ kind: "unavailable", message: "Dossier saved your message, but replies are not available in this build yet" }));
+    },
+    regenerateReply: (id, messageID) => {
+      calls.push({ command: "regenerateReply", argument: { id, messageID } });
+      return Promise.reject(new BackendError({ kind: "busy", message: "The session is replying; wait for it to finish or stop it" }));
+    },
+    exportSession: (id, format) => {
+      calls.push({ command: "exportSession", argument: { id, format } });
+      return Promise.resolve({ outcome: "saved", path: `/home/ada/${id}.${format === "json" ? "json" : "md"}` });
+    },
+    importWithDialog: () => {
+      calls.push({ command: "importWithDialog", argument: undefined });
+      const imported = session(next("ses"), "Imported", 10_000 + counter);
+      sessions.set(imported.id, imported);
+      publish({ type: "session.created", properties: { sessionID: imported.id, info: imported } });
+      return Promise.resolve(imported);
     },
   };
 }

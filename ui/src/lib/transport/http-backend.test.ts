@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BackendError } from "../transport";
-import { catalogFromProviderListing, httpBackend } from "./http-backend";
+import { catalogFromProviderListing, downloadName, httpBackend } from "./http-backend";
 
 function fetcher(routes: Record<string, { status?: number; body: unknown; headers?: Record<string, string> }>, seen: string[] = []) {
   return (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
@@ -54,5 +54,48 @@ describe("catalogFromProviderListing", () => {
         { id: "dossier", name: "Dossier", models: [{ id: "offline", providerID: "dossier", name: "Offline model", variants: ["high"], attachment: false, reasoning: false }] },
       ],
     });
+  });
+});
+
+describe("httpBackend reshaping", () => {
+  it("reaches OpenCode's fork, revert and unrevert routes and Dossier's resend and regenerate", async () => {
+    const seen: string[] = [];
+    const backend = httpBackend(
+      "http://127.0.0.1:4096",
+      fetcher(
+        {
+          "POST /session/ses_a/fork": { body: { id: "ses_f" } },
+          "POST /session/ses_a/revert": { body: { id: "ses_a" } },
+          "POST /session/ses_a/unrevert": { body: { id: "ses_a" } },
+          "POST /session/ses_a/message/msg_1/resend": { body: { info: { id: "msg_2" } } },
+          "POST /session/ses_a/message/msg_2/regenerate": { body: { info: { id: "msg_3" } } },
+        },
+        seen,
+      ),
+    );
+    expect((await backend.forkSession("ses_a", "msg_1")).id).toBe("ses_f");
+    await backend.revertSession("ses_a", "msg_1");
+    await backend.unrevertSession("ses_a");
+    expect((await backend.resendMessage("ses_a", "msg_1", "edited")).info.id).toBe("msg_2");
+    expect((await backend.regenerateReply("ses_a", "msg_2")).info.id).toBe("msg_3");
+    expect(seen).toHaveLength(5);
+  });
+
+  it("refuses to import a file that is not JSON before sending anything", async () => {
+    const seen: string[] = [];
+    const backend = httpBackend("http://127.0.0.1:4096", fetcher({}, seen));
+    const file = new File(["not json"], "notes.json", { type: "application/json" });
+    const failure = await backend.importFile?.(file).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ kind: "invalid", message: expect.stringContaining("notes.json is not JSON") as unknown });
+    expect(seen).toEqual([]);
+  });
+});
+
+describe("downloadName", () => {
+  it("prefers the UTF-8 name and falls back to the plain one", () => {
+    expect(downloadName(`attachment; filename="ses_a.md"; filename*=UTF-8''Plan%5F%20%E9%95%BF.md`)).toBe("Plan_ 长.md");
+    expect(downloadName(`attachment; filename="ses_a.json"`)).toBe("ses_a.json");
+    expect(downloadName(`attachment; filename="ses_a.json"; filename*=UTF-8''%E0%A4`)).toBe("ses_a.json");
+    expect(downloadName(null)).toBeUndefined();
   });
 });

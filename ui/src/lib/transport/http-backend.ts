@@ -6,6 +6,8 @@ import type { Model } from "../bindings/Model";
 import type { ModelCatalog } from "../bindings/ModelCatalog";
 import type { Session } from "../bindings/Session";
 import type { MessageWithParts } from "../bindings/MessageWithParts";
+import type { ExportFormat } from "../shell-bindings/ExportFormat";
+import type { ExportOutcome } from "../shell-bindings/ExportOutcome";
 import { type Backend, BackendError, toBackendError } from "../transport";
 
 const nextCursorHeader = "x-next-cursor";
@@ -43,6 +45,20 @@ export function catalogFromProviderListing(listing: { providers: ListedProvider[
   };
 }
 
+/** The file name a `Content-Disposition` header offers: its UTF-8 `filename*`, else `filename`. */
+export function downloadName(disposition: string | null): string | undefined {
+  if (disposition === null) return undefined;
+  const encoded = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1];
+  if (encoded !== undefined) {
+    try {
+      return decodeURIComponent(encoded.trim());
+    } catch {
+      // A malformed escape: fall back to the plain name.
+    }
+  }
+  return /filename="([^"]+)"/i.exec(disposition)?.[1];
+}
+
 export function httpBackend(baseUrl: string, fetcher: typeof fetch = fetch.bind(globalThis)): Backend {
   async function request<T>(method: string, path: string, body?: unknown): Promise<Response<T>> {
     let response: globalThis.Response;
@@ -71,6 +87,30 @@ export function httpBackend(baseUrl: string, fetcher: typeof fetch = fetch.bind(
   };
 
   const session = (id: string): string => `/session/${encodeURIComponent(id)}`;
+
+  /** Fetches an export and hands it to the browser as a download named after the session. */
+  async function download(id: string, format: ExportFormat): Promise<ExportOutcome> {
+    let response: globalThis.Response;
+    try {
+      response = await fetcher(new URL(`${session(id)}/export${query({ format })}`, baseUrl));
+    } catch (error) {
+      throw toBackendError(error);
+    }
+    if (!response.ok) {
+      const text = await response.text();
+      throw toBackendError(text === "" ? { kind: "internal", message: `${String(response.status)} ${response.statusText}` } : JSON.parse(text));
+    }
+    const name = downloadName(response.headers.get("content-disposition")) ?? `${id}.${format === "json" ? "json" : "md"}`;
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(await response.blob());
+    link.download = name;
+    link.click();
+    // The click has started the download; the object URL is no longer needed.
+    setTimeout(() => {
+      URL.revokeObjectURL(link.href);
+    }, 0);
+    return { outcome: "saved", path: name };
+  }
 
   return {
     transport: "http",
@@ -104,6 +144,23 @@ export function httpBackend(baseUrl: string, fetcher: typeof fetch = fetch.bind(
     mediaUrl: (url) => (url.startsWith("data:") ? url : undefined),
     listAgents: async () => (await request<Agent[]>("GET", "/agent")).body,
     listModels: async () => catalogFromProviderListing((await request<{ providers: ListedProvider[] }>("GET", "/config/providers")).body),
+    forkSession: async (id, messageID) => (await request<Session>("POST", `${session(id)}/fork`, messageID === undefined ? {} : { messageID })).body,
+    revertSession: async (id, messageID) => (await request<Session>("POST", `${session(id)}/revert`, { messageID })).body,
+    unrevertSession: async (id) => (await request<Session>("POST", `${session(id)}/unrevert`)).body,
+    resendMessage: async (id, messageID, text) =>
+      (await request<MessageWithParts>("POST", `${session(id)}/message/${encodeURIComponent(messageID)}/resend`, { text })).body,
+    regenerateReply: async (id, messageID) =>
+      (await request<MessageWithParts>("POST", `${session(id)}/message/${encodeURIComponent(messageID)}/regenerate`)).body,
+    exportSession: download,
+    importFile: async (file) => {
+      let document: unknown;
+      try {
+        document = JSON.parse(await file.text());
+      } catch {
+        throw new BackendError({ kind: "invalid", message: `${file.name} is not JSON: choose a file exported by Dossier or by opencode export` });
+      }
+      return (await request<Session>("POST", "/session/import", document)).body;
+    },
     subscribe: ({ onEvent, onResync }) => {
       const source = new EventSource(new URL("/event", baseUrl));
       source.onmessage = (message: MessageEvent<string>) => {

@@ -2,6 +2,7 @@
 import { convertFileSrc, invoke } from "@tauri-apps/api/core";
 import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import type { Event } from "../bindings/Event";
+import type { Session } from "../bindings/Session";
 import type { DragHover } from "../shell-bindings/DragHover";
 import type { DroppedFile } from "../shell-bindings/DroppedFile";
 import { type Backend, tauriEventNames, toBackendError } from "../transport";
@@ -72,5 +73,12 @@ export function tauriBackend(): Backend {
           dropped(message.payload);
         }),
       ]),
+    forkSession: (sessionId, messageId) => call("fork_session", { sessionId, messageId }),
+    revertSession: (sessionId, messageId) => call("revert_session", { sessionId, messageId }),
+    unrevertSession: (sessionId) => call("unrevert_session", { sessionId }),
+    resendMessage: (sessionId, messageId, text) => call("resend_message", { sessionId, messageId, text }),
+    regenerateReply: (sessionId, messageId) => call("regenerate_reply", { sessionId, messageId }),
+    exportSession: (sessionId, format) => call("export_session", { sessionId, format }),
+    importWithDialog: async () => (await call<Session | null>("import_session")) ?? undefined,
   };
 }

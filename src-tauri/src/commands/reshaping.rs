@@ -1,0 +1,206 @@
+//! Commands that reshape a session — fork, undo (revert), redo (unrevert), edit and resend,
+//! regenerate — and move one in or out of the app: export through the save dialog, import
+//! through the open dialog. Each is a thin adapter over one core method.
+//!
+//! Export and import take no path from the webview: the path always comes from a native dialog
+//! the person answered, so a compromised page cannot make the shell write or read a file of its
+//! choosing.
+
+use crate::error::ShellError;
+use dossier_core::message::MessageWithParts;
+use dossier_core::session::Session;
+use dossier_core::Ledger;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use tauri::State;
+use ts_rs::TS;
+
+/// An import larger than this is refused before it is read: the whole document is parsed in
+/// memory, and no real session export comes near it.
+pub const IMPORT_SIZE_LIMIT: u64 = 512 * 1024 * 1024;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, TS)]
+#[ts(export, export_to = "../shell-bindings/")]
+#[serde(rename_all = "lowercase")]
+pub enum ExportFormat {
+    /// Lossless: every message and part, attachment bytes included.
+    Json,
+    /// Readable: who said what, attachments listed, tool calls summarised.
+    Markdown,
+}
+
+impl ExportFormat {
+    fn extension(self) -> &'static str {
+        match self {
+            Self::Json => "json",
+            Self::Markdown => "md",
+        }
+    }
+}
+
+pub fn export_file_name(title: &str, format: ExportFormat) -> String {
+    dossier_core::export::export_file_name(title, format.extension())
+}
+
+/// Where an export went, or that the person closed the dialog.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[ts(export, export_to = "../shell-bindings/")]
+#[serde(tag = "outcome", rename_all = "lowercase")]
+pub enum ExportOutcome {
+    Saved { path: String },
+    Cancelled,
+}
+
+/// A new session with the messages before `message_id` (all of them when absent).
+#[tauri::command]
+pub async fn fork_session(
+    ledger: State<'_, Ledger>,
+    session_id: String,
+    message_id: Option<String>,
+) -> Result<Session, ShellError> {
+    Ok(ledger
+        .fork_session(&session_id, message_id.as_deref())
+        .await?)
+}
+
+/// Undo: hides `message_id` (from `part_id` on) and everything after it until redo or the
+/// next prompt.
+#[tauri::command]
+pub async fn revert_session(
+    ledger: State<'_, Ledger>,
+    session_id: String,
+    message_id: String,
+    part_id: Option<String>,
+) -> Result<Session, ShellError> {
+    Ok(ledger
+        .revert(&session_id, &message_id, part_id.as_deref())
+        .await?)
+}
+
+/// Redo everything: clears the revert marker.
+#[tauri::command]
+pub async fn unrevert_session(
+    ledger: State<'_, Ledger>,
+    session_id: String,
+) -> Result<Session, ShellError> {
+    Ok(ledger.unrevert(&session_id).await?)
+}
+
+/// Edit and resend a message you sent: reverts to it, sends it again (with `text` in place of
+/// its text when given) and its attachments.
+#[tauri::command]
+pub async fn resend_message(
+    ledger: State<'_, Ledger>,
+    session_id: String,
+    message_id: String,
+    text: Option<String>,
+) -> Result<MessageWithParts, ShellError> {
+    Ok(ledger
+        .resend(&session_id, &message_id, text.as_deref(), false)
+        .await?)
+}
+
+/// Answers again the message behind reply `message_id`.
+#[tauri::command]
+pub async fn regenerate_reply(
+    ledger: State<'_, Ledger>,
+    session_id: String,
+    message_id: String,
+) -> Result<MessageWithParts, ShellError> {
+    Ok(ledger.regenerate(&session_id, &message_id).await?)
+}
+
+/// Asks where to save, then writes the export there.
+#[tauri::command]
+pub async fn export_session(
+    ledger: State<'_, Ledger>,
+    session_id: String,
+    format: ExportFormat,
+) -> Result<ExportOutcome, ShellError> {
+    let session = ledger.session(&session_id).await?;
+    let chosen = rfd::AsyncFileDialog::new()
+        .set_file_name(export_file_name(&session.title, format))
+        .add_filter(format.extension(), &[format.extension()])
+        .save_file()
+        .await;
+    let Some(handle) = chosen else {
+        return Ok(ExportOutcome::Cancelled);
+    };
+    write_export(&ledger, &session_id, format, handle.path()).await?;
+    Ok(ExportOutcome::Saved {
+        path: handle.path().display().to_string(),
+    })
+}
+
+/// Asks for a Dossier or `opencode export` JSON file and imports it as a new session;
+/// `None` when the person closed the dialog.
+#[tauri::command]
+pub async fn import_session(ledger: State<'_, Ledger>) -> Result<Option<Session>, ShellError> {
+    let chosen = rfd::AsyncFileDialog::new()
+        .add_filter("json", &["json"])
+        .pick_file()
+        .await;
+    let Some(handle) = chosen else {
+        return Ok(None);
+    };
+    Ok(Some(import_from(&ledger, handle.path()).await?))
+}
+
+/// Renders the export and writes it whole: to a temporary file beside the target first, so a
+/// failure half-way never leaves a truncated file under the name the person chose.
+pub async fn write_export(
+    ledger: &Ledger,
+    session_id: &str,
+    format: ExportFormat,
+    path: &Path,
+) -> Result<(), ShellError> {
+    let bytes = match format {
+        ExportFormat::Json => {
+            let export = ledger.export_json(session_id).await?;
+            serde_json::to_vec_pretty(&export).map_err(|error| ShellError::File {
+                path: path.display().to_string(),
+                reason: error.to_string(),
+            })?
+        }
+        ExportFormat::Markdown => ledger.export_markdown(session_id).await?.into_bytes(),
+    };
+    let file_error = |error: std::io::Error| ShellError::File {
+        path: path.display().to_string(),
+        reason: error.to_string(),
+    };
+    let partial = path.with_extension(format!("{}.partial", format.extension()));
+    tokio::fs::write(&partial, &bytes)
+        .await
+        .map_err(file_error)?;
+    tokio::fs::rename(&partial, path).await.map_err(|error| {
+        let _ = std::fs::remove_file(&partial);
+        file_error(error)
+    })
+}
+
+pub async fn import_from(ledger: &Ledger, path: &Path) -> Result<Session, ShellError> {
+    let file_error = |reason: String| ShellError::File {
+        path: path.display().to_string(),
+        reason,
+    };
+    let size = tokio::fs::metadata(path)
+        .await
+        .map_err(|error| file_error(error.to_string()))?
+        .len();
+    if size > IMPORT_SIZE_LIMIT {
+        return Err(file_error(format!(
+            "it is {} MB, more than the {} MB an export can be",
+            size / (1024 * 1024),
+            IMPORT_SIZE_LIMIT / (1024 * 1024)
+        )));
+    }
+    let bytes = tokio::fs::read(path)
+        .await
+        .map_err(|error| file_error(error.to_string()))?;
+    let document: serde_json::Value = serde_json::from_slice(&bytes)
+        .map_err(|error| file_error(format!("it is not JSON ({error})")))?;
+    Ok(ledger.import_session(document).await?)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,85 @@
+// The actions under one message, shown when the message is hovered or focused: a message you
+// sent can be edited and sent again, or forked from; a reply can be regenerated or forked from.
+// Editing opens the text in place; sending it reverts to that message and sends the new text
+// with the same attachments.
+import { type Component, createSignal, Show } from "solid-js";
+import type { Message } from "../lib/bindings/Message";
+import type { Chat } from "../lib/chat";
+import type { Translate } from "../lib/i18n";
+import { type Reshaping, typedText } from "../lib/reshaping";
+
+export const MessageActions: Component<{ t: Translate; chat: Chat; reshaping: Reshaping; sessionId: string; message: Message }> = (props) => {
+  const [editing, setEditing] = createSignal<string | undefined>();
+  const busy = () => props.chat.isBusy(props.sessionId);
+  const submit = () => {
+    const text = editing();
+    if (text === undefined || text.trim() === "") return;
+    setEditing(undefined);
+    void props.reshaping.resend(props.sessionId, props.message.id, text);
+  };
+
+  return (
+    <Show
+      when={editing() === undefined}
+      fallback={
+        <form
+          class="message-editor"
+          data-testid="message-editor"
+          onSubmit={(event) => {
+            event.preventDefault();
+            submit();
+          }}
+        >
+          <textarea
+            aria-label={props.t("editMessage")}
+            value={editing() ?? ""}
+            ref={(element) => { queueMicrotask(() => { element.focus(); }); }}
+            onInput={(event) => setEditing(event.currentTarget.value)}
+            onKeyDown={(event) => {
+              if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+                event.preventDefault();
+                submit();
+              } else if (event.key === "Escape") {
+                event.stopPropagation();
+                setEditing(undefined);
+              }
+            }}
+          />
+          <div class="message-editor-buttons">
+            <button type="submit" class="plain-button" disabled={busy() || (editing() ?? "").trim() === ""}>
+              {props.t("resend")}
+            </button>
+            <button type="button" class="plain-button" onClick={() => { setEditing(undefined); }}>
+              {props.t("cancel")}
+            </button>
+          </div>
+        </form>
+      }
+    >
+      <div class="message-actions" data-testid="message-actions">
+        <Show
+          when={props.message.role === "user"}
+          fallback={
+            <button type="button" class="link-button" data-testid="regenerate" disabled={busy()} title={busy() ? props.t("busyRefused") : undefined} onClick={() => void props.reshaping.regenerate(props.sessionId, props.message.id)}>
+              {props.t("regenerate")}
+            </button>
+          }
+        >
+          <button
+            type="button"
+            class="link-button"
+            data-testid="edit"
+            disabled={busy()}
+            title={busy() ? props.t("busyRefused") : undefined}
+            onClick={() => setEditing(typedText(props.chat.state.parts[props.message.id] ?? []))}
+          >
+            {props.t("editMessage")}
+          </button>
+        </Show>
+        <button type="button" class="link-button" data-testid="fork-here" disabled={busy()} title={props.t("forkHereHint")} onClick={() => void props.reshaping.fork(props.sessionId, props.message)}>
+          {props.t("forkHere")}
+        </button>
+      </div>
+    </Show>
+  );
+};

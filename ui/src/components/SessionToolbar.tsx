@@ -1,0 +1,100 @@
+// The open session's actions in the header: undo and redo of the last turns, fork the whole
+// session, export (Markdown or JSON), and import a session from a file. Undo and redo are also
+// Ctrl/Cmd+Z and Ctrl/Cmd+Shift+Z (wired in App.tsx).
+import { type Component, createSignal, Show } from "solid-js";
+import type { Chat } from "../lib/chat";
+import type { Translate } from "../lib/i18n";
+import type { Reshaping } from "../lib/reshaping";
+import type { ExportFormat } from "../lib/shell-bindings/ExportFormat";
+
+export const SessionToolbar: Component<{ t: Translate; chat: Chat; reshaping: Reshaping; sessionId: string | undefined }> = (props) => {
+  const [exportOpen, setExportOpen] = createSignal(false);
+  let importInput: HTMLInputElement | undefined;
+  const busy = () => props.sessionId !== undefined && props.chat.isBusy(props.sessionId);
+  const exportAs = (format: ExportFormat) => {
+    setExportOpen(false);
+    const id = props.sessionId;
+    if (id !== undefined) void props.reshaping.exportSession(id, format);
+  };
+  const startImport = () => {
+    if (props.chat.backend.importWithDialog !== undefined) void props.reshaping.importSession();
+    else importInput?.click();
+  };
+
+  return (
+    <div class="toolbar" role="toolbar" aria-label={props.t("sessionActions")}>
+      <Show when={props.sessionId}>
+        {(id) => (
+          <>
+            <button
+              type="button"
+              class="plain-button"
+              data-testid="undo"
+              disabled={!props.reshaping.canUndo(id())}
+              title={busy() ? props.t("busyRefused") : props.t("undoHint")}
+              onClick={() => void props.reshaping.undo(id())}
+            >
+              {props.t("undo")}
+            </button>
+            <button
+              type="button"
+              class="plain-button"
+              data-testid="redo"
+              disabled={!props.reshaping.canRedo(id())}
+              title={props.t("redoHint")}
+              onClick={() => void props.reshaping.redo(id())}
+            >
+              {props.t("redo")}
+            </button>
+            <button type="button" class="plain-button" data-testid="fork-session" disabled={busy()} title={props.t("forkSessionHint")} onClick={() => void props.reshaping.fork(id(), undefined)}>
+              {props.t("forkSession")}
+            </button>
+            <div class="menu">
+              <button
+                type="button"
+                class="plain-button"
+                data-testid="export"
+                aria-haspopup="menu"
+                aria-expanded={exportOpen()}
+                onClick={() => setExportOpen((open) => !open)}
+              >
+                {props.t("exportSession")}
+              </button>
+              <Show when={exportOpen()}>
+                <div
+                  class="menu-items"
+                  role="menu"
+                  onKeyDown={(event) => {
+                    if (event.key === "Escape") setExportOpen(false);
+                  }}
+                >
+                  <button type="button" role="menuitem" class="plain-button" data-testid="export-markdown" ref={(element) => { queueMicrotask(() => { element.focus(); }); }} onClick={() => { exportAs("markdown"); }}>
+                    {props.t("exportMarkdown")}
+                  </button>
+                  <button type="button" role="menuitem" class="plain-button" data-testid="export-json" onClick={() => { exportAs("json"); }}>
+                    {props.t("exportJson")}
+                  </button>
+                </div>
+              </Show>
+            </div>
+          </>
+        )}
+      </Show>
+      <button type="button" class="plain-button" data-testid="import" title={props.t("importHint")} onClick={startImport}>
+        {props.t("importSession")}
+      </button>
+      <input
+        ref={importInput}
+        type="file"
+        accept="application/json,.json"
+        hidden
+        data-testid="import-file"
+        onChange={(event) => {
+          const file = event.currentTarget.files?.[0];
+          if (file !== undefined) void props.reshaping.importSession(file);
+          event.currentTarget.value = "";
+        }}
+      />
+    </div>
+  );
+};

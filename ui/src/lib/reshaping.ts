@@ -1,0 +1,171 @@
+// Undo and redo of the last turns, fork, edit and resend, regenerate, export and import: which
+// message each action targets (pure functions, tested on their own) and the actions themselves,
+// which call the backend and report failures in place like a failed send.
+//
+// Undo follows OpenCode's /undo: the revert marker moves back to the previous message you sent,
+// and that message's text returns to the composer. Redo moves it forward one message you sent,
+// and clears it past the last one. Reverted messages stay in the ledger (hidden here) until the
+// next prompt removes them for good.
+import type { Message } from "./bindings/Message";
+import type { Part } from "./bindings/Part";
+import type { RevertMarker } from "./bindings/RevertMarker";
+import type { Session } from "./bindings/Session";
+import type { Chat } from "./chat";
+import type { ExportFormat } from "./shell-bindings/ExportFormat";
+import type { ExportOutcome } from "./shell-bindings/ExportOutcome";
+import { toBackendError } from "./transport";
+
+/** Where the revert marker cuts `messages` (listing order): everything from there on is undone. */
+export function revertBoundary(messages: readonly Message[], revert: RevertMarker | undefined): number {
+  if (revert === undefined) return messages.length;
+  const index = messages.findIndex((message) => message.id === revert.messageID);
+  return index === -1 ? messages.length : index;
+}
+
+/** The messages to show: those before the revert marker. */
+export function visibleMessages(messages: readonly Message[], revert: RevertMarker | undefined): readonly Message[] {
+  const boundary = revertBoundary(messages, revert);
+  return boundary === messages.length ? messages : messages.slice(0, boundary);
+}
+
+/** The message undo reverts to: the last one you sent before the current marker. */
+export function undoTarget(messages: readonly Message[], revert: RevertMarker | undefined): Message | undefined {
+  const boundary = revertBoundary(messages, revert);
+  for (let index = boundary - 1; index >= 0; index -= 1) {
+    const message = messages[index];
+    if (message?.role === "user") return message;
+  }
+  return undefined;
+}
+
+export type RedoStep = { kind: "revert"; messageID: string } | { kind: "unrevert" } | { kind: "none" };
+
+/** What redo does: move the marker to the next message you sent, or clear it past the last. */
+export function redoStep(messages: readonly Message[], revert: RevertMarker | undefined): RedoStep {
+  if (revert === undefined) return { kind: "none" };
+  const boundary = revertBoundary(messages, revert);
+  const next = messages.slice(boundary + 1).find((message) => message.role === "user");
+  return next === undefined ? { kind: "unrevert" } : { kind: "revert", messageID: next.id };
+}
+
+/**
+ * Where to fork so the new session ends with `message`: the fork copies the messages before the
+ * id it is given, so a reply forks at the message after it (or copies everything when it is the
+ * last). A message you sent forks before itself, and its text goes to the new composer.
+ */
+export function forkPoint(messages: readonly Message[], message: Message): string | undefined {
+  if (message.role === "user") return message.id;
+  const index = messages.findIndex((candidate) => candidate.id === message.id);
+  return messages[index + 1]?.id;
+}
+
+/** The text a person typed in a message (not the context the backend added). */
+export function typedText(parts: readonly Part[]): string {
+  return parts
+    .filter((part): part is Extract<Part, { type: "text" }> => part.type === "text" && part.synthetic !== true)
+    .map((part) => part.text)
+    .join("\n");
+}
+
+export interface ReshapingHooks {
+  /** Puts text back in the composer (after undo, or in a fork made at a message you sent). */
+  restoreText: (text: string) => void;
+  /** A short confirmation ("Saved to …") for the status line. */
+  announce: (text: string) => void;
+}
+
+export function createReshaping(chat: Chat, hooks: ReshapingHooks) {
+  const backend = chat.backend;
+  const messagesOf = (sessionId: string): readonly Message[] => chat.state.messages[sessionId] ?? [];
+  const revertOf = (sessionId: string): RevertMarker | undefined => chat.state.sessions[sessionId]?.revert;
+
+  async function attempt<T>(sessionId: string | undefined, action: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await action();
+    } catch (error) {
+      chat.reportError(sessionId, toBackendError(error));
+      return undefined;
+    }
+  }
+
+  const remember = (session: Session | undefined) => {
+    if (session !== undefined) chat.rememberSession(session);
+    return session;
+  };
+
+  return {
+    canUndo: (sessionId: string) => !chat.isBusy(sessionId) && undoTarget(messagesOf(sessionId), revertOf(sessionId)) !== undefined,
+    canRedo: (sessionId: string) => !chat.isBusy(sessionId) && revertOf(sessionId) !== undefined,
+    /** How many messages the marker hides. */
+    undoneCount: (sessionId: string) => {
+      const messages = messagesOf(sessionId);
+      return messages.length - revertBoundary(messages, revertOf(sessionId));
+    },
+
+    async undo(sessionId: string): Promise<void> {
+      const target = undoTarget(messagesOf(sessionId), revertOf(sessionId));
+      if (target === undefined) return;
+      const session = remember(await attempt(sessionId, () => backend.revertSession(sessionId, target.id)));
+      if (session !== undefined) hooks.restoreText(typedText(chat.state.parts[target.id] ?? []));
+    },
+
+    async redo(sessionId: string): Promise<void> {
+      const step = redoStep(messagesOf(sessionId), revertOf(sessionId));
+      if (step.kind === "none") return;
+      remember(
+        await attempt(sessionId, () =>
+          step.kind === "revert" ? backend.revertSession(sessionId, step.messageID) : backend.unrevertSession(sessionId),
+        ),
+      );
+      if (step.kind === "unrevert") hooks.restoreText("");
+    },
+
+    async fork(sessionId: string, message: Message | undefined): Promise<void> {
+      const point = message === undefined ? undefined : forkPoint(messagesOf(sessionId), message);
+      const carried = message?.role === "user" ? typedText(chat.state.parts[message.id] ?? []) : undefined;
+      const fork = remember(await attempt(sessionId, () => backend.forkSession(sessionId, point)));
+      if (fork === undefined) return;
+      await chat.openSession(fork.id);
+      if (carried !== undefined) hooks.restoreText(carried);
+    },
+
+    async resend(sessionId: string, messageId: string, text: string): Promise<void> {
+      chat.markSending(sessionId, true);
+      try {
+        await attempt(sessionId, () => backend.resendMessage(sessionId, messageId, text));
+      } finally {
+        chat.markSending(sessionId, false);
+      }
+    },
+
+    async regenerate(sessionId: string, messageId: string): Promise<void> {
+      chat.markSending(sessionId, true);
+      try {
+        await attempt(sessionId, () => backend.regenerateReply(sessionId, messageId));
+      } finally {
+        chat.markSending(sessionId, false);
+      }
+    },
+
+    async exportSession(sessionId: string, format: ExportFormat): Promise<ExportOutcome | undefined> {
+      const outcome = await attempt(sessionId, () => backend.exportSession(sessionId, format));
+      if (outcome?.outcome === "saved") hooks.announce(outcome.path);
+      return outcome;
+    },
+
+    /** Imports through the native dialog (desktop) or the given file (browser), then opens it. */
+    async importSession(file?: File): Promise<Session | undefined> {
+      const session = remember(
+        await attempt(chat.selectedId(), async () => {
+          if (backend.importWithDialog !== undefined) return backend.importWithDialog();
+          if (file === undefined || backend.importFile === undefined) return undefined;
+          return backend.importFile(file);
+        }),
+      );
+      if (session !== undefined) await chat.openSession(session.id);
+      return session;
+    },
+  };
+}
+
+export type Reshaping = ReturnType<typeof createReshaping>;
