@@ -12,10 +12,15 @@ export const FAKE_CONFIG = {
   provider: { fake: { npm: "@ai-sdk/openai-compatible", models: { "fake-model": { name: "Fake" } } } },
 }
 
-export async function startServer(folder) {
+/**
+ * `config` is written as the server's config file (the SDK tests' fake provider by default; `{}`
+ * gives the zero-configuration offline model); `ui` is a folder of the built web UI to serve.
+ */
+export async function startServer(folder, { config: settings = FAKE_CONFIG, ui } = {}) {
   const config = path.join(folder, "dossier.json")
-  writeFileSync(config, JSON.stringify(FAKE_CONFIG))
-  const child = spawn(binary, ["--hostname", "127.0.0.1", "--port", "0"], {
+  writeFileSync(config, JSON.stringify(settings))
+  const uiArguments = ui === undefined ? [] : ["--ui", ui]
+  const child = spawn(binary, ["--hostname", "127.0.0.1", "--port", "0", ...uiArguments], {
     env: { ...process.env, DOSSIER_DATA_DIR: path.join(folder, "data"), DOSSIER_CONFIG: config, DOSSIER_SERVER_PASSWORD: "" },
     stdio: ["ignore", "pipe", "inherit"],
   })

@@ -41,7 +41,14 @@ export const App: Component<AppProps> = (props) => {
       setText(restored);
       composerField?.focus();
     },
-    announce: (path) => setAnnouncement(t("exportSaved", { path })),
+    announce: (path) => {
+      setAnnouncement(t("exportSaved", { path }));
+      // A confirmation, not a state: it goes away on its own.
+      const shown = announcement();
+      setTimeout(() => {
+        if (announcement() === shown) setAnnouncement("");
+      }, 8000);
+    },
   });
 
   const addAttachments = (added: Attachment[]) => {

@@ -118,7 +118,11 @@ export const Conversation: Component<{
       </div>
       <Show when={props.reshaping.undoneCount(props.sessionId) > 0}>
         <div class="notice notice--undone" role="status" data-testid="undone">
-          <p>{props.t("undoneMessages", { count: props.reshaping.undoneCount(props.sessionId) })}</p>
+          <p>
+            {props.reshaping.undoneCount(props.sessionId) === 1
+              ? props.t("undoneMessage")
+              : props.t("undoneMessages", { count: props.reshaping.undoneCount(props.sessionId) })}
+          </p>
           <button type="button" class="plain-button" disabled={!props.reshaping.canRedo(props.sessionId)} onClick={() => void props.reshaping.redo(props.sessionId)}>
             {props.t("redo")}
           </button>

@@ -30,7 +30,7 @@ describe("session actions", () => {
       expect(screen.queryByText("second question")).toBeNull();
     });
     expect(field.value).toBe("second question");
-    expect(screen.getByTestId("undone").textContent).toContain("1 undone messages");
+    expect(screen.getByTestId("undone").textContent).toContain("1 undone message is hidden");
     expect(backend.calls.at(-1)).toEqual({ command: "revertSession", argument: { id: "ses_a", messageID: expect.stringMatching(/^msg_/) as unknown } });
 
     fireEvent.click(screen.getByTestId("redo"));

@@ -1,0 +1,116 @@
+// Undo, redo, edit and resend, fork, export and import in Debian's chromium against a real
+// dossier-server with the offline model: every step through the page's own buttons, the
+// export as a real browser download, the import through the page's file input.
+// Screenshots go to tests/artifacts/browser-reshaping-*.png.
+import { test, before, after } from "node:test"
+import assert from "node:assert/strict"
+import { mkdtempSync, mkdirSync, readFileSync } from "node:fs"
+import os from "node:os"
+import path from "node:path"
+import { fileURLToPath } from "node:url"
+import { chromium } from "playwright-core"
+import { startServer } from "../sdk-compat/server.mjs"
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+const root = path.resolve(here, "../..")
+const artifacts = path.join(root, "tests/artifacts")
+mkdirSync(artifacts, { recursive: true })
+
+let server
+let browser
+let folder
+
+before(async () => {
+  folder = mkdtempSync(path.join(os.tmpdir(), "dossier-reshaping-"))
+  server = await startServer(folder, { config: {}, ui: path.join(root, "ui/dist") })
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+  })
+})
+
+after(async () => {
+  await browser?.close()
+  await server?.stop()
+})
+
+const userTexts = (page) => page.locator('[data-testid="message"][data-role="user"] .user-text').allInnerTexts()
+
+async function say(page, text) {
+  const replies = await page.getByTestId("reply-text").count()
+  const composer = page.getByRole("textbox", { name: "Message" })
+  await composer.fill(text)
+  await composer.press("Enter")
+  await page.getByTestId("reply-text").nth(replies).waitFor({ timeout: 20_000 })
+  await page.getByTestId("undo").and(page.locator(":enabled")).waitFor({ timeout: 20_000 })
+}
+
+test("undo, redo, edit and resend, fork, export and import a session", async () => {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 800 }, acceptDownloads: true })
+  const problems = []
+  page.on("pageerror", (error) => problems.push(String(error)))
+  await page.goto(server.baseUrl + "/")
+  await page.getByTestId("new-session").click()
+  await page.getByTestId("session-row").first().waitFor()
+  await say(page, "first question")
+  await say(page, "second question")
+  assert.deepEqual(await userTexts(page), ["first question", "second question"])
+
+  // Undo: the last turn is hidden, its text is back in the composer.
+  await page.getByTestId("undo").click()
+  await page.getByTestId("undone").waitFor()
+  assert.deepEqual(await userTexts(page), ["first question"])
+  assert.equal(await page.getByRole("textbox", { name: "Message" }).inputValue(), "second question")
+  await page.screenshot({ path: path.join(artifacts, "browser-reshaping-1-undone.png") })
+
+  // Redo: it comes back.
+  await page.getByTestId("redo").click()
+  await page.getByTestId("undone").waitFor({ state: "detached" })
+  assert.deepEqual(await userTexts(page), ["first question", "second question"])
+  await page.getByRole("textbox", { name: "Message" }).fill("")
+
+  // Edit the first message and send it again: everything after it is replaced.
+  const first = page.locator(".message-slot").filter({ hasText: "first question" }).first()
+  await first.hover()
+  await first.getByTestId("edit").click()
+  const editor = page.getByRole("textbox", { name: "Edit" })
+  await editor.fill("first question, edited")
+  await page.screenshot({ path: path.join(artifacts, "browser-reshaping-2-editing.png") })
+  await editor.press("Enter")
+  await page.waitForFunction(() => {
+    const texts = [...document.querySelectorAll('[data-testid="message"][data-role="user"] .user-text')].map((node) => node.textContent)
+    return texts.length === 1 && texts[0] === "first question, edited"
+  }, null, { timeout: 20_000 })
+  await page.getByTestId("reply-text").first().waitFor()
+
+  // Export as Markdown: a real download named after the session.
+  await page.getByTestId("export").click()
+  const [markdownDownload] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-markdown").click()])
+  assert.match(markdownDownload.suggestedFilename(), /\.md$/)
+  const markdown = readFileSync(await markdownDownload.path(), "utf8")
+  assert.match(markdown, /first question, edited/)
+  assert.doesNotMatch(markdown, /second question/, "the undone turn was removed for good by the resend")
+
+  await page.getByTestId("export").click()
+  const [jsonDownload] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-json").click()])
+  const exportedPath = path.join(folder, "exported.json")
+  await jsonDownload.saveAs(exportedPath)
+  assert.equal(JSON.parse(readFileSync(exportedPath, "utf8")).messages.length, 2)
+
+  // Fork the whole session: a new session opens with the same messages.
+  const heading = page.getByTestId("session-heading")
+  const title = await heading.innerText()
+  await page.getByTestId("fork-session").click()
+  await page.waitForFunction((before) => document.querySelector('[data-testid="session-heading"]')?.textContent === `${before} (fork #1)`, title)
+  await page.locator('[data-testid="message"][data-role="user"]').first().waitFor()
+  assert.deepEqual(await userTexts(page), ["first question, edited"])
+
+  // Import the JSON export: another new session, same conversation.
+  await page.getByTestId("import-file").setInputFiles(exportedPath)
+  await page.waitForFunction((before) => document.querySelector('[data-testid="session-heading"]')?.textContent === before, title)
+  await page.locator('[data-testid="message"][data-role="user"]').first().waitFor()
+  assert.deepEqual(await userTexts(page), ["first question, edited"])
+  assert.equal(await page.getByTestId("session-row").count(), 3)
+  await page.screenshot({ path: path.join(artifacts, "browser-reshaping-3-imported.png") })
+  assert.deepEqual(problems, [], "no uncaught errors in the page")
+})
