@@ -4,34 +4,18 @@
 // Screenshots go to tests/artifacts/browser-reshaping-*.png.
 import { test, before, after } from "node:test"
 import assert from "node:assert/strict"
-import { mkdtempSync, mkdirSync, readFileSync } from "node:fs"
-import os from "node:os"
+import { readFileSync } from "node:fs"
 import path from "node:path"
-import { fileURLToPath } from "node:url"
-import { chromium } from "playwright-core"
-import { startServer } from "../sdk-compat/server.mjs"
+import { artifacts, startHarness } from "./harness.mjs"
 
-const here = path.dirname(fileURLToPath(import.meta.url))
-const root = path.resolve(here, "../..")
-const artifacts = path.join(root, "tests/artifacts")
-mkdirSync(artifacts, { recursive: true })
-
-let server
-let browser
-let folder
+let harness
 
 before(async () => {
-  folder = mkdtempSync(path.join(os.tmpdir(), "dossier-reshaping-"))
-  server = await startServer(folder, { config: {}, ui: path.join(root, "ui/dist") })
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
-  })
+  harness = await startHarness("reshaping")
 })
 
 after(async () => {
-  await browser?.close()
-  await server?.stop()
+  await harness?.stop()
 })
 
 const userTexts = (page) => page.locator('[data-testid="message"][data-role="user"] .user-text').allInnerTexts()
@@ -46,6 +30,7 @@ async function say(page, text) {
 }
 
 test("undo, redo, edit and resend, fork, export and import a session", async () => {
+  const { browser, server, folder } = harness
   const page = await browser.newPage({ viewport: { width: 1200, height: 800 }, acceptDownloads: true })
   const problems = []
   page.on("pageerror", (error) => problems.push(String(error)))
