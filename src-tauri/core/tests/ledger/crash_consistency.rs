@@ -4,14 +4,14 @@
 //!
 //! The child is this same test binary, re-run with `DOSSIER_CRASH_CHILD_DIR` set.
 
+use crate::crash_child::{ready, CrashChild};
 use crate::support::*;
 use dossier_core::draft::Draft;
 use dossier_core::session::CreateSession;
 use dossier_core::Ledger;
 use rand::Rng;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::io::Write;
+use std::time::Duration;
 
 const CHILD_ENV: &str = "DOSSIER_CRASH_CHILD_DIR";
 const FORK_CHILD_ENV: &str = "DOSSIER_CRASH_FORK_CHILD_DIR";
@@ -62,49 +62,15 @@ async fn killed_ingest_never_leaves_half_a_prompt() {
         .map(|line| format!("line {line} of notes\n"))
         .collect();
     std::fs::write(folder.path().join("work").join("notes.txt"), text).unwrap_or_default();
-    let executable = std::env::current_exe().unwrap_or_else(|error| panic!("{error}"));
     let mut acknowledged: Vec<(String, String)> = Vec::new();
     let mut rng = rand::thread_rng();
 
     for round in 0..ROUNDS {
-        let mut child = Command::new(&executable)
-            .args([TEST_NAME, "--exact", "--nocapture", "--test-threads", "1"])
-            .env(CHILD_ENV, folder.path())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|error| panic!("{error}"));
-        let stdout = child.stdout.take().unwrap_or_else(|| panic!("no stdout"));
-        let (sender, receiver) = std::sync::mpsc::channel::<String>();
-        let reader = std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let child = CrashChild::spawn(TEST_NAME, CHILD_ENV, folder.path());
         // Wait until the child is ingesting, then let it run a random while before the kill.
-        // libtest prints "test <name> ... " first, so "ready" may end a longer line.
-        let started = Instant::now();
-        loop {
-            let line = receiver
-                .recv_timeout(Duration::from_secs(30))
-                .unwrap_or_else(|error| {
-                    panic!("round {round}: the child never became ready: {error}")
-                });
-            if line.ends_with("ready") {
-                break;
-            }
-            assert!(
-                started.elapsed() < Duration::from_secs(30),
-                "round {round}: the child never became ready"
-            );
-        }
+        child.wait_for(&format!("became ready in round {round}"), ready);
         std::thread::sleep(Duration::from_millis(rng.gen_range(5..250)));
-        child.kill().unwrap_or_else(|error| panic!("{error}")); // SIGKILL on Unix
-        child.wait().unwrap_or_else(|error| panic!("{error}"));
-        reader.join().unwrap_or_default();
-        for line in receiver.try_iter() {
+        for line in child.kill() {
             if let Some(rest) = line.strip_prefix("ack ") {
                 if let Some((session, message)) = rest.split_once(' ') {
                     acknowledged.push((session.to_string(), message.to_string()));
@@ -211,49 +177,16 @@ async fn killed_fork_leaves_no_fork_or_a_whole_one() {
         }
         ledger.close().await;
     }
-    let executable = std::env::current_exe().unwrap_or_else(|error| panic!("{error}"));
     let mut rng = rand::thread_rng();
     let mut acknowledged = Vec::new();
     for round in 0..8 {
-        let mut child = Command::new(&executable)
-            .args([
-                FORK_TEST_NAME,
-                "--exact",
-                "--nocapture",
-                "--test-threads",
-                "1",
-            ])
-            .env(FORK_CHILD_ENV, folder.path())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|error| panic!("{error}"));
-        let stdout = child.stdout.take().unwrap_or_else(|| panic!("no stdout"));
-        let (sender, receiver) = std::sync::mpsc::channel::<String>();
-        let reader = std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        loop {
-            let line = receiver
-                .recv_timeout(Duration::from_secs(30))
-                .unwrap_or_else(|error| {
-                    panic!("round {round}: the child never became ready: {error}")
-                });
-            if line.ends_with("ready") {
-                break;
-            }
-        }
+        let child = CrashChild::spawn(FORK_TEST_NAME, FORK_CHILD_ENV, folder.path());
+        child.wait_for(&format!("became ready in round {round}"), ready);
         std::thread::sleep(Duration::from_millis(rng.gen_range(5..200)));
-        child.kill().unwrap_or_else(|error| panic!("{error}"));
-        child.wait().unwrap_or_else(|error| panic!("{error}"));
-        reader.join().unwrap_or_default();
         acknowledged.extend(
-            receiver
-                .try_iter()
+            child
+                .kill()
+                .into_iter()
                 .filter_map(|line| line.strip_prefix("ack ").map(str::to_string)),
         );
 

@@ -3,6 +3,7 @@
 //! reply is closed as aborted, the text checkpointed before the kill is there, the tool is
 //! marked interrupted, and the session answers the next prompt.
 
+use crate::crash_child::CrashChild;
 use crate::fake_provider::*;
 use crate::reply_support::{ask, assistant_of, reply_input, text_of};
 use crate::support::*;
@@ -11,8 +12,7 @@ use dossier_core::event::EventPayload;
 use dossier_core::part::{PartBody, ToolState};
 use dossier_core::Ledger;
 use serde_json::Value;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+use std::io::Write;
 use std::time::Duration;
 
 const CHILD_ENV: &str = "DOSSIER_REPLY_CRASH_CHILD_DIR";
@@ -62,35 +62,14 @@ async fn killed_mid_reply_is_closed_as_aborted_with_its_text() {
     }
     let folder = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
     std::fs::create_dir_all(folder.path().join("work")).unwrap_or_default();
-    let executable = std::env::current_exe().unwrap_or_else(|error| panic!("{error}"));
-    let mut process = Command::new(&executable)
-        .args([TEST_NAME, "--exact", "--nocapture", "--test-threads", "1"])
-        .env(CHILD_ENV, folder.path())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap_or_else(|error| panic!("{error}"));
-    let stdout = process.stdout.take().unwrap_or_else(|| panic!("no stdout"));
-    let (sender, receiver) = std::sync::mpsc::channel::<String>();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if sender.send(line).is_err() {
-                break;
-            }
-        }
+    let child = CrashChild::spawn(TEST_NAME, CHILD_ENV, folder.path());
+    let session_id = child.wait_for("streamed", |line| {
+        line.split_once("streaming ")
+            .map(|(_, id)| id.trim().to_string())
     });
-    let session_id = loop {
-        let line = receiver
-            .recv_timeout(Duration::from_secs(30))
-            .unwrap_or_else(|error| panic!("the child never streamed: {error}"));
-        if let Some((_, id)) = line.split_once("streaming ") {
-            break id.trim().to_string();
-        }
-    };
     // Two checkpoint intervals: the streamed text must be on disk by now.
     std::thread::sleep(Duration::from_millis(600));
-    process.kill().unwrap_or_else(|error| panic!("{error}"));
-    process.wait().unwrap_or_else(|error| panic!("{error}"));
+    child.kill();
 
     let fake = FakeProvider::start(vec![openai_text(&["Back ", "again."])]).await;
     let ledger = Ledger::open(options(folder.path(), &fake.openai_config()))
