@@ -44,6 +44,7 @@ pub struct Session {
     /// Dossier's addition: pinned sessions are listed first by the UI. Omitted when false so the
     /// JSON stays identical to OpenCode's for everything else.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(optional, as = "Option<bool>")]
     pub pinned: bool,
 }
 
@@ -124,17 +125,23 @@ pub struct RevertMarker {
 pub struct CreateSession {
     #[serde(rename = "parentID")]
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub parent_id: Option<String>,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub title: Option<String>,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub agent: Option<String>,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub model: Option<SessionModel>,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub permission: Option<Ruleset>,
     #[serde(rename = "workspaceID")]
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub workspace_id: Option<String>,
     /// Sent by OpenCode's v2 SDK; accepted for compatibility and not stored.
     #[serde(default, skip_serializing)]
@@ -142,6 +149,7 @@ pub struct CreateSession {
     pub metadata: Option<Value>,
     /// The folder the session works in; the ledger's default directory when absent.
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub directory: Option<String>,
 }
 
@@ -152,12 +160,16 @@ pub struct CreateSession {
 #[serde(deny_unknown_fields)]
 pub struct SessionPatch {
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub title: Option<String>,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub permission: Option<Ruleset>,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub time: Option<SessionTimePatch>,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub pinned: Option<bool>,
 }
 

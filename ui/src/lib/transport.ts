@@ -71,9 +71,8 @@ export interface Backend {
   listSessions(request: SessionListRequest): Promise<SessionListing>;
   /** Sub-sessions of a session (agents that ran as subtasks), oldest first. */
   readonly listChildSessions?: (sessionID: string) => Promise<Session[]>;
-  /** Every field of the input is optional on the wire (serde defaults); the generated type says `| null`. */
-  createSession(input: Partial<CreateSession>): Promise<Session>;
-  updateSession(sessionID: string, patch: Partial<SessionPatch>): Promise<Session>;
+  createSession(input: CreateSession): Promise<Session>;
+  updateSession(sessionID: string, patch: SessionPatch): Promise<Session>;
   archiveSession(sessionID: string, archived: boolean): Promise<Session>;
   deleteSession(sessionID: string): Promise<void>;
   listMessages(sessionID: string, limit: number, before?: string): Promise<MessageListing>;

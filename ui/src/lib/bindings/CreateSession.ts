@@ -5,8 +5,8 @@ import type { SessionModel } from "./SessionModel";
 /**
  * What a caller may set when creating a session (OpenCode's `CreateInput`, plus `directory`).
  */
-export type CreateSession = { parentID: string | null, title: string | null, agent: string | null, model: SessionModel | null, permission: Array<Rule> | null, workspaceID: string | null, 
+export type CreateSession = { parentID?: string | null, title?: string | null, agent?: string | null, model?: SessionModel | null, permission?: Array<Rule> | null, workspaceID?: string | null, 
 /**
  * The folder the session works in; the ledger's default directory when absent.
  */
-directory: string | null, };
+directory?: string | null, };

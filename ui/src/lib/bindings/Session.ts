@@ -11,4 +11,4 @@ export type Session = { id: string, slug: string, projectID: string, directory: 
  * Dossier's addition: pinned sessions are listed first by the UI. Omitted when false so the
  * JSON stays identical to OpenCode's for everything else.
  */
-pinned: boolean, };
+pinned?: boolean, };

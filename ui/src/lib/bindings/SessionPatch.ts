@@ -6,4 +6,4 @@ import type { SessionTimePatch } from "./SessionTimePatch";
  * A partial update (`PATCH /session/:id`). `permission` rules are appended to the existing
  * ruleset, as OpenCode does.
  */
-export type SessionPatch = { title: string | null, permission: Array<Rule> | null, time: SessionTimePatch | null, pinned: boolean | null, };
+export type SessionPatch = { title?: string | null, permission?: Array<Rule> | null, time?: SessionTimePatch | null, pinned?: boolean | null, };
