@@ -1,6 +1,7 @@
 //! Integration tests of dossier-core against real temporary SQLite databases. One test binary
 //! (faster to build); each behaviour lives in its own file under `ledger/`.
 
+mod blob_release;
 mod crash_child;
 mod support;
 

@@ -209,21 +209,6 @@ async fn directory_becomes_listing_and_directory_part() {
     );
 }
 
-fn png(width: u32, height: u32) -> Vec<u8> {
-    let buffer = image::ImageBuffer::from_fn(width, height, |x, y| {
-        image::Rgb([
-            (x * 7 % 256) as u8,
-            (y * 13 % 256) as u8,
-            ((x ^ y) % 256) as u8,
-        ])
-    });
-    let mut bytes = std::io::Cursor::new(Vec::new());
-    image::DynamicImage::ImageRgb8(buffer)
-        .write_to(&mut bytes, image::ImageFormat::Png)
-        .unwrap_or_else(|error| panic!("{error}"));
-    bytes.into_inner()
-}
-
 #[tokio::test]
 async fn image_file_becomes_attachment_in_the_blob_store() {
     let test = open(FAKE_CONFIG).await;

@@ -130,3 +130,19 @@ pub fn types(events: &[Event]) -> Vec<&'static str> {
         .map(|event| event.payload.type_name())
         .collect()
 }
+
+/// A PNG of `width`×`height` with enough detail that it does not compress to nothing.
+pub fn png(width: u32, height: u32) -> Vec<u8> {
+    let buffer = image::ImageBuffer::from_fn(width, height, |x, y| {
+        image::Rgb([
+            (x * 7 % 256) as u8,
+            (y * 13 % 256) as u8,
+            ((x ^ y) % 256) as u8,
+        ])
+    });
+    let mut bytes = std::io::Cursor::new(Vec::new());
+    image::DynamicImage::ImageRgb8(buffer)
+        .write_to(&mut bytes, image::ImageFormat::Png)
+        .unwrap_or_else(|error| panic!("{error}"));
+    bytes.into_inner()
+}
