@@ -11,6 +11,7 @@ import { type Reshaping, typedText } from "../lib/reshaping";
 export const MessageActions: Component<{ t: Translate; chat: Chat; reshaping: Reshaping; sessionId: string; message: Message }> = (props) => {
   const [editing, setEditing] = createSignal<string | undefined>();
   const busy = () => props.chat.isBusy(props.sessionId);
+  const failed = () => props.message.role === "assistant" && props.message.error !== undefined;
   const submit = () => {
     const text = editing();
     if (text === undefined || text.trim() === "") return;
@@ -60,8 +61,17 @@ export const MessageActions: Component<{ t: Translate; chat: Chat; reshaping: Re
         <Show
           when={props.message.role === "user"}
           fallback={
-            <button type="button" class="link-button" data-testid="regenerate" disabled={busy()} title={busy() ? props.t("busyRefused") : undefined} onClick={() => void props.reshaping.regenerate(props.sessionId, props.message.id)}>
-              {props.t("regenerate")}
+            <button
+              type="button"
+              class="link-button"
+              classList={{ "link-button--strong": failed() }}
+              data-testid="regenerate"
+              disabled={busy()}
+              title={busy() ? props.t("busyRefused") : undefined}
+              onClick={() => void props.reshaping.regenerate(props.sessionId, props.message.id)}
+            >
+              {/* A failed reply is answered again the same way: offered as Retry. */}
+              {failed() ? props.t("retry") : props.t("regenerate")}
             </button>
           }
         >

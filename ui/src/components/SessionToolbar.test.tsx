@@ -92,4 +92,31 @@ describe("session actions", () => {
       expect(screen.getByTestId("session-heading").textContent).toBe("Imported");
     });
   });
+
+  it("a failed reply offers Retry, which answers the message again", async () => {
+    const { backend } = await sessionWithTwoMessages();
+    const info = {
+      role: "assistant" as const,
+      id: "msg_reply",
+      sessionID: "ses_a",
+      parentID: "msg_x",
+      time: { created: 5, completed: 6 },
+      agent: "build",
+      modelID: "gpt",
+      providerID: "openai",
+      mode: "build",
+      path: { cwd: "/", root: "/" },
+      cost: 0,
+      tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
+      error: { name: "ProviderAuthError" as const, data: { providerID: "openai", message: "Incorrect API key provided" } },
+    };
+    backend.publish({ type: "message.updated", properties: { sessionID: "ses_a", info } });
+    const retry = await screen.findByRole("button", { name: "Retry" });
+    fireEvent.click(retry);
+    await waitFor(() => {
+      expect(backend.calls.at(-1)).toEqual({ command: "regenerateReply", argument: { id: "ses_a", messageID: "msg_reply" } });
+    });
+    // The fake says the session is busy: the refusal is shown in place, in words.
+    expect((await screen.findByTestId("notice")).textContent).toContain("The session is replying");
+  });
 });
