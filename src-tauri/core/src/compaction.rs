@@ -151,6 +151,7 @@ pub(crate) async fn compact(
         max_output_tokens: None,
         temperature: None,
         top_p: None,
+        options: serde_json::Map::new(),
     };
     let plan = StepPlan {
         provider: provider.as_ref(),

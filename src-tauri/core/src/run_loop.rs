@@ -71,13 +71,8 @@ pub(crate) async fn run(
             continue;
         }
         let model = user.model.model_ref();
-        let limit = ledger
-            .config()
-            .provider
-            .get(&model.provider_id)
-            .and_then(|provider| provider.models.get(&model.model_id))
-            .and_then(|configured| configured.limit.as_ref());
-        if !compacted && crate::compaction::needs_compaction(&history, limit) {
+        let limit = crate::model_snapshot::limit_of(ledger.config(), &model);
+        if !compacted && crate::compaction::needs_compaction(&history, limit.as_ref()) {
             // The last reply filled the context: summarise before asking again.
             compacted = true;
             match crate::compaction::compact(ledger, control, &session, &user, &history, client)
@@ -115,6 +110,11 @@ pub(crate) async fn run(
             .chain(session.permission.iter().flatten())
             .cloned()
             .collect();
+        let options = crate::model_variant::provider_options(
+            ledger.config(),
+            &model,
+            user.model.variant.as_deref(),
+        );
         let request = ModelRequest {
             model_id: model.model_id.clone(),
             system: system_prompt(&agent, &session, &user, &model.label()),
@@ -125,9 +125,16 @@ pub(crate) async fn run(
                 offered_tools(ledger, &agent, &rules)
             },
             history: Arc::new(history),
-            max_output_tokens: None,
+            max_output_tokens: crate::model_variant::answer_tokens_beside_thinking(
+                &options,
+                limit
+                    .as_ref()
+                    .and_then(|limit| limit.get("output"))
+                    .and_then(serde_json::Value::as_u64),
+            ),
             temperature: agent.temperature,
             top_p: agent.top_p,
+            options,
         };
         let plan = StepPlan {
             provider: provider.as_ref(),
@@ -200,7 +207,7 @@ pub(crate) async fn stream_step(
         session,
         rules,
     } = plan;
-    let price = crate::reply_cost::price_of(ledger.config(), &request_model(assistant));
+    let price = crate::model_snapshot::price_of(ledger.config(), &request_model(assistant));
     let mut attempt: u32 = 0;
     loop {
         let started = tokio::select! {

@@ -1,5 +1,11 @@
-//! An incremental Server-Sent Events parser: bytes arrive in arbitrary chunks, whole events
-//! come out. Both provider protocols stream SSE; this is the one place that splits it.
+//! Server-Sent Events for both provider protocols: an incremental parser (bytes arrive in
+//! arbitrary chunks, whole events come out) and the one loop that turns a response body into
+//! `StreamEvent`s through a protocol's `EventDecoding`. The protocols differ only in how an
+//! event's data is read and in what an ending means, so that is all a decoder says.
+
+use super::{EventStream, ProviderFailure, StreamEvent};
+use futures::StreamExt;
+use std::collections::VecDeque;
 
 /// One event: its `event:` name (if any) and its `data:` lines joined by `\n`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,6 +84,105 @@ impl EventParser {
             event: self.event.take(),
             data: std::mem::take(&mut self.data).join("\n"),
         })
+    }
+}
+
+/// What one event said: the events it produced, and whether the reply is complete (so nothing
+/// after it is read).
+#[derive(Debug, Default, PartialEq)]
+pub struct Decoded {
+    pub events: Vec<StreamEvent>,
+    pub complete: bool,
+}
+
+/// A protocol's event-by-event reading of one streamed reply.
+pub trait EventDecoding: Send + 'static {
+    /// Reads one whole event. A failure ends the stream with it.
+    fn decode(&mut self, event: &ServerSentEvent) -> Result<Decoded, ProviderFailure>;
+
+    /// The body ended before an event said the reply was complete: whatever closes the reply,
+    /// or the failure that says the connection was cut.
+    fn body_ended(&mut self) -> Vec<Result<StreamEvent, ProviderFailure>>;
+}
+
+/// The body's bytes decoded into a stream of events, ending after the first failure.
+pub fn decode_body<Decoder: EventDecoding>(
+    bytes: futures::stream::BoxStream<'static, Result<bytes::Bytes, reqwest::Error>>,
+    decoder: Decoder,
+) -> EventStream {
+    let state = DecodeState {
+        bytes,
+        parser: EventParser::new(),
+        decoder,
+        queue: VecDeque::new(),
+        finished: false,
+    };
+    futures::stream::unfold(state, next_event).boxed()
+}
+
+struct DecodeState<Decoder> {
+    bytes: futures::stream::BoxStream<'static, Result<bytes::Bytes, reqwest::Error>>,
+    parser: EventParser,
+    decoder: Decoder,
+    queue: VecDeque<Result<StreamEvent, ProviderFailure>>,
+    finished: bool,
+}
+
+async fn next_event<Decoder: EventDecoding>(
+    mut state: DecodeState<Decoder>,
+) -> Option<(Result<StreamEvent, ProviderFailure>, DecodeState<Decoder>)> {
+    loop {
+        if let Some(item) = state.queue.pop_front() {
+            return Some((item, state));
+        }
+        if state.finished {
+            return None;
+        }
+        match state.bytes.next().await {
+            Some(Ok(chunk)) => {
+                for event in state.parser.feed(&chunk) {
+                    state.decode(&event);
+                    if state.finished {
+                        break;
+                    }
+                }
+            }
+            Some(Err(error)) => {
+                tracing::warn!(error = %error.without_url(), "provider stream failed");
+                state.queue.push_back(Err(super::stream_cut()));
+                state.finished = true;
+            }
+            None => {
+                // An event the body ended in the middle of may be cut short; if it does not
+                // decode, the ending below says what happened rather than a parse error.
+                if let Some(event) = state.parser.finish() {
+                    if let Ok(decoded) = state.decoder.decode(&event) {
+                        state.queue.extend(decoded.events.into_iter().map(Ok));
+                        state.finished = decoded.complete;
+                    }
+                }
+                if !state.finished {
+                    let ending = state.decoder.body_ended();
+                    state.queue.extend(ending);
+                    state.finished = true;
+                }
+            }
+        }
+    }
+}
+
+impl<Decoder: EventDecoding> DecodeState<Decoder> {
+    fn decode(&mut self, event: &ServerSentEvent) {
+        match self.decoder.decode(event) {
+            Ok(decoded) => {
+                self.queue.extend(decoded.events.into_iter().map(Ok));
+                self.finished = decoded.complete;
+            }
+            Err(failure) => {
+                self.queue.push_back(Err(failure));
+                self.finished = true;
+            }
+        }
     }
 }
 

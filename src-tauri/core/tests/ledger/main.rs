@@ -15,6 +15,7 @@ mod reply_errors;
 mod reply_streaming;
 mod reply_support;
 mod reply_tools;
+mod reply_variants;
 mod reshaping;
 mod search;
 mod storage;

@@ -295,6 +295,27 @@ async fn step_cost_comes_from_the_configured_price_and_adds_up_on_the_session() 
 }
 
 #[tokio::test]
+async fn a_known_model_without_a_configured_price_is_costed_from_the_models_dev_snapshot() {
+    let fake = FakeProvider::start(vec![openai_text(&["Hello."])]).await;
+    // Provider "openai" pointed at the fake server, model gpt-4o, no `cost` in the config.
+    let config = format!(
+        r#"{{"model": "openai/gpt-4o", "provider": {{"openai": {{"options": {{"baseURL": "{}", "apiKey": "{API_KEY}"}}, "models": {{"gpt-4o": {{}}}}}}}}}}"#,
+        fake.base_url
+    );
+    let test = open(&config).await;
+    let session = test.session().await;
+    let reply = ask(&test, &session.id, "hi").await;
+    // 42 input tokens at $2.50/M and 11 output tokens at $10/M (the snapshot's gpt-4o price).
+    let expected = (42.0 * 2.5 + 11.0 * 10.0) / 1e6;
+    let assistant = assistant_of(&reply);
+    assert!(
+        (assistant.cost - expected).abs() < 1e-12,
+        "{}",
+        assistant.cost
+    );
+}
+
+#[tokio::test]
 async fn the_first_reply_titles_the_session_through_the_model() {
     let fake = FakeProvider::start(vec![openai_text(&["Hi."])]).await;
     let test = open(&fake.openai_config()).await;

@@ -112,6 +112,7 @@ fn request_body_merges_roles_and_puts_results_in_user_turns() {
         max_output_tokens: None,
         temperature: None,
         top_p: None,
+        options: serde_json::Map::new(),
     };
     assert_eq!(
         request_body(&request),
@@ -153,6 +154,7 @@ fn tool_media_goes_inside_the_tool_result() {
         max_output_tokens: None,
         temperature: None,
         top_p: None,
+        options: serde_json::Map::new(),
     };
     assert_eq!(
         request_body(&request)["messages"][0]["content"][0]["content"],

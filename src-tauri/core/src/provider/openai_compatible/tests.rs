@@ -181,6 +181,7 @@ fn request_body_has_system_messages_tools_and_results() {
         max_output_tokens: None,
         temperature: None,
         top_p: None,
+        options: serde_json::Map::new(),
     };
     let body = request_body(&request);
     assert_eq!(
@@ -212,6 +213,7 @@ fn sampling_settings_are_sent_only_when_set() {
         max_output_tokens: None,
         temperature: None,
         top_p: None,
+        options: serde_json::Map::new(),
     };
     let plain = request_body(&request);
     assert!(plain.get("temperature").is_none() && plain.get("top_p").is_none());
