@@ -56,6 +56,9 @@ pub enum StreamEvent {
     ReasoningStart,
     ReasoningDelta(String),
     ReasoningEnd,
+    /// Anthropic's signature over the thinking just streamed; it must come back with the
+    /// thinking when the conversation is replayed, or Anthropic refuses the block.
+    ReasoningSignature(String),
     ToolInputStart {
         call_id: String,
         name: String,

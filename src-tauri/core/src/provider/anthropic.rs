@@ -80,9 +80,14 @@ pub fn request_body(request: &ModelRequest) -> Value {
                     .iter()
                     .filter_map(|item| match item {
                         AssistantContent::Text(text) => Some(json!({"type": "text", "text": text})),
-                        // Thinking blocks need the signature Anthropic issued; without it they
-                        // are refused, so earlier reasoning is not replayed.
-                        AssistantContent::Reasoning(_) => None,
+                        // Thinking is replayed with the signature Anthropic issued for it;
+                        // unsigned reasoning (another provider's, or cut before the signature)
+                        // would be refused, so it is left out.
+                        AssistantContent::Reasoning {
+                            text,
+                            signature: Some(signature),
+                        } => Some(json!({"type": "thinking", "thinking": text, "signature": signature})),
+                        AssistantContent::Reasoning { signature: None, .. } => None,
                         AssistantContent::ToolCall {
                             call_id,
                             name,
@@ -285,6 +290,9 @@ impl EventDecoder {
                     Some("text_delta") => events.push(StreamEvent::TextDelta(text("text"))),
                     Some("thinking_delta") => {
                         events.push(StreamEvent::ReasoningDelta(text("thinking")));
+                    }
+                    Some("signature_delta") => {
+                        events.push(StreamEvent::ReasoningSignature(text("signature")));
                     }
                     Some("input_json_delta") => {
                         if let Some(block) = self.blocks.get_mut(&index) {

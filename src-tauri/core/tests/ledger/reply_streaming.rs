@@ -237,7 +237,12 @@ async fn anthropic_messages_stream_thinking_text_and_tool_use() {
         .filter_map(|message| message["role"].as_str())
         .collect();
     assert_eq!(roles, ["user", "assistant", "user"]);
-    assert_eq!(messages[1]["content"][0]["type"], "tool_use");
+    // The thinking comes back signed, before the tool call it led to.
+    assert_eq!(
+        messages[1]["content"][0],
+        serde_json::json!({"type": "thinking", "thinking": "Need the file.", "signature": "c2ln"})
+    );
+    assert_eq!(messages[1]["content"][1]["type"], "tool_use");
     assert_eq!(messages[2]["content"][0]["type"], "tool_result");
     assert_eq!(messages[2]["content"][0]["tool_use_id"], "toolu_1");
     let stored = test
@@ -252,6 +257,14 @@ async fn anthropic_messages_stream_thinking_text_and_tool_use() {
         strings(&["step-start", "reasoning", "tool", "step-finish"])
     );
     assert_eq!(assistant_of(&stored[1]).tokens.input, 30);
+    let signature = stored[1].parts.iter().find_map(|part| match &part.body {
+        PartBody::Reasoning(reasoning) => reasoning.metadata.clone(),
+        _ => None,
+    });
+    assert_eq!(
+        signature,
+        Some(serde_json::json!({"anthropic": {"signature": "c2ln"}}))
+    );
 }
 
 #[tokio::test]

@@ -148,7 +148,10 @@ fn request_body_has_system_messages_tools_and_results() {
         messages: vec![
             ModelMessage::User(vec![UserContent::Text("q".into())]),
             ModelMessage::Assistant(vec![
-                AssistantContent::Reasoning("r".into()),
+                AssistantContent::Reasoning {
+                    text: "r".into(),
+                    signature: Some("sig".into()),
+                },
                 AssistantContent::Text("let me look".into()),
                 AssistantContent::ToolCall {
                     call_id: "c1".into(),
