@@ -1,12 +1,16 @@
-//! Compaction, reduced to its core (reference §5.7): when the provider says the conversation no
-//! longer fits, a compaction marker is recorded, the model writes a summary with no tools, and a
-//! synthetic "continue" message follows. From then on the model sees the summary instead of the
-//! history before it. Tail retention, pruning and the manual summarize route are not done yet.
+//! Compaction (reference §5.7): when the provider says the conversation no longer fits, or the
+//! last reply filled the context, or the user asks for it (`summarize`), a compaction marker is
+//! recorded, the model writes a summary with no tools, and — when automatic — a synthetic
+//! "continue" message follows. From then on the model sees the summary instead of the history
+//! before it. Old tool outputs are pruned separately (`prune`). Keeping a verbatim tail of the
+//! last turns beside the summary (`tail_start_id`) is not done yet: the whole history is
+//! summarised.
 
+use crate::attachment_storage;
 use crate::error::LedgerError;
 use crate::id::IdKind;
 use crate::ledger::Ledger;
-use crate::message::{Message, MessageWithParts, UserMessage, UserTime};
+use crate::message::{Message, MessageWithParts, ModelRef, UserMessage, UserModel, UserTime};
 use crate::model_messages::{to_model_messages, ModelMessage, UserContent};
 use crate::part::{CompactionPart, Part, PartBody, TextPart};
 use crate::provider::{self, ModelRequest};
@@ -16,6 +20,8 @@ use crate::session::Session;
 use crate::session_runner::RunControl;
 use serde_json::json;
 use std::sync::Arc;
+
+pub mod prune;
 
 pub const CONTINUE_TEXT: &str = "Continue if you have next steps, or stop and ask for clarification if you are unsure how to proceed.";
 
@@ -107,14 +113,42 @@ pub(crate) async fn compact(
         }),
     )
     .await?;
+    summarize_before(ledger, control, session, &marker, history, true, client).await
+}
+
+/// A compaction request recorded by `Ledger::summarize` and not answered yet: the newest user
+/// message carries a compaction part and nothing follows it. Its index, message and `auto`.
+pub fn pending_request(history: &[MessageWithParts]) -> Option<(usize, &UserMessage, bool)> {
+    let last = history.len().checked_sub(1)?;
+    let message = &history[last];
+    let Message::User(user) = &message.info else {
+        return None;
+    };
+    message.parts.iter().find_map(|part| match &part.body {
+        PartBody::Compaction(compaction) => Some((last, user, compaction.auto)),
+        _ => None,
+    })
+}
+
+/// Writes the summary of `history` as the reply to the compaction `marker`; when `auto`, the
+/// synthetic "continue" message follows so the loop carries on. `Finished` when recorded.
+pub(crate) async fn summarize_before(
+    ledger: &Ledger,
+    control: &RunControl,
+    session: &Session,
+    marker: &UserMessage,
+    history: &[MessageWithParts],
+    auto: bool,
+    client: &reqwest::Client,
+) -> Result<StepEnd, LedgerError> {
     let agent = match ledger.agents().get("compaction") {
         Some(agent) => agent.clone(),
         None => ledger.agents().default_agent()?.clone(),
     };
-    let mut assistant = new_assistant(ledger, session, &marker, &agent);
+    let mut assistant = new_assistant(ledger, session, marker, &agent);
     assistant.summary = Some(true);
     ledger.insert_reply_message(&assistant).await?;
-    let model = user.model.model_ref();
+    let model = marker.model.model_ref();
     let provider = match provider::resolve(ledger.config(), &model, client) {
         Ok(provider) => provider,
         Err(failure) => {
@@ -165,14 +199,81 @@ pub(crate) async fn compact(
         return Ok(end);
     }
     close(ledger, &mut assistant, None).await?;
+    if !auto {
+        return Ok(StepEnd::Finished);
+    }
     let mut text = TextPart {
         text: CONTINUE_TEXT.into(),
         synthetic: Some(true),
         ..TextPart::default()
     };
     text.metadata = Some(json!({"compaction_continue": true}));
-    synthetic_user(ledger, session, user, PartBody::Text(text)).await?;
+    synthetic_user(ledger, session, marker, PartBody::Text(text)).await?;
     Ok(StepEnd::Finished)
+}
+
+impl Ledger {
+    /// OpenCode's `POST /session/:id/summarize`: records a compaction request for `model` under
+    /// the agent of the newest user message, then runs the loop, which writes the summary (and,
+    /// when `auto`, continues). A pending revert is cleaned up first, as for a prompt.
+    pub async fn summarize(
+        &self,
+        session_id: &str,
+        model: ModelRef,
+        auto: bool,
+    ) -> Result<bool, LedgerError> {
+        self.session(session_id).await?;
+        let catalog = &self.setup.catalog;
+        if catalog.find(&model).is_none() {
+            return Err(LedgerError::ModelNotFound {
+                provider_id: model.provider_id,
+                model_id: model.model_id,
+                available: catalog.labels(),
+            });
+        }
+        let newest_agent = {
+            let mut connection = self.pool.acquire().await?;
+            crate::message_store::newest_user_agent(&mut connection, session_id).await?
+        };
+        let agent = match newest_agent.filter(|name| self.setup.agents.get(name).is_some()) {
+            Some(name) => name,
+            None => self.setup.agents.default_agent()?.name.clone(),
+        };
+        let message = UserMessage {
+            id: self.new_id(IdKind::Message),
+            session_id: session_id.to_string(),
+            time: UserTime {
+                created: self.now(),
+            },
+            format: None,
+            summary: None,
+            agent,
+            model: UserModel {
+                provider_id: model.provider_id,
+                model_id: model.model_id,
+                variant: None,
+            },
+            system: None,
+            tools: None,
+        };
+        let part = Part {
+            id: self.new_id(IdKind::Part),
+            session_id: session_id.to_string(),
+            message_id: message.id.clone(),
+            body: PartBody::Compaction(CompactionPart {
+                auto,
+                overflow: None,
+                tail_start_id: None,
+            }),
+        };
+        let prepared = attachment_storage::prepare(vec![part]).await;
+        self.save_prompt(message, prepared, None, &[]).await?;
+        self.setup
+            .agent_loop
+            .run(self.clone(), session_id.to_string())
+            .await?;
+        Ok(true)
+    }
 }
 
 /// A user message the loop writes itself, with the agent and model of `like`.

@@ -37,6 +37,8 @@ pub(crate) async fn run(
     let mut step: u32 = 0;
     let mut recent_calls = Vec::new();
     let mut compacted = false;
+    // `compaction.auto: false` in the config turns automatic summaries off (OpenCode's switch).
+    let auto_compaction = ledger.config().compaction.auto != Some(false);
     loop {
         if control.is_aborted() {
             break;
@@ -70,9 +72,25 @@ pub(crate) async fn run(
             }
             continue;
         }
+        if let Some((index, marker, auto)) = crate::compaction::pending_request(&history) {
+            // The user asked for a summary: it answers the request instead of a model step.
+            let marker = marker.clone();
+            let before = &history[..index];
+            match crate::compaction::summarize_before(
+                ledger, control, &session, &marker, before, auto, client,
+            )
+            .await?
+            {
+                StepEnd::Finished => continue,
+                _ => break,
+            }
+        }
         let model = user.model.model_ref();
         let limit = crate::model_snapshot::limit_of(ledger.config(), &model);
-        if !compacted && crate::compaction::needs_compaction(&history, limit.as_ref()) {
+        if !compacted
+            && auto_compaction
+            && crate::compaction::needs_compaction(&history, limit.as_ref())
+        {
             // The last reply filled the context: summarise before asking again.
             compacted = true;
             match crate::compaction::compact(ledger, control, &session, &user, &history, client)
@@ -159,7 +177,7 @@ pub(crate) async fn run(
             StepEnd::Failed {
                 failure: ProviderFailure::ContextOverflow { .. },
                 produced: false,
-            } if !compacted => {
+            } if !compacted && auto_compaction => {
                 // The reply that did not fit is closed quietly; a summary takes the history's place.
                 compacted = true;
                 close(ledger, &mut assistant, None).await?;
@@ -180,6 +198,16 @@ pub(crate) async fn run(
         }
         if agent.steps.is_some_and(|steps| step >= steps) {
             break;
+        }
+    }
+    if ledger.config().compaction.prune == Some(true) {
+        // As in OpenCode, pruning is housekeeping: its failure is logged, never the reply's.
+        let pruned = match history(ledger, session_id).await {
+            Ok(history) => crate::compaction::prune::prune(ledger, &history).await,
+            Err(error) => Err(error),
+        };
+        if let Err(error) = pruned {
+            tracing::warn!(%error, session = session_id, "pruning old tool outputs failed");
         }
     }
     latest_reply(ledger, session_id).await

@@ -10,6 +10,7 @@ mod offline_model;
 mod ollama_detection;
 mod prompt_pipeline;
 mod reply_abort;
+mod reply_compaction;
 mod reply_crash;
 mod reply_errors;
 mod reply_streaming;
