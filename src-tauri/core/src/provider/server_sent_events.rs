@@ -207,6 +207,97 @@ mod tests {
         }
     }
 
+    async fn decode_all<Decoder: EventDecoding>(
+        body: &str,
+        chunk: usize,
+        decoder: Decoder,
+    ) -> Vec<Result<StreamEvent, ProviderFailure>> {
+        let chunks: Vec<Result<bytes::Bytes, reqwest::Error>> = body
+            .as_bytes()
+            .chunks(chunk)
+            .map(|piece| Ok(bytes::Bytes::copy_from_slice(piece)))
+            .collect();
+        decode_body(futures::stream::iter(chunks).boxed(), decoder)
+            .collect()
+            .await
+    }
+
+    fn is_cut(item: Option<&Result<StreamEvent, ProviderFailure>>) -> bool {
+        matches!(item, Some(Err(ProviderFailure::StreamCut { .. })))
+    }
+
+    #[tokio::test]
+    async fn one_loop_serves_both_protocols_whatever_the_chunking() {
+        use crate::provider::{anthropic::EventDecoder, openai_compatible::ChunkDecoder};
+        let openai = concat!(
+            "data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\n\n",
+            "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n",
+            "data: [DONE]\n\n",
+            "data: {\"choices\":[{\"delta\":{\"content\":\"after the end\"}}]}\n\n",
+        );
+        let anthropic = concat!(
+            "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n",
+            "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Hi\"}}\n\n",
+            "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n",
+            "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
+            "event: ping\ndata: {\"type\":\"ping\"}\n\n",
+        );
+        for chunk in [1, 5, 64, 10_000] {
+            let events = decode_all(openai, chunk, ChunkDecoder::default()).await;
+            assert_eq!(events.len(), 4, "chunks of {chunk}: {events:?}");
+            assert_eq!(events[1], Ok(StreamEvent::TextDelta("Hi".into())));
+            assert!(
+                matches!(events[3], Ok(StreamEvent::Finish { ref reason, .. }) if reason == "stop")
+            );
+            let events = decode_all(anthropic, chunk, EventDecoder::default()).await;
+            assert_eq!(events.len(), 4, "chunks of {chunk}: {events:?}");
+            assert!(matches!(events[3], Ok(StreamEvent::Finish { .. })));
+        }
+    }
+
+    #[tokio::test]
+    async fn endings_without_the_protocols_last_word() {
+        use crate::provider::{anthropic::EventDecoder, openai_compatible::ChunkDecoder};
+        // `[DONE]` with no blank line after it still ends the reply cleanly.
+        let events = decode_all(
+            "data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\n\ndata: [DONE]",
+            3,
+            ChunkDecoder::default(),
+        )
+        .await;
+        assert!(
+            matches!(events.last(), Some(Ok(StreamEvent::Finish { .. }))),
+            "{events:?}"
+        );
+        // Cut in the middle of a chunk: the connection was cut, not "not JSON".
+        let events = decode_all(
+            "data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\n\ndata: {\"choi",
+            4,
+            ChunkDecoder::default(),
+        )
+        .await;
+        assert_eq!(events.len(), 3, "{events:?}");
+        assert!(is_cut(events.last()), "{events:?}");
+        // Anthropic without `message_stop`.
+        let events = decode_all(
+            "event: ping\ndata: {\"type\":\"ping\"}\n\n",
+            2,
+            EventDecoder::default(),
+        )
+        .await;
+        assert_eq!(events.len(), 1);
+        assert!(is_cut(events.last()));
+        // A malformed whole event ends the stream with that failure; nothing after it is read.
+        let events = decode_all(
+            "data: nope\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\n\n",
+            7,
+            ChunkDecoder::default(),
+        )
+        .await;
+        assert_eq!(events.len(), 1, "{events:?}");
+        assert!(matches!(events[0], Err(ProviderFailure::Api { .. })));
+    }
+
     #[test]
     fn events_survive_any_chunking() {
         let table: [(&str, Vec<ServerSentEvent>); 6] = [
