@@ -72,12 +72,11 @@ pub(crate) async fn run(
             }
             continue;
         }
-        if let Some((index, marker, auto)) = crate::compaction::pending_request(&history) {
+        if let Some((index, request)) = crate::compaction::pending_request(&history) {
             // The user asked for a summary: it answers the request instead of a model step.
-            let marker = marker.clone();
             let before = &history[..index];
             match crate::compaction::summarize_before(
-                ledger, control, &session, &marker, before, auto, client,
+                ledger, control, &session, request, before, client,
             )
             .await?
             {
@@ -116,6 +115,8 @@ pub(crate) async fn run(
                 model_messages::wrap_late_user_text(&mut history, &finished);
             }
         }
+        // A kept tail sits before its compaction in the ledger; the model reads the summary first.
+        let history = crate::compaction::tail::model_order(history);
         let mut messages = model_messages::to_model_messages_for(
             &history,
             &model,

@@ -170,3 +170,61 @@ async fn old_tool_outputs_are_pruned_from_what_the_model_sees_but_kept_in_the_le
         "the stored outputs are kept whole: {reads:?}"
     );
 }
+
+#[tokio::test]
+async fn summarize_keeps_the_last_two_turns_verbatim_after_the_summary() {
+    let fake = FakeProvider::start(vec![
+        openai_text(&["Reply one."]),
+        openai_text(&["Reply two."]),
+        openai_text(&["Reply three."]),
+        openai_text(&["Turn one was about apples."]),
+        openai_text(&["Reply four."]),
+    ])
+    .await;
+    let test = open(&fake.openai_config()).await;
+    let session = test.session().await;
+    for text in ["turn one", "turn two", "turn three"] {
+        ask(&test, &session.id, text).await;
+    }
+    test.ledger
+        .summarize(&session.id, ModelRef::new("fake", "fake-model"), false)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+
+    let summary_request = contents(&fake.requests()[3].body);
+    assert!(summary_request.iter().any(|text| text == "turn one"));
+    assert!(
+        !summary_request
+            .iter()
+            .any(|text| text == "turn two" || text == "turn three"),
+        "the kept tail is not summarised: {summary_request:?}"
+    );
+
+    let stored = test
+        .ledger
+        .messages(&session.id, &Default::default())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"))
+        .messages;
+    let tail_start = stored[6].parts.iter().find_map(|part| match &part.body {
+        PartBody::Compaction(compaction) => compaction.tail_start_id.clone(),
+        _ => None,
+    });
+    assert_eq!(tail_start.as_deref(), Some(stored[2].info.id()));
+
+    ask(&test, &session.id, "turn four").await;
+    let sent = contents(&fake.requests()[4].body);
+    // System prompt first, then the summary, the kept turns as they were, and the new prompt.
+    assert_eq!(
+        sent[1..],
+        [
+            "What did we do so far?",
+            "Turn one was about apples.",
+            "turn two",
+            "Reply two.",
+            "turn three",
+            "Reply three.",
+            "turn four",
+        ]
+    );
+}
