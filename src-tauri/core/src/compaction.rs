@@ -1,12 +1,15 @@
-//! Compaction, reduced to its core (reference §5.7): when the provider says the conversation no
-//! longer fits, a compaction marker is recorded, the model writes a summary with no tools, and a
-//! synthetic "continue" message follows. From then on the model sees the summary instead of the
-//! history before it. Tail retention, pruning and the manual summarize route are not done yet.
+//! Compaction (reference §5.7): when the provider says the conversation no longer fits, or the
+//! last reply filled the context, or the user asks for it (`summarize`), a compaction marker is
+//! recorded, the model writes a summary with no tools, and — when automatic — a synthetic
+//! "continue" message follows. From then on the model sees the summary instead of the history
+//! before it, and the last turns kept verbatim beside it (`tail`). Old tool outputs are pruned
+//! separately (`prune`).
 
+use crate::attachment_storage;
 use crate::error::LedgerError;
 use crate::id::IdKind;
 use crate::ledger::Ledger;
-use crate::message::{Message, MessageWithParts, UserMessage, UserTime};
+use crate::message::{Message, MessageWithParts, ModelRef, UserMessage, UserModel, UserTime};
 use crate::model_messages::{to_model_messages, ModelMessage, UserContent};
 use crate::part::{CompactionPart, Part, PartBody, TextPart};
 use crate::provider::{self, ModelRequest};
@@ -16,6 +19,9 @@ use crate::session::Session;
 use crate::session_runner::RunControl;
 use serde_json::json;
 use std::sync::Arc;
+
+pub mod prune;
+pub mod tail;
 
 pub const CONTINUE_TEXT: &str = "Continue if you have next steps, or stop and ask for clarification if you are unsure how to proceed.";
 
@@ -59,8 +65,9 @@ pub fn needs_compaction(history: &[MessageWithParts], limit: Option<&serde_json:
         })
 }
 
-/// The part of the history the model sees: everything from the newest completed compaction on
-/// (its marker, its summary, and what came after). Pure.
+/// The part of the history the model sees, in ledger order: everything from the newest
+/// completed compaction on (its kept tail, its marker, its summary, and what came after).
+/// `tail::model_order` puts the summary first for the model. Pure.
 pub fn visible_history(mut history: Vec<MessageWithParts>) -> Vec<MessageWithParts> {
     let marker = history
         .iter()
@@ -75,11 +82,24 @@ pub fn visible_history(mut history: Vec<MessageWithParts>) -> Vec<MessageWithPar
             }
             _ => None,
         });
-    let start = marker.and_then(|parent| {
+    let marker_index = marker.and_then(|parent| {
         history
             .iter()
             .position(|message| message.info.id() == parent)
     });
+    let tail_index = marker_index.and_then(|marker_index| {
+        let tail_id = history[marker_index]
+            .parts
+            .iter()
+            .find_map(|part| match &part.body {
+                PartBody::Compaction(compaction) => compaction.tail_start_id.clone(),
+                _ => None,
+            })?;
+        history[..marker_index]
+            .iter()
+            .position(|message| message.info.id() == tail_id)
+    });
+    let start = tail_index.or(marker_index);
     match start {
         Some(start) => history.split_off(start),
         None => history,
@@ -96,7 +116,7 @@ pub(crate) async fn compact(
     history: &[MessageWithParts],
     client: &reqwest::Client,
 ) -> Result<StepEnd, LedgerError> {
-    let marker = synthetic_user(
+    let (marker, marker_part) = synthetic_user(
         ledger,
         session,
         user,
@@ -107,14 +127,70 @@ pub(crate) async fn compact(
         }),
     )
     .await?;
+    let request = Request {
+        marker: &marker,
+        part: marker_part,
+        auto: true,
+    };
+    summarize_before(ledger, control, session, request, history, client).await
+}
+
+/// A compaction marker: the user message, its compaction part, and whether the loop continues
+/// on its own after the summary.
+pub(crate) struct Request<'request> {
+    pub marker: &'request UserMessage,
+    pub part: Part,
+    pub auto: bool,
+}
+
+/// A compaction request recorded by `Ledger::summarize` and not answered yet: the newest user
+/// message carries a compaction part and nothing follows it. Its index and the request.
+pub(crate) fn pending_request(history: &[MessageWithParts]) -> Option<(usize, Request<'_>)> {
+    let last = history.len().checked_sub(1)?;
+    let message = &history[last];
+    let Message::User(user) = &message.info else {
+        return None;
+    };
+    message.parts.iter().find_map(|part| match &part.body {
+        PartBody::Compaction(compaction) => Some((
+            last,
+            Request {
+                marker: user,
+                part: part.clone(),
+                auto: compaction.auto,
+            },
+        )),
+        _ => None,
+    })
+}
+
+/// Writes the summary of `history` (all but the tail it keeps) as the reply to the compaction
+/// marker; when `auto`, the synthetic "continue" message follows so the loop carries on.
+/// `Finished` when recorded.
+pub(crate) async fn summarize_before(
+    ledger: &Ledger,
+    control: &RunControl,
+    session: &Session,
+    request: Request<'_>,
+    history: &[MessageWithParts],
+    client: &reqwest::Client,
+) -> Result<StepEnd, LedgerError> {
+    let Request {
+        marker,
+        part: mut marker_part,
+        auto,
+    } = request;
     let agent = match ledger.agents().get("compaction") {
         Some(agent) => agent.clone(),
         None => ledger.agents().default_agent()?.clone(),
     };
-    let mut assistant = new_assistant(ledger, session, &marker, &agent);
+    let mut assistant = new_assistant(ledger, session, marker, &agent);
     assistant.summary = Some(true);
     ledger.insert_reply_message(&assistant).await?;
-    let model = user.model.model_ref();
+    let model = marker.model.model_ref();
+    let limit = crate::model_snapshot::limit_of(ledger.config(), &model);
+    let kept_from = tail::tail_start(history, tail::tail_budget(limit.as_ref()));
+    let head = &history[..kept_from.unwrap_or(history.len())];
     let provider = match provider::resolve(ledger.config(), &model, client) {
         Ok(provider) => provider,
         Err(failure) => {
@@ -130,7 +206,7 @@ pub(crate) async fn compact(
             });
         }
     };
-    let mut messages = to_model_messages(history, &model);
+    let mut messages = to_model_messages(&tail::model_order(head.to_vec()), &model);
     // Attachments are what overflowed most often; the summary works from the text.
     for message in &mut messages {
         if let ModelMessage::User(content) = message {
@@ -147,10 +223,11 @@ pub(crate) async fn compact(
         system: vec![SUMMARY_PROMPT.into()],
         messages,
         tools: Vec::new(),
-        history: Arc::new(history.to_vec()),
+        history: Arc::new(head.to_vec()),
         max_output_tokens: None,
         temperature: None,
         top_p: None,
+        options: serde_json::Map::new(),
     };
     let plan = StepPlan {
         provider: provider.as_ref(),
@@ -164,14 +241,87 @@ pub(crate) async fn compact(
         return Ok(end);
     }
     close(ledger, &mut assistant, None).await?;
+    if let (Some(index), PartBody::Compaction(compaction)) = (kept_from, &mut marker_part.body) {
+        // Recorded once the summary exists, as OpenCode does: from now on the model sees the
+        // summary, then these messages as they were.
+        compaction.tail_start_id = Some(history[index].info.id().to_string());
+        ledger.store_reply_part(&marker_part, true).await?;
+    }
+    if !auto {
+        return Ok(StepEnd::Finished);
+    }
     let mut text = TextPart {
         text: CONTINUE_TEXT.into(),
         synthetic: Some(true),
         ..TextPart::default()
     };
     text.metadata = Some(json!({"compaction_continue": true}));
-    synthetic_user(ledger, session, user, PartBody::Text(text)).await?;
+    synthetic_user(ledger, session, marker, PartBody::Text(text)).await?;
     Ok(StepEnd::Finished)
+}
+
+impl Ledger {
+    /// OpenCode's `POST /session/:id/summarize`: records a compaction request for `model` under
+    /// the agent of the newest user message, then runs the loop, which writes the summary (and,
+    /// when `auto`, continues). A pending revert is cleaned up first, as for a prompt.
+    pub async fn summarize(
+        &self,
+        session_id: &str,
+        model: ModelRef,
+        auto: bool,
+    ) -> Result<bool, LedgerError> {
+        self.session(session_id).await?;
+        let catalog = &self.setup.catalog;
+        if catalog.find(&model).is_none() {
+            return Err(LedgerError::ModelNotFound {
+                provider_id: model.provider_id,
+                model_id: model.model_id,
+                available: catalog.labels(),
+            });
+        }
+        let newest_agent = {
+            let mut connection = self.pool.acquire().await?;
+            crate::message_store::newest_user_agent(&mut connection, session_id).await?
+        };
+        let agent = match newest_agent.filter(|name| self.setup.agents.get(name).is_some()) {
+            Some(name) => name,
+            None => self.setup.agents.default_agent()?.name.clone(),
+        };
+        let message = UserMessage {
+            id: self.new_id(IdKind::Message),
+            session_id: session_id.to_string(),
+            time: UserTime {
+                created: self.now(),
+            },
+            format: None,
+            summary: None,
+            agent,
+            model: UserModel {
+                provider_id: model.provider_id,
+                model_id: model.model_id,
+                variant: None,
+            },
+            system: None,
+            tools: None,
+        };
+        let part = Part {
+            id: self.new_id(IdKind::Part),
+            session_id: session_id.to_string(),
+            message_id: message.id.clone(),
+            body: PartBody::Compaction(CompactionPart {
+                auto,
+                overflow: None,
+                tail_start_id: None,
+            }),
+        };
+        let prepared = attachment_storage::prepare(vec![part]).await;
+        self.save_prompt(message, prepared, None, &[]).await?;
+        self.setup
+            .agent_loop
+            .run(self.clone(), session_id.to_string())
+            .await?;
+        Ok(true)
+    }
 }
 
 /// A user message the loop writes itself, with the agent and model of `like`.
@@ -180,7 +330,7 @@ async fn synthetic_user(
     session: &Session,
     like: &UserMessage,
     body: PartBody,
-) -> Result<UserMessage, LedgerError> {
+) -> Result<(UserMessage, Part), LedgerError> {
     let message = UserMessage {
         id: ledger.new_id(IdKind::Message),
         session_id: session.id.clone(),
@@ -200,8 +350,10 @@ async fn synthetic_user(
         message_id: message.id.clone(),
         body,
     };
-    ledger.insert_user_message(&message, &[part]).await?;
-    Ok(message)
+    ledger
+        .insert_user_message(&message, std::slice::from_ref(&part))
+        .await?;
+    Ok((message, part))
 }
 
 #[cfg(test)]

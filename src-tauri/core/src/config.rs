@@ -24,6 +24,18 @@ pub struct Config {
     pub permission: Option<Value>,
     #[serde(default)]
     pub hooks: HooksConfig,
+    #[serde(default)]
+    pub compaction: CompactionConfig,
+}
+
+/// OpenCode's `compaction` section. `auto: false` turns automatic summaries off; `prune: true`
+/// clears old tool outputs from what the model sees after each reply (they stay in the ledger).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct CompactionConfig {
+    #[serde(default)]
+    pub auto: Option<bool>,
+    #[serde(default)]
+    pub prune: Option<bool>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]

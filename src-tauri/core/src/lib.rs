@@ -40,6 +40,8 @@ pub mod message_store;
 pub mod model_catalog;
 pub mod model_choice;
 pub mod model_messages;
+pub mod model_snapshot;
+pub mod model_variant;
 pub mod part;
 pub mod permission;
 pub mod permission_request;

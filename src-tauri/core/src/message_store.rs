@@ -281,6 +281,26 @@ pub async fn newest_user_model(
     }
 }
 
+/// The agent of the session's newest user message, if there is one.
+pub async fn newest_user_agent(
+    connection: &mut SqliteConnection,
+    session_id: &str,
+) -> Result<Option<String>, LedgerError> {
+    let row = sqlx::query(
+        "SELECT data FROM message WHERE session_id = ? AND role = 'user' ORDER BY seq DESC LIMIT 1",
+    )
+    .bind(session_id)
+    .fetch_optional(connection)
+    .await?;
+    match row {
+        Some(row) => match message_from_row(&row)? {
+            Message::User(user) => Ok(Some(user.agent)),
+            Message::Assistant(_) => Ok(None),
+        },
+        None => Ok(None),
+    }
+}
+
 /// Deletes the session's messages from sequence `from_seq` on; returns their ids in order.
 pub async fn delete_from(
     connection: &mut SqliteConnection,

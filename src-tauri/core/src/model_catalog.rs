@@ -55,9 +55,17 @@ impl ModelCatalog {
                         id: model_id.clone(),
                         provider_id: provider_id.clone(),
                         name: model.name.clone().unwrap_or_else(|| model_id.clone()),
-                        variants: model.variants.keys().cloned().collect(),
+                        variants: crate::model_variant::variants_of(
+                            config,
+                            &ModelRef::new(provider_id, model_id),
+                        )
+                        .into_keys()
+                        .collect(),
                         attachment: model.attachment.unwrap_or(false),
-                        reasoning: model.reasoning.unwrap_or(false),
+                        reasoning: model.reasoning.unwrap_or_else(|| {
+                            crate::model_snapshot::lookup(&ModelRef::new(provider_id, model_id))
+                                .is_some_and(|entry| entry.reasoning)
+                        }),
                     })
                     .collect(),
             })

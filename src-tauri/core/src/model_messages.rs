@@ -30,7 +30,11 @@ pub enum UserContent {
 #[derive(Debug, Clone, PartialEq)]
 pub enum AssistantContent {
     Text(String),
-    Reasoning(String),
+    /// The provider's signature travels with reasoning it issued (Anthropic's thinking blocks).
+    Reasoning {
+        text: String,
+        signature: Option<String>,
+    },
     ToolCall {
         call_id: String,
         name: String,
@@ -171,7 +175,10 @@ fn assistant_messages(
             }
             PartBody::Reasoning(reasoning) if !reasoning.text.is_empty() => {
                 content.push(if same_model {
-                    AssistantContent::Reasoning(reasoning.text.clone())
+                    AssistantContent::Reasoning {
+                        text: reasoning.text.clone(),
+                        signature: reasoning_signature(reasoning.metadata.as_ref()),
+                    }
                 } else {
                     AssistantContent::Text(reasoning.text.clone())
                 });
@@ -242,6 +249,16 @@ fn assistant_messages(
 }
 
 /// A tool cut off by an interruption may have left partial output worth sending.
+/// Where a reasoning part keeps Anthropic's signature: `metadata.anthropic.signature`, the AI
+/// SDK's provider-metadata shape that OpenCode stores.
+pub fn reasoning_signature(metadata: Option<&Value>) -> Option<String> {
+    metadata?
+        .pointer("/anthropic/signature")
+        .and_then(Value::as_str)
+        .filter(|signature| !signature.is_empty())
+        .map(str::to_string)
+}
+
 fn interrupted_output(metadata: Option<&Value>) -> Option<String> {
     let metadata = metadata?;
     if metadata.get("interrupted") != Some(&Value::Bool(true)) {

@@ -140,7 +140,7 @@ impl Ledger {
 
     /// One transaction: revert clean-up, sequence numbers, the message, every part, attachment
     /// bytes, and the session's agent/model/time. Events go out only after the commit.
-    async fn save_prompt(
+    pub(crate) async fn save_prompt(
         &self,
         message: UserMessage,
         prepared: Vec<attachment_storage::PreparedPart>,

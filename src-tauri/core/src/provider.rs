@@ -34,6 +34,9 @@ pub struct ModelRequest {
     /// The agent's sampling settings, sent only when set.
     pub temperature: Option<f64>,
     pub top_p: Option<f64>,
+    /// The chosen variant's provider options in the AI SDK's camelCase names (for example
+    /// `reasoningEffort`, `thinking.budgetTokens`); each client puts them on its wire.
+    pub options: serde_json::Map<String, Value>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -53,6 +56,9 @@ pub enum StreamEvent {
     ReasoningStart,
     ReasoningDelta(String),
     ReasoningEnd,
+    /// Anthropic's signature over the thinking just streamed; it must come back with the
+    /// thinking when the conversation is replayed, or Anthropic refuses the block.
+    ReasoningSignature(String),
     ToolInputStart {
         call_id: String,
         name: String,

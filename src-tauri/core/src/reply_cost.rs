@@ -1,6 +1,6 @@
 //! What a step cost: token usage times the model's prices (US dollars per million tokens, from
-//! the model's `cost` in the config). Without prices the cost is 0, as OpenCode records for
-//! models it has no price for.
+//! the model's `cost` in the config, else the bundled models.dev snapshot in `model_snapshot`).
+//! Without prices the cost is 0, as OpenCode records for models it has no price for.
 
 use crate::config::Config;
 use crate::message::ModelRef;
@@ -19,7 +19,7 @@ pub struct Price {
     pub cache_write: Option<f64>,
 }
 
-/// The configured price of `model`, if any.
+/// The configured price of `model`, if any (`model_snapshot::price_of` adds the snapshot).
 pub fn price_of(config: &Config, model: &ModelRef) -> Option<Price> {
     config
         .provider

@@ -146,6 +146,7 @@ impl Step<'_> {
             StreamEvent::ReasoningDelta(delta) => self.grow(state, true, delta).await?,
             StreamEvent::TextEnd => self.finish_text(state, false).await?,
             StreamEvent::ReasoningEnd => self.finish_text(state, true).await?,
+            StreamEvent::ReasoningSignature(signature) => sign_reasoning(state, &signature),
             StreamEvent::ToolInputStart { call_id, name } => {
                 self.pending_tool(state, &call_id, &name).await?;
             }
@@ -335,5 +336,20 @@ pub fn tokens_of(usage: Usage) -> Tokens {
             read: usage.cache_read,
             write: usage.cache_write,
         },
+    }
+}
+
+/// Keeps Anthropic's signature on the open reasoning part, where the AI SDK's provider metadata
+/// puts it (`metadata.anthropic.signature`); it is stored when the part finishes.
+fn sign_reasoning(state: &mut StepState, signature: &str) {
+    let Some(growing) = state.reasoning.as_mut() else {
+        return;
+    };
+    if let PartBody::Reasoning(reasoning) = &mut growing.part.body {
+        let earlier = crate::model_messages::reasoning_signature(reasoning.metadata.as_ref())
+            .unwrap_or_default();
+        reasoning.metadata =
+            Some(json!({"anthropic": {"signature": format!("{earlier}{signature}")}}));
+        growing.dirty = true;
     }
 }

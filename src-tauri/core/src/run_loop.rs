@@ -37,6 +37,8 @@ pub(crate) async fn run(
     let mut step: u32 = 0;
     let mut recent_calls = Vec::new();
     let mut compacted = false;
+    // `compaction.auto: false` in the config turns automatic summaries off (OpenCode's switch).
+    let auto_compaction = ledger.config().compaction.auto != Some(false);
     loop {
         if control.is_aborted() {
             break;
@@ -70,14 +72,24 @@ pub(crate) async fn run(
             }
             continue;
         }
+        if let Some((index, request)) = crate::compaction::pending_request(&history) {
+            // The user asked for a summary: it answers the request instead of a model step.
+            let before = &history[..index];
+            match crate::compaction::summarize_before(
+                ledger, control, &session, request, before, client,
+            )
+            .await?
+            {
+                StepEnd::Finished => continue,
+                _ => break,
+            }
+        }
         let model = user.model.model_ref();
-        let limit = ledger
-            .config()
-            .provider
-            .get(&model.provider_id)
-            .and_then(|provider| provider.models.get(&model.model_id))
-            .and_then(|configured| configured.limit.as_ref());
-        if !compacted && crate::compaction::needs_compaction(&history, limit) {
+        let limit = crate::model_snapshot::limit_of(ledger.config(), &model);
+        if !compacted
+            && auto_compaction
+            && crate::compaction::needs_compaction(&history, limit.as_ref())
+        {
             // The last reply filled the context: summarise before asking again.
             compacted = true;
             match crate::compaction::compact(ledger, control, &session, &user, &history, client)
@@ -103,6 +115,8 @@ pub(crate) async fn run(
                 model_messages::wrap_late_user_text(&mut history, &finished);
             }
         }
+        // A kept tail sits before its compaction in the ledger; the model reads the summary first.
+        let history = crate::compaction::tail::model_order(history);
         let mut messages = model_messages::to_model_messages_for(
             &history,
             &model,
@@ -115,6 +129,11 @@ pub(crate) async fn run(
             .chain(session.permission.iter().flatten())
             .cloned()
             .collect();
+        let options = crate::model_variant::provider_options(
+            ledger.config(),
+            &model,
+            user.model.variant.as_deref(),
+        );
         let request = ModelRequest {
             model_id: model.model_id.clone(),
             system: system_prompt(&agent, &session, &user, &model.label()),
@@ -125,9 +144,16 @@ pub(crate) async fn run(
                 offered_tools(ledger, &agent, &rules)
             },
             history: Arc::new(history),
-            max_output_tokens: None,
+            max_output_tokens: crate::model_variant::answer_tokens_beside_thinking(
+                &options,
+                limit
+                    .as_ref()
+                    .and_then(|limit| limit.get("output"))
+                    .and_then(serde_json::Value::as_u64),
+            ),
             temperature: agent.temperature,
             top_p: agent.top_p,
+            options,
         };
         let plan = StepPlan {
             provider: provider.as_ref(),
@@ -152,7 +178,7 @@ pub(crate) async fn run(
             StepEnd::Failed {
                 failure: ProviderFailure::ContextOverflow { .. },
                 produced: false,
-            } if !compacted => {
+            } if !compacted && auto_compaction => {
                 // The reply that did not fit is closed quietly; a summary takes the history's place.
                 compacted = true;
                 close(ledger, &mut assistant, None).await?;
@@ -173,6 +199,16 @@ pub(crate) async fn run(
         }
         if agent.steps.is_some_and(|steps| step >= steps) {
             break;
+        }
+    }
+    if ledger.config().compaction.prune == Some(true) {
+        // As in OpenCode, pruning is housekeeping: its failure is logged, never the reply's.
+        let pruned = match history(ledger, session_id).await {
+            Ok(history) => crate::compaction::prune::prune(ledger, &history).await,
+            Err(error) => Err(error),
+        };
+        if let Err(error) = pruned {
+            tracing::warn!(%error, session = session_id, "pruning old tool outputs failed");
         }
     }
     latest_reply(ledger, session_id).await
@@ -200,7 +236,7 @@ pub(crate) async fn stream_step(
         session,
         rules,
     } = plan;
-    let price = crate::reply_cost::price_of(ledger.config(), &request_model(assistant));
+    let price = crate::model_snapshot::price_of(ledger.config(), &request_model(assistant));
     let mut attempt: u32 = 0;
     loop {
         let started = tokio::select! {

@@ -150,6 +150,7 @@ async fn ask_model(
         max_output_tokens: Some(100),
         temperature: None,
         top_p: None,
+        options: serde_json::Map::new(),
     };
     let mut stream = provider
         .stream(request)

@@ -65,6 +65,10 @@ pub fn router(state: ServerState, options: &ServerOptions) -> Router {
         .route("/session/{session_id}/revert", post(reshaping::revert))
         .route("/session/{session_id}/unrevert", post(reshaping::unrevert))
         .route(
+            "/session/{session_id}/summarize",
+            post(reshaping::summarize),
+        )
+        .route(
             "/session/{session_id}/message/{message_id}/resend",
             post(reshaping::resend),
         )
@@ -135,7 +139,6 @@ fn not_implemented_routes(router: Router<ServerState>) -> Router<ServerState> {
     router
         .route("/session/{session_id}/command", post(not_implemented))
         .route("/session/{session_id}/shell", post(not_implemented))
-        .route("/session/{session_id}/summarize", post(not_implemented))
         .route("/session/{session_id}/init", post(not_implemented))
         .route(
             "/session/{session_id}/share",

@@ -125,6 +125,17 @@ fn reasoning(text: &str) -> PartBody {
     })
 }
 
+fn signed_reasoning(text: &str, signature: &str) -> PartBody {
+    PartBody::Reasoning(ReasoningPart {
+        text: text.into(),
+        metadata: Some(json!({"anthropic": {"signature": signature}})),
+        time: PartTime {
+            start: 1,
+            end: Some(2),
+        },
+    })
+}
+
 fn step_start() -> PartBody {
     PartBody::StepStart(StepStartPart { snapshot: None })
 }
@@ -328,7 +339,10 @@ fn conversion_table() {
             "same-model reasoning stays reasoning",
             vec![assistant(vec![step_start(), reasoning("hmm"), text("a")])],
             vec![ModelMessage::Assistant(vec![
-                AssistantContent::Reasoning("hmm".into()),
+                AssistantContent::Reasoning {
+                    text: "hmm".into(),
+                    signature: None,
+                },
                 AssistantContent::Text("a".into()),
             ])],
         ),
@@ -343,6 +357,44 @@ fn conversion_table() {
                 AssistantContent::Text("hmm".into()),
                 AssistantContent::Text("a".into()),
             ])],
+        ),
+        (
+            "same-model signed reasoning keeps its signature",
+            vec![assistant(vec![
+                step_start(),
+                signed_reasoning("hmm", "EqQB"),
+                text("a"),
+            ])],
+            vec![ModelMessage::Assistant(vec![
+                AssistantContent::Reasoning {
+                    text: "hmm".into(),
+                    signature: Some("EqQB".into()),
+                },
+                AssistantContent::Text("a".into()),
+            ])],
+        ),
+        (
+            "other-model signed reasoning becomes text without its signature",
+            vec![assistant_from(
+                ("other", "m"),
+                None,
+                vec![step_start(), signed_reasoning("hmm", "EqQB"), text("a")],
+            )],
+            vec![ModelMessage::Assistant(vec![
+                AssistantContent::Text("hmm".into()),
+                AssistantContent::Text("a".into()),
+            ])],
+        ),
+        (
+            "empty signed reasoning is dropped",
+            vec![assistant(vec![
+                step_start(),
+                signed_reasoning("", "EqQB"),
+                text("a"),
+            ])],
+            vec![ModelMessage::Assistant(vec![AssistantContent::Text(
+                "a".into(),
+            )])],
         ),
         (
             "completed tool becomes call and result",

@@ -2,18 +2,19 @@
 //! as user blocks) and the typed stream events (`message_start`, `content_block_*`,
 //! `message_delta`, `message_stop`, `error`) decoded into `StreamEvent`s.
 
-use super::server_sent_events::EventParser;
+use super::server_sent_events::{decode_body, Decoded, EventDecoding, ServerSentEvent};
 use super::{
     failure_from_response, EventStream, ModelProvider, ModelRequest, ProviderFailure, StreamEvent,
     Usage,
 };
 use crate::data_url;
 use crate::model_messages::{AssistantContent, ModelMessage, UserContent};
+use crate::model_variant::{snake_case, snake_case_keys};
 use async_trait::async_trait;
 use base64::Engine;
 use futures::StreamExt;
 use serde_json::{json, Value};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 
 const API_VERSION: &str = "2023-06-01";
 const DEFAULT_MAX_TOKENS: u32 = 8192;
@@ -57,70 +58,14 @@ impl ModelProvider for AnthropicMessages {
                 failure_from_response(status, &headers, body).redact(self.api_key.as_deref())
             );
         }
-        let state = DecodeState {
-            bytes: response.bytes_stream().boxed(),
-            parser: EventParser::new(),
-            decoder: EventDecoder::default(),
-            queue: VecDeque::new(),
-            finished: false,
-        };
-        Ok(futures::stream::unfold(state, next_event).boxed())
+        Ok(decode_body(
+            response.bytes_stream().boxed(),
+            EventDecoder::default(),
+        ))
     }
 
     fn media_in_tool_results(&self) -> bool {
         true
-    }
-}
-
-struct DecodeState {
-    bytes: futures::stream::BoxStream<'static, Result<bytes::Bytes, reqwest::Error>>,
-    parser: EventParser,
-    decoder: EventDecoder,
-    queue: VecDeque<Result<StreamEvent, ProviderFailure>>,
-    finished: bool,
-}
-
-async fn next_event(
-    mut state: DecodeState,
-) -> Option<(Result<StreamEvent, ProviderFailure>, DecodeState)> {
-    loop {
-        if let Some(item) = state.queue.pop_front() {
-            return Some((item, state));
-        }
-        if state.finished {
-            return None;
-        }
-        let events = match state.bytes.next().await {
-            Some(Ok(chunk)) => state.parser.feed(&chunk),
-            Some(Err(error)) => {
-                tracing::warn!(error = %error.without_url(), "provider stream failed");
-                state.queue.push_back(Err(super::stream_cut()));
-                state.finished = true;
-                continue;
-            }
-            None => {
-                let rest: Vec<_> = state.parser.finish().into_iter().collect();
-                if !state.decoder.stopped {
-                    state.queue.push_back(Err(super::stream_cut()));
-                    state.finished = true;
-                }
-                rest
-            }
-        };
-        for event in events {
-            match state.decoder.event(&event.data) {
-                Ok(decoded) => state.queue.extend(decoded.into_iter().map(Ok)),
-                Err(failure) => {
-                    state.queue.push_back(Err(failure));
-                    state.finished = true;
-                    break;
-                }
-            }
-            if state.decoder.stopped {
-                state.finished = true;
-                break;
-            }
-        }
     }
 }
 
@@ -135,9 +80,14 @@ pub fn request_body(request: &ModelRequest) -> Value {
                     .iter()
                     .filter_map(|item| match item {
                         AssistantContent::Text(text) => Some(json!({"type": "text", "text": text})),
-                        // Thinking blocks need the signature Anthropic issued; without it they
-                        // are refused, so earlier reasoning is not replayed.
-                        AssistantContent::Reasoning(_) => None,
+                        // Thinking is replayed with the signature Anthropic issued for it;
+                        // unsigned reasoning (another provider's, or cut before the signature)
+                        // would be refused, so it is left out.
+                        AssistantContent::Reasoning {
+                            text,
+                            signature: Some(signature),
+                        } => Some(json!({"type": "thinking", "thinking": text, "signature": signature})),
+                        AssistantContent::Reasoning { signature: None, .. } => None,
                         AssistantContent::ToolCall {
                             call_id,
                             name,
@@ -195,6 +145,20 @@ pub fn request_body(request: &ModelRequest) -> Value {
     if !request.system.is_empty() {
         body["system"] = Value::String(request.system.join("\n\n"));
     }
+    // The variant's options: `thinking: {type, budgetTokens}` becomes `thinking: {type,
+    // budget_tokens}`. As the AI SDK does, the thinking budget is added to `max_tokens`, and
+    // sampling settings are left out because Anthropic refuses them beside thinking.
+    for (name, value) in &request.options {
+        body[snake_case(name)] = snake_case_keys(value);
+    }
+    if let Some(budget) = thinking_budget(&request.options) {
+        let answer = request.max_output_tokens.unwrap_or(DEFAULT_MAX_TOKENS);
+        body["max_tokens"] = json!(u64::from(answer) + budget);
+        if let Some(fields) = body.as_object_mut() {
+            fields.remove("temperature");
+            fields.remove("top_p");
+        }
+    }
     if !request.tools.is_empty() {
         body["tools"] = Value::Array(
             request
@@ -207,6 +171,15 @@ pub fn request_body(request: &ModelRequest) -> Value {
         );
     }
     body
+}
+
+/// The thinking budget of enabled thinking in a variant's options.
+pub fn thinking_budget(options: &serde_json::Map<String, Value>) -> Option<u64> {
+    let thinking = options.get("thinking")?;
+    if thinking.get("type").and_then(Value::as_str) != Some("enabled") {
+        return None;
+    }
+    thinking.get("budgetTokens").and_then(Value::as_u64)
 }
 
 fn user_block(content: &UserContent) -> Value {
@@ -318,6 +291,9 @@ impl EventDecoder {
                     Some("thinking_delta") => {
                         events.push(StreamEvent::ReasoningDelta(text("thinking")));
                     }
+                    Some("signature_delta") => {
+                        events.push(StreamEvent::ReasoningSignature(text("signature")));
+                    }
                     Some("input_json_delta") => {
                         if let Some(block) = self.blocks.get_mut(&index) {
                             block.3.push_str(&text("partial_json"));
@@ -392,6 +368,25 @@ impl EventDecoder {
             _ => {}
         }
         Ok(events)
+    }
+}
+
+impl EventDecoding for EventDecoder {
+    fn decode(&mut self, event: &ServerSentEvent) -> Result<Decoded, ProviderFailure> {
+        let events = self.event(&event.data)?;
+        Ok(Decoded {
+            events,
+            complete: self.stopped,
+        })
+    }
+
+    /// Anthropic ends every reply with `message_stop`; a body that ends before it was cut.
+    fn body_ended(&mut self) -> Vec<Result<StreamEvent, ProviderFailure>> {
+        if self.stopped {
+            Vec::new()
+        } else {
+            vec![Err(super::stream_cut())]
+        }
     }
 }
 

@@ -3,16 +3,17 @@
 //! decoded into `StreamEvent`s — text, reasoning (`reasoning_content`/`reasoning`), tool calls
 //! accumulated by index, usage from the final chunk, the end at `data: [DONE]`.
 
-use super::server_sent_events::EventParser;
+use super::server_sent_events::{decode_body, Decoded, EventDecoding, ServerSentEvent};
 use super::{
     failure_from_response, EventStream, ModelProvider, ModelRequest, ProviderFailure, StreamEvent,
     Usage,
 };
 use crate::model_messages::{AssistantContent, ModelMessage, UserContent};
+use crate::model_variant::{snake_case, snake_case_keys};
 use async_trait::async_trait;
 use futures::StreamExt;
 use serde_json::{json, Value};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 
 pub struct ChatCompletions {
     client: reqwest::Client,
@@ -52,71 +53,10 @@ impl ModelProvider for ChatCompletions {
                 failure_from_response(status, &headers, body).redact(self.api_key.as_deref())
             );
         }
-        let bytes = response.bytes_stream().boxed();
-        let state = DecodeState {
-            bytes,
-            parser: EventParser::new(),
-            decoder: ChunkDecoder::default(),
-            queue: VecDeque::new(),
-            finished: false,
-        };
-        Ok(futures::stream::unfold(state, next_event).boxed())
-    }
-}
-
-struct DecodeState {
-    bytes: futures::stream::BoxStream<'static, Result<bytes::Bytes, reqwest::Error>>,
-    parser: EventParser,
-    decoder: ChunkDecoder,
-    queue: VecDeque<Result<StreamEvent, ProviderFailure>>,
-    finished: bool,
-}
-
-async fn next_event(
-    mut state: DecodeState,
-) -> Option<(Result<StreamEvent, ProviderFailure>, DecodeState)> {
-    loop {
-        if let Some(item) = state.queue.pop_front() {
-            return Some((item, state));
-        }
-        if state.finished {
-            return None;
-        }
-        match state.bytes.next().await {
-            Some(Ok(chunk)) => {
-                for event in state.parser.feed(&chunk) {
-                    if event.data.trim() == "[DONE]" {
-                        state.queue.extend(state.decoder.end(true));
-                        state.finished = true;
-                        break;
-                    }
-                    match state.decoder.chunk(&event.data) {
-                        Ok(events) => state.queue.extend(events.into_iter().map(Ok)),
-                        Err(failure) => {
-                            state.queue.push_back(Err(failure));
-                            state.finished = true;
-                            break;
-                        }
-                    }
-                }
-            }
-            Some(Err(error)) => {
-                tracing::warn!(error = %error.without_url(), "provider stream failed");
-                state.queue.push_back(Err(super::stream_cut()));
-                state.finished = true;
-            }
-            None => {
-                if let Some(event) = state.parser.finish() {
-                    if event.data.trim() != "[DONE]" {
-                        if let Ok(events) = state.decoder.chunk(&event.data) {
-                            state.queue.extend(events.into_iter().map(Ok));
-                        }
-                    }
-                }
-                state.queue.extend(state.decoder.end(false));
-                state.finished = true;
-            }
-        }
+        Ok(decode_body(
+            response.bytes_stream().boxed(),
+            ChunkDecoder::default(),
+        ))
     }
 }
 
@@ -200,6 +140,15 @@ pub fn request_body(request: &ModelRequest) -> Value {
     }
     if let Some(top_p) = request.top_p {
         body["top_p"] = json!(top_p);
+    }
+    // The variant's options, under their chat-completions names: `reasoningEffort` becomes
+    // `reasoning_effort`, OpenRouter's `reasoning: {effort}` stays as it is.
+    for (name, value) in &request.options {
+        let wire_name = match name.as_str() {
+            "textVerbosity" => "verbosity".to_string(),
+            other => snake_case(other),
+        };
+        body[wire_name] = snake_case_keys(value);
     }
     body
 }
@@ -352,6 +301,11 @@ impl ChunkDecoder {
         if !saw_done && self.finish_reason.is_none() {
             return vec![Err(super::stream_cut())];
         }
+        self.close().into_iter().map(Ok).collect()
+    }
+
+    /// Closes what is open and emits the collected tool calls and the finish.
+    fn close(&mut self) -> Vec<StreamEvent> {
         let mut events = Vec::new();
         self.close_reasoning(&mut events);
         if self.text_open {
@@ -377,7 +331,7 @@ impl ChunkDecoder {
             reason: self.finish_reason.clone().unwrap_or_else(|| "stop".into()),
             usage: self.usage,
         });
-        events.into_iter().map(Ok).collect()
+        events
     }
 
     fn close_reasoning(&mut self, events: &mut Vec<StreamEvent>) {
@@ -385,6 +339,27 @@ impl ChunkDecoder {
             self.reasoning_open = false;
             events.push(StreamEvent::ReasoningEnd);
         }
+    }
+}
+
+impl EventDecoding for ChunkDecoder {
+    /// `data: [DONE]` is the end; any other event is one JSON chunk.
+    fn decode(&mut self, event: &ServerSentEvent) -> Result<Decoded, ProviderFailure> {
+        if event.data.trim() == "[DONE]" {
+            return Ok(Decoded {
+                events: self.close(),
+                complete: true,
+            });
+        }
+        Ok(Decoded {
+            events: self.chunk(&event.data)?,
+            complete: false,
+        })
+    }
+
+    /// Some servers close without `[DONE]`; a finish reason already seen still ends the reply.
+    fn body_ended(&mut self) -> Vec<Result<StreamEvent, ProviderFailure>> {
+        self.end(false)
     }
 }
 

@@ -342,5 +342,7 @@ async fn a_reply_that_filled_the_configured_context_is_compacted_before_the_next
     let last = requests[2].body["messages"].clone();
     assert_eq!(last[1]["content"], "What did we do so far?");
     assert_eq!(last[2]["content"], "Summary.");
+    // The question not answered yet is kept verbatim after the summary (the compaction's tail).
+    assert_eq!(last[3]["content"], "second");
     assert!(!last.to_string().contains("One."), "{last}");
 }

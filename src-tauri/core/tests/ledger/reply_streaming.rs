@@ -237,7 +237,12 @@ async fn anthropic_messages_stream_thinking_text_and_tool_use() {
         .filter_map(|message| message["role"].as_str())
         .collect();
     assert_eq!(roles, ["user", "assistant", "user"]);
-    assert_eq!(messages[1]["content"][0]["type"], "tool_use");
+    // The thinking comes back signed, before the tool call it led to.
+    assert_eq!(
+        messages[1]["content"][0],
+        serde_json::json!({"type": "thinking", "thinking": "Need the file.", "signature": "c2ln"})
+    );
+    assert_eq!(messages[1]["content"][1]["type"], "tool_use");
     assert_eq!(messages[2]["content"][0]["type"], "tool_result");
     assert_eq!(messages[2]["content"][0]["tool_use_id"], "toolu_1");
     let stored = test
@@ -252,6 +257,14 @@ async fn anthropic_messages_stream_thinking_text_and_tool_use() {
         strings(&["step-start", "reasoning", "tool", "step-finish"])
     );
     assert_eq!(assistant_of(&stored[1]).tokens.input, 30);
+    let signature = stored[1].parts.iter().find_map(|part| match &part.body {
+        PartBody::Reasoning(reasoning) => reasoning.metadata.clone(),
+        _ => None,
+    });
+    assert_eq!(
+        signature,
+        Some(serde_json::json!({"anthropic": {"signature": "c2ln"}}))
+    );
 }
 
 #[tokio::test]
@@ -292,6 +305,27 @@ async fn step_cost_comes_from_the_configured_price_and_adds_up_on_the_session() 
         stored.cost
     );
     assert_eq!((stored.tokens.input, stored.tokens.output), (84, 22));
+}
+
+#[tokio::test]
+async fn a_known_model_without_a_configured_price_is_costed_from_the_models_dev_snapshot() {
+    let fake = FakeProvider::start(vec![openai_text(&["Hello."])]).await;
+    // Provider "openai" pointed at the fake server, model gpt-4o, no `cost` in the config.
+    let config = format!(
+        r#"{{"model": "openai/gpt-4o", "provider": {{"openai": {{"options": {{"baseURL": "{}", "apiKey": "{API_KEY}"}}, "models": {{"gpt-4o": {{}}}}}}}}}}"#,
+        fake.base_url
+    );
+    let test = open(&config).await;
+    let session = test.session().await;
+    let reply = ask(&test, &session.id, "hi").await;
+    // 42 input tokens at $2.50/M and 11 output tokens at $10/M (the snapshot's gpt-4o price).
+    let expected = (42.0 * 2.5 + 11.0 * 10.0) / 1e6;
+    let assistant = assistant_of(&reply);
+    assert!(
+        (assistant.cost - expected).abs() < 1e-12,
+        "{}",
+        assistant.cost
+    );
 }
 
 #[tokio::test]

@@ -1,12 +1,12 @@
-//! Reshaping a session: OpenCode's fork, revert and unrevert with their shapes, and Dossier's
-//! own edit-and-resend and regenerate.
+//! Reshaping a session: OpenCode's fork, revert, unrevert and summarize with their shapes, and
+//! Dossier's own edit-and-resend and regenerate.
 
 use crate::error::ServerResult;
 use crate::ledger_writes::LedgerWrites;
 use crate::request_body::JsonBody;
 use axum::extract::{Path, State};
 use axum::Json;
-use dossier_core::message::MessageWithParts;
+use dossier_core::message::{MessageWithParts, ModelRef};
 use dossier_core::session::Session;
 use dossier_core::Ledger;
 use serde::Deserialize;
@@ -70,6 +70,33 @@ pub async fn unrevert(
         .finish(async move { ledger.unrevert(&session_id).await })
         .await?;
     Ok(Json(session))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SummarizeBody {
+    #[serde(rename = "providerID")]
+    provider_id: String,
+    #[serde(rename = "modelID")]
+    model_id: String,
+    #[serde(default)]
+    auto: bool,
+}
+
+/// `POST /session/:id/summarize` — `{providerID, modelID, auto?}`; waits for the summary and
+/// answers `true`, as OpenCode does.
+pub async fn summarize(
+    State(ledger): State<Ledger>,
+    State(writes): State<LedgerWrites>,
+    Path(session_id): Path<String>,
+    body: JsonBody,
+) -> ServerResult<Json<bool>> {
+    let body: SummarizeBody = body.parse_or_default()?;
+    let model = ModelRef::new(body.provider_id, body.model_id);
+    let done = writes
+        .finish(async move { ledger.summarize(&session_id, model, body.auto).await })
+        .await?;
+    Ok(Json(done))
 }
 
 #[derive(Deserialize, Default)]

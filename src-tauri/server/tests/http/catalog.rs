@@ -71,7 +71,6 @@ async fn contract_routes_not_built_yet_answer_501_with_json() {
         ("PATCH", format!("/session/{id}/message/msg_x/part/prt_y")),
         ("POST", format!("/session/{id}/command")),
         ("POST", format!("/session/{id}/shell")),
-        ("POST", format!("/session/{id}/summarize")),
     ];
     for (method, path) in routes {
         let response = server

@@ -206,3 +206,73 @@ async fn abort_status_and_permission_answers_have_opencodes_shapes() {
         .await;
     assert_error(bad, 400, "invalid").await;
 }
+
+#[tokio::test]
+async fn summarize_writes_a_summary_reply_and_answers_true() {
+    let server = TestServer::start().await;
+    let session = server.create_session(json!({})).await;
+    let id = session["id"].as_str().unwrap().to_string();
+    let answered = server
+        .post(
+            &format!("/session/{id}/message"),
+            json!({"model": {"providerID": "dossier", "modelID": "offline"}, "parts": [{"type": "text", "text": "what is in my notes?"}]}),
+        )
+        .await;
+    assert_eq!(answered.status(), 200);
+    let response = server
+        .post(
+            &format!("/session/{id}/summarize"),
+            json!({"providerID": "dossier", "modelID": "offline"}),
+        )
+        .await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(json_of(response).await, json!(true));
+    let listed = json_of(server.get(&format!("/session/{id}/message")).await).await;
+    let messages = listed.as_array().unwrap();
+    assert_eq!(messages.len(), 4, "{listed}");
+    assert_eq!(messages[2]["info"]["role"], "user");
+    assert_eq!(messages[2]["parts"][0]["type"], "compaction");
+    assert_eq!(messages[2]["parts"][0]["auto"], false);
+    assert_eq!(messages[3]["info"]["role"], "assistant");
+    assert_eq!(messages[3]["info"]["summary"], true);
+    assert_eq!(messages[3]["info"]["parentID"], messages[2]["info"]["id"]);
+}
+
+#[tokio::test]
+async fn summarize_checks_its_body_and_the_session() {
+    let server = TestServer::start().await;
+    let session = server.create_session(json!({})).await;
+    let id = session["id"].as_str().unwrap().to_string();
+    let missing_model = server
+        .post(
+            &format!("/session/{id}/summarize"),
+            json!({"providerID": "dossier"}),
+        )
+        .await;
+    assert_error(missing_model, 400, "invalid").await;
+    let unknown_field = server
+        .post(
+            &format!("/session/{id}/summarize"),
+            json!({"providerID": "dossier", "modelID": "offline", "extra": 1}),
+        )
+        .await;
+    assert_error(unknown_field, 400, "invalid").await;
+    let unknown_model = server
+        .post(
+            &format!("/session/{id}/summarize"),
+            json!({"providerID": "nobody", "modelID": "nothing"}),
+        )
+        .await;
+    let message = assert_error(unknown_model, 404, "not_found").await;
+    assert!(
+        message.contains("nobody/nothing") || message.contains("nobody"),
+        "{message}"
+    );
+    let no_session = server
+        .post(
+            "/session/ses_missing/summarize",
+            json!({"providerID": "dossier", "modelID": "offline"}),
+        )
+        .await;
+    assert_error(no_session, 404, "not_found").await;
+}

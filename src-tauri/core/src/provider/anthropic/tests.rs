@@ -9,6 +9,7 @@ fn typed_events_are_decoded() {
         r#"{"type":"message_start","message":{"usage":{"input_tokens":12,"cache_read_input_tokens":2,"output_tokens":1}}}"#,
         r#"{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}"#,
         r#"{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"hm"}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"EqQB"}}"#,
         r#"{"type":"content_block_stop","index":0}"#,
         r#"{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}"#,
         r#"{"type":"ping"}"#,
@@ -34,6 +35,7 @@ fn typed_events_are_decoded() {
         vec![
             StreamEvent::ReasoningStart,
             StreamEvent::ReasoningDelta("hm".into()),
+            StreamEvent::ReasoningSignature("EqQB".into()),
             StreamEvent::ReasoningEnd,
             StreamEvent::TextStart,
             StreamEvent::TextDelta("Hi".into()),
@@ -92,7 +94,10 @@ fn request_body_merges_roles_and_puts_results_in_user_turns() {
                 filename: None,
             }]),
             ModelMessage::Assistant(vec![
-                AssistantContent::Reasoning("r".into()),
+                AssistantContent::Reasoning {
+                    text: "r".into(),
+                    signature: None,
+                },
                 AssistantContent::ToolCall {
                     call_id: "t1".into(),
                     name: "read".into(),
@@ -112,6 +117,7 @@ fn request_body_merges_roles_and_puts_results_in_user_turns() {
         max_output_tokens: None,
         temperature: None,
         top_p: None,
+        options: serde_json::Map::new(),
     };
     assert_eq!(
         request_body(&request),
@@ -153,6 +159,7 @@ fn tool_media_goes_inside_the_tool_result() {
         max_output_tokens: None,
         temperature: None,
         top_p: None,
+        options: serde_json::Map::new(),
     };
     assert_eq!(
         request_body(&request)["messages"][0]["content"][0]["content"],
@@ -161,4 +168,75 @@ fn tool_media_goes_inside_the_tool_result() {
             {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "AAE="}},
         ])
     );
+}
+
+#[test]
+fn thinking_is_replayed_only_with_its_signature() {
+    let reasoning = |signature: Option<&str>| AssistantContent::Reasoning {
+        text: "thought".into(),
+        signature: signature.map(str::to_string),
+    };
+    let answer = AssistantContent::Text("answer".into());
+    let table: [(&str, Vec<AssistantContent>, Value); 4] = [
+        (
+            "signed thinking becomes a thinking block before the text",
+            vec![reasoning(Some("EqQB")), answer.clone()],
+            json!([
+                {"type": "thinking", "thinking": "thought", "signature": "EqQB"},
+                {"type": "text", "text": "answer"},
+            ]),
+        ),
+        (
+            "unsigned reasoning is left out",
+            vec![reasoning(None), answer.clone()],
+            json!([{"type": "text", "text": "answer"}]),
+        ),
+        (
+            "signed thinking before a tool call keeps its place",
+            vec![
+                reasoning(Some("sig")),
+                AssistantContent::ToolCall {
+                    call_id: "t1".into(),
+                    name: "list".into(),
+                    input: json!({}),
+                },
+            ],
+            json!([
+                {"type": "thinking", "thinking": "thought", "signature": "sig"},
+                {"type": "tool_use", "id": "t1", "name": "list", "input": {}},
+            ]),
+        ),
+        (
+            "an assistant turn of unsigned reasoning only is dropped",
+            vec![reasoning(None)],
+            Value::Null,
+        ),
+    ];
+    for (case, content, expected) in table {
+        let request = ModelRequest {
+            model_id: "claude".into(),
+            system: Vec::new(),
+            messages: vec![
+                ModelMessage::User(vec![UserContent::Text("q".into())]),
+                ModelMessage::Assistant(content),
+            ],
+            tools: Vec::new(),
+            history: Arc::new(Vec::new()),
+            max_output_tokens: None,
+            temperature: None,
+            top_p: None,
+            options: serde_json::Map::new(),
+        };
+        let body = request_body(&request);
+        let assistant = body["messages"]
+            .as_array()
+            .and_then(|messages| {
+                messages
+                    .iter()
+                    .find(|message| message["role"] == "assistant")
+            })
+            .map(|message| message["content"].clone())
+            .unwrap_or(Value::Null);
+        assert_eq!(assistant, expected, "{case}");
+    }
 }

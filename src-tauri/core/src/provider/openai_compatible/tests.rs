@@ -148,7 +148,10 @@ fn request_body_has_system_messages_tools_and_results() {
         messages: vec![
             ModelMessage::User(vec![UserContent::Text("q".into())]),
             ModelMessage::Assistant(vec![
-                AssistantContent::Reasoning("r".into()),
+                AssistantContent::Reasoning {
+                    text: "r".into(),
+                    signature: Some("sig".into()),
+                },
                 AssistantContent::Text("let me look".into()),
                 AssistantContent::ToolCall {
                     call_id: "c1".into(),
@@ -181,6 +184,7 @@ fn request_body_has_system_messages_tools_and_results() {
         max_output_tokens: None,
         temperature: None,
         top_p: None,
+        options: serde_json::Map::new(),
     };
     let body = request_body(&request);
     assert_eq!(
@@ -212,6 +216,7 @@ fn sampling_settings_are_sent_only_when_set() {
         max_output_tokens: None,
         temperature: None,
         top_p: None,
+        options: serde_json::Map::new(),
     };
     let plain = request_body(&request);
     assert!(plain.get("temperature").is_none() && plain.get("top_p").is_none());
