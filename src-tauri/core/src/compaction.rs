@@ -206,15 +206,7 @@ pub(crate) async fn summarize_before(
             });
         }
     };
-    let mut messages = to_model_messages(&tail::model_order(head.to_vec()), &model);
-    // Attachments are what overflowed most often; the summary works from the text.
-    for message in &mut messages {
-        if let ModelMessage::User(content) = message {
-            content.retain(|item| matches!(item, UserContent::Text(_)));
-        }
-    }
-    messages
-        .retain(|message| !matches!(message, ModelMessage::User(content) if content.is_empty()));
+    let mut messages = summary_input(to_model_messages(&tail::model_order(head.to_vec()), &model));
     messages.push(ModelMessage::User(vec![UserContent::Text(
         SUMMARY_PROMPT.into(),
     )]));
@@ -322,6 +314,37 @@ impl Ledger {
             .await?;
         Ok(true)
     }
+}
+
+/// How much of each tool output the summary model reads (OpenCode caps the head at 2,000
+/// characters per output).
+pub const SUMMARY_TOOL_OUTPUT_CHARS: usize = 2_000;
+
+/// What the summary model reads of the head: attachments (what overflowed most often) and tool
+/// media left out, each tool output cut to its first 2,000 characters. Pure.
+pub fn summary_input(mut messages: Vec<ModelMessage>) -> Vec<ModelMessage> {
+    for message in &mut messages {
+        match message {
+            ModelMessage::User(content) => {
+                content.retain(|item| matches!(item, UserContent::Text(_)));
+            }
+            ModelMessage::Tool(results) => {
+                for result in results {
+                    result.media.clear();
+                    if let Some((cut, _)) =
+                        result.output.char_indices().nth(SUMMARY_TOOL_OUTPUT_CHARS)
+                    {
+                        result.output.truncate(cut);
+                        result.output.push_str("\n[…]");
+                    }
+                }
+            }
+            ModelMessage::Assistant(_) => {}
+        }
+    }
+    messages
+        .retain(|message| !matches!(message, ModelMessage::User(content) if content.is_empty()));
+    messages
 }
 
 /// A user message the loop writes itself, with the agent and model of `like`.

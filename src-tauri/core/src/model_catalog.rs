@@ -31,6 +31,14 @@ pub struct Model {
     pub variants: Vec<String>,
     pub attachment: bool,
     pub reasoning: bool,
+    /// From the config's `cost`, else the bundled models.dev snapshot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub cost: Option<crate::reply_cost::Price>,
+    /// From the config's `limit`, else the bundled models.dev snapshot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub limit: Option<crate::model_snapshot::Limit>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
@@ -66,6 +74,14 @@ impl ModelCatalog {
                             crate::model_snapshot::lookup(&ModelRef::new(provider_id, model_id))
                                 .is_some_and(|entry| entry.reasoning)
                         }),
+                        cost: crate::model_snapshot::price_of(
+                            config,
+                            &ModelRef::new(provider_id, model_id),
+                        ),
+                        limit: crate::model_snapshot::limit_numbers(
+                            config,
+                            &ModelRef::new(provider_id, model_id),
+                        ),
                     })
                     .collect(),
             })
@@ -81,6 +97,8 @@ impl ModelCatalog {
                 variants: Vec::new(),
                 attachment: true,
                 reasoning: false,
+                cost: None,
+                limit: None,
             }],
         });
         Self { providers }

@@ -35,6 +35,8 @@ pub enum AssistantContent {
         text: String,
         signature: Option<String>,
     },
+    /// Anthropic's encrypted (`redacted_thinking`) reasoning, replayed to the same model only.
+    RedactedReasoning(String),
     ToolCall {
         call_id: String,
         name: String,
@@ -173,6 +175,13 @@ fn assistant_messages(
             PartBody::Text(text) if !text.text.is_empty() => {
                 content.push(AssistantContent::Text(text.text.clone()));
             }
+            PartBody::Reasoning(reasoning)
+                if same_model && redacted_reasoning(reasoning.metadata.as_ref()).is_some() =>
+            {
+                if let Some(data) = redacted_reasoning(reasoning.metadata.as_ref()) {
+                    content.push(AssistantContent::RedactedReasoning(data));
+                }
+            }
             PartBody::Reasoning(reasoning) if !reasoning.text.is_empty() => {
                 content.push(if same_model {
                     AssistantContent::Reasoning {
@@ -256,6 +265,15 @@ pub fn reasoning_signature(metadata: Option<&Value>) -> Option<String> {
         .pointer("/anthropic/signature")
         .and_then(Value::as_str)
         .filter(|signature| !signature.is_empty())
+        .map(str::to_string)
+}
+
+/// Where a reasoning part keeps Anthropic's encrypted thinking: `metadata.anthropic.redactedData`.
+pub fn redacted_reasoning(metadata: Option<&Value>) -> Option<String> {
+    metadata?
+        .pointer("/anthropic/redactedData")
+        .and_then(Value::as_str)
+        .filter(|data| !data.is_empty())
         .map(str::to_string)
 }
 

@@ -6,16 +6,21 @@
 use crate::config::Config;
 use crate::message::ModelRef;
 use crate::reply_cost::Price;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
+use ts_rs::TS;
 
 const SNAPSHOT: &str = include_str!("../data/models-dev-prices.json");
 
-#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+/// Tokens: the context window and the longest reply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
 pub struct Limit {
+    #[ts(type = "number")]
     pub context: u64,
+    #[ts(type = "number")]
     pub output: u64,
 }
 
@@ -69,6 +74,16 @@ pub fn limit_of(config: &Config, model: &ModelRef) -> Option<Value> {
         lookup(model).map(|entry| {
             serde_json::json!({"context": entry.limit.context, "output": entry.limit.output})
         })
+    })
+}
+
+/// The model's limits as numbers (a missing figure is 0), from the config or the snapshot.
+pub fn limit_numbers(config: &Config, model: &ModelRef) -> Option<Limit> {
+    let limit = limit_of(config, model)?;
+    let number = |key: &str| limit.get(key).and_then(Value::as_u64).unwrap_or(0);
+    Some(Limit {
+        context: number("context"),
+        output: number("output"),
     })
 }
 

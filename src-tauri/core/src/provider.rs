@@ -59,6 +59,8 @@ pub enum StreamEvent {
     /// Anthropic's signature over the thinking just streamed; it must come back with the
     /// thinking when the conversation is replayed, or Anthropic refuses the block.
     ReasoningSignature(String),
+    /// Thinking Anthropic's safety systems encrypted: no text, only data to send back as it is.
+    RedactedReasoning(String),
     ToolInputStart {
         call_id: String,
         name: String,

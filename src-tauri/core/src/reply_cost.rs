@@ -5,17 +5,22 @@
 use crate::config::Config;
 use crate::message::ModelRef;
 use crate::provider::Usage;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Deserialize)]
+/// US dollars per million tokens, in the config's and models.dev's field names.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
 pub struct Price {
     #[serde(default)]
     pub input: f64,
     #[serde(default)]
     pub output: f64,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub cache_read: Option<f64>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub cache_write: Option<f64>,
 }
 

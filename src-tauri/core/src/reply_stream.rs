@@ -147,6 +147,16 @@ impl Step<'_> {
             StreamEvent::TextEnd => self.finish_text(state, false).await?,
             StreamEvent::ReasoningEnd => self.finish_text(state, true).await?,
             StreamEvent::ReasoningSignature(signature) => sign_reasoning(state, &signature),
+            StreamEvent::RedactedReasoning(data) => {
+                // A part of its own with no text, so the encrypted thinking is kept in order.
+                self.open_text(state, true).await?;
+                if let Some(growing) = state.reasoning.as_mut() {
+                    if let PartBody::Reasoning(reasoning) = &mut growing.part.body {
+                        reasoning.metadata = Some(json!({"anthropic": {"redactedData": data}}));
+                    }
+                }
+                self.finish_text(state, true).await?;
+            }
             StreamEvent::ToolInputStart { call_id, name } => {
                 self.pending_tool(state, &call_id, &name).await?;
             }

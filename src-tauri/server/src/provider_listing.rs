@@ -1,6 +1,7 @@
 //! The model catalog in OpenCode's `Provider` / `Model` wire shape (`models` keyed by id, and the
 //! capability, cost and limit objects the SDK's types require), for `GET /provider` and
-//! `GET /config/providers`. Figures the catalog does not know are reported as zero.
+//! `GET /config/providers`. Prices and limits come from the catalog (config, else the bundled
+//! models.dev snapshot); figures it does not know are reported as zero.
 
 use dossier_core::model_catalog::{Model, ModelCatalog, Provider};
 use serde_json::{json, Map, Value};
@@ -77,8 +78,21 @@ fn model(model: &Model, provider: &Provider) -> Value {
             "output": modalities(false),
             "interleaved": false,
         },
-        "cost": {"input": 0, "output": 0, "cache": {"read": 0, "write": 0}},
-        "limit": {"context": 0, "output": 0},
+        "cost": model.cost.map_or_else(
+            || json!({"input": 0, "output": 0, "cache": {"read": 0, "write": 0}}),
+            |price| json!({
+                "input": price.input,
+                "output": price.output,
+                "cache": {
+                    "read": price.cache_read.unwrap_or(0.0),
+                    "write": price.cache_write.unwrap_or(0.0),
+                },
+            }),
+        ),
+        "limit": model.limit.map_or_else(
+            || json!({"context": 0, "output": 0}),
+            |limit| json!({"context": limit.context, "output": limit.output}),
+        ),
         "status": "active",
         "options": {},
         "headers": {},
@@ -131,5 +145,29 @@ mod tests {
         assert_eq!(listing["default"]["dossier"], "offline");
         assert!(listing["default"]["fake"].is_string());
         assert_eq!(listing["connected"], json!(["fake", "dossier"]));
+    }
+
+    #[test]
+    fn known_models_carry_prices_and_limits() {
+        let config = Config::parse(
+            r#"{"provider": {"anthropic": {"models": {"claude-sonnet-4-5": {}}},
+                "fake": {"models": {"priced": {"cost": {"input": 1, "output": 2}, "limit": {"context": 1000, "output": 100}}}}}}"#,
+        )
+        .unwrap();
+        let listing = all_providers(&ModelCatalog::from_config(&config));
+        let sonnet = &listing["all"][0]["models"]["claude-sonnet-4-5"];
+        assert_eq!(
+            sonnet["cost"],
+            json!({"input": 3.0, "output": 15.0, "cache": {"read": 0.3, "write": 3.75}})
+        );
+        assert_eq!(sonnet["limit"], json!({"context": 200000, "output": 64000}));
+        assert_eq!(sonnet["capabilities"]["reasoning"], true);
+        assert_eq!(sonnet["variants"], json!({"high": {}, "max": {}}));
+        let priced = &listing["all"][1]["models"]["priced"];
+        assert_eq!(
+            priced["cost"],
+            json!({"input": 1.0, "output": 2.0, "cache": {"read": 0.0, "write": 0.0}})
+        );
+        assert_eq!(priced["limit"], json!({"context": 1000, "output": 100}));
     }
 }

@@ -126,3 +126,49 @@ fn overflow_table() {
         assert_eq!(is_overflow(&tokens, limit), expected, "{case}");
     }
 }
+
+#[test]
+fn the_summary_reads_text_and_the_start_of_each_tool_output() {
+    use crate::model_messages::ToolResult;
+    let long = "é".repeat(SUMMARY_TOOL_OUTPUT_CHARS + 10);
+    let image = UserContent::File {
+        url: "data:image/png;base64,AAE=".into(),
+        media_type: "image/png".into(),
+        filename: None,
+    };
+    let input = vec![
+        ModelMessage::User(vec![UserContent::Text("q".into()), image.clone()]),
+        ModelMessage::User(vec![image.clone()]),
+        ModelMessage::Tool(vec![
+            ToolResult {
+                call_id: "c1".into(),
+                name: "read".into(),
+                output: long.clone(),
+                is_error: false,
+                media: vec![image],
+            },
+            ToolResult {
+                call_id: "c2".into(),
+                name: "list".into(),
+                output: "short".into(),
+                is_error: false,
+                media: Vec::new(),
+            },
+        ]),
+    ];
+    let output = summary_input(input);
+    assert_eq!(output.len(), 2, "the image-only message is gone");
+    assert_eq!(
+        output[0],
+        ModelMessage::User(vec![UserContent::Text("q".into())])
+    );
+    let ModelMessage::Tool(results) = &output[1] else {
+        panic!("tool results stay");
+    };
+    assert_eq!(
+        results[0].output,
+        format!("{}\n[…]", "é".repeat(SUMMARY_TOOL_OUTPUT_CHARS))
+    );
+    assert!(results[0].media.is_empty());
+    assert_eq!(results[1].output, "short");
+}

@@ -136,6 +136,17 @@ fn signed_reasoning(text: &str, signature: &str) -> PartBody {
     })
 }
 
+fn redacted_reasoning(data: &str) -> PartBody {
+    PartBody::Reasoning(ReasoningPart {
+        text: String::new(),
+        metadata: Some(json!({"anthropic": {"redactedData": data}})),
+        time: PartTime {
+            start: 1,
+            end: Some(2),
+        },
+    })
+}
+
 fn step_start() -> PartBody {
     PartBody::StepStart(StepStartPart { snapshot: None })
 }
@@ -384,6 +395,29 @@ fn conversion_table() {
                 AssistantContent::Text("hmm".into()),
                 AssistantContent::Text("a".into()),
             ])],
+        ),
+        (
+            "same-model redacted reasoning is replayed as its data",
+            vec![assistant(vec![
+                step_start(),
+                redacted_reasoning("EmwKAhgB"),
+                text("a"),
+            ])],
+            vec![ModelMessage::Assistant(vec![
+                AssistantContent::RedactedReasoning("EmwKAhgB".into()),
+                AssistantContent::Text("a".into()),
+            ])],
+        ),
+        (
+            "other-model redacted reasoning is dropped",
+            vec![assistant_from(
+                ("other", "m"),
+                None,
+                vec![step_start(), redacted_reasoning("EmwKAhgB"), text("a")],
+            )],
+            vec![ModelMessage::Assistant(vec![AssistantContent::Text(
+                "a".into(),
+            )])],
         ),
         (
             "empty signed reasoning is dropped",

@@ -88,6 +88,9 @@ pub fn request_body(request: &ModelRequest) -> Value {
                             signature: Some(signature),
                         } => Some(json!({"type": "thinking", "thinking": text, "signature": signature})),
                         AssistantContent::Reasoning { signature: None, .. } => None,
+                        AssistantContent::RedactedReasoning(data) => {
+                            Some(json!({"type": "redacted_thinking", "data": data}))
+                        }
                         AssistantContent::ToolCall {
                             call_id,
                             name,
@@ -264,6 +267,10 @@ impl EventDecoder {
                     Some("thinking") => {
                         events.push(StreamEvent::ReasoningStart);
                         Block::Thinking
+                    }
+                    Some("redacted_thinking") => {
+                        events.push(StreamEvent::RedactedReasoning(text("data")));
+                        Block::Other
                     }
                     Some("tool_use") => {
                         events.push(StreamEvent::ToolInputStart {

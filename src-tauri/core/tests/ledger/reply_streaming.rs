@@ -268,6 +268,52 @@ async fn anthropic_messages_stream_thinking_text_and_tool_use() {
 }
 
 #[tokio::test]
+async fn anthropic_redacted_thinking_is_kept_and_sent_back_as_it_came() {
+    let mut first = anthropic_start();
+    first.push((
+        Some("content_block_start".into()),
+        serde_json::json!({"type": "content_block_start", "index": 0, "content_block": {"type": "redacted_thinking", "data": "EmwKAhgB"}}).to_string(),
+    ));
+    first.push((
+        Some("content_block_stop".into()),
+        serde_json::json!({"type": "content_block_stop", "index": 0}).to_string(),
+    ));
+    first.extend(anthropic_text_block(
+        1,
+        &["Hidden thoughts, ", "plain answer."],
+    ));
+    first.extend(anthropic_end("end_turn"));
+    let fake =
+        FakeProvider::start(vec![anthropic_stream(first), anthropic_text(&["Again."])]).await;
+    let test = open(&fake.anthropic_config()).await;
+    let session = test.session().await;
+    let reply = ask(&test, &session.id, "think").await;
+    assert_eq!(text_of(&reply), "Hidden thoughts, plain answer.");
+    let kept = reply.parts.iter().find_map(|part| match &part.body {
+        PartBody::Reasoning(reasoning) => {
+            Some((reasoning.text.clone(), reasoning.metadata.clone()))
+        }
+        _ => None,
+    });
+    assert_eq!(
+        kept,
+        Some((
+            String::new(),
+            Some(serde_json::json!({"anthropic": {"redactedData": "EmwKAhgB"}}))
+        ))
+    );
+    ask(&test, &session.id, "again").await;
+    let replayed = fake.requests()[1].body["messages"][1]["content"].clone();
+    assert_eq!(
+        replayed,
+        serde_json::json!([
+            {"type": "redacted_thinking", "data": "EmwKAhgB"},
+            {"type": "text", "text": "Hidden thoughts, plain answer."},
+        ])
+    );
+}
+
+#[tokio::test]
 async fn step_cost_comes_from_the_configured_price_and_adds_up_on_the_session() {
     let fake = FakeProvider::start(vec![
         openai_tool_call("call_1", "list", "{}"),

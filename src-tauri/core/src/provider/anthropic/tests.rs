@@ -11,6 +11,8 @@ fn typed_events_are_decoded() {
         r#"{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"hm"}}"#,
         r#"{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"EqQB"}}"#,
         r#"{"type":"content_block_stop","index":0}"#,
+        r#"{"type":"content_block_start","index":3,"content_block":{"type":"redacted_thinking","data":"EmwKAhgB"}}"#,
+        r#"{"type":"content_block_stop","index":3}"#,
         r#"{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}"#,
         r#"{"type":"ping"}"#,
         r#"{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"Hi"}}"#,
@@ -37,6 +39,7 @@ fn typed_events_are_decoded() {
             StreamEvent::ReasoningDelta("hm".into()),
             StreamEvent::ReasoningSignature("EqQB".into()),
             StreamEvent::ReasoningEnd,
+            StreamEvent::RedactedReasoning("EmwKAhgB".into()),
             StreamEvent::TextStart,
             StreamEvent::TextDelta("Hi".into()),
             StreamEvent::TextEnd,
@@ -177,7 +180,18 @@ fn thinking_is_replayed_only_with_its_signature() {
         signature: signature.map(str::to_string),
     };
     let answer = AssistantContent::Text("answer".into());
-    let table: [(&str, Vec<AssistantContent>, Value); 4] = [
+    let table: [(&str, Vec<AssistantContent>, Value); 5] = [
+        (
+            "redacted thinking goes back as it came",
+            vec![
+                AssistantContent::RedactedReasoning("EmwKAhgB".into()),
+                answer.clone(),
+            ],
+            json!([
+                {"type": "redacted_thinking", "data": "EmwKAhgB"},
+                {"type": "text", "text": "answer"},
+            ]),
+        ),
         (
             "signed thinking becomes a thinking block before the text",
             vec![reasoning(Some("EqQB")), answer.clone()],
