@@ -40,10 +40,14 @@ CREATE VIRTUAL TABLE title_search USING fts5(
     tokenize = 'unicode61 remove_diacritics 2');
 CREATE TABLE search_word (word TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
 
-CREATE TRIGGER part_search_delete AFTER DELETE ON part BEGIN
+-- Only parts of the indexed types can have a row: deleting a rowid the index never held would
+-- still write a tombstone, and tool parts are rewritten often.
+CREATE TRIGGER part_search_delete AFTER DELETE ON part
+WHEN old.type IN ('text', 'reasoning', 'file') BEGIN
     DELETE FROM part_search WHERE rowid = old.rowid;
 END;
-CREATE TRIGGER part_search_update AFTER UPDATE OF data, type ON part BEGIN
+CREATE TRIGGER part_search_update AFTER UPDATE OF data, type ON part
+WHEN old.type IN ('text', 'reasoning', 'file') BEGIN
     DELETE FROM part_search WHERE rowid = old.rowid;
 END;
 CREATE TRIGGER title_search_delete AFTER DELETE ON session BEGIN

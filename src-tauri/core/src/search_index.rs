@@ -7,7 +7,8 @@
 //! can drop a row by rowid, and the triggers also fire for rows removed by ON DELETE CASCADE
 //! (a deleted session, a reverted message). An UPDATE of a part's body or a session's title
 //! drops the old row by trigger too, so a write path that forgot to re-index would leave a row
-//! missing, never stale text.
+//! missing, never stale text — and the functions here only ever add a row to a rowid the
+//! triggers have cleared (a plain INSERT: REPLACE would write a needless tombstone).
 
 use crate::error::LedgerError;
 use crate::part::PartBody;
@@ -46,21 +47,18 @@ async fn remember_words(
     Ok(())
 }
 
-/// (Re)indexes the part stored at `rowid`. Call inside the transaction that wrote it.
+/// Indexes the part just inserted or updated at `rowid`. Call inside the transaction that wrote
+/// it.
 pub async fn index_part(
     connection: &mut SqliteConnection,
     rowid: i64,
     body: &PartBody,
 ) -> Result<(), LedgerError> {
     let Some(text) = searchable_text(body) else {
-        sqlx::query("DELETE FROM part_search WHERE rowid = ?")
-            .bind(rowid)
-            .execute(&mut *connection)
-            .await?;
         return Ok(());
     };
     let tokens = search_text::index_tokens(text);
-    sqlx::query("INSERT OR REPLACE INTO part_search (rowid, body) VALUES (?, ?)")
+    sqlx::query("INSERT INTO part_search (rowid, body) VALUES (?, ?)")
         .bind(rowid)
         .bind(tokens.join(" "))
         .execute(&mut *connection)
@@ -68,14 +66,14 @@ pub async fn index_part(
     remember_words(connection, &tokens).await
 }
 
-/// (Re)indexes the title of the session stored at `rowid`.
+/// Indexes the title of the session just inserted at `rowid`, or whose title just changed.
 pub async fn index_title(
     connection: &mut SqliteConnection,
     rowid: i64,
     title: &str,
 ) -> Result<(), LedgerError> {
     let tokens = search_text::index_tokens(title);
-    sqlx::query("INSERT OR REPLACE INTO title_search (rowid, title) VALUES (?, ?)")
+    sqlx::query("INSERT INTO title_search (rowid, title) VALUES (?, ?)")
         .bind(rowid)
         .bind(tokens.join(" "))
         .execute(&mut *connection)

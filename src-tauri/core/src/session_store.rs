@@ -157,9 +157,19 @@ pub async fn get(connection: &mut SqliteConnection, id: &str) -> Result<Session,
 /// Writes every mutable column of `session` back (one row, inside the caller's transaction).
 pub async fn save(connection: &mut SqliteConnection, session: &Session) -> Result<(), LedgerError> {
     let mut transaction = connection.begin().await?;
-    let rowid: Option<i64> = sqlx::query_scalar(
+    // The title's index row is rewritten only when the title changes (the update trigger has
+    // dropped it then); sessions are saved far more often than renamed.
+    let before: Option<(i64, String)> =
+        sqlx::query_as("SELECT rowid, title FROM session WHERE id = ?")
+            .bind(&session.id)
+            .fetch_optional(&mut *transaction)
+            .await?;
+    let Some((rowid, old_title)) = before else {
+        return Err(LedgerError::SessionNotFound(session.id.clone()));
+    };
+    sqlx::query(
         "UPDATE session SET title = ?, agent = ?, model = ?, permission = ?, revert = ?, summary = ?, \
-         pinned = ?, time_updated = ?, time_compacting = ?, time_archived = ? WHERE id = ? RETURNING rowid",
+         pinned = ?, time_updated = ?, time_compacting = ?, time_archived = ? WHERE rowid = ?",
     )
     .bind(&session.title)
     .bind(&session.agent)
@@ -171,13 +181,12 @@ pub async fn save(connection: &mut SqliteConnection, session: &Session) -> Resul
     .bind(session.time.updated)
     .bind(session.time.compacting)
     .bind(session.time.archived)
-    .bind(&session.id)
-    .fetch_optional(&mut *transaction)
+    .bind(rowid)
+    .execute(&mut *transaction)
     .await?;
-    let Some(rowid) = rowid else {
-        return Err(LedgerError::SessionNotFound(session.id.clone()));
-    };
-    search_index::index_title(&mut transaction, rowid, &session.title).await?;
+    if old_title != session.title {
+        search_index::index_title(&mut transaction, rowid, &session.title).await?;
+    }
     transaction.commit().await?;
     Ok(())
 }

@@ -174,6 +174,20 @@ async fn index_follows_title_edits_deletes_and_archiving() {
         .await
         .unwrap_or_default();
     assert_eq!(session_ids(&with_archived), vec![session.id.clone()]);
+    let title_kept = test
+        .ledger
+        .search(&SearchQuery {
+            text: "lunch".into(),
+            include_archived: true,
+            ..SearchQuery::default()
+        })
+        .await
+        .unwrap_or_default();
+    assert_eq!(
+        session_ids(&title_kept),
+        vec![session.id.clone()],
+        "saving a session without renaming it keeps its title indexed"
+    );
     test.ledger
         .delete_session(&session.id)
         .await
