@@ -17,6 +17,22 @@ pub struct MessageQuery {
     pub before: Option<String>,
 }
 
+impl MessageQuery {
+    /// The sequence number `before` stands for (messages strictly older are listed), or
+    /// `i64::MAX` without one. Both listings (`list` and `Ledger::messages_json`) read the
+    /// cursor here, so a cursor from either is understood by both.
+    pub fn before_seq(&self) -> Result<i64, LedgerError> {
+        match &self.before {
+            Some(cursor) => cursor.parse::<i64>().map_err(|_| {
+                LedgerError::InvalidRequest(format!(
+                    "\"{cursor}\" is not a message cursor from this server"
+                ))
+            }),
+            None => Ok(i64::MAX),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct MessagePage {
     /// Oldest first, as OpenCode returns them.
@@ -183,14 +199,7 @@ pub async fn list(
     session_id: &str,
     query: &MessageQuery,
 ) -> Result<MessagePage, LedgerError> {
-    let before = match &query.before {
-        Some(cursor) => cursor.parse::<i64>().map_err(|_| {
-            LedgerError::InvalidRequest(format!(
-                "\"{cursor}\" is not a message cursor from this server"
-            ))
-        })?,
-        None => i64::MAX,
-    };
+    let before = query.before_seq()?;
     let limit = query.limit.filter(|limit| *limit > 0).map(i64::from);
     // Newest `limit` first, then flipped to oldest-first.
     let mut message_rows = sqlx::query(
