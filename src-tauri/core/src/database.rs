@@ -33,5 +33,6 @@ pub async fn open(path: &Path) -> Result<SqlitePool, LedgerError> {
         .connect_with(options)
         .await?;
     MIGRATIONS.run(&pool).await?;
+    crate::search_index::rebuild_if_pending(&pool).await?;
     Ok(pool)
 }

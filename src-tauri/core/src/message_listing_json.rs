@@ -41,14 +41,7 @@ impl Ledger {
     ) -> Result<MessagePageJson, LedgerError> {
         let mut connection = self.pool.acquire().await?;
         session_store::get(&mut connection, session_id).await?;
-        let before = match &query.before {
-            Some(cursor) => cursor.parse::<i64>().map_err(|_| {
-                LedgerError::InvalidRequest(format!(
-                    "\"{cursor}\" is not a message cursor from this server"
-                ))
-            })?,
-            None => i64::MAX,
-        };
+        let before = query.before_seq()?;
         let limit = query.limit.filter(|limit| *limit > 0).map(i64::from);
         let row = sqlx::query(LISTING)
             .bind(session_id)

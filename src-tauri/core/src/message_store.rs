@@ -4,8 +4,9 @@
 use crate::error::LedgerError;
 use crate::message::{Message, MessageWithParts, ModelRef};
 use crate::part::{Part, PartBody};
+use crate::search_index;
 use sqlx::sqlite::SqliteRow;
-use sqlx::{Row, SqliteConnection, SqlitePool};
+use sqlx::{Connection, Row, SqliteConnection, SqlitePool};
 use std::collections::HashMap;
 
 /// `limit` newest messages older than `before` (a cursor from a previous page); `None` for
@@ -14,6 +15,22 @@ use std::collections::HashMap;
 pub struct MessageQuery {
     pub limit: Option<u32>,
     pub before: Option<String>,
+}
+
+impl MessageQuery {
+    /// The sequence number `before` stands for (messages strictly older are listed), or
+    /// `i64::MAX` without one. Both listings (`list` and `Ledger::messages_json`) read the
+    /// cursor here, so a cursor from either is understood by both.
+    pub fn before_seq(&self) -> Result<i64, LedgerError> {
+        match &self.before {
+            Some(cursor) => cursor.parse::<i64>().map_err(|_| {
+                LedgerError::InvalidRequest(format!(
+                    "\"{cursor}\" is not a message cursor from this server"
+                ))
+            }),
+            None => Ok(i64::MAX),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -86,9 +103,12 @@ pub async fn insert_part(
     now: i64,
 ) -> Result<(), LedgerError> {
     let data = serde_json::to_string(&part.body).map_err(|error| corrupt("part", error))?;
-    let result = sqlx::query(
+    // A savepoint (or a transaction, if the caller has none) so the part and its index row
+    // are written together.
+    let mut transaction = connection.begin().await?;
+    let rowid: Option<i64> = sqlx::query_scalar(
         "INSERT INTO part (id, message_id, session_id, seq, type, time_created, time_updated, data) \
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING",
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING RETURNING rowid",
     )
     .bind(&part.id)
     .bind(&part.message_id)
@@ -98,11 +118,13 @@ pub async fn insert_part(
     .bind(now)
     .bind(now)
     .bind(data)
-    .execute(connection)
+    .fetch_optional(&mut *transaction)
     .await?;
-    if result.rows_affected() == 0 {
+    let Some(rowid) = rowid else {
         return Err(LedgerError::DuplicateId(part.id.clone()));
-    }
+    };
+    search_index::index_part(&mut transaction, rowid, &part.body).await?;
+    transaction.commit().await?;
     Ok(())
 }
 
@@ -113,17 +135,24 @@ pub async fn update_part(
     now: i64,
 ) -> Result<bool, LedgerError> {
     let data = serde_json::to_string(&part.body).map_err(|error| corrupt("part", error))?;
-    let result = sqlx::query(
-        "UPDATE part SET data = ?, type = ?, time_updated = ? WHERE id = ? AND message_id = ?",
+    // The update trigger drops the old index row; the new one is written in the same savepoint.
+    let mut transaction = connection.begin().await?;
+    let rowid: Option<i64> = sqlx::query_scalar(
+        "UPDATE part SET data = ?, type = ?, time_updated = ? WHERE id = ? AND message_id = ? RETURNING rowid",
     )
     .bind(data)
     .bind(part.body.type_name())
     .bind(now)
     .bind(&part.id)
     .bind(&part.message_id)
-    .execute(connection)
+    .fetch_optional(&mut *transaction)
     .await?;
-    Ok(result.rows_affected() > 0)
+    let Some(rowid) = rowid else {
+        return Ok(false);
+    };
+    search_index::index_part(&mut transaction, rowid, &part.body).await?;
+    transaction.commit().await?;
+    Ok(true)
 }
 
 fn message_from_row(row: &SqliteRow) -> Result<Message, LedgerError> {
@@ -170,14 +199,7 @@ pub async fn list(
     session_id: &str,
     query: &MessageQuery,
 ) -> Result<MessagePage, LedgerError> {
-    let before = match &query.before {
-        Some(cursor) => cursor.parse::<i64>().map_err(|_| {
-            LedgerError::InvalidRequest(format!(
-                "\"{cursor}\" is not a message cursor from this server"
-            ))
-        })?,
-        None => i64::MAX,
-    };
+    let before = query.before_seq()?;
     let limit = query.limit.filter(|limit| *limit > 0).map(i64::from);
     // Newest `limit` first, then flipped to oldest-first.
     let mut message_rows = sqlx::query(

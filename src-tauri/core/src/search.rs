@@ -1,22 +1,27 @@
 //! Full-text search over every session: titles, user and assistant text, reasoning and the
 //! names of attachments. Results are sessions, best first, each with its best excerpts and the
-//! message each excerpt comes from. The index itself (FTS5, trigram) and the triggers that keep
-//! it in step with the ledger live in `migrations/0002_search.sql`.
+//! message each excerpt comes from. How text becomes index tokens (and why) is `search_text`;
+//! keeping the index in step with the ledger is `search_index` and
+//! `migrations/0003_search_words.sql`; excerpts are `search_excerpt`.
 
 use crate::error::LedgerError;
 use crate::ledger::Ledger;
+use crate::part::PartBody;
+use crate::search_excerpt::excerpt;
+use crate::search_index::searchable_text;
+use crate::search_text::{self, QueryTerm};
 use crate::session::Session;
 use crate::session_store;
 use serde::{Deserialize, Serialize};
-use sqlx::Row;
-use std::collections::HashMap;
+use sqlx::{Row, SqliteConnection};
+use std::collections::{HashMap, HashSet};
 use ts_rs::TS;
 
 pub const DEFAULT_RESULTS: u32 = 20;
 const EXCERPTS_PER_SESSION: usize = 3;
-/// Highlight markers inside snippets; control characters never appear in indexed text we show.
-const MARK_START: char = '\u{1}';
-const MARK_END: char = '\u{2}';
+/// How many indexed words a query word is widened to (`tax` → `tax`, `taxes`, `taxi`…). The
+/// list is alphabetical, so a one-letter word may miss some; a longer word rarely has as many.
+const WIDENED_WORDS: i64 = 64;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
 #[ts(export)]
@@ -70,107 +75,55 @@ pub struct ExcerptPiece {
     pub highlighted: bool,
 }
 
-/// How a query is asked of the index.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Matcher {
-    /// Every word of three or more characters as a quoted phrase, all required.
-    Fts(String),
-    /// Only short words (a two-character Chinese word, say): a LIKE pattern over indexed text.
-    Like(String),
+/// Quotes a token for an FTS5 expression, so nothing typed is read as query syntax.
+fn quoted(token: &str) -> String {
+    format!("\"{}\"", token.replace('"', "\"\""))
 }
 
-/// Turns what a person typed into an FTS5 expression, or a LIKE pattern when no word is long
-/// enough for trigrams. Quotes are doubled so nothing typed is read as query syntax.
-pub fn matcher_for(text: &str) -> Option<Matcher> {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    if words.is_empty() {
-        return None;
-    }
-    let long: Vec<String> = words
-        .iter()
-        .filter(|word| word.chars().count() >= 3)
-        .map(|word| format!("\"{}\"", word.replace('"', "\"\"")))
-        .collect();
-    if long.is_empty() {
-        let joined = words.join(" ");
-        let escaped = joined
-            .replace('\\', "\\\\")
-            .replace('%', "\\%")
-            .replace('_', "\\_");
-        return Some(Matcher::Like(format!("%{escaped}%")));
-    }
-    Some(Matcher::Fts(long.join(" AND ")))
-}
-
-/// Splits a snippet with highlight markers into pieces.
-pub fn pieces_of(snippet: &str) -> Vec<ExcerptPiece> {
-    let mut pieces = Vec::new();
-    let mut current = String::new();
-    let mut highlighted = false;
-    for symbol in snippet.chars() {
-        if symbol == MARK_START || symbol == MARK_END {
-            if !current.is_empty() {
-                pieces.push(ExcerptPiece {
-                    text: std::mem::take(&mut current),
-                    highlighted,
-                });
+/// The FTS5 expression for `terms`: every term required; a prefix term is the OR of the
+/// indexed words it begins (plus itself, which the index folds for accents), a run is all of its
+/// bigrams. Widening through `search_word` keeps each branch an exact token, which FTS5 walks
+/// newest-first and stops early; its own `word*` reads every matching doclist in full first
+/// (70–150 ms for a common word on a million parts).
+async fn expression(
+    connection: &mut SqliteConnection,
+    terms: &[QueryTerm],
+) -> Result<String, LedgerError> {
+    let mut required = Vec::with_capacity(terms.len());
+    for term in terms {
+        match term {
+            QueryTerm::Prefix(prefix) => {
+                let mut words: Vec<String> = sqlx::query_scalar(
+                    "SELECT word FROM search_word WHERE word >= ?1 AND word < ?1 || char(1114111) \
+                     ORDER BY word LIMIT ?2",
+                )
+                .bind(prefix)
+                .bind(WIDENED_WORDS)
+                .fetch_all(&mut *connection)
+                .await?;
+                if !words.contains(prefix) {
+                    words.push(prefix.clone());
+                }
+                let branches: Vec<String> = words.iter().map(|word| quoted(word)).collect();
+                required.push(format!("({})", branches.join(" OR ")));
             }
-            highlighted = symbol == MARK_START;
-        } else {
-            current.push(symbol);
+            QueryTerm::Run(_) => {
+                required.extend(term.bigrams().iter().map(|bigram| quoted(bigram)));
+            }
         }
     }
-    if !current.is_empty() {
-        pieces.push(ExcerptPiece {
-            text: current,
-            highlighted,
-        });
-    }
-    pieces
+    Ok(required.join(" AND "))
 }
 
-/// For LIKE matches there is no snippet(): cut a window around the first occurrence ourselves.
-fn like_excerpt(body: &str, needle: &str) -> Vec<ExcerptPiece> {
-    let lower_body = body.to_lowercase();
-    let lower_needle = needle.to_lowercase();
-    let Some(start) = lower_body
-        .find(&lower_needle)
-        .filter(|_| lower_body.len() == body.len())
-    else {
-        return vec![ExcerptPiece {
-            text: body.chars().take(120).collect(),
-            highlighted: false,
-        }];
-    };
-    let end = start + needle.len();
-    let before: String = body[..start]
-        .chars()
-        .rev()
-        .take(40)
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .collect();
-    let after: String = body[end..].chars().take(60).collect();
-    let mut pieces = Vec::new();
-    if !before.is_empty() {
-        pieces.push(ExcerptPiece {
-            text: before,
-            highlighted: false,
-        });
-    }
-    pieces.push(ExcerptPiece {
-        text: body[start..end].to_string(),
-        highlighted: true,
-    });
-    if !after.is_empty() {
-        pieces.push(ExcerptPiece {
-            text: after,
-            highlighted: false,
-        });
-    }
-    pieces
+/// The text a part contributes to search, from its stored JSON.
+fn stored_text(data: &str) -> Option<String> {
+    let body: PartBody = serde_json::from_str(data).ok()?;
+    searchable_text(&body).map(str::to_string)
 }
+
+/// The same in SQL, for checking many candidates without decoding whole parts in Rust.
+const STORED_TEXT: &str = "CASE WHEN p.type = 'file' THEN json_extract(p.data, '$.filename') \
+     ELSE json_extract(p.data, '$.text') END";
 
 /// How many of the newest matching parts are looked at to fill the requested page. Reading
 /// newest-first lets FTS5 walk its doclists in rowid order and stop early, so a word that occurs
@@ -179,17 +132,37 @@ fn candidate_budget(offset: usize, limit: usize) -> i64 {
     ((offset + limit) * 25).max(500) as i64
 }
 
+/// A matching part, before its excerpt is cut.
+struct Candidate {
+    rowid: i64,
+    message_id: String,
+    part_id: String,
+    field: String,
+}
+
 impl Ledger {
     /// Sessions matching `query`: title matches first (best bm25 first), then sessions by their
     /// most recent matching message. Each result carries up to three excerpts.
     pub async fn search(&self, query: &SearchQuery) -> Result<Vec<SearchResult>, LedgerError> {
-        let Some(matcher) = matcher_for(&query.text) else {
+        if query.text.trim().is_empty() {
             return Err(LedgerError::InvalidRequest(
                 "type something to search for".into(),
             ));
-        };
+        }
+        let terms = search_text::query_terms(&query.text);
+        if terms.is_empty() {
+            // Only punctuation: nothing the index holds can match.
+            return Ok(Vec::new());
+        }
+        // The index cannot tell whether a run's bigrams sit next to each other; then the
+        // candidates' text is read and checked.
+        let check_runs = terms
+            .iter()
+            .any(|term| matches!(term, QueryTerm::Run(run) if run.chars().count() > 2));
         let limit = query.limit.unwrap_or(DEFAULT_RESULTS).clamp(1, 200) as usize;
         let offset = query.offset.unwrap_or(0) as usize;
+        let mut connection = self.pool.acquire().await?;
+        let expression = expression(&mut connection, &terms).await?;
         // Both filters are always in the statement so it binds the same values either way.
         let filters = format!(
             "{} AND (?2 IS NULL OR s.id = ?2)",
@@ -199,62 +172,44 @@ impl Ledger {
                 " AND s.time_archived IS NULL"
             }
         );
-        let (title_condition, part_condition, argument) = match &matcher {
-            Matcher::Fts(expression) => (
-                "title_search MATCH ?1",
-                "part_search MATCH ?1",
-                expression.clone(),
-            ),
-            Matcher::Like(pattern) => (
-                "title_search.title LIKE ?1 ESCAPE '\\'",
-                "part_search.body LIKE ?1 ESCAPE '\\'",
-                pattern.clone(),
-            ),
-        };
-        let title_order = if matches!(matcher, Matcher::Fts(_)) {
-            "ORDER BY rank"
-        } else {
-            "ORDER BY s.time_updated DESC"
-        };
         let title_rows = sqlx::query(&format!(
-            "SELECT s.id AS session_id, title_search.title AS body, \
-             snippet(title_search, 0, char(1), char(2), '…', 12) AS snippet \
-             FROM title_search JOIN session s ON s.rowid = title_search.rowid \
-             WHERE {title_condition}{filters} {title_order} LIMIT 200"
+            "SELECT s.id AS session_id, s.title FROM title_search \
+             JOIN session s ON s.rowid = title_search.rowid \
+             WHERE title_search MATCH ?1{filters} ORDER BY rank LIMIT 200"
         ))
-        .bind(&argument)
+        .bind(&expression)
         .bind(query.session_id.as_deref())
-        .fetch_all(&self.pool)
+        .fetch_all(&mut *connection)
         .await?;
         // Scoped to one session, only its parts are candidates; otherwise the newest matches.
         let candidates = if query.session_id.is_some() {
-            format!("SELECT rowid FROM part_search WHERE {part_condition} AND rowid IN (SELECT rowid FROM part WHERE session_id = ?2) ORDER BY rowid DESC LIMIT ?3")
+            "SELECT rowid FROM part_search WHERE part_search MATCH ?1 AND rowid IN (SELECT rowid FROM part WHERE session_id = ?2) ORDER BY rowid DESC LIMIT ?3"
         } else {
-            format!(
-                "SELECT rowid FROM part_search WHERE {part_condition} ORDER BY rowid DESC LIMIT ?3"
-            )
+            "SELECT rowid FROM part_search WHERE part_search MATCH ?1 ORDER BY rowid DESC LIMIT ?3"
         };
         let part_rows = sqlx::query(&format!(
-            "SELECT p.rowid AS part_rowid, p.session_id, p.message_id, p.id AS part_id, p.type AS field \
+            "SELECT p.rowid AS part_rowid, p.session_id, p.message_id, p.id AS part_id, p.type AS field, \
+             CASE WHEN ?4 THEN {STORED_TEXT} END AS text \
              FROM ({candidates}) candidate JOIN part p ON p.rowid = candidate.rowid \
              JOIN session s ON s.id = p.session_id WHERE 1 = 1{filters} ORDER BY candidate.rowid DESC"
         ))
-        .bind(&argument)
+        .bind(&expression)
         .bind(query.session_id.as_deref())
         .bind(candidate_budget(offset, limit))
-        .fetch_all(&self.pool)
+        .bind(check_runs)
+        .fetch_all(&mut *connection)
         .await?;
 
         let mut order: Vec<String> = Vec::new();
         let mut excerpts: HashMap<String, Vec<Excerpt>> = HashMap::new();
-        let mut wanted_rowids: Vec<(i64, String, String)> = Vec::new();
-        let needle = query.text.trim().to_string();
+        let mut chosen: HashMap<String, Vec<Candidate>> = HashMap::new();
+        let mut texts: HashMap<i64, String> = HashMap::new();
         for row in &title_rows {
+            let title: &str = row.try_get("title")?;
+            if !search_text::runs_contiguous(title, &terms) {
+                continue;
+            }
             let session_id: String = row.try_get("session_id")?;
-            let pieces = match matcher {
-                Matcher::Fts(_) => pieces_of(row.try_get::<&str, _>("snippet")?),
-                Matcher::Like(_) => like_excerpt(row.try_get::<&str, _>("body")?, &needle),
-            };
             if !excerpts.contains_key(&session_id) {
                 order.push(session_id.clone());
             }
@@ -262,78 +217,77 @@ impl Ledger {
                 field: "title".into(),
                 message_id: None,
                 part_id: None,
-                pieces,
+                pieces: excerpt(title, &terms),
             });
         }
         for row in &part_rows {
+            let rowid: i64 = row.try_get("part_rowid")?;
+            if check_runs {
+                let Some(text) = row.try_get::<Option<String>, _>("text")? else {
+                    continue;
+                };
+                if !search_text::runs_contiguous(&text, &terms) {
+                    continue;
+                }
+                texts.insert(rowid, text);
+            }
             let session_id: String = row.try_get("session_id")?;
-            let entry = excerpts.entry(session_id.clone()).or_insert_with(|| {
+            if !excerpts.contains_key(&session_id) && !chosen.contains_key(&session_id) {
                 order.push(session_id.clone());
-                Vec::new()
-            });
-            if entry.len() < EXCERPTS_PER_SESSION {
-                let part_id: String = row.try_get("part_id")?;
-                entry.push(Excerpt {
+            }
+            let shown = excerpts.get(&session_id).map_or(0, Vec::len);
+            let parts = chosen.entry(session_id.clone()).or_default();
+            if shown + parts.len() < EXCERPTS_PER_SESSION {
+                parts.push(Candidate {
+                    rowid,
+                    message_id: row.try_get("message_id")?,
+                    part_id: row.try_get("part_id")?,
                     field: row.try_get("field")?,
-                    message_id: Some(row.try_get("message_id")?),
-                    part_id: Some(part_id.clone()),
-                    pieces: Vec::new(),
                 });
-                wanted_rowids.push((row.try_get("part_rowid")?, part_id, session_id.clone()));
             }
         }
         let page: Vec<String> = order.into_iter().skip(offset).take(limit).collect();
-        let on_page: std::collections::HashSet<&str> = page.iter().map(String::as_str).collect();
-        let wanted: Vec<i64> = wanted_rowids
+        // Text only for what is shown: the page's parts that were not read for checking.
+        let missing: Vec<i64> = page
             .iter()
-            .filter(|(_, _, session_id)| on_page.contains(session_id.as_str()))
-            .map(|(rowid, _, _)| *rowid)
+            .filter_map(|session_id| chosen.get(session_id))
+            .flatten()
+            .map(|candidate| candidate.rowid)
+            .filter(|rowid| !texts.contains_key(rowid))
             .collect();
-        // Excerpts only for what is shown: snippet() is the expensive part of a search.
-        let mut snippets: HashMap<i64, Vec<ExcerptPiece>> = HashMap::new();
-        if !wanted.is_empty() {
-            let rowids = serde_json::to_string(&wanted).unwrap_or_else(|_| "[]".into());
-            let rows = match matcher {
-                Matcher::Fts(_) => sqlx::query(
-                    "SELECT rowid, snippet(part_search, 0, char(1), char(2), '…', 12) AS text FROM part_search \
-                     WHERE part_search MATCH ?1 AND rowid IN (SELECT value FROM json_each(?2))",
-                ),
-                Matcher::Like(_) => sqlx::query(
-                    "SELECT rowid, body AS text FROM part_search WHERE ?1 IS NOT NULL AND rowid IN (SELECT value FROM json_each(?2))",
-                ),
-            }
-            .bind(&argument)
+        if !missing.is_empty() {
+            let rowids = serde_json::to_string(&missing)
+                .map_err(|error| LedgerError::Corrupt(format!("search rowids: {error}")))?;
+            let rows = sqlx::query(
+                "SELECT rowid, data FROM part WHERE rowid IN (SELECT value FROM json_each(?))",
+            )
             .bind(rowids)
-            .fetch_all(&self.pool)
+            .fetch_all(&mut *connection)
             .await?;
             for row in rows {
-                let text: &str = row.try_get("text")?;
-                let pieces = match matcher {
-                    Matcher::Fts(_) => pieces_of(text),
-                    Matcher::Like(_) => like_excerpt(text, &needle),
-                };
-                snippets.insert(row.try_get("rowid")?, pieces);
+                if let Some(text) = stored_text(row.try_get("data")?) {
+                    texts.insert(row.try_get("rowid")?, text);
+                }
             }
         }
-        let by_part: HashMap<String, i64> = wanted_rowids
-            .into_iter()
-            .map(|(rowid, part_id, _)| (part_id, rowid))
-            .collect();
         let mut results = Vec::with_capacity(page.len());
-        let mut connection = self.pool.acquire().await?;
+        let mut seen = HashSet::new();
         for session_id in page {
+            if !seen.insert(session_id.clone()) {
+                continue;
+            }
             let Some(session) = session_store::find(&mut connection, &session_id).await? else {
                 continue;
             };
             let mut session_excerpts = excerpts.remove(&session_id).unwrap_or_default();
-            for excerpt in &mut session_excerpts {
-                if let Some(rowid) = excerpt
-                    .part_id
-                    .as_ref()
-                    .and_then(|part_id| by_part.get(part_id))
-                {
-                    excerpt.pieces = snippets.remove(rowid).unwrap_or_default();
-                }
+            for candidate in chosen.remove(&session_id).unwrap_or_default() {
+                let text = texts.remove(&candidate.rowid).unwrap_or_default();
+                session_excerpts.push(Excerpt {
+                    field: candidate.field,
+                    message_id: Some(candidate.message_id),
+                    part_id: Some(candidate.part_id),
+                    pieces: excerpt(&text, &terms),
+                });
             }
             results.push(SearchResult {
                 session,
@@ -341,50 +295,5 @@ impl Ledger {
             });
         }
         Ok(results)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn queries_become_quoted_phrases_or_like_patterns() {
-        assert_eq!(
-            matcher_for("tax return"),
-            Some(Matcher::Fts("\"tax\" AND \"return\"".into()))
-        );
-        assert_eq!(
-            matcher_for("say \"hi\" now"),
-            Some(Matcher::Fts(
-                "\"say\" AND \"\"\"hi\"\"\" AND \"now\"".into()
-            ))
-        );
-        assert_eq!(matcher_for("a tax"), Some(Matcher::Fts("\"tax\"".into())));
-        assert_eq!(matcher_for("文件"), Some(Matcher::Like("%文件%".into())));
-        assert_eq!(matcher_for("5%"), Some(Matcher::Like("%5\\%%".into())));
-        assert_eq!(matcher_for("   "), None);
-    }
-
-    #[test]
-    fn snippets_split_into_highlighted_pieces() {
-        let pieces = pieces_of("…the \u{1}tax\u{2} return");
-        assert_eq!(
-            pieces,
-            vec![
-                ExcerptPiece {
-                    text: "…the ".into(),
-                    highlighted: false
-                },
-                ExcerptPiece {
-                    text: "tax".into(),
-                    highlighted: true
-                },
-                ExcerptPiece {
-                    text: " return".into(),
-                    highlighted: false
-                },
-            ]
-        );
     }
 }

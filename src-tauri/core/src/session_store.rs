@@ -3,9 +3,10 @@
 
 use crate::error::LedgerError;
 use crate::permission::Ruleset;
+use crate::search_index;
 use crate::session::{CacheTokens, RevertMarker, Session, SessionModel, SessionTime, Tokens};
 use sqlx::sqlite::SqliteRow;
-use sqlx::{QueryBuilder, Row, Sqlite, SqliteConnection, SqlitePool};
+use sqlx::{Connection, QueryBuilder, Row, Sqlite, SqliteConnection, SqlitePool};
 
 const COLUMNS: &str = "id, parent_id, slug, project_id, directory, title, version, agent, model, \
     permission, revert, summary, cost, tokens_input, tokens_output, tokens_reasoning, \
@@ -100,8 +101,11 @@ pub async fn insert(
     connection: &mut SqliteConnection,
     session: &Session,
 ) -> Result<(), LedgerError> {
-    sqlx::query(&format!(
-        "INSERT INTO session ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    // A savepoint (or a transaction, if the caller has none): the session and its title's
+    // index row are written together.
+    let mut transaction = connection.begin().await?;
+    let rowid: i64 = sqlx::query_scalar(&format!(
+        "INSERT INTO session ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING rowid"
     ))
     .bind(&session.id)
     .bind(&session.parent_id)
@@ -126,8 +130,10 @@ pub async fn insert(
     .bind(session.time.updated)
     .bind(session.time.compacting)
     .bind(session.time.archived)
-    .execute(connection)
+    .fetch_one(&mut *transaction)
     .await?;
+    search_index::index_title(&mut transaction, rowid, &session.title).await?;
+    transaction.commit().await?;
     Ok(())
 }
 
@@ -150,9 +156,20 @@ pub async fn get(connection: &mut SqliteConnection, id: &str) -> Result<Session,
 
 /// Writes every mutable column of `session` back (one row, inside the caller's transaction).
 pub async fn save(connection: &mut SqliteConnection, session: &Session) -> Result<(), LedgerError> {
-    let result = sqlx::query(
+    let mut transaction = connection.begin().await?;
+    // The title's index row is rewritten only when the title changes (the update trigger has
+    // dropped it then); sessions are saved far more often than renamed.
+    let before: Option<(i64, String)> =
+        sqlx::query_as("SELECT rowid, title FROM session WHERE id = ?")
+            .bind(&session.id)
+            .fetch_optional(&mut *transaction)
+            .await?;
+    let Some((rowid, old_title)) = before else {
+        return Err(LedgerError::SessionNotFound(session.id.clone()));
+    };
+    sqlx::query(
         "UPDATE session SET title = ?, agent = ?, model = ?, permission = ?, revert = ?, summary = ?, \
-         pinned = ?, time_updated = ?, time_compacting = ?, time_archived = ? WHERE id = ?",
+         pinned = ?, time_updated = ?, time_compacting = ?, time_archived = ? WHERE rowid = ?",
     )
     .bind(&session.title)
     .bind(&session.agent)
@@ -164,12 +181,13 @@ pub async fn save(connection: &mut SqliteConnection, session: &Session) -> Resul
     .bind(session.time.updated)
     .bind(session.time.compacting)
     .bind(session.time.archived)
-    .bind(&session.id)
-    .execute(connection)
+    .bind(rowid)
+    .execute(&mut *transaction)
     .await?;
-    if result.rows_affected() == 0 {
-        return Err(LedgerError::SessionNotFound(session.id.clone()));
+    if old_title != session.title {
+        search_index::index_title(&mut transaction, rowid, &session.title).await?;
     }
+    transaction.commit().await?;
     Ok(())
 }
 

@@ -174,12 +174,27 @@ async fn index_follows_title_edits_deletes_and_archiving() {
         .await
         .unwrap_or_default();
     assert_eq!(session_ids(&with_archived), vec![session.id.clone()]);
+    let title_kept = test
+        .ledger
+        .search(&SearchQuery {
+            text: "lunch".into(),
+            include_archived: true,
+            ..SearchQuery::default()
+        })
+        .await
+        .unwrap_or_default();
+    assert_eq!(
+        session_ids(&title_kept),
+        vec![session.id.clone()],
+        "saving a session without renaming it keeps its title indexed"
+    );
     test.ledger
         .delete_session(&session.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let leftovers: i64 = sqlx::query_scalar(
-        "SELECT (SELECT count(*) FROM part_search) + (SELECT count(*) FROM title_search)",
+        "SELECT (SELECT count(*) FROM part_search WHERE part_search MATCH 'marmalade OR recipe') \
+         + (SELECT count(*) FROM title_search WHERE title_search MATCH 'lunch')",
     )
     .fetch_one(test.ledger.pool())
     .await
@@ -320,4 +335,146 @@ async fn search_within_one_session_ignores_the_others() {
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(session_ids(&scoped), vec![second.id.clone()]);
     assert_eq!(search(&test, "lighthouse").await.len(), 2);
+}
+
+#[tokio::test]
+async fn search_words_match_the_start_of_longer_words() {
+    let test = open(FAKE_CONFIG).await;
+    let session = test.session().await;
+    test.no_reply(
+        &session,
+        vec![Draft::text("Two invoices arrived; call a Taxi to the café")],
+    )
+    .await;
+    for query in ["invoice", "INVOICES", "tax", "cafe", "café", "two inv"] {
+        assert_eq!(
+            session_ids(&search(&test, query).await),
+            vec![session.id.clone()],
+            "{query}"
+        );
+    }
+    assert_eq!(highlighted(&search(&test, "invoice").await[0]), ["invoice"]);
+    for query in ["voice", "invoices taxes", "zebra"] {
+        assert!(search(&test, query).await.is_empty(), "{query}");
+    }
+}
+
+#[tokio::test]
+async fn chinese_runs_must_be_contiguous_and_single_characters_match_anywhere() {
+    let test = open(FAKE_CONFIG).await;
+    let apart = test.session().await;
+    test.no_reply(&apart, vec![Draft::text("文件在这里，件夹在那里")])
+        .await;
+    let together = test.session().await;
+    test.no_reply(&together, vec![Draft::text("请打开文件夹")])
+        .await;
+    let katakana = test.session().await;
+    test.no_reply(&katakana, vec![Draft::text("クレジットカードで払う")])
+        .await;
+    assert_eq!(
+        session_ids(&search(&test, "文件夹").await),
+        vec![together.id.clone()],
+        "both bigrams occur in the first session, but not next to each other"
+    );
+    let mut with_end_character = session_ids(&search(&test, "夹").await);
+    with_end_character.sort();
+    let mut expected = vec![apart.id.clone(), together.id.clone()];
+    expected.sort();
+    assert_eq!(with_end_character, expected);
+    assert_eq!(
+        session_ids(&search(&test, "カード").await),
+        vec![katakana.id.clone()]
+    );
+    assert_eq!(highlighted(&search(&test, "文件夹").await[0]), ["文件夹"]);
+}
+
+#[tokio::test]
+async fn imported_sessions_are_searchable() {
+    let test = open(FAKE_CONFIG).await;
+    let session = test.session().await;
+    test.no_reply(&session, vec![Draft::text("the walrus said hello")])
+        .await;
+    let exported = test
+        .ledger
+        .export_json(&session.id)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let imported = test
+        .ledger
+        .import_session(serde_json::to_value(&exported).unwrap_or_default())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    test.ledger
+        .delete_session(&session.id)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(
+        session_ids(&search(&test, "walrus").await),
+        vec![imported.id.clone()]
+    );
+}
+
+#[tokio::test]
+async fn a_database_with_the_trigram_index_is_reindexed_when_opened() {
+    let folder = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let data = folder.path().join("data");
+    std::fs::create_dir_all(&data).unwrap_or_else(|error| panic!("{error}"));
+    std::fs::create_dir_all(folder.path().join("work")).unwrap_or_else(|error| panic!("{error}"));
+    {
+        // The ledger as the previous version left it: migrations 0001 and 0002, rows in place.
+        let options = sqlx::sqlite::SqliteConnectOptions::new()
+            .filename(data.join(dossier_core::ledger::DATABASE_FILE))
+            .create_if_missing(true);
+        let pool = sqlx::SqlitePool::connect_with(options)
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
+        let mut migrator = sqlx::migrate::Migrator::new(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations"),
+        )
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+        let earlier: Vec<_> = migrator
+            .migrations
+            .iter()
+            .filter(|migration| migration.version <= 2)
+            .cloned()
+            .collect();
+        migrator.migrations = earlier.into();
+        migrator
+            .run(&pool)
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
+        for statement in [
+            "INSERT INTO session (id, slug, project_id, directory, title, version, time_created, time_updated) \
+             VALUES ('ses_old', 'old', 'global', '/', 'Pelican notes', '0', 1, 1)",
+            "INSERT INTO message (id, session_id, seq, role, time_created, time_updated, data) \
+             VALUES ('msg_old', 'ses_old', 1, 'user', 1, 1, '{}')",
+            "INSERT INTO part (id, message_id, session_id, seq, type, time_created, time_updated, data) \
+             VALUES ('prt_old', 'msg_old', 'ses_old', 2, 'text', 1, 1, '{\"type\":\"text\",\"text\":\"flamingo 火烈鸟\"}')",
+        ] {
+            sqlx::query(statement)
+                .execute(&pool)
+                .await
+                .unwrap_or_else(|error| panic!("{error}"));
+        }
+        pool.close().await;
+    }
+    let ledger = dossier_core::Ledger::open(options(folder.path(), FAKE_CONFIG))
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let test = TestLedger { ledger, folder };
+    for query in ["flamingo", "火烈鸟", "pelican"] {
+        let found = search(&test, query).await;
+        assert_eq!(session_ids(&found), vec!["ses_old".to_string()], "{query}");
+    }
+    let excerpt = &search(&test, "flamingo").await[0].excerpts[0];
+    assert_eq!(
+        (excerpt.message_id.as_deref(), excerpt.part_id.as_deref()),
+        (Some("msg_old"), Some("prt_old"))
+    );
+    let pending: i64 = sqlx::query_scalar("SELECT count(*) FROM search_rebuild")
+        .fetch_one(test.ledger.pool())
+        .await
+        .unwrap_or(-1);
+    assert_eq!(pending, 0, "the rebuild runs once");
 }

@@ -205,6 +205,22 @@ async fn bad_cursors_are_invalid_requests() {
         .await
         .err();
     assert_eq!(error.map(|error| error.kind()), Some(ErrorKind::Invalid));
+    let error = test
+        .ledger
+        .messages_json(
+            &session.id,
+            &MessageQuery {
+                limit: Some(5),
+                before: Some("x".into()),
+            },
+        )
+        .await
+        .err();
+    assert_eq!(
+        error.map(|error| error.kind()),
+        Some(ErrorKind::Invalid),
+        "the JSON listing reads cursors the same way"
+    );
 }
 
 #[tokio::test]
