@@ -33,6 +33,8 @@ pub(crate) struct Setup {
     pub permission_requests: crate::permission_request::PermissionRequests,
     pub default_directory: PathBuf,
     pub locations: Locations,
+    /// Held for the ledger's life: tells other processes on the folder that we are alive.
+    pub process_lock: crate::process_lock::ProcessLock,
 }
 
 /// How to open a ledger. `LedgerOptions::from_env()` is what the apps use; tests set fields.
@@ -111,6 +113,8 @@ impl Ledger {
                 .iter()
                 .map(|hook| Arc::new(CommandHook::from_config(hook)) as Arc<dyn ChatMessageHook>),
         );
+        let (process_lock, occupancy) =
+            crate::process_lock::ProcessLock::acquire(&options.locations.data_dir)?;
         let pool = database::open(&options.locations.data_dir.join(DATABASE_FILE)).await?;
         let ids = Arc::new(match options.clock {
             Some(clock) => IdGenerator::new(clock),
@@ -138,10 +142,22 @@ impl Ledger {
                 permission_requests: Default::default(),
                 default_directory,
                 locations: options.locations,
+                process_lock,
             }),
         };
-        // Replies a crash left open are closed before anyone can prompt.
-        crate::restart_sweep::close_interrupted(&ledger.pool, ledger.now()).await?;
+        // Replies a crash left open are closed before anyone can prompt — unless another
+        // living process uses the folder: open replies may then be its, streaming right now.
+        if occupancy == crate::process_lock::Occupancy::Alone {
+            crate::restart_sweep::close_interrupted(&ledger.pool, ledger.now()).await?;
+            ledger
+                .setup
+                .process_lock
+                .share(&ledger.setup.locations.data_dir)?;
+        } else {
+            tracing::info!(
+                "another Dossier process uses this data folder: its open replies are left alone"
+            );
+        }
         Ok(ledger)
     }
 

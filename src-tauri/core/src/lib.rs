@@ -45,6 +45,7 @@ pub mod model_variant;
 pub mod part;
 pub mod permission;
 pub mod permission_request;
+mod process_lock;
 mod prompt;
 pub mod provider;
 pub mod read_tool;

@@ -10,6 +10,7 @@ mod fake_provider;
 mod hooks;
 mod offline_model;
 mod ollama_detection;
+mod process_lock;
 mod prompt_pipeline;
 mod reply_abort;
 mod reply_compaction;

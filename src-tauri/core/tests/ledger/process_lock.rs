@@ -1,0 +1,59 @@
+//! Two processes on one data folder (the desktop app and `dossier-server`, say): the one that
+//! starts second must not sweep the first one's live reply as interrupted. A second `Ledger` on
+//! the same folder plays the second process — the folder lock is per open file, not per process.
+
+use crate::fake_provider::*;
+use crate::reply_support::*;
+use crate::support::*;
+use dossier_core::draft::Draft;
+use dossier_core::event::EventPayload;
+use dossier_core::message::Message;
+use dossier_core::Ledger;
+use std::time::Duration;
+
+#[tokio::test]
+async fn a_second_process_leaves_the_first_ones_live_reply_alone() {
+    let fake = FakeProvider::start(vec![openai_stream(
+        openai_text_events(&["Still ", "streaming"]),
+        Ending::Hang,
+        Duration::ZERO,
+    )])
+    .await;
+    let test = open(&fake.openai_config()).await;
+    let session = test.session().await;
+    let mut events = test.ledger.events().subscribe();
+    let ledger = test.ledger.clone();
+    let session_id = session.id.clone();
+    let running = tokio::spawn(async move {
+        ledger
+            .prompt(&session_id, reply_input(vec![Draft::text("hello")]))
+            .await
+    });
+    wait_for(&mut events, |event| matches!(&event.payload, EventPayload::PartDelta { delta, .. } if delta == "streaming")).await;
+
+    let second = Ledger::open(options(test.folder.path(), &fake.openai_config()))
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let seen = second
+        .messages(&session.id, &Default::default())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"))
+        .messages;
+    let Some(Message::Assistant(reply)) = seen.last().map(|message| &message.info) else {
+        panic!("no reply stored: {seen:?}")
+    };
+    assert!(
+        reply.error.is_none() && reply.time.completed.is_none(),
+        "the live reply was swept by the second process: {reply:?}"
+    );
+    second.close().await;
+
+    // The first process still owns its reply: stopping it works as usual.
+    assert!(test.ledger.abort(&session.id));
+    let finished = tokio::time::timeout(Duration::from_secs(5), running)
+        .await
+        .unwrap_or_else(|_| panic!("abort did not end the run"))
+        .unwrap_or_else(|error| panic!("{error}"))
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(text_of(&finished), "Still streaming");
+}
