@@ -64,6 +64,7 @@ pub fn builder<R: Runtime>(
             commands::list_models,
             commands::pick_files,
             commands::simulate_drop,
+            commands::search,
         ])
 }
 

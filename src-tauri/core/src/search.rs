@@ -22,6 +22,7 @@ const MARK_END: char = '\u{2}';
 #[ts(export)]
 pub struct SearchQuery {
     pub text: String,
+    /// How many sessions to return; within one session (`sessionID`), how many excerpts.
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<u32>,
@@ -190,6 +191,12 @@ impl Ledger {
         };
         let limit = query.limit.unwrap_or(DEFAULT_RESULTS).clamp(1, 200) as usize;
         let offset = query.offset.unwrap_or(0) as usize;
+        // Find-in-session steps through every matching message, not just the best three.
+        let excerpts_per_session = if query.session_id.is_some() {
+            limit
+        } else {
+            EXCERPTS_PER_SESSION
+        };
         // Both filters are always in the statement so it binds the same values either way.
         let filters = format!(
             "{} AND (?2 IS NULL OR s.id = ?2)",
@@ -271,7 +278,7 @@ impl Ledger {
                 order.push(session_id.clone());
                 Vec::new()
             });
-            if entry.len() < EXCERPTS_PER_SESSION {
+            if entry.len() < excerpts_per_session {
                 let part_id: String = row.try_get("part_id")?;
                 entry.push(Excerpt {
                     field: row.try_get("field")?,

@@ -12,6 +12,8 @@ import type { ModelCatalog } from "./bindings/ModelCatalog";
 import type { PromptInput } from "./bindings/PromptInput";
 import type { Session } from "./bindings/Session";
 import type { SessionPatch } from "./bindings/SessionPatch";
+import type { SearchQuery } from "./bindings/SearchQuery";
+import type { SearchResult } from "./bindings/SearchResult";
 import type { DragHover } from "./shell-bindings/DragHover";
 import type { DroppedFile } from "./shell-bindings/DroppedFile";
 import type { MessageListing } from "./shell-bindings/MessageListing";
@@ -89,6 +91,8 @@ export interface Backend {
   mediaUrl(url: string): string | undefined;
   /** Native drag and drop (desktop only): hover state and the classified dropped files. */
   readonly onNativeDrop?: (hover: (state: DragHover) => void, dropped: (files: DroppedFile[]) => void) => () => void;
+  /** Full-text search over every session's content, or one session's (`sessionID`). */
+  search(query: SearchQuery): Promise<SearchResult[]>;
 }
 
 /** Event names the desktop shell emits (Tauri forbids dots, so core events share one name). */
@@ -110,3 +114,4 @@ export async function createBackend(transport: Transport, baseUrl = location.ori
 
 export type { ErrorBody };
 export type { PermissionReply };
+export type { SearchQuery, SearchResult };

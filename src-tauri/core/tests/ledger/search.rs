@@ -321,3 +321,48 @@ async fn search_within_one_session_ignores_the_others() {
     assert_eq!(session_ids(&scoped), vec![second.id.clone()]);
     assert_eq!(search(&test, "lighthouse").await.len(), 2);
 }
+
+#[tokio::test]
+async fn search_within_one_session_lists_every_matching_message_up_to_the_limit() {
+    let test = open(FAKE_CONFIG).await;
+    let session = test.session().await;
+    let mut said = Vec::new();
+    for index in 0..6 {
+        let message = test
+            .no_reply(
+                &session,
+                vec![Draft::text(format!("harbour note number {index}"))],
+            )
+            .await;
+        said.push(message.info.id().to_string());
+    }
+    let scoped = |limit| SearchQuery {
+        text: "harbour".into(),
+        limit,
+        session_id: Some(session.id.clone()),
+        ..SearchQuery::default()
+    };
+    let every = test
+        .ledger
+        .search(&scoped(None))
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let found: Vec<String> = every[0]
+        .excerpts
+        .iter()
+        .filter_map(|excerpt| excerpt.message_id.clone())
+        .collect();
+    said.reverse();
+    assert_eq!(found, said, "every matching message, newest first");
+    let capped = test
+        .ledger
+        .search(&scoped(Some(4)))
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(capped[0].excerpts.len(), 4);
+    assert_eq!(
+        search(&test, "harbour").await[0].excerpts.len(),
+        3,
+        "across sessions, three excerpts each"
+    );
+}

@@ -6,6 +6,7 @@ import type { Model } from "../bindings/Model";
 import type { ModelCatalog } from "../bindings/ModelCatalog";
 import type { Session } from "../bindings/Session";
 import type { MessageWithParts } from "../bindings/MessageWithParts";
+import type { SearchResult } from "../bindings/SearchResult";
 import { type Backend, BackendError, toBackendError } from "../transport";
 
 const nextCursorHeader = "x-next-cursor";
@@ -116,6 +117,13 @@ export function httpBackend(baseUrl: string, fetcher: typeof fetch = fetch.bind(
         source.close();
       };
     },
+    search: async (options) =>
+      (
+        await request<SearchResult[]>(
+          "GET",
+          `/dossier/search${query({ q: options.text, limit: options.limit, offset: options.offset, archived: options.include_archived || undefined, sessionID: options.sessionID })}`,
+        )
+      ).body,
   };
 }
 

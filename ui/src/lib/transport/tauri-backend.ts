@@ -72,5 +72,6 @@ export function tauriBackend(): Backend {
           dropped(message.payload);
         }),
       ]),
+    search: (query) => call("search", { query }),
   };
 }
