@@ -17,6 +17,9 @@ const EXCERPTS_PER_SESSION: usize = 3;
 /// Highlight markers inside snippets; control characters never appear in indexed text we show.
 const MARK_START: char = '\u{1}';
 const MARK_END: char = '\u{2}';
+/// snippet()'s length is counted in tokens, and a trigram token starts at every character: the
+/// most it allows (64) is about a line of text. Fewer left excerpts like "…d periwinkle: …".
+const SNIPPET_TOKENS: u32 = 64;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
 #[ts(export)]
@@ -225,7 +228,7 @@ impl Ledger {
         };
         let title_rows = sqlx::query(&format!(
             "SELECT s.id AS session_id, title_search.title AS body, \
-             snippet(title_search, 0, char(1), char(2), '…', 12) AS snippet \
+             snippet(title_search, 0, char(1), char(2), '…', {SNIPPET_TOKENS}) AS snippet \
              FROM title_search JOIN session s ON s.rowid = title_search.rowid \
              WHERE {title_condition}{filters} {title_order} LIMIT 200"
         ))
@@ -300,11 +303,12 @@ impl Ledger {
         let mut snippets: HashMap<i64, Vec<ExcerptPiece>> = HashMap::new();
         if !wanted.is_empty() {
             let rowids = serde_json::to_string(&wanted).unwrap_or_else(|_| "[]".into());
+            let snippet_statement = format!(
+                "SELECT rowid, snippet(part_search, 0, char(1), char(2), '…', {SNIPPET_TOKENS}) AS text FROM part_search \
+                 WHERE part_search MATCH ?1 AND rowid IN (SELECT value FROM json_each(?2))"
+            );
             let rows = match matcher {
-                Matcher::Fts(_) => sqlx::query(
-                    "SELECT rowid, snippet(part_search, 0, char(1), char(2), '…', 12) AS text FROM part_search \
-                     WHERE part_search MATCH ?1 AND rowid IN (SELECT value FROM json_each(?2))",
-                ),
+                Matcher::Fts(_) => sqlx::query(&snippet_statement),
                 Matcher::Like(_) => sqlx::query(
                     "SELECT rowid, body AS text FROM part_search WHERE ?1 IS NOT NULL AND rowid IN (SELECT value FROM json_each(?2))",
                 ),

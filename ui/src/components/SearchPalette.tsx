@@ -21,7 +21,8 @@ export const SearchPalette: Component<{ t: Translate; locale: Locale; chat: Chat
   const search = createLiveSearch<SearchResult[]>((text) =>
     chat.search({ text, limit: paletteResultLimit, include_archived: includeArchived() }),
   );
-  const previousFocus = document.activeElement instanceof HTMLElement ? document.activeElement : undefined;
+  // Closing without a choice gives focus back; a choice moves on to the conversation instead.
+  let previousFocus = document.activeElement instanceof HTMLElement ? document.activeElement : undefined;
   let field: HTMLInputElement | undefined;
   let list: HTMLUListElement | undefined;
 
@@ -51,6 +52,7 @@ export const SearchPalette: Component<{ t: Translate; locale: Locale; chat: Chat
   const choose = (item: PaletteItem | undefined) => {
     if (item === undefined) return;
     const { sessionId, messageId } = destination(item);
+    previousFocus = undefined;
     props.onClose();
     chat.rememberSession(item.session);
     if (messageId === undefined) void chat.openSession(sessionId);

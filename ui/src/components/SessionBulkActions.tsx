@@ -55,8 +55,8 @@ export const SessionBulkActions: Component<{
             <button type="button" class="plain-button" disabled={working()} data-testid="bulk-delete" onClick={() => setConfirming(true)}>
               {props.t("deleteSession")}
             </button>
-            <button type="button" class="link-button" onClick={() => { props.onClear(); }}>
-              {props.t("bulkClear")}
+            <button type="button" class="icon-button" title={props.t("bulkClear")} aria-label={props.t("bulkClear")} onClick={() => { props.onClear(); }}>
+              ✕
             </button>
           </>
         }

@@ -366,3 +366,21 @@ async fn search_within_one_session_lists_every_matching_message_up_to_the_limit(
         "across sessions, three excerpts each"
     );
 }
+
+#[tokio::test]
+async fn excerpts_carry_about_a_line_of_context_around_the_match() {
+    let test = open(FAKE_CONFIG).await;
+    let session = test.session().await;
+    let said = "we saw a quokka sleeping all day under the old fig tree by the river";
+    test.no_reply(&session, vec![Draft::text(said)]).await;
+    let results = search(&test, "quokka").await;
+    let shown: String = results[0].excerpts[0]
+        .pieces
+        .iter()
+        .map(|piece| piece.text.as_str())
+        .collect();
+    assert!(
+        shown.starts_with("we saw a quokka sleeping all day under the old fig tree"),
+        "{shown}"
+    );
+}
