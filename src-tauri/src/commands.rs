@@ -217,3 +217,12 @@ pub async fn reply_permission(
 ) -> Result<(), ShellError> {
     Ok(ledger.reply_permission(&request_id, reply).await?)
 }
+
+/// Full-text search over every session, or within one (`sessionID`): the palette and find.
+#[tauri::command]
+pub async fn search(
+    ledger: State<'_, Ledger>,
+    query: dossier_core::search::SearchQuery,
+) -> Result<Vec<dossier_core::search::SearchResult>, ShellError> {
+    Ok(ledger.search(&query).await?)
+}

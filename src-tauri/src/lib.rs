@@ -71,6 +71,7 @@ pub fn builder<R: Runtime>(
             commands::reshaping::regenerate_reply,
             commands::reshaping::export_session,
             commands::reshaping::import_session,
+            commands::search,
         ])
 }
 

@@ -1,10 +1,13 @@
 // The app's frame: the sessions sidebar on the left; the open conversation and the composer on
 // the right; the drop overlay over everything while files hover. Keyboard: Ctrl/Cmd+N new
-// session, Ctrl/Cmd+K search sessions, Esc stops a streaming reply.
+// session, Ctrl/Cmd+K search everything (the palette), Ctrl/Cmd+F find in the open session, Esc
+// stops a streaming reply (or closes whatever handled it first).
 import { type Component, createSignal, onCleanup, onMount, Show } from "solid-js";
 import { Composer } from "./components/Composer";
 import { Conversation } from "./components/Conversation";
 import { SessionToolbar } from "./components/SessionToolbar";
+import { FindInSession } from "./components/FindInSession";
+import { SearchPalette } from "./components/SearchPalette";
 import { Sidebar } from "./components/Sidebar";
 import { createChat, type Notice } from "./lib/chat";
 import { type Attachment, attachmentFromBrowserFile, attachmentFromDrop } from "./lib/drafts";
@@ -32,7 +35,8 @@ export const App: Component<AppProps> = (props) => {
   const [text, setText] = createSignal("");
   const [attachments, setAttachments] = createSignal<Attachment[]>([]);
   const [hovering, setHovering] = createSignal(false);
-  let searchField: HTMLInputElement | undefined;
+  const [paletteOpen, setPaletteOpen] = createSignal(false);
+  const [findOpen, setFindOpen] = createSignal(false);
   let composerField: HTMLTextAreaElement | undefined;
   let fileInput: HTMLInputElement | undefined;
   const [announcement, setAnnouncement] = createSignal("");
@@ -82,13 +86,19 @@ export const App: Component<AppProps> = (props) => {
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
+    // Esc and Enter that a dialog, the find bar or the sidebar already acted on.
+    if (event.defaultPrevented) return;
     const command = event.ctrlKey || event.metaKey;
     if (command && event.key.toLowerCase() === "n") {
       event.preventDefault();
       void chat.newSession().then(() => composerField?.focus());
     } else if (command && event.key.toLowerCase() === "k") {
       event.preventDefault();
-      searchField?.focus();
+      setPaletteOpen(true);
+    } else if (command && event.key.toLowerCase() === "f" && chat.selectedId() !== undefined) {
+      event.preventDefault();
+      if (findOpen()) document.querySelector<HTMLInputElement>("[data-testid=find-input]")?.select();
+      setFindOpen(true);
     } else if (command && event.key.toLowerCase() === "z" && !isTextField(event.target)) {
       // In a text field Ctrl+Z undoes typing; elsewhere it undoes the last turn.
       const open = chat.selectedId();
@@ -164,7 +174,7 @@ export const App: Component<AppProps> = (props) => {
         }
       }}
     >
-      <Sidebar t={t} locale={props.locale} chat={chat} searchRef={(element) => (searchField = element)} />
+      <Sidebar t={t} locale={props.locale} chat={chat} onOpenSearch={() => setPaletteOpen(true)} />
       <main class="main" aria-label={t("conversationLabel")}>
         <header class="main-header">
           <h2 class="session-heading" data-testid="session-heading">
@@ -176,11 +186,19 @@ export const App: Component<AppProps> = (props) => {
               {announcement()}
             </p>
           </Show>
+          <Show when={chat.selectedId() !== undefined && !findOpen()}>
+            <button type="button" class="plain-button find-open" data-testid="open-find" title={t("findPlaceholder")} onClick={() => setFindOpen(true)}>
+              {t("findButton")}
+            </button>
+          </Show>
           <p class="status" data-testid="connection-status">
             <span class="status-dot" aria-hidden="true" />
             {props.backend.transport === "tauri" ? t("transportTauri") : t("transportHttp")}
           </p>
         </header>
+        <Show when={findOpen() ? chat.selectedId() : undefined} keyed>
+          {(sessionId) => <FindInSession t={t} chat={chat} sessionId={sessionId} onClose={() => setFindOpen(false)} />}
+        </Show>
         <Show
           when={chat.selectedId()}
           keyed
@@ -219,6 +237,9 @@ export const App: Component<AppProps> = (props) => {
           }}
         />
       </main>
+      <Show when={paletteOpen()}>
+        <SearchPalette t={t} locale={props.locale} chat={chat} onClose={() => setPaletteOpen(false)} />
+      </Show>
       <Show when={hovering()}>
         <div class="drop-overlay" data-testid="drop-overlay" aria-live="polite">
           <p>{t("dropOverlay")}</p>

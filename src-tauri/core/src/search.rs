@@ -27,6 +27,7 @@ const WIDENED_WORDS: i64 = 64;
 #[ts(export)]
 pub struct SearchQuery {
     pub text: String,
+    /// How many sessions to return; within one session (`sessionID`), how many excerpts.
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<u32>,
@@ -161,6 +162,12 @@ impl Ledger {
             .any(|term| matches!(term, QueryTerm::Run(run) if run.chars().count() > 2));
         let limit = query.limit.unwrap_or(DEFAULT_RESULTS).clamp(1, 200) as usize;
         let offset = query.offset.unwrap_or(0) as usize;
+        // Find-in-session steps through every matching message, not just the best three.
+        let excerpts_per_session = if query.session_id.is_some() {
+            limit
+        } else {
+            EXCERPTS_PER_SESSION
+        };
         let mut connection = self.pool.acquire().await?;
         let expression = expression(&mut connection, &terms).await?;
         // Both filters are always in the statement so it binds the same values either way.
@@ -237,7 +244,7 @@ impl Ledger {
             }
             let shown = excerpts.get(&session_id).map_or(0, Vec::len);
             let parts = chosen.entry(session_id.clone()).or_default();
-            if shown + parts.len() < EXCERPTS_PER_SESSION {
+            if shown + parts.len() < excerpts_per_session {
                 parts.push(Candidate {
                     rowid,
                     message_id: row.try_get("message_id")?,

@@ -300,3 +300,99 @@ fn agents_and_models_are_listed() {
         .iter()
         .any(|provider| provider["id"] == "dossier" && provider["models"][0]["id"] == "offline"));
 }
+
+fn said(harness: &Harness, session_id: &str, text: &str) -> String {
+    let message = harness.ok(
+        "send_prompt",
+        json!({"sessionId": session_id, "input": {"noReply": true, "parts": [{"type": "text", "text": text}]}}),
+    );
+    message["info"]["id"].as_str().expect("id").to_string()
+}
+
+#[test]
+fn search_finds_a_word_with_the_message_it_was_said_in() {
+    let harness = harness(false);
+    let first = harness.new_session();
+    let second = harness.new_session();
+    let message = said(&harness, &first, "the quokka hides in the archive");
+    said(&harness, &second, "nothing special here");
+    let results = harness.ok(
+        "search",
+        json!({"query": {"text": "quokka", "include_archived": false}}),
+    );
+    assert_eq!(results.as_array().map(Vec::len), Some(1));
+    assert_eq!(results[0]["session"]["id"], json!(first));
+    let excerpt = &results[0]["excerpts"][0];
+    assert_eq!(excerpt["messageID"], json!(message));
+    assert_eq!(excerpt["field"], "text");
+    let highlighted: Vec<&str> = excerpt["pieces"]
+        .as_array()
+        .expect("pieces")
+        .iter()
+        .filter(|piece| piece["highlighted"] == json!(true))
+        .filter_map(|piece| piece["text"].as_str())
+        .collect();
+    assert_eq!(highlighted, ["quokka"]);
+}
+
+#[test]
+fn search_hides_archived_sessions_unless_asked_and_scopes_to_one_session() {
+    let harness = harness(false);
+    let archived = harness.new_session();
+    let open = harness.new_session();
+    said(&harness, &archived, "walrus one");
+    let first = said(&harness, &open, "walrus two");
+    let second = said(&harness, &open, "walrus three");
+    harness.ok(
+        "archive_session",
+        json!({"sessionId": archived, "archived": true}),
+    );
+    let visible = harness.ok(
+        "search",
+        json!({"query": {"text": "walrus", "include_archived": false}}),
+    );
+    assert_eq!(visible.as_array().map(Vec::len), Some(1));
+    let everything = harness.ok(
+        "search",
+        json!({"query": {"text": "walrus", "include_archived": true}}),
+    );
+    assert_eq!(everything.as_array().map(Vec::len), Some(2));
+    let scoped = harness.ok(
+        "search",
+        json!({"query": {"text": "walrus", "include_archived": false, "sessionID": open}}),
+    );
+    let messages: Vec<&str> = scoped[0]["excerpts"]
+        .as_array()
+        .expect("excerpts")
+        .iter()
+        .filter_map(|excerpt| excerpt["messageID"].as_str())
+        .collect();
+    assert_eq!(messages, [second.as_str(), first.as_str()]);
+}
+
+#[test]
+fn empty_search_is_invalid_and_pinning_goes_through_update_session() {
+    let harness = harness(false);
+    let error = harness
+        .invoke(
+            "search",
+            json!({"query": {"text": "  ", "include_archived": false}}),
+        )
+        .expect_err("nothing to search for");
+    assert_eq!(error["kind"], "invalid");
+    let id = harness.new_session();
+    let pinned = harness.ok(
+        "update_session",
+        json!({"sessionId": id, "patch": {"pinned": true}}),
+    );
+    assert_eq!(pinned["pinned"], json!(true));
+    let unpinned = harness.ok(
+        "update_session",
+        json!({"sessionId": id, "patch": {"pinned": false}}),
+    );
+    assert_eq!(
+        unpinned.get("pinned"),
+        None,
+        "false is omitted, as in OpenCode's shape"
+    );
+}

@@ -2,7 +2,7 @@
 // the DOM, so a thousand-message session scrolls smoothly), following the newest message while
 // you are at the bottom. Failed sends and the "replies are not available" notice show in place.
 import { createVirtualizer } from "@tanstack/solid-virtual";
-import { type Component, createEffect, For, on, Show } from "solid-js";
+import { type Component, createEffect, createSignal, For, on, onCleanup, Show } from "solid-js";
 import type { Message } from "../lib/bindings/Message";
 import type { Chat, Notice } from "../lib/chat";
 import type { Locale, Translate } from "../lib/i18n";
@@ -62,6 +62,32 @@ export const Conversation: Component<{
 
   const notice = () => props.chat.notices[props.sessionId];
 
+  // A search result or a find match: scroll it to the middle and mark it (briefly for a jump,
+  // for as long as find stays on it). Deferred, so a remount never replays an old jump.
+  const [marked, setMarked] = createSignal<string | undefined>();
+  let unmark: ReturnType<typeof setTimeout> | undefined;
+  createEffect(
+    on(
+      () => props.chat.focus(),
+      (focus) => {
+        clearTimeout(unmark);
+        if (focus?.sessionId !== props.sessionId) {
+          setMarked(undefined);
+          return;
+        }
+        const index = messages().findIndex((message) => message.id === focus.messageId);
+        if (index < 0) return;
+        followBottom = false;
+        setMarked(focus.messageId);
+        // After the scroll to the end that opening a session queues.
+        requestAnimationFrame(() => { virtualizer.scrollToIndex(index, { align: "center" }); });
+        if (focus.reason === "jump") unmark = setTimeout(() => { setMarked(undefined); }, 2400);
+      },
+      { defer: true },
+    ),
+  );
+  onCleanup(() => { clearTimeout(unmark); });
+
   return (
     <div
       class="conversation"
@@ -107,7 +133,7 @@ export const Conversation: Component<{
           {(row) => (
             <Show when={messages()[row.index]}>
               {(message) => (
-                <div class="message-slot" data-index={row.index} ref={(element) => { queueMicrotask(() => { virtualizer.measureElement(element); }); }} style={{ transform: `translateY(${String(row.start)}px)` }}>
+                <div class="message-slot" classList={{ "message-slot--marked": marked() === message().id }} data-index={row.index} data-message-id={message().id} ref={(element) => { queueMicrotask(() => { virtualizer.measureElement(element); }); }} style={{ transform: `translateY(${String(row.start)}px)` }}>
                   <MessageView t={props.t} message={message()} parts={props.chat.state.parts[message().id] ?? []} mediaUrl={(url) => props.chat.backend.mediaUrl(url)} />
                   <MessageActions t={props.t} chat={props.chat} reshaping={props.reshaping} sessionId={props.sessionId} message={message()} />
                 </div>

@@ -9,6 +9,8 @@ const paths = {
   clip: "M11 5.5 6.2 10.3a1.6 1.6 0 0 1-2.3-2.3L9.3 2.6a2.8 2.8 0 0 1 4 4l-5.6 5.6a4 4 0 0 1-5.7-5.7L6.8 1.7",
   context: "M3 2.5h10v11H3z M5.5 5.5h5 M5.5 8h5 M5.5 10.5h3",
   plus: "M8 3v10 M3 8h10",
+  search: "M7 2.5a4.5 4.5 0 1 0 0.01 0 M10.3 10.3 13.5 13.5",
+  pin: "M6 2h4 M6.8 2l-.6 4.5L4 9h8L9.8 6.5 9.2 2 M8 9v5",
 } as const;
 
 export type IconName = keyof typeof paths;

@@ -1,14 +1,18 @@
-// The left column: new session, search (Ctrl/Cmd+K), and the sessions newest first — paged from
-// the backend and virtualised, so ten thousand sessions scroll like ten. Rename inline, archive,
-// delete after an inline confirmation.
+// The left column: new session, search everything (Ctrl/Cmd+K opens the palette), a filter by
+// title, and the sessions — pinned first, then newest first — paged from the backend and
+// virtualised, so ten thousand sessions scroll like ten. Rename inline, pin, archive, delete
+// after an inline confirmation; tick several (or Ctrl/Cmd-click, Shift-click) to archive or
+// delete them at once.
 import { createVirtualizer } from "@tanstack/solid-virtual";
 import { type Component, createEffect, createSignal, For, on, onCleanup, Show, untrack } from "solid-js";
 import type { Session } from "../lib/bindings/Session";
 import type { Chat } from "../lib/chat";
 import type { Locale, Translate } from "../lib/i18n";
 import { displayTitle } from "../lib/session-title";
+import { extend, noSelection, prune, type Selection, selectedInOrder, toggle } from "../lib/session-selection";
 import { observeRectOr } from "../lib/virtual-list";
 import { Icon } from "./Icon";
+import { SessionBulkActions } from "./SessionBulkActions";
 
 const rowHeight = 38;
 
@@ -18,6 +22,13 @@ export interface SidebarProps {
   chat: Chat;
   /** Set by the Ctrl/Cmd+K shortcut so the app can focus the search field. */
   searchRef?: (element: HTMLInputElement) => void;
+  /** Opens the search palette (the button says Ctrl/Cmd+K does the same). */
+  onOpenSearch?: () => void;
+}
+
+/** Pinned first, keeping the given order otherwise (the filter's answer is newest first). */
+function pinnedFirst(sessions: readonly Session[]): Session[] {
+  return [...sessions].sort((a, b) => (b.pinned ? 1 : 0) - (a.pinned ? 1 : 0));
 }
 
 export const Sidebar: Component<SidebarProps> = (props) => {
@@ -29,9 +40,16 @@ export const Sidebar: Component<SidebarProps> = (props) => {
     else void props.chat.archivedSessions().then(setArchived);
   };
   let scroller: HTMLDivElement | undefined;
+  const [selection, setSelection] = createSignal<Selection>(noSelection);
+  const [refreshes, setRefreshes] = createSignal(0);
+  /** After an action: the filter's and the archived view's lists are copies, so ask again. */
+  const refresh = () => {
+    if (archived() !== undefined) void props.chat.archivedSessions().then(setArchived);
+    if (search().trim() !== "") setRefreshes((count) => count + 1);
+  };
 
   createEffect(
-    on(search, (text) => {
+    on([search, refreshes], ([text]) => {
       const query = text.trim();
       if (query === "") {
         setResults(undefined);
@@ -50,7 +68,17 @@ export const Sidebar: Component<SidebarProps> = (props) => {
     }),
   );
 
-  const shown = () => archived() ?? results() ?? props.chat.sessions();
+  const filtered = () => {
+    const found = results();
+    // The live copy, so a pin or rename shows at once.
+    return found === undefined ? undefined : pinnedFirst(found.map((session) => props.chat.state.sessions[session.id] ?? session));
+  };
+  const shown = () => archived() ?? filtered() ?? props.chat.sessions();
+  const order = () => shown().map((session) => session.id);
+  createEffect(on(order, (ids) => setSelection((current) => prune(current, ids))));
+  const select = (id: string, how: "toggle" | "extend") => {
+    setSelection((current) => (how === "extend" && !current.ids.has(id) ? extend(current, order(), id) : toggle(current, id)));
+  };
   const virtualizer = createVirtualizer({
     get count() {
       return shown().length;
@@ -70,7 +98,17 @@ export const Sidebar: Component<SidebarProps> = (props) => {
   };
 
   return (
-    <aside class="sidebar" aria-labelledby="sessions-title">
+    <aside
+      class="sidebar"
+      classList={{ "sidebar--selecting": selection().ids.size > 0 }}
+      aria-labelledby="sessions-title"
+      onKeyDown={(event) => {
+        if (event.key === "Escape" && selection().ids.size > 0) {
+          event.preventDefault();
+          setSelection(noSelection);
+        }
+      }}
+    >
       <h1 class="brand">
         <img class="brand-mark" src="/favicon.png" alt="" width="22" height="22" />
         {props.t("appName")}
@@ -78,6 +116,14 @@ export const Sidebar: Component<SidebarProps> = (props) => {
       <button type="button" class="new-session" data-testid="new-session" onClick={() => void props.chat.newSession()}>
         <Icon name="plus" /> {props.t("newSession")}
       </button>
+      <Show when={props.onOpenSearch}>
+        {(open) => (
+          <button type="button" class="search-all" data-testid="open-search" title={props.t("searchAllHint")} onClick={() => { open()(); }}>
+            <Icon name="search" /> <span class="search-all-label">{props.t("searchAll")}</span>
+            <kbd class="shortcut">Ctrl K</kbd>
+          </button>
+        )}
+      </Show>
       <label class="visually-hidden" for="session-search">
         {props.t("searchSessions")}
       </label>
@@ -98,6 +144,19 @@ export const Sidebar: Component<SidebarProps> = (props) => {
           {archived() === undefined ? props.t("showArchived") : props.t("showCurrent")}
         </button>
       </div>
+      <Show when={selection().ids.size > 0}>
+        <SessionBulkActions
+          t={props.t}
+          chat={props.chat}
+          sessionIds={selectedInOrder(selection(), order())}
+          archivedView={archived() !== undefined}
+          onDone={() => {
+            setSelection(noSelection);
+            refresh();
+          }}
+          onClear={() => setSelection(noSelection)}
+        />
+      </Show>
       <Show when={props.chat.sessionsLoaded() && shown().length === 0}>
         <div class="empty-state empty-state--compact">
           <Show
@@ -122,6 +181,9 @@ export const Sidebar: Component<SidebarProps> = (props) => {
                       chat={props.chat}
                       session={session()}
                       onRestored={() => setArchived((list) => list?.filter((item) => item.id !== session().id))}
+                      checked={selection().ids.has(session().id)}
+                      onSelect={(how) => { select(session().id, how); }}
+                      onChanged={refresh}
                     />
                   </li>
                 )}
@@ -134,7 +196,16 @@ export const Sidebar: Component<SidebarProps> = (props) => {
   );
 };
 
-const SessionRow: Component<{ t: Translate; locale: Locale; chat: Chat; session: Session; onRestored: () => void }> = (props) => {
+const SessionRow: Component<{
+  t: Translate;
+  locale: Locale;
+  chat: Chat;
+  session: Session;
+  onRestored: () => void;
+  checked: boolean;
+  onSelect: (how: "toggle" | "extend") => void;
+  onChanged: () => void;
+}> = (props) => {
   const [mode, setMode] = createSignal<"view" | "rename" | "confirm-delete">("view");
   const selected = () => props.chat.selectedId() === props.session.id;
 
@@ -145,14 +216,33 @@ const SessionRow: Component<{ t: Translate; locale: Locale; chat: Chat; session:
   };
 
   return (
-    <div class="session-row" classList={{ "session-row--selected": selected() }} data-testid="session-row" data-session-id={props.session.id}>
+    <div
+      class="session-row"
+      classList={{ "session-row--selected": selected(), "session-row--checked": props.checked }}
+      data-testid="session-row"
+      data-session-id={props.session.id}
+    >
       <Show when={mode() === "view"}>
+        <input
+          type="checkbox"
+          class="session-check"
+          data-testid="session-check"
+          checked={props.checked}
+          aria-label={props.t("selectSession", { title: displayTitle(props.session.title, props.t, props.locale) })}
+          onClick={(event) => {
+            props.onSelect(event.shiftKey ? "extend" : "toggle");
+          }}
+        />
         <button
           type="button"
           class="session-open"
           aria-current={selected() ? "true" : undefined}
           title={displayTitle(props.session.title, props.t, props.locale)}
-          onClick={() => void props.chat.openSession(props.session.id)}
+          onClick={(event) => {
+            if (event.ctrlKey || event.metaKey) props.onSelect("toggle");
+            else if (event.shiftKey) props.onSelect("extend");
+            else void props.chat.openSession(props.session.id);
+          }}
           onDblClick={() => setMode("rename")}
         >
           <Show when={props.session.pinned}>
@@ -163,6 +253,20 @@ const SessionRow: Component<{ t: Translate; locale: Locale; chat: Chat; session:
           <span class="session-title">{displayTitle(props.session.title, props.t, props.locale)}</span>
         </button>
         <div class="session-actions">
+          <Show when={props.session.time.archived === undefined}>
+            <button
+              type="button"
+              class="icon-button"
+              classList={{ "icon-button--on": props.session.pinned }}
+              title={props.session.pinned ? props.t("unpinSession") : props.t("pinSession")}
+              aria-label={props.session.pinned ? props.t("unpinSession") : props.t("pinSession")}
+              aria-pressed={props.session.pinned}
+              data-testid="pin-session"
+              onClick={() => void props.chat.pinSession(props.session.id, !props.session.pinned).then(props.onChanged)}
+            >
+              <Icon name="pin" />
+            </button>
+          </Show>
           <button type="button" class="icon-button" title={props.t("renameSession")} aria-label={props.t("renameSession")} onClick={() => setMode("rename")}>
             ✎
           </button>
@@ -180,7 +284,7 @@ const SessionRow: Component<{ t: Translate; locale: Locale; chat: Chat; session:
               </button>
             }
           >
-            <button type="button" class="icon-button" title={props.t("archiveSession")} aria-label={props.t("archiveSession")} onClick={() => void props.chat.archiveSession(props.session.id)}>
+            <button type="button" class="icon-button" title={props.t("archiveSession")} aria-label={props.t("archiveSession")} onClick={() => void props.chat.archiveSession(props.session.id).then(props.onChanged)}>
               ⌫
             </button>
           </Show>
@@ -205,7 +309,7 @@ const SessionRow: Component<{ t: Translate; locale: Locale; chat: Chat; session:
       <Show when={mode() === "confirm-delete"}>
         <div class="confirm" role="alertdialog" aria-label={props.t("deleteConfirm", { title: props.session.title })}>
           <span class="confirm-text">{props.t("deleteConfirm", { title: props.session.title })}</span>
-          <button type="button" class="danger-button" onClick={() => void props.chat.deleteSession(props.session.id)}>
+          <button type="button" class="danger-button" onClick={() => void props.chat.deleteSession(props.session.id).then(props.onChanged)}>
             {props.t("deleteConfirmYes")}
           </button>
           <button type="button" class="plain-button" onClick={() => setMode("view")}>

@@ -4,7 +4,7 @@
 import type { PermissionReply } from "./bindings/PermissionReply";
 import type { PermissionRequest } from "./bindings/PermissionRequest";
 import { batch, createMemo, createSignal } from "solid-js";
-import { createStore, produce } from "solid-js/store";
+import { createStore, produce, reconcile } from "solid-js/store";
 import type { Agent } from "./bindings/Agent";
 import type { ModelCatalog } from "./bindings/ModelCatalog";
 import type { ModelRef } from "./bindings/ModelRef";
@@ -13,10 +13,12 @@ import { type Attachment, buildDrafts } from "./drafts";
 import type { Event } from "./bindings/Event";
 import { frameBatch } from "./frame-batch";
 import { applyEvent, type ChatState, emptyChatState, loadMessages, SeenEvents } from "./event-reducer";
-import { type Backend, BackendError, toBackendError } from "./transport";
+import { type Backend, BackendError, type SearchQuery, type SearchResult, toBackendError } from "./transport";
 
 export const sessionPageSize = 100;
 export const messagePageSize = 50;
+/** Larger pages while looking for a message further back (a search result, a find match). */
+export const revealPageSize = 200;
 
 /** A failed send or action, shown in place in the conversation it belongs to. */
 export interface Notice {
@@ -24,6 +26,17 @@ export interface Notice {
   message: string;
   /** The drafts to send again with Retry, when the message itself was not saved. */
   retry?: { text: string; attachments: Attachment[] };
+}
+
+/**
+ * A message the conversation should scroll to and mark: briefly after a search (`jump`), or for
+ * as long as find-in-session stays on it (`find`). `serial` makes a repeat jump a new request.
+ */
+export interface MessageFocus {
+  sessionId: string;
+  messageId: string;
+  reason: "jump" | "find";
+  serial: number;
 }
 
 export interface Choice {
@@ -53,6 +66,10 @@ export function createChat(backend: Backend) {
   const [messageCursors, setMessageCursors] = createStore<Record<string, string | null | undefined>>({});
   const [choices, setChoices] = createStore<Record<string, Choice | undefined>>({});
   const [children, setChildren] = createStore<Record<string, Session[] | undefined>>({});
+  const [focus, setFocus] = createSignal<MessageFocus | undefined>();
+  let focusSerial = 0;
+  /** First pages being fetched, so a second open (a search jump) waits for the same one. */
+  const firstPages = new Map<string, Promise<void>>();
 
   const sessions = createMemo(() => sortSessions(Object.values(state.sessions)));
 
@@ -88,7 +105,16 @@ export function createChat(backend: Backend) {
   async function openSession(sessionId: string): Promise<void> {
     setSelectedId(sessionId);
     localStorage.setItem("dossier.openSession", sessionId);
-    if (state.messages[sessionId] !== undefined) return;
+    // Live events may already have brought a message or two; only a fetched page counts as loaded.
+    if (messageCursors[sessionId] !== undefined) return;
+    const pending = firstPages.get(sessionId);
+    if (pending !== undefined) return pending;
+    const loading = loadFirstPage(sessionId).finally(() => firstPages.delete(sessionId));
+    firstPages.set(sessionId, loading);
+    return loading;
+  }
+
+  async function loadFirstPage(sessionId: string): Promise<void> {
     try {
       const page = await backend.listMessages(sessionId, messagePageSize);
       batch(() => {
@@ -107,10 +133,10 @@ export function createChat(backend: Backend) {
     }
   }
 
-  async function loadOlderMessages(sessionId: string): Promise<void> {
+  async function loadOlderMessages(sessionId: string, limit = messagePageSize): Promise<void> {
     const before = messageCursors[sessionId];
     if (before === null || before === undefined) return;
-    const page = await backend.listMessages(sessionId, messagePageSize, before);
+    const page = await backend.listMessages(sessionId, limit, before);
     batch(() => {
       setState(produce((draft) => { loadMessages(draft, sessionId, page.messages); }));
       setMessageCursors(sessionId, page.nextCursor);
@@ -165,6 +191,7 @@ export function createChat(backend: Backend) {
         onEvent: apply,
         onResync: () => {
           setState(emptyChatState());
+          setMessageCursors(reconcile({}));
           void loadSessions(true);
           const open = selectedId();
           if (open !== undefined) void openSession(open);
@@ -302,9 +329,78 @@ export function createChat(backend: Backend) {
       if (waiting) setNotices(sessionId, undefined);
       setSending(sessionId, waiting);
     },
-    /** Takes in a session an action returned, before its event arrives. */
-    rememberSession: (session: Session) => {
+    /** Takes in a session an action returned (fresher than what is shown), before its event arrives. */
+    takeSession: (session: Session) => {
       setState("sessions", session.id, session);
+    },
+
+    /** The message the open conversation should scroll to and mark, if any. */
+    focus,
+    clearFocus: () => { setFocus(undefined); },
+
+    /**
+     * Opens the session and scrolls to one of its messages, loading older pages until it is there.
+     * False when the message is gone (deleted or reverted since the search).
+     */
+    async revealMessage(sessionId: string, messageId: string, reason: MessageFocus["reason"]): Promise<boolean> {
+      const present = () => (state.messages[sessionId] ?? []).some((message) => message.id === messageId);
+      try {
+        if (selectedId() !== sessionId || messageCursors[sessionId] === undefined) await openSession(sessionId);
+        while (!present() && typeof messageCursors[sessionId] === "string") await loadOlderMessages(sessionId, revealPageSize);
+      } catch (error) {
+        report(sessionId, error);
+        return false;
+      }
+      if (!present()) return false;
+      setFocus({ sessionId, messageId, reason, serial: ++focusSerial });
+      return true;
+    },
+
+    async pinSession(sessionId: string, pinned: boolean): Promise<void> {
+      try {
+        const session = await backend.updateSession(sessionId, { pinned });
+        setState("sessions", sessionId, session);
+      } catch (error) {
+        report(sessionId, error);
+      }
+    },
+
+    /** Archives or deletes several sessions; the ones that failed are returned (and reported). */
+    async archiveSessions(sessionIds: readonly string[]): Promise<string[]> {
+      const failed: string[] = [];
+      for (const sessionId of sessionIds) {
+        try {
+          const session = await backend.archiveSession(sessionId, true);
+          setState("sessions", sessionId, session);
+          if (selectedId() === sessionId) setSelectedId(undefined);
+        } catch (error) {
+          failed.push(sessionId);
+          report(sessionId, error);
+        }
+      }
+      return failed;
+    },
+
+    async deleteSessions(sessionIds: readonly string[]): Promise<string[]> {
+      const failed: string[] = [];
+      for (const sessionId of sessionIds) {
+        try {
+          await backend.deleteSession(sessionId);
+          setState("sessions", sessionId, undefined);
+          if (selectedId() === sessionId) setSelectedId(undefined);
+        } catch (error) {
+          failed.push(sessionId);
+          report(sessionId, error);
+        }
+      }
+      return failed;
+    },
+
+    search: (query: SearchQuery): Promise<SearchResult[]> => backend.search(query),
+
+    /** Keeps a session found elsewhere (an archived one from search) so its title can show. */
+    rememberSession(session: Session): void {
+      if (state.sessions[session.id] === undefined) setState("sessions", session.id, session);
     },
   };
 }

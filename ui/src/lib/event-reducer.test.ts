@@ -71,14 +71,37 @@ describe("applyEvent", () => {
     expect(state.parts.msg_1).toBeUndefined();
   });
 
-  it("keeps messages and parts sorted by id whatever the arrival order", () => {
+  it("keeps the ledger's listing order: new items arrive last, updates stay in place", () => {
     const state = emptyChatState();
-    applyEvent(state, event({ type: "message.updated", properties: { sessionID: "ses_1", info: assistantMessage("msg_2") } }));
-    applyEvent(state, event({ type: "message.updated", properties: { sessionID: "ses_1", info: userMessage("msg_1") } }));
-    expect(state.messages.ses_1?.map((message) => message.id)).toEqual(["msg_1", "msg_2"]);
+    applyEvent(state, event({ type: "message.updated", properties: { sessionID: "ses_1", info: assistantMessage("msg_b") } }));
+    applyEvent(state, event({ type: "message.updated", properties: { sessionID: "ses_1", info: userMessage("msg_a") } }));
+    applyEvent(state, event({ type: "message.updated", properties: { sessionID: "ses_1", info: { ...assistantMessage("msg_b"), cost: 2 } } }));
+    expect(state.messages.ses_1?.map((message) => message.id)).toEqual(["msg_b", "msg_a"]);
+    expect(state.messages.ses_1?.[0]).toMatchObject({ cost: 2 });
     applyEvent(state, event({ type: "message.part.updated", properties: { sessionID: "ses_1", part: textPart("prt_b", "b"), time: 1 } }));
     applyEvent(state, event({ type: "message.part.updated", properties: { sessionID: "ses_1", part: textPart("prt_a", "a"), time: 1 } }));
-    expect(state.parts.msg_2?.map((part) => part.id)).toEqual(["prt_a", "prt_b"]);
+    expect(state.parts.msg_2?.map((part) => part.id)).toEqual(["prt_b", "prt_a"]);
+  });
+
+  it("puts an older page in front in its own order, even where ids would sort otherwise", () => {
+    const state = emptyChatState();
+    loadMessages(state, "ses_1", [
+      { info: userMessage("msg_9"), parts: [textPart("prt_z", "z", "msg_9"), textPart("prt_y", "y", "msg_9")] },
+      { info: userMessage("msg_8"), parts: [] },
+    ]);
+    loadMessages(state, "ses_1", [{ info: userMessage("msg_5"), parts: [] }, { info: userMessage("msg_7"), parts: [] }]);
+    expect(state.messages.ses_1?.map((message) => message.id)).toEqual(["msg_5", "msg_7", "msg_9", "msg_8"]);
+    expect(state.parts.msg_9?.map((part) => part.id)).toEqual(["prt_z", "prt_y"]);
+  });
+
+  it("keeps the streamed copy of a part when a page that overlaps it arrives", () => {
+    const state = emptyChatState();
+    applyEvent(state, event({ type: "message.part.updated", properties: { sessionID: "ses_1", part: textPart("prt_a", "Hello, wor"), time: 1 } }));
+    loadMessages(state, "ses_1", [{ info: assistantMessage("msg_2"), parts: [textPart("prt_0", "step"), textPart("prt_a", "Hel")] }]);
+    expect(state.parts.msg_2?.map((part) => [part.id, part.type === "text" ? part.text : ""])).toEqual([
+      ["prt_0", "step"],
+      ["prt_a", "Hello, wor"],
+    ]);
   });
 
   it("replaces a part on update and removes parts and messages", () => {

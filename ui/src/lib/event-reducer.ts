@@ -13,9 +13,9 @@ import type { SessionStatus } from "./bindings/SessionStatus";
 
 export interface ChatState {
   sessions: Record<string, Session | undefined>;
-  /** Per session, sorted by id (ids sort by creation time). */
+  /** Per session, in the ledger's listing order (oldest first). */
   messages: Record<string, Message[] | undefined>;
-  /** Per message, sorted by id. */
+  /** Per message, in the ledger's listing order. */
   parts: Record<string, Part[] | undefined>;
   status: Record<string, SessionStatus | undefined>;
   errors: Record<string, AssistantError | undefined>;
@@ -47,45 +47,46 @@ export class SeenEvents {
   }
 }
 
-/** Index of `id` in a list sorted by id, or where it would be inserted. */
-function search(list: readonly { id: string }[], id: string): { found: boolean; index: number } {
-  let low = 0;
-  let high = list.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    const candidate = list[middle];
-    if (candidate === undefined) break;
-    if (candidate.id < id) low = middle + 1;
-    else high = middle;
-  }
-  return { found: list[low]?.id === id, index: low };
+/**
+ * Inserts or replaces by id. Lists keep the ledger's listing order (its `seq`), not id order:
+ * a known item is replaced where it stands, a new one arrives last, because live events only
+ * ever bring the newest message or part.
+ */
+export function upsertInOrder<T extends { id: string }>(list: T[], item: T): void {
+  const index = list.findIndex((existing) => existing.id === item.id);
+  if (index >= 0) list[index] = item;
+  else list.push(item);
 }
 
-/** Inserts or replaces by id, keeping the list sorted. */
-export function upsertSorted<T extends { id: string }>(list: T[], item: T): void {
-  const { found, index } = search(list, item.id);
-  if (found) list[index] = item;
-  else list.splice(index, 0, item);
-}
-
-function removeSorted(list: { id: string }[] | undefined, id: string): void {
+function removeById(list: { id: string }[] | undefined, id: string): void {
   if (list === undefined) return;
-  const { found, index } = search(list, id);
-  if (found) list.splice(index, 1);
+  const index = list.findIndex((existing) => existing.id === id);
+  if (index >= 0) list.splice(index, 1);
 }
 
 function removeMessage(state: ChatState, sessionID: string, messageID: string): void {
-  removeSorted(state.messages[sessionID], messageID);
+  removeById(state.messages[sessionID], messageID);
   state.parts[messageID] = undefined;
 }
 
-/** Loads a page of messages fetched over the transport (older pages merge in by id). */
+/**
+ * Puts a page in listing order in front of what is already known: pages are fetched newest first,
+ * so a page is older than everything loaded before it, and messages that live events brought in
+ * meanwhile are newer still. Items in both keep their place from the page and the copy that live
+ * events kept up to date (a page fetched before the last delta would be stale).
+ */
+function mergePage<T extends { id: string }>(known: readonly T[], page: readonly T[]): T[] {
+  const fresh = new Map(known.map((item) => [item.id, item]));
+  const merged = page.map((item) => fresh.get(item.id) ?? item);
+  const inPage = new Set(page.map((item) => item.id));
+  return [...merged, ...known.filter((item) => !inPage.has(item.id))];
+}
+
+/** Loads a page of messages fetched over the transport, oldest first (older pages go in front). */
 export function loadMessages(state: ChatState, sessionID: string, page: readonly MessageWithParts[]): void {
-  const messages = state.messages[sessionID] ?? (state.messages[sessionID] = []);
+  state.messages[sessionID] = mergePage(state.messages[sessionID] ?? [], page.map((entry) => entry.info));
   for (const entry of page) {
-    upsertSorted(messages, entry.info);
-    const parts = state.parts[entry.info.id] ?? (state.parts[entry.info.id] = []);
-    for (const part of entry.parts) upsertSorted(parts, part);
+    state.parts[entry.info.id] = mergePage(state.parts[entry.info.id] ?? [], entry.parts);
   }
 }
 
@@ -120,7 +121,7 @@ export function applyEvent(state: ChatState, event: Event, seen?: SeenEvents): b
     case "message.updated": {
       const { sessionID, info } = event.properties;
       const messages = state.messages[sessionID] ?? (state.messages[sessionID] = []);
-      upsertSorted(messages, info);
+      upsertInOrder(messages, info);
       if (info.role === "assistant" && info.error !== undefined) state.errors[sessionID] = info.error;
       return true;
     }
@@ -130,11 +131,11 @@ export function applyEvent(state: ChatState, event: Event, seen?: SeenEvents): b
     case "message.part.updated": {
       const part = event.properties.part;
       const parts = state.parts[part.messageID] ?? (state.parts[part.messageID] = []);
-      upsertSorted(parts, part);
+      upsertInOrder(parts, part);
       return true;
     }
     case "message.part.removed":
-      removeSorted(state.parts[event.properties.messageID], event.properties.partID);
+      removeById(state.parts[event.properties.messageID], event.properties.partID);
       return true;
     case "permission.asked":
       state.permissions[event.properties.id] = event.properties;
@@ -146,9 +147,8 @@ export function applyEvent(state: ChatState, event: Event, seen?: SeenEvents): b
       const { messageID, partID, field, delta } = event.properties;
       const parts = state.parts[messageID];
       if (parts === undefined) return false;
-      const { found, index } = search(parts, partID);
-      const part = parts[index];
-      if (!found || part === undefined) return false;
+      const part = parts.find((candidate) => candidate.id === partID);
+      if (part === undefined) return false;
       const current: unknown = Reflect.get(part, field);
       if (current !== undefined && typeof current !== "string") return false;
       Reflect.set(part, field, (current ?? "") + delta);

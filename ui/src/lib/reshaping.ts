@@ -89,7 +89,7 @@ export function createReshaping(chat: Chat, hooks: ReshapingHooks) {
   }
 
   const remember = (session: Session | undefined) => {
-    if (session !== undefined) chat.rememberSession(session);
+    if (session !== undefined) chat.takeSession(session);
     return session;
   };
 

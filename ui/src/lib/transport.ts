@@ -12,6 +12,8 @@ import type { ModelCatalog } from "./bindings/ModelCatalog";
 import type { PromptInput } from "./bindings/PromptInput";
 import type { Session } from "./bindings/Session";
 import type { SessionPatch } from "./bindings/SessionPatch";
+import type { SearchQuery } from "./bindings/SearchQuery";
+import type { SearchResult } from "./bindings/SearchResult";
 import type { DragHover } from "./shell-bindings/DragHover";
 import type { ExportFormat } from "./shell-bindings/ExportFormat";
 import type { ExportOutcome } from "./shell-bindings/ExportOutcome";
@@ -108,6 +110,8 @@ export interface Backend {
   readonly importWithDialog?: () => Promise<Session | undefined>;
   /** Browser: a file the person chose with a file input. */
   readonly importFile?: (file: File) => Promise<Session>;
+  /** Full-text search over every session's content, or one session's (`sessionID`). */
+  search(query: SearchQuery): Promise<SearchResult[]>;
 }
 
 /** Event names the desktop shell emits (Tauri forbids dots, so core events share one name). */
@@ -129,3 +133,4 @@ export async function createBackend(transport: Transport, baseUrl = location.ori
 
 export type { ErrorBody };
 export type { PermissionReply };
+export type { SearchQuery, SearchResult };

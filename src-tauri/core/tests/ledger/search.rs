@@ -478,3 +478,66 @@ async fn a_database_with_the_trigram_index_is_reindexed_when_opened() {
         .unwrap_or(-1);
     assert_eq!(pending, 0, "the rebuild runs once");
 }
+
+#[tokio::test]
+async fn search_within_one_session_lists_every_matching_message_up_to_the_limit() {
+    let test = open(FAKE_CONFIG).await;
+    let session = test.session().await;
+    let mut said = Vec::new();
+    for index in 0..6 {
+        let message = test
+            .no_reply(
+                &session,
+                vec![Draft::text(format!("harbour note number {index}"))],
+            )
+            .await;
+        said.push(message.info.id().to_string());
+    }
+    let scoped = |limit| SearchQuery {
+        text: "harbour".into(),
+        limit,
+        session_id: Some(session.id.clone()),
+        ..SearchQuery::default()
+    };
+    let every = test
+        .ledger
+        .search(&scoped(None))
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let found: Vec<String> = every[0]
+        .excerpts
+        .iter()
+        .filter_map(|excerpt| excerpt.message_id.clone())
+        .collect();
+    said.reverse();
+    assert_eq!(found, said, "every matching message, newest first");
+    let capped = test
+        .ledger
+        .search(&scoped(Some(4)))
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(capped[0].excerpts.len(), 4);
+    assert_eq!(
+        search(&test, "harbour").await[0].excerpts.len(),
+        3,
+        "across sessions, three excerpts each"
+    );
+}
+
+#[tokio::test]
+async fn excerpts_carry_about_a_line_of_context_around_the_match() {
+    let test = open(FAKE_CONFIG).await;
+    let session = test.session().await;
+    let said = "we saw a quokka sleeping all day under the old fig tree by the river";
+    test.no_reply(&session, vec![Draft::text(said)]).await;
+    let results = search(&test, "quokka").await;
+    let shown: String = results[0].excerpts[0]
+        .pieces
+        .iter()
+        .map(|piece| piece.text.as_str())
+        .collect();
+    assert!(
+        shown.starts_with("we saw a quokka sleeping all day under the old fig tree"),
+        "{shown}"
+    );
+}

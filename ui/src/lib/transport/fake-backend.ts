@@ -4,6 +4,7 @@ import type { EventPayload } from "../bindings/EventPayload";
 import type { Message } from "../bindings/Message";
 import type { MessageWithParts } from "../bindings/MessageWithParts";
 import type { Part } from "../bindings/Part";
+import type { SearchResult } from "../bindings/SearchResult";
 import type { Session } from "../bindings/Session";
 import type { DragHover } from "../shell-bindings/DragHover";
 import type { DroppedFile } from "../shell-bindings/DroppedFile";
@@ -79,7 +80,11 @@ export function fakeBackend(initial: Session[] = []): FakeBackend {
     updateSession: (id, patch) => {
       const current = sessions.get(id);
       if (current === undefined) return Promise.reject(new BackendError({ kind: "not_found", message: `Session not found: ${id}` }));
-      const updated = { ...current, ...(patch.title === undefined || patch.title === null ? {} : { title: patch.title }) };
+      const updated = {
+        ...current,
+        ...(patch.title === undefined || patch.title === null ? {} : { title: patch.title }),
+        ...(patch.pinned === undefined || patch.pinned === null ? {} : { pinned: patch.pinned }),
+      };
       sessions.set(id, updated);
       return Promise.resolve(updated);
     },
@@ -96,7 +101,15 @@ export function fakeBackend(initial: Session[] = []): FakeBackend {
       sessions.delete(id);
       return Promise.resolve();
     },
-    listMessages: (id) => Promise.resolve({ messages: messages.get(id) ?? [], nextCursor: null }),
+    listMessages: (id, limit, before) => {
+      calls.push({ command: "listMessages", argument: { id, limit, before } });
+      // Pages newest first like the ledger, each page oldest first; the cursor is the oldest id.
+      const all = messages.get(id) ?? [];
+      const end = before === undefined ? all.length : all.findIndex((entry) => entry.info.id === before);
+      const start = Math.max(0, end - limit);
+      const page = all.slice(start, end);
+      return Promise.resolve({ messages: page, nextCursor: start > 0 ? (page[0]?.info.id ?? null) : null });
+    },
     sendPrompt: (id, input) => {
       calls.push({ command: "sendPrompt", argument: { id, input } });
       const messageID = next("msg");
@@ -130,6 +143,36 @@ export function fakeBackend(initial: Session[] = []): FakeBackend {
       return () => {
         handlers = undefined;
       };
+    },
+    search: (query) => {
+      calls.push({ command: "search", argument: query });
+      const needle = query.text.trim().toLowerCase();
+      if (needle === "") return Promise.reject(new BackendError({ kind: "invalid", message: "type something to search for" }));
+      const cut = (text: string) => {
+        const at = text.toLowerCase().indexOf(needle);
+        if (at < 0) return undefined;
+        return [
+          { text: text.slice(0, at), highlighted: false },
+          { text: text.slice(at, at + needle.length), highlighted: true },
+          { text: text.slice(at + needle.length), highlighted: false },
+        ].filter((piece) => piece.text !== "");
+      };
+      const results: SearchResult[] = [];
+      for (const item of sorted()) {
+        if (query.sessionID !== undefined && item.id !== query.sessionID) continue;
+        if (!query.include_archived && item.time.archived !== undefined) continue;
+        const excerpts: SearchResult["excerpts"] = [];
+        const title = cut(item.title);
+        if (title !== undefined) excerpts.push({ field: "title", pieces: title });
+        for (const entry of [...(messages.get(item.id) ?? [])].reverse()) {
+          for (const part of entry.parts) {
+            const pieces = part.type === "text" ? cut(part.text) : undefined;
+            if (pieces !== undefined) excerpts.push({ field: "text", messageID: entry.info.id, partID: part.id, pieces });
+          }
+        }
+        if (excerpts.length > 0) results.push({ session: item, excerpts: excerpts.slice(0, query.sessionID === undefined ? 3 : (query.limit ?? 20)) });
+      }
+      return Promise.resolve(results);
     },
     onNativeDrop: (hover, dropped) => {
       dropHandlers = [hover, dropped];

@@ -43,6 +43,26 @@ describe("httpBackend", () => {
   });
 });
 
+describe("httpBackend search", () => {
+  it("asks Dossier's search route with q, limit, archived and sessionID", async () => {
+    const seen: string[] = [];
+    const backend = httpBackend(
+      "http://127.0.0.1:4096",
+      fetcher({ "GET /dossier/search?q=tax+return&limit=20&archived=true&sessionID=ses_a": { body: [{ session: { id: "ses_a" }, excerpts: [] }] } }, seen),
+    );
+    const results = await backend.search({ text: "tax return", limit: 20, include_archived: true, sessionID: "ses_a" });
+    expect(results.map((result) => result.session.id)).toEqual(["ses_a"]);
+    expect(seen).toEqual(["GET /dossier/search?q=tax+return&limit=20&archived=true&sessionID=ses_a"]);
+  });
+
+  it("leaves out what was not asked for", async () => {
+    const seen: string[] = [];
+    const backend = httpBackend("http://127.0.0.1:4096", fetcher({ "GET /dossier/search?q=%E6%96%87%E4%BB%B6": { body: [] } }, seen));
+    expect(await backend.search({ text: "文件", include_archived: false })).toEqual([]);
+    expect(seen).toEqual(["GET /dossier/search?q=%E6%96%87%E4%BB%B6"]);
+  });
+});
+
 describe("catalogFromProviderListing", () => {
   it("turns OpenCode's keyed models into the catalog the pickers use", () => {
     expect(

@@ -8,6 +8,7 @@ import type { Session } from "../bindings/Session";
 import type { MessageWithParts } from "../bindings/MessageWithParts";
 import type { ExportFormat } from "../shell-bindings/ExportFormat";
 import type { ExportOutcome } from "../shell-bindings/ExportOutcome";
+import type { SearchResult } from "../bindings/SearchResult";
 import { type Backend, BackendError, toBackendError } from "../transport";
 
 const nextCursorHeader = "x-next-cursor";
@@ -173,6 +174,13 @@ export function httpBackend(baseUrl: string, fetcher: typeof fetch = fetch.bind(
         source.close();
       };
     },
+    search: async (options) =>
+      (
+        await request<SearchResult[]>(
+          "GET",
+          `/dossier/search${query({ q: options.text, limit: options.limit, offset: options.offset, archived: options.include_archived || undefined, sessionID: options.sessionID })}`,
+        )
+      ).body,
   };
 }
 

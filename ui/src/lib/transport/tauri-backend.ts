@@ -80,5 +80,6 @@ export function tauriBackend(): Backend {
     regenerateReply: (sessionId, messageId) => call("regenerate_reply", { sessionId, messageId }),
     exportSession: (sessionId, format) => call("export_session", { sessionId, format }),
     importWithDialog: async () => (await call<Session | null>("import_session")) ?? undefined,
+    search: (query) => call("search", { query }),
   };
 }
