@@ -34,7 +34,7 @@ test("a browser session: attach a text file, send, see the reply stream in, find
 
   const notes = path.join(folder, "notes.txt")
   writeFileSync(notes, "first line of my notes\nsecond line\nthird line\n")
-  await page.locator('input[type="file"]').setInputFiles(notes)
+  await page.getByTestId("attach-file-input").setInputFiles(notes)
   await page.getByTestId("attachment-chip").first().waitFor()
   const composer = page.locator("textarea").first()
   await composer.fill("What is in my notes?")

@@ -6,16 +6,19 @@ import { test, before, after } from "node:test"
 import assert from "node:assert/strict"
 import { readFileSync } from "node:fs"
 import path from "node:path"
-import { artifacts, startHarness } from "./harness.mjs"
+import { artifacts, launchBrowser, startServer } from "./support.mjs"
 
-let harness
+let server
+let browser
 
 before(async () => {
-  harness = await startHarness("reshaping")
+  server = await startServer()
+  browser = await launchBrowser()
 })
 
 after(async () => {
-  await harness?.stop()
+  await browser?.close()
+  await server?.stop()
 })
 
 const userTexts = (page) => page.locator('[data-testid="message"][data-role="user"] .user-text').allInnerTexts()
@@ -30,7 +33,7 @@ async function say(page, text) {
 }
 
 test("undo, redo, edit and resend, fork, export and import a session", async () => {
-  const { browser, server, folder } = harness
+  const folder = server.folder
   const page = await browser.newPage({ viewport: { width: 1200, height: 800 }, acceptDownloads: true })
   const problems = []
   page.on("pageerror", (error) => problems.push(String(error)))

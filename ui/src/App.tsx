@@ -230,6 +230,7 @@ export const App: Component<AppProps> = (props) => {
           type="file"
           multiple
           hidden
+          data-testid="attach-file-input"
           onChange={(event) => {
             const files = event.currentTarget.files;
             if (files !== null) void addBrowserFiles(files);
