@@ -82,6 +82,15 @@ class WebDriver:
     def async_script(self, source, *args):
         return self.command("POST", "/execute/async", {"script": source, "args": list(args)})
 
+    def keys(self, *chords):
+        """Real key presses through WebDriver actions: each chord is held together, then released."""
+        actions = []
+        for chord in chords:
+            actions += [{"type": "keyDown", "value": key} for key in chord]
+            actions += [{"type": "keyUp", "value": key} for key in reversed(chord)]
+        self.command("POST", "/actions", {"actions": [{"type": "key", "id": "keyboard", "actions": actions}]})
+        self.command("DELETE", "/actions")
+
     def screenshot(self, path):
         # Let WebKit paint what the DOM already shows: two animation frames, then a pause.
         self.async_script(
@@ -109,6 +118,28 @@ class WebDriver:
                 )
             time.sleep(0.2)
 
+
+CONTROL = "\ue009"
+ENTER = "\ue007"
+SHIFT = "\ue008"
+ESCAPE = "\ue00c"
+
+# Whether the message's slot sits inside the conversation's visible area, and is marked.
+LANDED = """
+const [id] = arguments;
+const slot = document.querySelector(`.message-slot[data-message-id="${id}"]`);
+const scroller = document.querySelector('[data-testid="conversation"]');
+if (!slot || !scroller) return {found: false};
+const box = slot.getBoundingClientRect();
+const view = scroller.getBoundingClientRect();
+return {
+  found: true,
+  marked: slot.classList.contains("message-slot--marked"),
+  inView: box.top >= view.top - 1 && box.bottom <= view.bottom + 1,
+  text: slot.textContent,
+  loaded: document.querySelectorAll('[data-testid="conversation"] .message-slot').length,
+};
+"""
 
 INVOKE = """
 const [command, args, done] = arguments;
@@ -251,6 +282,87 @@ def main():
         driver.wait_for(f".session-row--selected[data-session-id='{state['session']}']")
         driver.wait_for("[data-testid=message][data-role=user]", contains="Please summarise")
 
+    def invoke(command, args):
+        reply = driver.async_script(INVOKE, command, args)
+        assert "error" not in reply, reply
+        return reply["ok"]
+
+    def say(session_id, text):
+        message = invoke(
+            "send_prompt",
+            {"sessionId": session_id, "input": {"noReply": True, "parts": [{"type": "text", "text": text}]}},
+        )
+        return message["info"]["id"]
+
+    def wait_until(description, probe, timeout=15):
+        deadline = time.time() + timeout
+        while True:
+            value = probe()
+            if value:
+                return value
+            if time.time() > deadline:
+                raise AssertionError(f"waited {timeout}s for {description}; last saw {value!r}")
+            time.sleep(0.2)
+
+    def three_sessions_then_reload():
+        # Made through the commands, then the window reloads so nothing of them is loaded yet.
+        first = invoke("create_session", {"input": {"title": "Garden plans"}})["id"]
+        state["target"] = say(first, "Remember the word periwinkle: it names the blue flowers by the gate")
+        for index in range(64):
+            say(first, f"Garden note {index}: water the roses and check the soil")
+        second = invoke("create_session", {"input": {"title": "Tax return"}})["id"]
+        say(second, "Receipts for the tax return are in the blue folder")
+        third = invoke("create_session", {"input": {"title": "Holiday"}})["id"]
+        say(third, "Train tickets booked for Friday")
+        state["garden"] = first
+        driver.command("POST", "/refresh", {})
+        driver.wait_for(f"[data-session-id='{third}']", timeout=30)
+        # The title, not the row's middle: the row's buttons appear under the pointer on hover.
+        driver.click(driver.find_all(f"[data-session-id='{third}'] .session-title")[0])
+        driver.wait_for("[data-testid=message][data-role=user]", contains="Train tickets")
+
+    def search_lands_on_the_message():
+        driver.keys([CONTROL, "k"])
+        field = driver.wait_for("[data-testid=palette-input]")[0]
+        driver.type(field, "periwinkle")
+        target = state["target"]
+        driver.wait_for(f"[data-testid=palette-result][data-message-id='{target}']")
+        highlighted = driver.script(
+            "return [...document.querySelectorAll('[data-testid=palette-result] mark')].map((mark) => mark.textContent)"
+        )
+        assert highlighted == ["periwinkle"], highlighted
+        driver.screenshot(os.path.join(artifacts, "05-search-palette.png"))
+        driver.keys([ENTER])
+        landed = wait_until(
+            "the message to be marked and in view",
+            lambda: (lambda seen: seen if seen.get("marked") and seen.get("inView") else None)(
+                driver.script(LANDED, target)
+            ),
+        )
+        assert "Remember the word periwinkle" in landed["text"], landed
+        # textContent: WebKitWebDriver's visible text skips the ellipsised heading.
+        heading = driver.script("return document.querySelector('[data-testid=session-heading]').textContent")
+        assert heading == "Garden plans", heading
+        driver.screenshot(os.path.join(artifacts, "06-landed-on-message.png"))
+
+    def find_steps_through_matches():
+        driver.keys([CONTROL, "f"])
+        field = driver.wait_for("[data-testid=find-input]")[0]
+        driver.type(field, "roses")
+        count = lambda: driver.text(driver.find_all("[data-testid=find-count]")[0])  # noqa: E731
+        wait_until("1 of 64", lambda: count() == "1 of 64")
+        driver.keys([ENTER])
+        wait_until("2 of 64", lambda: count() == "2 of 64")
+        marked = lambda: driver.script(  # noqa: E731
+            "return document.querySelector('.message-slot--marked')?.textContent ?? ''"
+        )
+        wait_until("note 62 marked", lambda: "Garden note 62:" in marked())
+        driver.keys([SHIFT, ENTER])
+        wait_until("note 63 marked", lambda: "Garden note 63:" in marked())
+        driver.screenshot(os.path.join(artifacts, "07-find-in-session.png"))
+        driver.keys([ESCAPE])
+        wait_until("the find bar to close", lambda: not driver.find_all("[data-testid=find-bar]"))
+
     try:
         check("app starts with a working window", launch)
         check("new session appears in the sidebar", create_session)
@@ -262,6 +374,9 @@ def main():
         check("context expands to the exact text", expand_context)
         check("after a restart the session is in the sidebar", restart_and_find_session)
         check("the open session is restored on the next launch", open_session_restored)
+        check("three sessions made through the commands, then a reload", three_sessions_then_reload)
+        check("Ctrl+K finds a word said three sessions ago and lands on it", search_lands_on_the_message)
+        check("Ctrl+F counts and steps through matches in the session", find_steps_through_matches)
     finally:
         try:
             driver.stop()
