@@ -363,6 +363,38 @@ def main():
         driver.keys([ESCAPE])
         wait_until("the find bar to close", lambda: not driver.find_all("[data-testid=find-bar]"))
 
+    def composer_text():
+        return driver.script("return document.querySelector('#composer-input')?.value ?? ''")
+
+    def undo_and_redo_through_the_buttons():
+        # Real clicks on the header's buttons reach the revert/unrevert commands of the shell.
+        driver.click(driver.wait_for("[data-testid=undo]")[0])
+        notice = driver.wait_for("[data-testid=undone]")[0]
+        assert "1 undone message" in driver.text(notice), driver.text(notice)
+        wait_until("the undone text back in the composer", lambda: composer_text().startswith("Garden note 63:"))
+        driver.screenshot(os.path.join(artifacts, "08-undone.png"))
+        driver.click(driver.wait_for("[data-testid=redo]")[0])
+        wait_until("the undone notice to go", lambda: not driver.find_all("[data-testid=undone]"))
+        driver.script(
+            "const field = document.querySelector('#composer-input');"
+            "field.value = ''; field.dispatchEvent(new Event('input', {bubbles: true}));"
+        )
+
+    def fork_opens_a_copy():
+        driver.click(driver.wait_for("[data-testid=fork-session]")[0])
+        heading = lambda: driver.script(  # noqa: E731
+            "return document.querySelector('[data-testid=session-heading]').textContent"
+        )
+        wait_until("the fork to open", lambda: heading() == "Garden plans (fork #1)")
+        # textContent: WebKitWebDriver's visible text stops at an ellipsis.
+        wait_until(
+            "the fork in the sidebar",
+            lambda: driver.script(
+                "return [...document.querySelectorAll('.session-row')].some((row) => row.textContent.includes('Garden plans (fork #1)'))"
+            ),
+        )
+        driver.wait_for("[data-testid=message][data-role=user]", contains="Garden note 63")
+
     try:
         check("app starts with a working window", launch)
         check("new session appears in the sidebar", create_session)
@@ -377,6 +409,8 @@ def main():
         check("three sessions made through the commands, then a reload", three_sessions_then_reload)
         check("Ctrl+K finds a word said three sessions ago and lands on it", search_lands_on_the_message)
         check("Ctrl+F counts and steps through matches in the session", find_steps_through_matches)
+        check("Undo and Redo in the header hide and bring back the last turn", undo_and_redo_through_the_buttons)
+        check("Fork in the header opens a copy of the session", fork_opens_a_copy)
     finally:
         try:
             driver.stop()
