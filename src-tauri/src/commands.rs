@@ -157,7 +157,7 @@ pub fn list_agents(ledger: State<'_, Ledger>) -> Vec<Agent> {
 
 #[tauri::command]
 pub fn list_models(ledger: State<'_, Ledger>) -> ModelCatalog {
-    ledger.models().clone()
+    ledger.models().as_ref().clone()
 }
 
 /// The attach button: the native file dialog, then the same path a drop takes.

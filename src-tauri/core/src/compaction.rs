@@ -9,7 +9,7 @@ use crate::ledger::Ledger;
 use crate::message::{Message, MessageWithParts, UserMessage, UserTime};
 use crate::model_messages::{to_model_messages, ModelMessage, UserContent};
 use crate::part::{CompactionPart, Part, PartBody, TextPart};
-use crate::provider::{self, ModelRequest};
+use crate::provider::ModelRequest;
 use crate::reply_stream::StepEnd;
 use crate::run_loop::{close, new_assistant, stream_step, StepPlan};
 use crate::session::Session;
@@ -115,7 +115,7 @@ pub(crate) async fn compact(
     assistant.summary = Some(true);
     ledger.insert_reply_message(&assistant).await?;
     let model = user.model.model_ref();
-    let provider = match provider::resolve(ledger.config(), &model, client) {
+    let provider = match ledger.model_provider(&model, client).await {
         Ok(provider) => provider,
         Err(failure) => {
             close(

@@ -71,8 +71,8 @@ pub(crate) async fn run(
             continue;
         }
         let model = user.model.model_ref();
-        let limit = ledger
-            .config()
+        let config = ledger.config();
+        let limit = config
             .provider
             .get(&model.provider_id)
             .and_then(|provider| provider.models.get(&model.model_id))
@@ -90,7 +90,7 @@ pub(crate) async fn run(
         let mut assistant = new_assistant(ledger, &session, &user, &agent);
         ledger.insert_reply_message(&assistant).await?;
 
-        let provider = match provider::resolve(ledger.config(), &model, client) {
+        let provider = match ledger.model_provider(&model, client).await {
             Ok(provider) => provider,
             Err(failure) => {
                 let error = failure.to_assistant_error(&model.provider_id);
@@ -200,7 +200,7 @@ pub(crate) async fn stream_step(
         session,
         rules,
     } = plan;
-    let price = crate::reply_cost::price_of(ledger.config(), &request_model(assistant));
+    let price = crate::reply_cost::price_of(&ledger.config(), &request_model(assistant));
     let mut attempt: u32 = 0;
     loop {
         let started = tokio::select! {

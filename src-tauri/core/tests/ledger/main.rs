@@ -9,6 +9,7 @@ mod hooks;
 mod offline_model;
 mod ollama_detection;
 mod prompt_pipeline;
+mod provider_settings;
 mod reply_abort;
 mod reply_crash;
 mod reply_errors;
