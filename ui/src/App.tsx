@@ -1,9 +1,11 @@
 // The app's frame: the sessions sidebar on the left; the open conversation and the composer on
 // the right; the drop overlay over everything while files hover. Keyboard: Ctrl/Cmd+N new
-// session, Ctrl/Cmd+K search sessions, Esc stops a streaming reply.
+// session, Ctrl/Cmd+K search sessions, Ctrl/Cmd+, settings, Esc stops a streaming reply (or
+// closes the settings).
 import { type Component, createSignal, onCleanup, onMount, Show } from "solid-js";
 import { Composer } from "./components/Composer";
 import { Conversation } from "./components/Conversation";
+import { Settings } from "./components/Settings";
 import { Sidebar } from "./components/Sidebar";
 import { createChat, type Notice } from "./lib/chat";
 import { type Attachment, attachmentFromBrowserFile, attachmentFromDrop } from "./lib/drafts";
@@ -26,6 +28,7 @@ export const App: Component<AppProps> = (props) => {
   const [text, setText] = createSignal("");
   const [attachments, setAttachments] = createSignal<Attachment[]>([]);
   const [hovering, setHovering] = createSignal(false);
+  const [settingsOpen, setSettingsOpen] = createSignal(false);
   let searchField: HTMLInputElement | undefined;
   let composerField: HTMLTextAreaElement | undefined;
   let fileInput: HTMLInputElement | undefined;
@@ -68,6 +71,11 @@ export const App: Component<AppProps> = (props) => {
     } else if (command && event.key.toLowerCase() === "k") {
       event.preventDefault();
       searchField?.focus();
+    } else if (command && event.key === ",") {
+      event.preventDefault();
+      setSettingsOpen(true);
+    } else if (event.key === "Escape" && settingsOpen()) {
+      setSettingsOpen(false);
     } else if (event.key === "Escape") {
       const open = chat.selectedId();
       if (open !== undefined && chat.isBusy(open)) void chat.stop(open);
@@ -137,7 +145,7 @@ export const App: Component<AppProps> = (props) => {
         }
       }}
     >
-      <Sidebar t={t} locale={props.locale} chat={chat} searchRef={(element) => (searchField = element)} />
+      <Sidebar t={t} locale={props.locale} chat={chat} searchRef={(element) => (searchField = element)} onOpenSettings={() => setSettingsOpen(true)} />
       <main class="main" aria-label={t("conversationLabel")}>
         <header class="main-header">
           <h2 class="session-heading" data-testid="session-heading">
@@ -186,6 +194,9 @@ export const App: Component<AppProps> = (props) => {
           }}
         />
       </main>
+      <Show when={settingsOpen()}>
+        <Settings t={t} backend={props.backend} onClose={() => setSettingsOpen(false)} onChanged={() => void chat.reloadModels()} />
+      </Show>
       <Show when={hovering()}>
         <div class="drop-overlay" data-testid="drop-overlay" aria-live="polite">
           <p>{t("dropOverlay")}</p>

@@ -9,6 +9,7 @@ const paths = {
   clip: "M11 5.5 6.2 10.3a1.6 1.6 0 0 1-2.3-2.3L9.3 2.6a2.8 2.8 0 0 1 4 4l-5.6 5.6a4 4 0 0 1-5.7-5.7L6.8 1.7",
   context: "M3 2.5h10v11H3z M5.5 5.5h5 M5.5 8h5 M5.5 10.5h3",
   plus: "M8 3v10 M3 8h10",
+  settings: "M2.5 4.5h6 M11.5 4.5h2 M2.5 11.5h2 M7.5 11.5h6 M10 3v3 M6 10v3",
 } as const;
 
 export type IconName = keyof typeof paths;

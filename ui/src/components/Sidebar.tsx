@@ -18,6 +18,8 @@ export interface SidebarProps {
   chat: Chat;
   /** Set by the Ctrl/Cmd+K shortcut so the app can focus the search field. */
   searchRef?: (element: HTMLInputElement) => void;
+  /** Opens the settings view (also Ctrl/Cmd+,). */
+  onOpenSettings?: () => void;
 }
 
 export const Sidebar: Component<SidebarProps> = (props) => {
@@ -130,6 +132,13 @@ export const Sidebar: Component<SidebarProps> = (props) => {
           </For>
         </ul>
       </div>
+      <Show when={props.onOpenSettings}>
+        {(open) => (
+          <button type="button" class="sidebar-settings" data-testid="open-settings" onClick={() => { open()(); }}>
+            <Icon name="settings" /> {props.t("settingsOpen")}
+          </button>
+        )}
+      </Show>
     </aside>
   );
 };

@@ -292,6 +292,11 @@ export function createChat(backend: Backend) {
     isBusy(sessionId: string): boolean {
       return sending[sessionId] === true || state.status[sessionId]?.type === "busy";
     },
+
+    /** Reads the model catalog again, after the settings changed the providers. */
+    async reloadModels(): Promise<void> {
+      setCatalog(await backend.listModels());
+    },
   };
 }
 

@@ -5,7 +5,7 @@ export type ProviderSetting = { id: string, name?: string, npm?: string,
 /**
  * The configured base URL, else the well-known one for the provider's id or package.
  */
-base_url?: string, models: Array<string>, 
+baseURL?: string, models: Array<string>, 
 /**
  * The key requests would use now, shown only as a hint; absent when there is none.
  */

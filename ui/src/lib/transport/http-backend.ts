@@ -6,7 +6,7 @@ import type { Model } from "../bindings/Model";
 import type { ModelCatalog } from "../bindings/ModelCatalog";
 import type { Session } from "../bindings/Session";
 import type { MessageWithParts } from "../bindings/MessageWithParts";
-import { type Backend, BackendError, toBackendError } from "../transport";
+import { type Backend, BackendError, settingsUnavailable, toBackendError } from "../transport";
 
 const nextCursorHeader = "x-next-cursor";
 
@@ -116,6 +116,11 @@ export function httpBackend(baseUrl: string, fetcher: typeof fetch = fetch.bind(
         source.close();
       };
     },
+    // Keys belong in the desktop app's OS keychain; the HTTP server has no route that takes one.
+    readSettings: settingsUnavailable,
+    saveProvider: settingsUnavailable,
+    removeProvider: settingsUnavailable,
+    removeProviderKey: settingsUnavailable,
   };
 }
 

@@ -72,5 +72,9 @@ export function tauriBackend(): Backend {
           dropped(message.payload);
         }),
       ]),
+    readSettings: () => call("read_settings"),
+    saveProvider: (input) => call("save_provider", { input }),
+    removeProvider: (providerId) => call("remove_provider", { providerId }),
+    removeProviderKey: (providerId) => call("remove_provider_key", { providerId }),
   };
 }
