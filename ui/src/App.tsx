@@ -86,6 +86,7 @@ export const App: Component<AppProps> = (props) => {
     let stopEvents: (() => void) | undefined;
     void chat.start().then((stop) => {
       stopEvents = stop;
+      chat.backend.reportInteractive?.();
     });
     window.addEventListener("keydown", onKeyDown);
     const stopNativeDrop = props.backend.onNativeDrop?.(

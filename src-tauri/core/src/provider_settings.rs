@@ -47,7 +47,8 @@ pub struct ProviderSetting {
     #[ts(optional)]
     pub npm: Option<String>,
     /// The configured base URL, else the well-known one for the provider's id or package.
-    #[serde(rename = "baseURL", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "baseURL")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub base_url: Option<String>,
     pub models: Vec<String>,

@@ -97,6 +97,8 @@ export interface Backend {
   saveProvider(input: ProviderInput): Promise<ProviderSettings>;
   removeProvider(providerID: string): Promise<ProviderSettings>;
   removeProviderKey(providerID: string): Promise<ProviderSettings>;
+  /** Tells the desktop app the window is usable (its launch-time log line); absent in a browser. */
+  readonly reportInteractive?: () => void;
 }
 
 /** What a backend without settings (the browser) answers to every settings call. */

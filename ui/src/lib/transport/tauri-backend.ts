@@ -76,5 +76,8 @@ export function tauriBackend(): Backend {
     saveProvider: (input) => call("save_provider", { input }),
     removeProvider: (providerId) => call("remove_provider", { providerId }),
     removeProviderKey: (providerId) => call("remove_provider_key", { providerId }),
+    reportInteractive: () => {
+      void call("report_interactive").catch(() => undefined);
+    },
   };
 }
