@@ -195,6 +195,8 @@ export const Settings: Component<SettingsProps> = (props) => {
                     value={current().apiKey}
                     placeholder={editing() === undefined ? props.t("settingsKeyPlaceholderNew") : props.t("settingsKeyPlaceholderKeep")}
                     onInput={(event) => { update("apiKey", event.currentTarget.value); }}
+                    // Clearing the field (a password manager, WebDriver's clear) fires only `change`.
+                    onChange={(event) => { update("apiKey", event.currentTarget.value); }}
                     aria-invalid={problems().apiKey !== undefined}
                   />
                   <Show when={problems().apiKey}>{(text) => <span class="field-problem">{text()}</span>}</Show>
