@@ -17,7 +17,7 @@ step() { printf '\n==> %s\n' "$*"; }
 
 # shellcheck source=scripts/system-packages.sh
 source scripts/system-packages.sh
-install_missing_system_packages xvfb xauth webkit2gtk-driver
+install_missing_system_packages xvfb xauth webkit2gtk-driver dbus-daemon
 
 command -v cargo >/dev/null || { echo "cargo not found: install Rust (stable) first" >&2; exit 1; }
 if ! command -v tauri-driver >/dev/null; then
@@ -74,6 +74,14 @@ while [ -e "/tmp/.X11-unix/X$display_number" ]; do display_number=$((display_num
 Xvfb ":$display_number" -screen 0 1280x800x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$display_number" ] && break; sleep 0.1; done
+
+# A private D-Bus session bus, as a desktop session has: the single-instance hand-over uses it,
+# and it has no Secret Service, so the settings test sees "no keychain" as CI machines do.
+dbus-daemon --session --fork --nopidfile --print-address=3 --print-pid=4 \
+  3>"$work/dbus-address" 4>"$work/dbus-pid"
+pids+=("$(cat "$work/dbus-pid")")
+export DBUS_SESSION_BUS_ADDRESS
+DBUS_SESSION_BUS_ADDRESS=$(cat "$work/dbus-address")
 
 port=$((4400 + RANDOM % 500))
 # The app inherits this environment through tauri-driver and WebKitWebDriver: a fresh ledger,

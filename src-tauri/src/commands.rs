@@ -157,7 +157,7 @@ pub fn list_agents(ledger: State<'_, Ledger>) -> Vec<Agent> {
 
 #[tauri::command]
 pub fn list_models(ledger: State<'_, Ledger>) -> ModelCatalog {
-    ledger.models().clone()
+    ledger.models().as_ref().clone()
 }
 
 /// The attach button: the native file dialog, then the same path a drop takes.
@@ -225,4 +225,51 @@ pub async fn search(
     query: dossier_core::search::SearchQuery,
 ) -> Result<Vec<dossier_core::search::SearchResult>, ShellError> {
     Ok(ledger.search(&query).await?)
+}
+
+/// The settings view: configured providers with key hints (never a key) and the keychain's state.
+#[tauri::command]
+pub async fn read_settings(
+    ledger: State<'_, Ledger>,
+) -> Result<dossier_core::provider_settings::ProviderSettings, ShellError> {
+    Ok(ledger.provider_settings().await?)
+}
+
+/// Adds or changes a provider in the config file; a new key goes to the OS keychain. The model
+/// catalog is reloaded, so the next `list_models` shows the change.
+#[tauri::command]
+pub async fn save_provider(
+    ledger: State<'_, Ledger>,
+    input: dossier_core::provider_settings::ProviderInput,
+) -> Result<dossier_core::provider_settings::ProviderSettings, ShellError> {
+    Ok(ledger.save_provider(input).await?)
+}
+
+#[tauri::command]
+pub async fn remove_provider(
+    ledger: State<'_, Ledger>,
+    provider_id: String,
+) -> Result<dossier_core::provider_settings::ProviderSettings, ShellError> {
+    Ok(ledger.remove_provider(&provider_id).await?)
+}
+
+#[tauri::command]
+pub async fn remove_provider_key(
+    ledger: State<'_, Ledger>,
+    provider_id: String,
+) -> Result<dossier_core::provider_settings::ProviderSettings, ShellError> {
+    Ok(ledger.remove_provider_key(&provider_id).await?)
+}
+
+/// When the process started, for the launch-time figure (set first thing in `run`).
+pub static LAUNCHED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+
+/// The webview calls this once, when the sidebar is loaded and the window can be used; the log
+/// line is what `tests/window-e2e/measure.py` waits for to time a launch without WebDriver.
+#[tauri::command]
+pub fn report_interactive() {
+    let milliseconds = LAUNCHED
+        .get()
+        .map(|launched| launched.elapsed().as_millis());
+    tracing::info!(?milliseconds, "window interactive");
 }

@@ -10,15 +10,33 @@ pub mod drop;
 pub mod error;
 pub mod events;
 pub mod logging;
+pub mod single_instance;
 
 use dossier_core::{Ledger, LedgerOptions};
 use tauri::{Manager, Runtime};
 
 /// Builds and runs the desktop app until its last window closes.
 ///
-/// The ledger is opened first; if that fails (unreadable config, a database we cannot open) a
-/// plain error box says so instead of a panic or a window that cannot work.
+/// If the ledger cannot be opened (unreadable config, a database we cannot open) a plain error
+/// box says so instead of a panic or a window that cannot work.
 pub fn run() -> Result<(), Box<dyn std::error::Error>> {
+    commands::LAUNCHED.get_or_init(std::time::Instant::now);
+    let simulated_drops = std::env::var_os("DOSSIER_E2E_SIMULATED_DROPS").is_some_and(|v| v == "1");
+    let context = tauri::generate_context!();
+    let data_dir = std::env::var_os("DOSSIER_DATA_DIR").map(std::path::PathBuf::from);
+    // First, so a second launch hands over and exits before anything else starts.
+    let base = tauri::Builder::default()
+        .plugin(single_instance::plugin(
+            &context.config().identifier,
+            data_dir.as_deref(),
+        ))
+        .plugin(tauri_plugin_window_state::Builder::default().build());
+    // Built before the ledger opens: a second launch must exit inside `build` without touching
+    // the database (opening it sweeps "interrupted" replies, which are the running app's). The
+    // webview cannot call a command before `app.run` starts the event loop, by which time the
+    // ledger is managed.
+    let app = shell(base, simulated_drops).build(context)?;
+    logging::init(app.path().app_log_dir().ok().as_deref());
     let ledger = match tauri::async_runtime::block_on(Ledger::open(LedgerOptions::from_env())) {
         Ok(ledger) => ledger,
         Err(error) => {
@@ -26,11 +44,7 @@ pub fn run() -> Result<(), Box<dyn std::error::Error>> {
             return Err(error.into());
         }
     };
-    let simulated_drops = std::env::var_os("DOSSIER_E2E_SIMULATED_DROPS").is_some_and(|v| v == "1");
-    let base =
-        tauri::Builder::default().plugin(tauri_plugin_window_state::Builder::default().build());
-    let app = builder(base, ledger, simulated_drops).build(tauri::generate_context!())?;
-    logging::init(app.path().app_log_dir().ok().as_deref());
+    app.manage(ledger);
     tracing::info!(version = env!("CARGO_PKG_VERSION"), "Dossier started");
     start(&app);
     app.run(|_, _| {});
@@ -44,8 +58,12 @@ pub fn builder<R: Runtime>(
     ledger: Ledger,
     simulated_drops: bool,
 ) -> tauri::Builder<R> {
-    base.manage(ledger)
-        .manage(drop::allow_list::AllowList::default())
+    shell(base, simulated_drops).manage(ledger)
+}
+
+/// The builder without the ledger, which the app manages once `build` has run.
+pub fn shell<R: Runtime>(base: tauri::Builder<R>, simulated_drops: bool) -> tauri::Builder<R> {
+    base.manage(drop::allow_list::AllowList::default())
         .manage(commands::SimulatedDrops(simulated_drops))
         .on_window_event(|window, event| drop::on_window_event(window.app_handle(), event))
         .register_asynchronous_uri_scheme_protocol(blob_protocol::SCHEME, blob_protocol::handle)
@@ -72,6 +90,11 @@ pub fn builder<R: Runtime>(
             commands::reshaping::export_session,
             commands::reshaping::import_session,
             commands::search,
+            commands::read_settings,
+            commands::save_provider,
+            commands::remove_provider,
+            commands::remove_provider_key,
+            commands::report_interactive,
         ])
 }
 

@@ -6,10 +6,14 @@ Xvfb, tauri-driver, a temporary DOSSIER_DATA_DIR):
 
     measure.py <app-binary> <webdriver-url>
 
-The launch figure includes WebDriver's own session set-up, so it overstates the app's time.
+Launch time is measured twice: without WebDriver (the binary spawned directly, timed until the
+UI reports itself interactive through the `report_interactive` command, which logs "window
+interactive"), and through WebDriver, whose session set-up overstates it.
 """
 
 import os
+import re
+import subprocess
 import sys
 import time
 
@@ -66,8 +70,45 @@ def children_of(parent):
     return found
 
 
+def launch_without_webdriver(application, runs=5):
+    """Seconds from spawning the binary until the UI said it is interactive, per run, and the
+    app's own figure (from the start of `run`) as logged."""
+    log = os.path.join(os.environ["XDG_DATA_HOME"], "app.dossier.desktop", "logs", "dossier.log")
+    measured = []
+    for _ in range(runs):
+        offset = os.path.getsize(log) if os.path.exists(log) else 0
+        started = time.monotonic()
+        process = subprocess.Popen([application], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            while time.monotonic() < started + 30:
+                text = ""
+                if os.path.exists(log):
+                    with open(log) as file:
+                        file.seek(offset)
+                        text = file.read()
+                if "window interactive" in text:
+                    elapsed = time.monotonic() - started
+                    inside = re.search(r"milliseconds=Some\((\d+)\)", text)
+                    measured.append((elapsed, int(inside.group(1)) / 1000 if inside else None))
+                    break
+                time.sleep(0.005)
+            else:
+                raise AssertionError("the app never reported an interactive window")
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
+        time.sleep(0.5)
+    return measured
+
+
 def main():
     application, webdriver_url = sys.argv[1:3]
+    runs = launch_without_webdriver(application)
+    for index, (spawned, inside) in enumerate(runs, 1):
+        shown = "?" if inside is None else f"{inside:.3f}"
+        print(f"launch {index} without WebDriver: spawn to interactive {spawned:.3f} s (app's own count {shown} s)")
+    ordered = sorted(spawned for spawned, _ in runs)
+    print(f"launch to interactive without WebDriver, median of {len(ordered)}: {ordered[len(ordered) // 2]:.3f} s")
     driver = WebDriver(webdriver_url)
     started = time.time()
     driver.start(application)

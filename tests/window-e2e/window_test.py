@@ -19,6 +19,7 @@ import base64
 import http.client
 import json
 import os
+import subprocess
 import sys
 import time
 import traceback
@@ -72,6 +73,9 @@ class WebDriver:
 
     def click(self, element):
         self.command("POST", f"/element/{element}/click", {})
+
+    def clear(self, element):
+        self.command("POST", f"/element/{element}/clear", {})
 
     def type(self, element, text):
         self.command("POST", f"/element/{element}/value", {"text": text})
@@ -394,6 +398,47 @@ def main():
             ),
         )
         driver.wait_for("[data-testid=message][data-role=user]", contains="Garden note 63")
+    def second_launch_hands_over():
+        # Real: a second process of the same binary on the same data folder, on the session bus
+        # test-window.sh started. It must hand over to the first (which brings its window
+        # forward) and exit, leaving the first window working.
+        if not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
+            raise AssertionError("no D-Bus session bus: test-window.sh should have started one")
+        second = subprocess.run([application], timeout=30, capture_output=True)
+        assert second.returncode == 0, (second.returncode, second.stderr[-2000:])
+        assert driver.script("return document.querySelectorAll('[data-testid=new-session]').length") == 1
+
+    def settings_add_provider():
+        driver.click(driver.find_all("[data-testid=open-settings]")[0])
+        driver.wait_for("[data-testid=settings]")
+        # Xvfb's private session bus has no Secret Service: the view says so plainly.
+        driver.wait_for("[data-testid=keychain-unavailable]", contains="No keychain is available")
+        driver.click(driver.find_all("[data-testid=add-provider]")[0])
+
+        def field(name):
+            return driver.wait_for(f"[data-testid=provider-form] [name={name}]")[0]
+
+        driver.type(field("id"), "local")
+        driver.type(field("baseURL"), "http://127.0.0.1:9/v1")
+        driver.type(field("models"), "local-model")
+        driver.type(field("apiKey"), "sk-window-test-key-1234")
+        driver.click(driver.find_all("[data-testid=save-provider]")[0])
+        error = driver.wait_for("[data-testid=settings-error][data-kind=unavailable]")[0]
+        assert "No keychain is available to store the key" in driver.text(error), driver.text(error)
+        driver.screenshot(os.path.join(artifacts, "09-settings-no-keychain.png"))
+        config = os.environ.get("DOSSIER_CONFIG", "")
+        assert not os.path.exists(config) or "local" not in open(config).read()
+        # Without a key it saves, and the model list has the new model at once.
+        driver.clear(field("apiKey"))
+        driver.click(driver.find_all("[data-testid=save-provider]")[0])
+        row = driver.wait_for("[data-testid=provider-row][data-provider-id=local]")[0]
+        assert "No key" in driver.text(row), driver.text(row)
+        driver.screenshot(os.path.join(artifacts, "10-settings-saved.png"))
+        saved = open(config).read()
+        assert "local-model" in saved and "sk-window-test" not in saved, saved
+        models = driver.async_script(INVOKE, "list_models", {})["ok"]
+        assert [provider["id"] for provider in models["providers"]][0] == "local", models
+        driver.click(driver.find_all("[data-testid=close-settings]")[0])
 
     try:
         check("app starts with a working window", launch)
@@ -411,6 +456,8 @@ def main():
         check("Ctrl+F counts and steps through matches in the session", find_steps_through_matches)
         check("Undo and Redo in the header hide and bring back the last turn", undo_and_redo_through_the_buttons)
         check("Fork in the header opens a copy of the session", fork_opens_a_copy)
+        check("a second launch hands over to the running window", second_launch_hands_over)
+        check("settings add a provider; a key without a keychain is refused", settings_add_provider)
     finally:
         try:
             driver.stop()

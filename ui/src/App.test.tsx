@@ -197,3 +197,71 @@ describe("App pickers", () => {
     });
   });
 });
+
+describe("Settings", () => {
+  const fill = (name: string, value: string) => {
+    const field = screen.getByTestId("provider-form").querySelector<HTMLInputElement | HTMLSelectElement>(`[name=${name}]`);
+    if (field === null) throw new Error(`no field ${name}`);
+    if (field instanceof HTMLSelectElement) fireEvent.change(field, { target: { value } });
+    else fireEvent.input(field, { target: { value } });
+  };
+
+  it("opens with Ctrl+, adds a provider whose key comes back only as a hint, and reloads the models", async () => {
+    const backend = fakeBackend();
+    render(() => <App locale="en" backend={backend} />);
+    await screen.findByText("No sessions yet");
+    fireEvent.keyDown(window, { key: ",", ctrlKey: true });
+    await screen.findByText("No providers yet. The built-in offline model answers until you add one.");
+    fireEvent.click(screen.getByTestId("add-provider"));
+    fill("id", "lmstudio");
+    fireEvent.click(screen.getByTestId("save-provider"));
+    expect(await screen.findByText("List at least one model id.")).toBeTruthy();
+    expect(backend.calls.some((call) => call.command === "saveProvider")).toBe(false);
+
+    fill("baseURL", "http://127.0.0.1:1234/v1");
+    fill("models", "qwen3-8b");
+    fill("apiKey", "sk-typed-secret-5678");
+    const modelLoads = backend.calls.filter((call) => call.command === "listModels").length;
+    fireEvent.click(screen.getByTestId("save-provider"));
+    expect(await screen.findByText("Saved. The model list is up to date.")).toBeTruthy();
+    expect(screen.getByTestId("provider-key").textContent).toBe("Key …5678 (keychain)");
+    // The form (and the key typed in it) is gone from the page.
+    expect(screen.queryByTestId("provider-form")).toBeNull();
+    expect(document.body.innerHTML).not.toContain("sk-typed-secret");
+    await waitFor(() => {
+      expect(backend.calls.filter((call) => call.command === "listModels").length).toBe(modelLoads + 1);
+    });
+
+    fireEvent.keyDown(window, { key: "Escape" });
+    expect(screen.queryByTestId("settings")).toBeNull();
+  });
+
+  it("shows that there is no keychain, and the typed error when a key cannot be stored", async () => {
+    const backend = fakeBackend();
+    backend.setKeychainUnavailable("no Secret Service on the session bus");
+    render(() => <App locale="en" backend={backend} />);
+    fireEvent.click(await screen.findByTestId("open-settings"));
+    const warning = await screen.findByTestId("keychain-unavailable");
+    expect(warning.textContent).toContain("No keychain is available");
+    expect(warning.textContent).toContain("no Secret Service on the session bus");
+    fireEvent.click(screen.getByTestId("add-provider"));
+    fill("id", "openai");
+    fill("npm", "@ai-sdk/openai");
+    fill("models", "gpt-4o-mini");
+    fill("apiKey", "sk-typed-secret-5678");
+    fireEvent.click(screen.getByTestId("save-provider"));
+    const error = await screen.findByTestId("settings-error");
+    expect(error.dataset.kind).toBe("unavailable");
+    expect(error.textContent).toContain("No keychain is available to store the key");
+    // Nothing was saved; the form stays so the person can remove the key and save again.
+    expect(screen.getByTestId("provider-form")).toBeTruthy();
+    expect(screen.queryAllByTestId("provider-row")).toHaveLength(0);
+  });
+
+  it("says in the browser that settings live in the desktop app", async () => {
+    const backend = { ...fakeBackend(), transport: "http" as const };
+    render(() => <App locale="zh-CN" backend={backend} />);
+    fireEvent.keyDown(window, { key: ",", metaKey: true });
+    expect((await screen.findByTestId("settings-desktop-only")).textContent).toContain("设置仅在桌面应用中可用");
+  });
+});

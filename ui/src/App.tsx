@@ -1,13 +1,14 @@
 // The app's frame: the sessions sidebar on the left; the open conversation and the composer on
 // the right; the drop overlay over everything while files hover. Keyboard: Ctrl/Cmd+N new
-// session, Ctrl/Cmd+K search everything (the palette), Ctrl/Cmd+F find in the open session, Esc
-// stops a streaming reply (or closes whatever handled it first).
+// session, Ctrl/Cmd+K search everything (the palette), Ctrl/Cmd+F find in the open session,
+// Ctrl/Cmd+, settings, Esc stops a streaming reply (or closes whatever handled it first).
 import { type Component, createSignal, onCleanup, onMount, Show } from "solid-js";
 import { Composer } from "./components/Composer";
 import { Conversation } from "./components/Conversation";
 import { SessionToolbar } from "./components/SessionToolbar";
 import { FindInSession } from "./components/FindInSession";
 import { SearchPalette } from "./components/SearchPalette";
+import { Settings } from "./components/Settings";
 import { Sidebar } from "./components/Sidebar";
 import { createChat, type Notice } from "./lib/chat";
 import { type Attachment, attachmentFromBrowserFile, attachmentFromDrop } from "./lib/drafts";
@@ -37,6 +38,7 @@ export const App: Component<AppProps> = (props) => {
   const [hovering, setHovering] = createSignal(false);
   const [paletteOpen, setPaletteOpen] = createSignal(false);
   const [findOpen, setFindOpen] = createSignal(false);
+  const [settingsOpen, setSettingsOpen] = createSignal(false);
   let composerField: HTMLTextAreaElement | undefined;
   let fileInput: HTMLInputElement | undefined;
   const [announcement, setAnnouncement] = createSignal("");
@@ -105,6 +107,11 @@ export const App: Component<AppProps> = (props) => {
       if (open === undefined) return;
       event.preventDefault();
       void (event.shiftKey ? reshaping.redo(open) : reshaping.undo(open));
+    } else if (command && event.key === ",") {
+      event.preventDefault();
+      setSettingsOpen(true);
+    } else if (event.key === "Escape" && settingsOpen()) {
+      setSettingsOpen(false);
     } else if (event.key === "Escape") {
       const open = chat.selectedId();
       if (open !== undefined && chat.isBusy(open)) void chat.stop(open);
@@ -115,6 +122,7 @@ export const App: Component<AppProps> = (props) => {
     let stopEvents: (() => void) | undefined;
     void chat.start().then((stop) => {
       stopEvents = stop;
+      chat.backend.reportInteractive?.();
     });
     window.addEventListener("keydown", onKeyDown);
     const stopNativeDrop = props.backend.onNativeDrop?.(
@@ -174,7 +182,7 @@ export const App: Component<AppProps> = (props) => {
         }
       }}
     >
-      <Sidebar t={t} locale={props.locale} chat={chat} onOpenSearch={() => setPaletteOpen(true)} />
+      <Sidebar t={t} locale={props.locale} chat={chat} onOpenSearch={() => setPaletteOpen(true)} onOpenSettings={() => setSettingsOpen(true)} />
       <main class="main" aria-label={t("conversationLabel")}>
         <header class="main-header">
           <h2 class="session-heading" data-testid="session-heading">
@@ -240,6 +248,9 @@ export const App: Component<AppProps> = (props) => {
       </main>
       <Show when={paletteOpen()}>
         <SearchPalette t={t} locale={props.locale} chat={chat} onClose={() => setPaletteOpen(false)} />
+      </Show>
+      <Show when={settingsOpen()}>
+        <Settings t={t} backend={props.backend} onClose={() => setSettingsOpen(false)} onChanged={() => void chat.reloadModels()} />
       </Show>
       <Show when={hovering()}>
         <div class="drop-overlay" data-testid="drop-overlay" aria-live="polite">

@@ -12,7 +12,7 @@ use crate::ledger::Ledger;
 use crate::message::{Message, MessageWithParts, ModelRef, UserMessage, UserModel, UserTime};
 use crate::model_messages::{to_model_messages, ModelMessage, UserContent};
 use crate::part::{CompactionPart, Part, PartBody, TextPart};
-use crate::provider::{self, ModelRequest};
+use crate::provider::ModelRequest;
 use crate::reply_stream::StepEnd;
 use crate::run_loop::{close, new_assistant, stream_step, StepPlan};
 use crate::session::Session;
@@ -188,10 +188,10 @@ pub(crate) async fn summarize_before(
     assistant.summary = Some(true);
     ledger.insert_reply_message(&assistant).await?;
     let model = marker.model.model_ref();
-    let limit = crate::model_snapshot::limit_of(ledger.config(), &model);
+    let limit = crate::model_snapshot::limit_of(&ledger.config(), &model);
     let kept_from = tail::tail_start(history, tail::tail_budget(limit.as_ref()));
     let head = &history[..kept_from.unwrap_or(history.len())];
-    let provider = match provider::resolve(ledger.config(), &model, client) {
+    let provider = match ledger.model_provider(&model, client).await {
         Ok(provider) => provider,
         Err(failure) => {
             close(
@@ -263,7 +263,7 @@ impl Ledger {
         auto: bool,
     ) -> Result<bool, LedgerError> {
         self.session(session_id).await?;
-        let catalog = &self.setup.catalog;
+        let catalog = self.models();
         if catalog.find(&model).is_none() {
             return Err(LedgerError::ModelNotFound {
                 provider_id: model.provider_id,

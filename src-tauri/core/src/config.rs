@@ -212,7 +212,7 @@ impl Locations {
 }
 
 /// Removes `//` and `/* */` comments and trailing commas outside strings.
-fn strip_jsonc(text: &str) -> String {
+pub(crate) fn strip_jsonc(text: &str) -> String {
     let chars: Vec<char> = text.chars().collect();
     let mut output = String::with_capacity(text.len());
     let mut index = 0;

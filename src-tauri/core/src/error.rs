@@ -66,6 +66,8 @@ pub enum LedgerError {
     Config { path: String, message: String },
     #[error("Dossier saved your message, but replies are not available in this build yet")]
     RepliesUnavailable,
+    #[error("Provider not found in the config file: {0}")]
+    ProviderNotFound(String),
     #[error("Permission request not found: {0}")]
     PermissionRequestNotFound(String),
     #[error("The reply could not be completed: {0}")]
@@ -78,6 +80,11 @@ pub enum LedgerError {
     Migration(#[from] sqlx::migrate::MigrateError),
     #[error("Stored data is unreadable: {0}")]
     Corrupt(String),
+    /// No keychain to keep a key in; the message says how to go on without one.
+    #[error("No keychain is available to store the key: {0}. Save the provider without a key and set its API key environment variable instead, or unlock or install a keychain (on Linux, a Secret Service such as GNOME Keyring).")]
+    KeychainUnavailable(String),
+    #[error("The keychain failed: {0}")]
+    Keychain(String),
 }
 
 impl LedgerError {
@@ -88,7 +95,8 @@ impl LedgerError {
             | Self::PartNotFound { .. }
             | Self::AgentNotFound { .. }
             | Self::ModelNotFound { .. }
-            | Self::PermissionRequestNotFound(_) => ErrorKind::NotFound,
+            | Self::PermissionRequestNotFound(_)
+            | Self::ProviderNotFound(_) => ErrorKind::NotFound,
             Self::InvalidPrompt(_)
             | Self::InvalidRequest(_)
             | Self::InvalidId { .. }
@@ -97,12 +105,13 @@ impl LedgerError {
             | Self::Config { .. } => ErrorKind::Invalid,
             Self::DuplicateId(_) => ErrorKind::Conflict,
             Self::Busy(_) => ErrorKind::Busy,
-            Self::RepliesUnavailable => ErrorKind::Unavailable,
+            Self::RepliesUnavailable | Self::KeychainUnavailable(_) => ErrorKind::Unavailable,
             Self::ReplyFailed(_)
             | Self::Io { .. }
             | Self::Database(_)
             | Self::Migration(_)
-            | Self::Corrupt(_) => ErrorKind::Internal,
+            | Self::Corrupt(_)
+            | Self::Keychain(_) => ErrorKind::Internal,
         }
     }
 

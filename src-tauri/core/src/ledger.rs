@@ -5,6 +5,7 @@ use crate::agent::{load_markdown_agents, AgentRegistry};
 use crate::agent_loop::AgentLoop;
 use crate::chat_message_hook::{ChatMessageHook, CommandHook};
 use crate::config::{Config, Locations};
+use crate::credentials::{CredentialStore, InMemoryCredentials, OsKeychain};
 use crate::database;
 use crate::error::LedgerError;
 use crate::event::EventBus;
@@ -24,9 +25,9 @@ pub struct Ledger {
 }
 
 pub(crate) struct Setup {
-    pub config: Config,
+    /// The config and the model catalog made from it; replaced whole when the settings change.
+    pub configured: std::sync::RwLock<Configured>,
     pub agents: AgentRegistry,
-    pub catalog: ModelCatalog,
     pub hooks: Vec<Arc<dyn ChatMessageHook>>,
     pub mcp: Arc<dyn McpResources>,
     pub agent_loop: Arc<dyn AgentLoop>,
@@ -35,6 +36,19 @@ pub(crate) struct Setup {
     pub locations: Locations,
     /// Held for the ledger's life: tells other processes on the folder that we are alive.
     pub process_lock: crate::process_lock::ProcessLock,
+    pub credentials: Arc<dyn CredentialStore>,
+    /// Where a local Ollama was looked for at start-up; looked for again on a reload.
+    pub detect_ollama: Option<String>,
+    /// One settings change at a time: each reads, edits and writes the whole config file.
+    pub settings_writes: tokio::sync::Mutex<()>,
+}
+
+/// What a settings change replaces. Readers take cheap `Arc` copies, so a reply that started
+/// before a change finishes with the config it started with.
+#[derive(Clone)]
+pub(crate) struct Configured {
+    pub config: Arc<Config>,
+    pub catalog: Arc<ModelCatalog>,
 }
 
 /// How to open a ledger. `LedgerOptions::from_env()` is what the apps use; tests set fields.
@@ -53,6 +67,9 @@ pub struct LedgerOptions {
     /// Where to look for a local Ollama at start-up (`None`: do not look). Its models become
     /// provider `ollama` unless the config already has one.
     pub detect_ollama: Option<String>,
+    /// Where provider keys are kept: the OS keychain for the apps (`from_env`), an empty
+    /// in-memory store when absent, so tests never touch the person's keychain.
+    pub credentials: Option<Arc<dyn CredentialStore>>,
 }
 
 impl LedgerOptions {
@@ -60,6 +77,7 @@ impl LedgerOptions {
     /// at `DOSSIER_OLLAMA_URL` (default 127.0.0.1:11434) unless `DOSSIER_OLLAMA=off`.
     pub fn from_env() -> Self {
         let mut options = Self::at(Locations::from_env());
+        options.credentials = Some(Arc::new(OsKeychain));
         if std::env::var("DOSSIER_OLLAMA").ok().as_deref() != Some("off") {
             options.detect_ollama = Some(
                 std::env::var("DOSSIER_OLLAMA_URL")
@@ -79,6 +97,7 @@ impl LedgerOptions {
             agent_loop: None,
             default_directory: None,
             detect_ollama: None,
+            credentials: None,
         }
     }
 }
@@ -131,9 +150,11 @@ impl Ledger {
             events: EventBus::new(ids.clone()),
             ids,
             setup: Arc::new(Setup {
-                config,
+                configured: std::sync::RwLock::new(Configured {
+                    config: Arc::new(config),
+                    catalog: Arc::new(catalog),
+                }),
                 agents,
-                catalog,
                 hooks,
                 mcp: options.mcp.unwrap_or_else(|| Arc::new(NoMcpClients)),
                 agent_loop: options
@@ -143,6 +164,11 @@ impl Ledger {
                 default_directory,
                 locations: options.locations,
                 process_lock,
+                credentials: options
+                    .credentials
+                    .unwrap_or_else(|| Arc::new(InMemoryCredentials::default())),
+                detect_ollama: options.detect_ollama,
+                settings_writes: tokio::sync::Mutex::new(()),
             }),
         };
         // Replies a crash left open are closed before anyone can prompt — unless another
@@ -173,12 +199,23 @@ impl Ledger {
         &self.setup.agents
     }
 
-    pub fn models(&self) -> &ModelCatalog {
-        &self.setup.catalog
+    /// The model catalog now; a settings change replaces it (see `provider_settings`).
+    pub fn models(&self) -> Arc<ModelCatalog> {
+        self.configured().catalog
     }
 
-    pub fn config(&self) -> &Config {
-        &self.setup.config
+    /// The config now; a settings change replaces it (see `provider_settings`).
+    pub fn config(&self) -> Arc<Config> {
+        self.configured().config
+    }
+
+    pub(crate) fn configured(&self) -> Configured {
+        // The lock only guards swapping two `Arc`s, which cannot panic half-way.
+        self.setup
+            .configured
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clone()
     }
 
     /// The folder new sessions work in when the caller names none.

@@ -10,7 +10,9 @@
 //! providers in `provider` (OpenAI-compatible, Anthropic, the offline model), stored parts to
 //! model messages in `model_messages`, back-off in `retry`, tools in `tools`, asking the person in
 //! `permission_request`, subagents in `subtask`, prices in `reply_cost`, titles in `title`,
-//! context overflow in `compaction`, crash recovery in `restart_sweep`.
+//! context overflow in `compaction`, crash recovery in `restart_sweep`. Provider keys in the
+//! keychain in `credentials`; the settings view's provider list and config-file edits in
+//! `provider_settings`.
 
 pub mod agent;
 pub mod agent_loop;
@@ -20,6 +22,7 @@ pub mod blob_store;
 pub mod chat_message_hook;
 pub mod compaction;
 pub mod config;
+pub mod credentials;
 pub mod data_url;
 pub mod database;
 pub mod draft;
@@ -48,6 +51,7 @@ pub mod permission_request;
 mod process_lock;
 mod prompt;
 pub mod provider;
+pub mod provider_settings;
 pub mod read_tool;
 pub mod reply_cost;
 mod reply_record;

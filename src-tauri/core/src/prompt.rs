@@ -45,7 +45,7 @@ impl Ledger {
             None => self.setup.agents.default_agent()?,
         };
 
-        let catalog = &self.setup.catalog;
+        let catalog = self.models();
         if let Some(requested) = &input.model {
             if catalog.find(requested).is_none() {
                 let error = LedgerError::ModelNotFound {
@@ -66,7 +66,7 @@ impl Ledger {
         } else {
             None
         };
-        let configured = self.setup.config.model.as_deref().and_then(ModelRef::parse);
+        let configured = self.config().model.as_deref().and_then(ModelRef::parse);
         let current = current_model(
             session.model.as_ref(),
             newest_user_model.as_ref(),
@@ -80,7 +80,7 @@ impl Ledger {
                 available: catalog.labels(),
             }
         })?;
-        let variant = choose_variant(input.variant.as_deref(), agent, &model, catalog);
+        let variant = choose_variant(input.variant.as_deref(), agent, &model, &catalog);
 
         let message_id = input
             .message_id

@@ -294,11 +294,30 @@ pub fn api_key_of(
         .find_map(|variable| environment(variable).filter(|value| !value.is_empty()))
 }
 
-/// Picks the client for `model`.
+/// Picks the client for `model`, with a key from the config or the environment only.
+/// `Ledger::model_provider` also looks in the keychain (see `credentials`).
 pub fn resolve(
     config: &Config,
     model: &ModelRef,
     client: &reqwest::Client,
+) -> Result<Arc<dyn ModelProvider>, ProviderFailure> {
+    let api_key = config
+        .provider
+        .get(&model.provider_id)
+        .and_then(|provider| {
+            api_key_of(&model.provider_id, provider, |name| {
+                std::env::var(name).ok()
+            })
+        });
+    resolve_with_key(config, model, client, api_key)
+}
+
+/// Picks the client for `model`, sending `api_key` (already looked up) with each request.
+pub fn resolve_with_key(
+    config: &Config,
+    model: &ModelRef,
+    client: &reqwest::Client,
+    api_key: Option<String>,
 ) -> Result<Arc<dyn ModelProvider>, ProviderFailure> {
     if model.provider_id == OFFLINE_PROVIDER_ID {
         return Ok(Arc::new(offline::OfflineModel));
@@ -319,9 +338,6 @@ pub fn resolve(
             ),
         });
     };
-    let api_key = api_key_of(&model.provider_id, provider, |name| {
-        std::env::var(name).ok()
-    });
     Ok(match protocol_of(&model.provider_id, provider) {
         Protocol::Anthropic => Arc::new(anthropic::AnthropicMessages::new(
             client.clone(),

@@ -85,7 +85,7 @@ pub(crate) async fn run(
             }
         }
         let model = user.model.model_ref();
-        let limit = crate::model_snapshot::limit_of(ledger.config(), &model);
+        let limit = crate::model_snapshot::limit_of(&ledger.config(), &model);
         if !compacted
             && auto_compaction
             && crate::compaction::needs_compaction(&history, limit.as_ref())
@@ -102,7 +102,7 @@ pub(crate) async fn run(
         let mut assistant = new_assistant(ledger, &session, &user, &agent);
         ledger.insert_reply_message(&assistant).await?;
 
-        let provider = match provider::resolve(ledger.config(), &model, client) {
+        let provider = match ledger.model_provider(&model, client).await {
             Ok(provider) => provider,
             Err(failure) => {
                 let error = failure.to_assistant_error(&model.provider_id);
@@ -130,7 +130,7 @@ pub(crate) async fn run(
             .cloned()
             .collect();
         let options = crate::model_variant::provider_options(
-            ledger.config(),
+            &ledger.config(),
             &model,
             user.model.variant.as_deref(),
         );
@@ -236,7 +236,7 @@ pub(crate) async fn stream_step(
         session,
         rules,
     } = plan;
-    let price = crate::model_snapshot::price_of(ledger.config(), &request_model(assistant));
+    let price = crate::model_snapshot::price_of(&ledger.config(), &request_model(assistant));
     let mut attempt: u32 = 0;
     loop {
         let started = tokio::select! {

@@ -7,7 +7,7 @@ use crate::message::{Message, MessageWithParts, ModelRef};
 use crate::model_catalog::OFFLINE_PROVIDER_ID;
 use crate::model_messages::{to_model_messages, ModelMessage, UserContent};
 use crate::part::PartBody;
-use crate::provider::{self, ModelRequest, StreamEvent};
+use crate::provider::{ModelRequest, StreamEvent};
 use crate::session::{is_default_title, Session, SessionPatch};
 use futures::StreamExt;
 use std::sync::Arc;
@@ -129,7 +129,9 @@ async fn ask_model(
     head: &[MessageWithParts],
     client: &reqwest::Client,
 ) -> Result<Option<String>, String> {
-    let provider = provider::resolve(ledger.config(), model, client)
+    let provider = ledger
+        .model_provider(model, client)
+        .await
         .map_err(|failure| failure.message().to_string())?;
     let mut messages = vec![ModelMessage::User(vec![UserContent::Text(
         "Generate a title for this conversation:\n".into(),

@@ -396,3 +396,48 @@ fn empty_search_is_invalid_and_pinning_goes_through_update_session() {
         "false is omitted, as in OpenCode's shape"
     );
 }
+
+#[test]
+fn a_provider_saved_in_settings_appears_in_the_models_without_its_key() {
+    let harness = harness(false);
+    let key = "sk-settings-test-key-2718";
+    let settings = harness.ok(
+        "save_provider",
+        json!({"input": {
+            "id": "lmstudio",
+            "npm": "@ai-sdk/openai-compatible",
+            "baseURL": "http://127.0.0.1:1234/v1",
+            "models": ["qwen3-8b"],
+            "apiKey": key
+        }}),
+    );
+    assert_eq!(settings["providers"][0]["id"], "lmstudio");
+    assert_eq!(settings["providers"][0]["key"]["source"], "keychain");
+    assert_eq!(settings["providers"][0]["key"]["hint"], "sk-…2718");
+    assert!(!settings.to_string().contains(key));
+    let read = harness.ok("read_settings", json!({}));
+    assert_eq!(read, settings);
+    let models = harness.ok("list_models", json!({}));
+    assert_eq!(models["providers"][0]["id"], "lmstudio");
+    assert_eq!(models["providers"][0]["models"][0]["id"], "qwen3-8b");
+
+    let removed = harness.ok("remove_provider", json!({"providerId": "lmstudio"}));
+    assert_eq!(removed["providers"], json!([]));
+    let models = harness.ok("list_models", json!({}));
+    assert_eq!(models["providers"][0]["id"], "dossier");
+}
+
+#[test]
+fn invalid_settings_cross_as_invalid() {
+    let harness = harness(false);
+    let error = harness
+        .invoke(
+            "save_provider",
+            json!({"input": {"id": "x", "npm": "@ai-sdk/openai-compatible", "models": ["m"]}}),
+        )
+        .expect_err("no base URL");
+    assert_eq!(error["kind"], "invalid");
+    assert!(error["message"]
+        .as_str()
+        .is_some_and(|message| message.contains("needs a base URL")));
+}

@@ -11,6 +11,7 @@ const paths = {
   plus: "M8 3v10 M3 8h10",
   search: "M7 2.5a4.5 4.5 0 1 0 0.01 0 M10.3 10.3 13.5 13.5",
   pin: "M6 2h4 M6.8 2l-.6 4.5L4 9h8L9.8 6.5 9.2 2 M8 9v5",
+  settings: "M2.5 4.5h6 M11.5 4.5h2 M2.5 11.5h2 M7.5 11.5h6 M10 3v3 M6 10v3",
 } as const;
 
 export type IconName = keyof typeof paths;

@@ -24,6 +24,8 @@ export interface SidebarProps {
   searchRef?: (element: HTMLInputElement) => void;
   /** Opens the search palette (the button says Ctrl/Cmd+K does the same). */
   onOpenSearch?: () => void;
+  /** Opens the settings view (also Ctrl/Cmd+,). */
+  onOpenSettings?: () => void;
 }
 
 /** Pinned first, keeping the given order otherwise (the filter's answer is newest first). */
@@ -192,6 +194,13 @@ export const Sidebar: Component<SidebarProps> = (props) => {
           </For>
         </ul>
       </div>
+      <Show when={props.onOpenSettings}>
+        {(open) => (
+          <button type="button" class="sidebar-settings" data-testid="open-settings" onClick={() => { open()(); }}>
+            <Icon name="settings" /> {props.t("settingsOpen")}
+          </button>
+        )}
+      </Show>
     </aside>
   );
 };

@@ -402,6 +402,11 @@ export function createChat(backend: Backend) {
     rememberSession(session: Session): void {
       if (state.sessions[session.id] === undefined) setState("sessions", session.id, session);
     },
+
+    /** Reads the model catalog again, after the settings changed the providers. */
+    async reloadModels(): Promise<void> {
+      setCatalog(await backend.listModels());
+    },
   };
 }
 

@@ -53,6 +53,21 @@ describe("groupUserParts", () => {
 });
 
 describe("measureReadOutput", () => {
+  it("reads the Read tool's own total for a three-line file", () => {
+    const output = "<path>/tmp/notes.txt</path>\n<type>file</type>\n<content>\n1: alpha\n2: beta\n3: gamma\n\n(End of file - total 3 lines)\n</content>";
+    expect(measureReadOutput(output)).toEqual({ lines: 3 });
+  });
+
+  it("counts raw text the way the Read tool does, whatever the last line ends with", () => {
+    // A pasted or browser-attached text file arrives as its raw content, not as Read output.
+    expect(measureReadOutput("alpha\nbeta\ngamma\n")).toEqual({ lines: 3 });
+    expect(measureReadOutput("alpha\nbeta\ngamma")).toEqual({ lines: 3 });
+    expect(measureReadOutput("one line")).toEqual({ lines: 1 });
+    expect(measureReadOutput("\n\n")).toEqual({ lines: 2 });
+    expect(measureReadOutput("")).toEqual({ lines: 0 });
+  });
+
+
   it("falls back to counting numbered lines", () => {
     expect(measureReadOutput("<content>\n1: a\n2: b\n</content>")).toEqual({ lines: 2 });
   });

@@ -41,7 +41,17 @@ export function measureReadOutput(text: string): { lines?: number; entries?: num
   }
   const content = /<content>\n?([\s\S]*?)\n?<\/content>/.exec(text);
   if (content?.[1] !== undefined) return { lines: content[1].split("\n").filter((line) => /^\d+: /.test(line)).length };
-  return { lines: text === "" ? 0 : text.split("\n").length };
+  return { lines: countLines(text) };
+}
+
+/**
+ * Lines as the Read tool counts them: a newline ends a line rather than starting one, so
+ * "alpha\nbeta\ngamma\n" is three lines (splitting on "\n" would say four).
+ */
+export function countLines(text: string): number {
+  if (text === "") return 0;
+  const breaks = text.split("\n").length - 1;
+  return text.endsWith("\n") ? breaks : breaks + 1;
 }
 
 export function groupUserParts(parts: readonly Part[]): UserItem[] {

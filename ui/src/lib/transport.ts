@@ -10,6 +10,8 @@ import type { Event } from "./bindings/Event";
 import type { MessageWithParts } from "./bindings/MessageWithParts";
 import type { ModelCatalog } from "./bindings/ModelCatalog";
 import type { PromptInput } from "./bindings/PromptInput";
+import type { ProviderInput } from "./bindings/ProviderInput";
+import type { ProviderSettings } from "./bindings/ProviderSettings";
 import type { Session } from "./bindings/Session";
 import type { SessionPatch } from "./bindings/SessionPatch";
 import type { SearchQuery } from "./bindings/SearchQuery";
@@ -112,6 +114,19 @@ export interface Backend {
   readonly importFile?: (file: File) => Promise<Session>;
   /** Full-text search over every session's content, or one session's (`sessionID`). */
   search(query: SearchQuery): Promise<SearchResult[]>;
+  /** The settings view's providers (key hints only). Desktop only: keys go to the OS keychain. */
+  readSettings(): Promise<ProviderSettings>;
+  /** Adds or changes a provider; a new key goes to the keychain. The model catalog follows. */
+  saveProvider(input: ProviderInput): Promise<ProviderSettings>;
+  removeProvider(providerID: string): Promise<ProviderSettings>;
+  removeProviderKey(providerID: string): Promise<ProviderSettings>;
+  /** Tells the desktop app the window is usable (its launch-time log line); absent in a browser. */
+  readonly reportInteractive?: () => void;
+}
+
+/** What a backend without settings (the browser) answers to every settings call. */
+export function settingsUnavailable(): Promise<never> {
+  return Promise.reject(new BackendError({ kind: "unavailable", message: "Settings are available in the desktop app" }));
 }
 
 /** Event names the desktop shell emits (Tauri forbids dots, so core events share one name). */

@@ -178,8 +178,8 @@ pub fn reply_text(received: &Received) -> String {
     }
     reply.push_str(
         "\nTo get real answers, add a model provider (for example an OpenAI-compatible server or \
-         an API key) to Dossier's config file (see the README), or set OPENAI_API_KEY or \
-         ANTHROPIC_API_KEY.",
+         an API key) in Settings (Ctrl+, or Cmd+, in the desktop app), or in Dossier's config \
+         file (see the README).",
     );
     reply
 }

@@ -12,6 +12,7 @@ mod offline_model;
 mod ollama_detection;
 mod process_lock;
 mod prompt_pipeline;
+mod provider_settings;
 mod reply_abort;
 mod reply_compaction;
 mod reply_crash;

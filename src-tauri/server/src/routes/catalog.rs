@@ -37,11 +37,11 @@ pub async fn config(State(ledger): State<Ledger>) -> Json<Value> {
 }
 
 pub async fn configured_providers(State(ledger): State<Ledger>) -> Json<Value> {
-    Json(provider_listing::configured_providers(ledger.models()))
+    Json(provider_listing::configured_providers(&ledger.models()))
 }
 
 pub async fn providers(State(ledger): State<Ledger>) -> Json<Value> {
-    Json(provider_listing::all_providers(ledger.models()))
+    Json(provider_listing::all_providers(&ledger.models()))
 }
 
 #[derive(Deserialize)]

@@ -5,6 +5,8 @@ import type { Message } from "../bindings/Message";
 import type { MessageWithParts } from "../bindings/MessageWithParts";
 import type { Part } from "../bindings/Part";
 import type { SearchResult } from "../bindings/SearchResult";
+import type { ProviderSetting } from "../bindings/ProviderSetting";
+import type { ProviderSettings } from "../bindings/ProviderSettings";
 import type { Session } from "../bindings/Session";
 import type { DragHover } from "../shell-bindings/DragHover";
 import type { DroppedFile } from "../shell-bindings/DroppedFile";
@@ -15,6 +17,8 @@ export interface FakeBackend extends Backend {
   drop(files: DroppedFile[]): void;
   hover(state: DragHover): void;
   publish(payload: EventPayload): void;
+  /** From now on, saving a key fails as on a computer without a keychain. */
+  setKeychainUnavailable(reason: string): void;
 }
 
 export function session(id: string, title: string, updated: number): Session {
@@ -55,6 +59,13 @@ export function fakeBackend(initial: Session[] = []): FakeBackend {
     publish({ type: "session.updated", properties: { sessionID: id, info: updated } });
     return Promise.resolve(updated);
   };
+  const providers = new Map<string, ProviderSetting>();
+  let keychainReason: string | undefined;
+  const settingsNow = (): ProviderSettings => ({
+    providers: [...providers.values()],
+    configPath: "/home/ada/.config/dossier/dossier.json",
+    keychain: keychainReason === undefined ? { available: true } : { available: false, reason: keychainReason },
+  });
   const sorted = () => [...sessions.values()].sort((a, b) => b.time.updated - a.time.updated);
 
   return {
@@ -132,10 +143,19 @@ export function fakeBackend(initial: Session[] = []): FakeBackend {
         { name: "plan", mode: "primary", native: true, hidden: false, permission: [], options: {} },
         { name: "explore", mode: "subagent", native: true, hidden: false, permission: [], options: {}, description: "Searches the files" },
       ]),
-    listModels: () =>
-      Promise.resolve({
-        providers: [{ id: "dossier", name: "Dossier", models: [{ id: "offline", providerID: "dossier", name: "Offline", variants: [], attachment: false, reasoning: false }] }],
-      }),
+    listModels: () => {
+      calls.push({ command: "listModels", argument: undefined });
+      return Promise.resolve({
+        providers: [
+          ...[...providers.values()].map((provider) => ({
+            id: provider.id,
+            name: provider.name ?? provider.id,
+            models: provider.models.map((id) => ({ id, providerID: provider.id, name: id, variants: [], attachment: false, reasoning: false })),
+          })),
+          { id: "dossier", name: "Dossier", models: [{ id: "offline", providerID: "dossier", name: "Offline", variants: [], attachment: false, reasoning: false }] },
+        ],
+      });
+    },
     pickFiles: () => Promise.resolve([]),
     mediaUrl: (url) => (url.startsWith("data:") ? url : undefined),
     subscribe: (given) => {
@@ -218,6 +238,42 @@ export function fakeBackend(initial: Session[] = []): FakeBackend {
       sessions.set(imported.id, imported);
       publish({ type: "session.created", properties: { sessionID: imported.id, info: imported } });
       return Promise.resolve(imported);
+    },
+    // Providers in memory; the hint imitates the core's (which tests in Rust pin down).
+    readSettings: () => Promise.resolve(settingsNow()),
+    saveProvider: (input) => {
+      calls.push({ command: "saveProvider", argument: { ...input, apiKey: input.apiKey === undefined ? undefined : "<typed>" } });
+      if (keychainReason !== undefined && input.apiKey !== undefined) {
+        return Promise.reject(new BackendError({ kind: "unavailable", message: `No keychain is available to store the key: ${keychainReason}` }));
+      }
+      const key = input.apiKey === undefined ? providers.get(input.id)?.key : { source: "keychain" as const, hint: `…${input.apiKey.slice(-4)}` };
+      providers.set(input.id, {
+        id: input.id,
+        npm: input.npm,
+        models: input.models,
+        editable: true,
+        ...(input.name === undefined ? {} : { name: input.name }),
+        ...(input.baseURL === undefined ? {} : { baseURL: input.baseURL }),
+        ...(key === undefined ? {} : { key }),
+      });
+      return Promise.resolve(settingsNow());
+    },
+    removeProvider: (id) => {
+      calls.push({ command: "removeProvider", argument: id });
+      providers.delete(id);
+      return Promise.resolve(settingsNow());
+    },
+    removeProviderKey: (id) => {
+      const current = providers.get(id);
+      if (current !== undefined) {
+        const rest: ProviderSetting = { ...current };
+        delete rest.key;
+        providers.set(id, rest);
+      }
+      return Promise.resolve(settingsNow());
+    },
+    setKeychainUnavailable: (reason) => {
+      keychainReason = reason;
     },
   };
 }

@@ -9,7 +9,7 @@ import type { MessageWithParts } from "../bindings/MessageWithParts";
 import type { ExportFormat } from "../shell-bindings/ExportFormat";
 import type { ExportOutcome } from "../shell-bindings/ExportOutcome";
 import type { SearchResult } from "../bindings/SearchResult";
-import { type Backend, BackendError, toBackendError } from "../transport";
+import { type Backend, BackendError, settingsUnavailable, toBackendError } from "../transport";
 
 const nextCursorHeader = "x-next-cursor";
 
@@ -181,6 +181,11 @@ export function httpBackend(baseUrl: string, fetcher: typeof fetch = fetch.bind(
           `/dossier/search${query({ q: options.text, limit: options.limit, offset: options.offset, archived: options.include_archived || undefined, sessionID: options.sessionID })}`,
         )
       ).body,
+    // Keys belong in the desktop app's OS keychain; the HTTP server has no route that takes one.
+    readSettings: settingsUnavailable,
+    saveProvider: settingsUnavailable,
+    removeProvider: settingsUnavailable,
+    removeProviderKey: settingsUnavailable,
   };
 }
 

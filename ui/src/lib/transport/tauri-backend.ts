@@ -81,5 +81,12 @@ export function tauriBackend(): Backend {
     exportSession: (sessionId, format) => call("export_session", { sessionId, format }),
     importWithDialog: async () => (await call<Session | null>("import_session")) ?? undefined,
     search: (query) => call("search", { query }),
+    readSettings: () => call("read_settings"),
+    saveProvider: (input) => call("save_provider", { input }),
+    removeProvider: (providerId) => call("remove_provider", { providerId }),
+    removeProviderKey: (providerId) => call("remove_provider_key", { providerId }),
+    reportInteractive: () => {
+      void call("report_interactive").catch(() => undefined);
+    },
   };
 }

@@ -1,0 +1,216 @@
+// The settings view: the model providers Dossier can use. Each shows its kind, address, models
+// and a hint of its key (never the key); a form adds or changes one, with the key going to the
+// OS keychain. Saving reloads the model list. Opened from the sidebar or with Ctrl/Cmd+,.
+import { type Component, createSignal, For, onMount, Show } from "solid-js";
+import type { ProviderSetting } from "../lib/bindings/ProviderSetting";
+import type { ProviderSettings } from "../lib/bindings/ProviderSettings";
+import type { Translate } from "../lib/i18n";
+import { checkProviderForm, describeKey, emptyForm, type FormField, formFromSetting, kindLabel, type ProviderForm, providerKinds } from "../lib/settings";
+import { type Backend, type BackendError, toBackendError } from "../lib/transport";
+
+export interface SettingsProps {
+  t: Translate;
+  backend: Backend;
+  onClose: () => void;
+  /** After a change: the providers (and so the models) are different now. */
+  onChanged: () => void;
+}
+
+export const Settings: Component<SettingsProps> = (props) => {
+  const [settings, setSettings] = createSignal<ProviderSettings | undefined>();
+  const [failure, setFailure] = createSignal<BackendError | undefined>();
+  const [form, setForm] = createSignal<ProviderForm | undefined>();
+  const [editing, setEditing] = createSignal<string | undefined>();
+  const [problems, setProblems] = createSignal<Partial<Record<FormField, string>>>({});
+  const [saved, setSaved] = createSignal(false);
+  const [confirming, setConfirming] = createSignal<string | undefined>();
+  const [busy, setBusy] = createSignal(false);
+  // eslint-disable-next-line solid/reactivity -- the backend is fixed for the app's lifetime
+  const backend = props.backend;
+  const desktop = () => backend.transport === "tauri";
+
+  /** Runs a settings call; on success shows its listing, on failure its message. */
+  const run = async (call: () => Promise<ProviderSettings>): Promise<boolean> => {
+    setBusy(true);
+    setFailure(undefined);
+    try {
+      setSettings(await call());
+      return true;
+    } catch (error) {
+      setFailure(toBackendError(error));
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  onMount(() => {
+    if (desktop()) void run(() => backend.readSettings());
+  });
+
+  const edit = (setting: ProviderSetting | undefined) => {
+    setSaved(false);
+    setProblems({});
+    setEditing(setting?.id);
+    setForm(setting === undefined ? emptyForm() : formFromSetting(setting));
+  };
+  const update = (field: keyof ProviderForm, value: string) => {
+    setForm((current) => (current === undefined ? current : { ...current, [field]: value }));
+  };
+
+  const save = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const current = form();
+    if (current === undefined) return;
+    const checked = checkProviderForm(current);
+    if (!checked.ok) {
+      setProblems(Object.fromEntries(Object.entries(checked.problems).map(([field, key]) => [field, props.t(key)])));
+      return;
+    }
+    setProblems({});
+    if (await run(() => backend.saveProvider(checked.input))) {
+      // The typed key is not kept in the page once it is in the keychain.
+      setForm(undefined);
+      setEditing(undefined);
+      setSaved(true);
+      props.onChanged();
+    }
+  };
+
+  const remove = async (id: string) => {
+    setConfirming(undefined);
+    if (await run(() => backend.removeProvider(id))) props.onChanged();
+  };
+
+  return (
+    <div class="settings-backdrop" onClick={(event) => { if (event.target === event.currentTarget) props.onClose(); }}>
+      <section class="settings" role="dialog" aria-modal="true" aria-labelledby="settings-title" data-testid="settings">
+        <header class="settings-header">
+          <h2 id="settings-title">{props.t("settingsTitle")}</h2>
+          <button type="button" class="icon-button" aria-label={props.t("settingsClose")} title={props.t("settingsClose")} data-testid="close-settings" onClick={() => { props.onClose(); }}>
+            ✕
+          </button>
+        </header>
+        <Show when={desktop()} fallback={<p class="notice notice--unavailable" data-testid="settings-desktop-only">{props.t("settingsDesktopOnly")}</p>}>
+          <Show when={settings()?.keychain.available === false}>
+            <p class="notice notice--unavailable" role="status" data-testid="keychain-unavailable">
+              {props.t("settingsKeychainUnavailable", { reason: settings()?.keychain.reason ?? "" })}
+            </p>
+          </Show>
+          <Show when={failure()}>
+            {(error) => (
+              <p class={`notice notice--${error().kind}`} role="alert" data-testid="settings-error" data-kind={error().kind}>
+                {error().message}
+              </p>
+            )}
+          </Show>
+          <Show when={saved()}>
+            <p class="settings-saved" role="status" data-testid="settings-saved">{props.t("settingsSaved")}</p>
+          </Show>
+          <h3 class="settings-section">{props.t("settingsProviders")}</h3>
+          <Show when={settings()?.providers.length === 0}>
+            <p class="settings-empty">{props.t("settingsProvidersEmpty")}</p>
+          </Show>
+          <ul class="provider-list">
+            <For each={settings()?.providers ?? []}>
+              {(provider) => (
+                <li class="provider-row" data-testid="provider-row" data-provider-id={provider.id}>
+                  <div class="provider-facts">
+                    <p class="provider-name">
+                      {provider.name ?? provider.id} <span class="provider-kind">{kindLabel(props.t, provider.npm)}</span>
+                    </p>
+                    <Show when={provider.baseURL}>{(url) => <p class="provider-detail">{url()}</p>}</Show>
+                    <p class="provider-detail">{provider.models.join(", ")}</p>
+                    <p class="provider-detail" data-testid="provider-key">{describeKey(props.t, provider.key)}</p>
+                  </div>
+                  <div class="provider-actions">
+                    <Show when={provider.editable} fallback={<span class="provider-kind">{props.t("settingsDetected")}</span>}>
+                      <Show
+                        when={confirming() === provider.id}
+                        fallback={
+                          <>
+                            <button type="button" class="plain-button" disabled={busy()} onClick={() => { edit(provider); }}>{props.t("settingsEdit")}</button>
+                            <Show when={provider.key?.source === "keychain"}>
+                              <button type="button" class="plain-button" disabled={busy()} onClick={() => void run(() => backend.removeProviderKey(provider.id))}>
+                                {props.t("settingsRemoveKey")}
+                              </button>
+                            </Show>
+                            <button type="button" class="plain-button" disabled={busy()} onClick={() => setConfirming(provider.id)}>{props.t("settingsRemove")}</button>
+                          </>
+                        }
+                      >
+                        <span class="confirm-text">{props.t("settingsRemoveConfirm", { name: provider.name ?? provider.id })}</span>
+                        <button type="button" class="danger-button" onClick={() => void remove(provider.id)}>{props.t("settingsRemove")}</button>
+                        <button type="button" class="plain-button" onClick={() => { setConfirming(undefined); }}>{props.t("settingsCancel")}</button>
+                      </Show>
+                    </Show>
+                  </div>
+                </li>
+              )}
+            </For>
+          </ul>
+          <Show
+            when={form()}
+            fallback={
+              <button type="button" class="new-session settings-add" data-testid="add-provider" onClick={() => { edit(undefined); }}>
+                {props.t("settingsAdd")}
+              </button>
+            }
+          >
+            {(current) => (
+              <form class="provider-form" data-testid="provider-form" onSubmit={(event) => void save(event)} novalidate>
+                <label>
+                  {props.t("settingsFieldId")}
+                  <input name="id" value={current().id} disabled={editing() !== undefined} onInput={(event) => { update("id", event.currentTarget.value); }} aria-invalid={problems().id !== undefined} />
+                  <Show when={problems().id}>{(text) => <span class="field-problem">{text()}</span>}</Show>
+                </label>
+                <label>
+                  {props.t("settingsFieldName")}
+                  <input name="name" value={current().name} onInput={(event) => { update("name", event.currentTarget.value); }} />
+                </label>
+                <label>
+                  {props.t("settingsFieldKind")}
+                  <select name="npm" value={current().npm} onChange={(event) => { update("npm", event.currentTarget.value); }}>
+                    <For each={providerKinds}>{(kind) => <option value={kind.npm}>{props.t(kind.label)}</option>}</For>
+                  </select>
+                </label>
+                <label>
+                  {props.t("settingsFieldBaseUrl")}
+                  <input name="baseURL" value={current().baseURL} placeholder="http://127.0.0.1:8080/v1" onInput={(event) => { update("baseURL", event.currentTarget.value); }} aria-invalid={problems().baseURL !== undefined} />
+                  <span class="field-hint">{props.t("settingsBaseUrlHint")}</span>
+                  <Show when={problems().baseURL}>{(text) => <span class="field-problem">{text()}</span>}</Show>
+                </label>
+                <label>
+                  {props.t("settingsFieldModels")}
+                  <input name="models" value={current().models} placeholder="gpt-4o-mini, o3" onInput={(event) => { update("models", event.currentTarget.value); }} aria-invalid={problems().models !== undefined} />
+                  <span class="field-hint">{props.t("settingsModelsHint")}</span>
+                  <Show when={problems().models}>{(text) => <span class="field-problem">{text()}</span>}</Show>
+                </label>
+                <label>
+                  {props.t("settingsFieldKey")}
+                  <input
+                    name="apiKey"
+                    type="password"
+                    autocomplete="off"
+                    value={current().apiKey}
+                    placeholder={editing() === undefined ? props.t("settingsKeyPlaceholderNew") : props.t("settingsKeyPlaceholderKeep")}
+                    onInput={(event) => { update("apiKey", event.currentTarget.value); }}
+                    // Clearing the field (a password manager, WebDriver's clear) fires only `change`.
+                    onChange={(event) => { update("apiKey", event.currentTarget.value); }}
+                    aria-invalid={problems().apiKey !== undefined}
+                  />
+                  <Show when={problems().apiKey}>{(text) => <span class="field-problem">{text()}</span>}</Show>
+                </label>
+                <div class="provider-form-actions">
+                  <button type="submit" class="send-button" data-testid="save-provider" disabled={busy()}>{props.t("settingsSave")}</button>
+                  <button type="button" class="plain-button" onClick={() => { setForm(undefined); }}>{props.t("settingsCancel")}</button>
+                </div>
+              </form>
+            )}
+          </Show>
+          <Show when={settings()?.configPath}>{(path) => <p class="settings-path">{props.t("settingsSavedIn", { path: path() })}</p>}</Show>
+        </Show>
+      </section>
+    </div>
+  );
+};
