@@ -36,3 +36,22 @@ pub async fn open(path: &Path) -> Result<SqlitePool, LedgerError> {
     crate::search_index::rebuild_if_pending(&pool).await?;
     Ok(pool)
 }
+
+/// How every write transaction starts. A deferred `BEGIN` takes the write lock only at its first
+/// write; if another connection wrote in between (a reply's checkpoint, a title), SQLite cannot
+/// wait and fails at once with "database is locked". `IMMEDIATE` takes the write lock up front,
+/// where the busy timeout applies.
+pub const BEGIN_WRITE: &str = "BEGIN IMMEDIATE";
+
+/// A write transaction on `connection`: `BEGIN IMMEDIATE` when it has none, a savepoint inside
+/// the caller's transaction otherwise.
+pub async fn begin_write(
+    connection: &mut sqlx::SqliteConnection,
+) -> Result<sqlx::Transaction<'_, sqlx::Sqlite>, sqlx::Error> {
+    use sqlx::Connection;
+    if connection.is_in_transaction() {
+        connection.begin().await
+    } else {
+        connection.begin_with(BEGIN_WRITE).await
+    }
+}

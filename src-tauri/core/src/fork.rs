@@ -66,7 +66,7 @@ impl Ledger {
             ..source.clone()
         };
         let copies = self.remap(&fork.id, kept);
-        let mut transaction = self.pool.begin().await?;
+        let mut transaction = self.pool.begin_with(crate::database::BEGIN_WRITE).await?;
         session_store::insert(&mut transaction, &fork).await?;
         self.insert_copies(&mut transaction, &fork.id, &copies, now)
             .await?;

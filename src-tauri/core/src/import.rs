@@ -38,7 +38,7 @@ impl Ledger {
             ..export.info
         };
         let mut messages = self.remap(&session.id, export.messages);
-        let mut transaction = self.pool.begin().await?;
+        let mut transaction = self.pool.begin_with(crate::database::BEGIN_WRITE).await?;
         session_store::insert(&mut transaction, &session).await?;
         for message in &mut messages {
             let parts = std::mem::take(&mut message.parts);

@@ -6,7 +6,7 @@ use crate::message::{Message, MessageWithParts, ModelRef};
 use crate::part::{Part, PartBody};
 use crate::search_index;
 use sqlx::sqlite::SqliteRow;
-use sqlx::{Connection, Row, SqliteConnection, SqlitePool};
+use sqlx::{Row, SqliteConnection, SqlitePool};
 use std::collections::HashMap;
 
 /// `limit` newest messages older than `before` (a cursor from a previous page); `None` for
@@ -105,7 +105,7 @@ pub async fn insert_part(
     let data = serde_json::to_string(&part.body).map_err(|error| corrupt("part", error))?;
     // A savepoint (or a transaction, if the caller has none) so the part and its index row
     // are written together.
-    let mut transaction = connection.begin().await?;
+    let mut transaction = crate::database::begin_write(connection).await?;
     let rowid: Option<i64> = sqlx::query_scalar(
         "INSERT INTO part (id, message_id, session_id, seq, type, time_created, time_updated, data) \
          VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING RETURNING rowid",
@@ -136,7 +136,7 @@ pub async fn update_part(
 ) -> Result<bool, LedgerError> {
     let data = serde_json::to_string(&part.body).map_err(|error| corrupt("part", error))?;
     // The update trigger drops the old index row; the new one is written in the same savepoint.
-    let mut transaction = connection.begin().await?;
+    let mut transaction = crate::database::begin_write(connection).await?;
     let rowid: Option<i64> = sqlx::query_scalar(
         "UPDATE part SET data = ?, type = ?, time_updated = ? WHERE id = ? AND message_id = ? RETURNING rowid",
     )

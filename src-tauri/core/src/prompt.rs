@@ -149,7 +149,7 @@ impl Ledger {
     ) -> Result<MessageWithParts, LedgerError> {
         let session_id = message.session_id.clone();
         let now = self.now();
-        let mut transaction = self.pool.begin().await?;
+        let mut transaction = self.pool.begin_with(crate::database::BEGIN_WRITE).await?;
         // A write first, so this transaction holds SQLite's write lock from the start.
         let first_seq = session_store::reserve_sequence(
             &mut transaction,

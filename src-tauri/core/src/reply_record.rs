@@ -17,7 +17,7 @@ impl Ledger {
     ) -> Result<(), LedgerError> {
         let info = Message::Assistant(message.clone());
         let now = self.now();
-        let mut transaction = self.pool.begin().await?;
+        let mut transaction = self.pool.begin_with(crate::database::BEGIN_WRITE).await?;
         let seq = session_store::reserve_sequence(&mut transaction, &message.session_id, 1).await?;
         message_store::insert_message(&mut transaction, &info, seq, now).await?;
         transaction.commit().await?;
@@ -36,7 +36,7 @@ impl Ledger {
     ) -> Result<(), LedgerError> {
         let info = Message::User(message.clone());
         let now = self.now();
-        let mut transaction = self.pool.begin().await?;
+        let mut transaction = self.pool.begin_with(crate::database::BEGIN_WRITE).await?;
         let first = session_store::reserve_sequence(
             &mut transaction,
             &message.session_id,
@@ -76,7 +76,7 @@ impl Ledger {
 
     pub(crate) async fn insert_reply_part(&self, part: &Part) -> Result<(), LedgerError> {
         let now = self.now();
-        let mut transaction = self.pool.begin().await?;
+        let mut transaction = self.pool.begin_with(crate::database::BEGIN_WRITE).await?;
         let seq = session_store::reserve_sequence(&mut transaction, &part.session_id, 1).await?;
         message_store::insert_part(&mut transaction, part, seq, now).await?;
         transaction.commit().await?;

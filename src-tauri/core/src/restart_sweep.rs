@@ -26,7 +26,7 @@ pub(crate) async fn close_interrupted(pool: &SqlitePool, now: i64) -> Result<usi
     if open.is_empty() {
         return Ok(0);
     }
-    let mut transaction = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let mut transaction = pool.begin_with(crate::database::BEGIN_WRITE).await?;
     for (session_id, message_id) in &open {
         let mut reply = message_store::get(&mut transaction, session_id, message_id).await?;
         let changed_parts = close_reply(&mut reply, now);

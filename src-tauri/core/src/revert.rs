@@ -63,7 +63,7 @@ impl Ledger {
         session_id: &str,
         marker: Option<RevertMarker>,
     ) -> Result<Session, LedgerError> {
-        let mut transaction = self.pool.begin().await?;
+        let mut transaction = self.pool.begin_with(crate::database::BEGIN_WRITE).await?;
         let mut session = session_store::get(&mut transaction, session_id).await?;
         if let Some(marker) = &marker {
             // The marked message must exist in this session.

@@ -13,7 +13,7 @@
 use crate::error::LedgerError;
 use crate::part::PartBody;
 use crate::search_text;
-use sqlx::{Connection, Row, SqliteConnection, SqlitePool};
+use sqlx::{Row, SqliteConnection, SqlitePool};
 
 /// What a part contributes to search: what a person or the model said, and attachment names.
 /// Synthetic text (the Read tool's output of a dropped file, hints) is context for the model,
@@ -92,7 +92,7 @@ pub async fn rebuild_if_pending(pool: &SqlitePool) -> Result<(), LedgerError> {
         return Ok(());
     }
     let mut connection = pool.acquire().await?;
-    let mut transaction = connection.begin().await?;
+    let mut transaction = crate::database::begin_write(&mut connection).await?;
     for table in ["part_search", "title_search"] {
         sqlx::query(&format!(
             "INSERT INTO {table} ({table}) VALUES ('delete-all')"

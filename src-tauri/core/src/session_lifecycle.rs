@@ -105,7 +105,7 @@ impl Ledger {
     ) -> Result<Session, LedgerError> {
         // IMMEDIATE: this reads then writes, and a reply streaming into the session writes
         // meanwhile; a deferred transaction would fail with SQLITE_BUSY_SNAPSHOT.
-        let mut transaction = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut transaction = self.pool.begin_with(crate::database::BEGIN_WRITE).await?;
         let mut session = session_store::get(&mut transaction, id).await?;
         if let Some(title) = patch.title {
             let title = title.trim().to_string();
@@ -142,7 +142,7 @@ impl Ledger {
 
     /// Deletes the session with its children, messages and parts, in one transaction.
     pub async fn delete_session(&self, id: &str) -> Result<(), LedgerError> {
-        let mut transaction = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut transaction = self.pool.begin_with(crate::database::BEGIN_WRITE).await?;
         let removed = session_store::with_descendants(&mut transaction, id).await?;
         if removed.is_empty() {
             return Err(LedgerError::SessionNotFound(id.to_string()));

@@ -6,7 +6,7 @@ use crate::permission::Ruleset;
 use crate::search_index;
 use crate::session::{CacheTokens, RevertMarker, Session, SessionModel, SessionTime, Tokens};
 use sqlx::sqlite::SqliteRow;
-use sqlx::{Connection, QueryBuilder, Row, Sqlite, SqliteConnection, SqlitePool};
+use sqlx::{QueryBuilder, Row, Sqlite, SqliteConnection, SqlitePool};
 
 const COLUMNS: &str = "id, parent_id, slug, project_id, directory, title, version, agent, model, \
     permission, revert, summary, cost, tokens_input, tokens_output, tokens_reasoning, \
@@ -103,7 +103,7 @@ pub async fn insert(
 ) -> Result<(), LedgerError> {
     // A savepoint (or a transaction, if the caller has none): the session and its title's
     // index row are written together.
-    let mut transaction = connection.begin().await?;
+    let mut transaction = crate::database::begin_write(connection).await?;
     let rowid: i64 = sqlx::query_scalar(&format!(
         "INSERT INTO session ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING rowid"
     ))
@@ -156,7 +156,7 @@ pub async fn get(connection: &mut SqliteConnection, id: &str) -> Result<Session,
 
 /// Writes every mutable column of `session` back (one row, inside the caller's transaction).
 pub async fn save(connection: &mut SqliteConnection, session: &Session) -> Result<(), LedgerError> {
-    let mut transaction = connection.begin().await?;
+    let mut transaction = crate::database::begin_write(connection).await?;
     // The title's index row is rewritten only when the title changes (the update trigger has
     // dropped it then); sessions are saved far more often than renamed.
     let before: Option<(i64, String)> =

@@ -5,7 +5,6 @@
 use crate::fake_provider::*;
 use crate::reply_support::*;
 use crate::support::*;
-use dossier_core::draft::Draft;
 use dossier_core::event::EventPayload;
 use dossier_core::message::Message;
 use dossier_core::Ledger;
@@ -21,14 +20,10 @@ async fn a_second_process_leaves_the_first_ones_live_reply_alone() {
     .await;
     let test = open(&fake.openai_config()).await;
     let session = test.session().await;
-    let mut events = test.ledger.events().subscribe();
-    let ledger = test.ledger.clone();
-    let session_id = session.id.clone();
-    let running = tokio::spawn(async move {
-        ledger
-            .prompt(&session_id, reply_input(vec![Draft::text("hello")]))
-            .await
-    });
+    let BackgroundReply {
+        mut events,
+        running,
+    } = reply_in_background(&test, &session.id, "hello");
     wait_for(&mut events, |event| matches!(&event.payload, EventPayload::PartDelta { delta, .. } if delta == "streaming")).await;
 
     let second = Ledger::open(options(test.folder.path(), &fake.openai_config()))

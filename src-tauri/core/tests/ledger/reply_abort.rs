@@ -5,7 +5,6 @@ use crate::fake_provider::*;
 use crate::reply_support::*;
 use crate::support::*;
 use dossier_core::assistant_error::AssistantError;
-use dossier_core::draft::Draft;
 use dossier_core::event::{EventPayload, SessionStatus};
 use dossier_core::part::{PartBody, ToolState};
 use serde_json::Value;
@@ -21,14 +20,10 @@ async fn abort_ends_a_hanging_stream_at_once_and_keeps_the_text() {
     .await;
     let test = open(&fake.openai_config()).await;
     let session = test.session().await;
-    let mut events = test.ledger.events().subscribe();
-    let ledger = test.ledger.clone();
-    let session_id = session.id.clone();
-    let running = tokio::spawn(async move {
-        ledger
-            .prompt(&session_id, reply_input(vec![Draft::text("hello")]))
-            .await
-    });
+    let BackgroundReply {
+        mut events,
+        running,
+    } = reply_in_background(&test, &session.id, "hello");
     wait_for(&mut events, |event| matches!(&event.payload, EventPayload::PartDelta { delta, .. } if delta == "thinking")).await;
     assert!(matches!(
         test.ledger.status().get(&session.id),
@@ -100,14 +95,10 @@ async fn abort_during_a_tool_call_marks_the_tool_aborted() {
     .await;
     let test = open(&fake.openai_config()).await;
     let session = test.session().await;
-    let mut events = test.ledger.events().subscribe();
-    let ledger = test.ledger.clone();
-    let session_id = session.id.clone();
-    let running = tokio::spawn(async move {
-        ledger
-            .prompt(&session_id, reply_input(vec![Draft::text("search")]))
-            .await
-    });
+    let BackgroundReply {
+        mut events,
+        running,
+    } = reply_in_background(&test, &session.id, "search");
     wait_for(&mut events, |event| matches!(&event.payload, EventPayload::PartUpdated { part, .. } if part.body.type_name() == "tool")).await;
     test.ledger.abort(&session.id);
     let reply = running
@@ -142,14 +133,10 @@ async fn deleting_the_session_mid_reply_stops_it_and_the_caller_hears_not_found(
     .await;
     let test = open(&fake.openai_config()).await;
     let session = test.session().await;
-    let mut events = test.ledger.events().subscribe();
-    let ledger = test.ledger.clone();
-    let session_id = session.id.clone();
-    let running = tokio::spawn(async move {
-        ledger
-            .prompt(&session_id, reply_input(vec![Draft::text("hello")]))
-            .await
-    });
+    let BackgroundReply {
+        mut events,
+        running,
+    } = reply_in_background(&test, &session.id, "hello");
     wait_for(
         &mut events,
         |event| matches!(&event.payload, EventPayload::PartDelta { delta, .. } if delta == "gone"),

@@ -16,6 +16,22 @@ pub fn reply_input(parts: Vec<Draft>) -> PromptInput {
     }
 }
 
+/// A prompt answered in the background (its stream often hangs until the test acts), with the
+/// event subscription taken before it started so no event is missed.
+pub struct BackgroundReply {
+    pub events: tokio::sync::broadcast::Receiver<Event>,
+    pub running: tokio::task::JoinHandle<Result<MessageWithParts, dossier_core::LedgerError>>,
+}
+
+pub fn reply_in_background(test: &TestLedger, session_id: &str, text: &str) -> BackgroundReply {
+    let events = test.ledger.events().subscribe();
+    let ledger = test.ledger.clone();
+    let session_id = session_id.to_string();
+    let input = reply_input(vec![Draft::text(text)]);
+    let running = tokio::spawn(async move { ledger.prompt(&session_id, input).await });
+    BackgroundReply { events, running }
+}
+
 pub async fn ask(test: &TestLedger, session_id: &str, text: &str) -> MessageWithParts {
     test.ledger
         .prompt(session_id, reply_input(vec![Draft::text(text)]))

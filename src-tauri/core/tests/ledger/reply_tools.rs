@@ -328,14 +328,10 @@ async fn a_third_identical_call_asks_about_a_doom_loop() {
     .await;
     let test = open(&fake.openai_config()).await;
     let session = test.session().await;
-    let mut events = test.ledger.events().subscribe();
-    let ledger = test.ledger.clone();
-    let session_id = session.id.clone();
-    let running = tokio::spawn(async move {
-        ledger
-            .prompt(&session_id, reply_input(vec![Draft::text("look around")]))
-            .await
-    });
+    let BackgroundReply {
+        mut events,
+        running,
+    } = reply_in_background(&test, &session.id, "look around");
     let seen = wait_for(&mut events, |event| {
         matches!(event.payload, EventPayload::PermissionAsked(_))
     })
