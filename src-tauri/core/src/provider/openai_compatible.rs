@@ -3,15 +3,11 @@
 //! decoded into `StreamEvent`s — text, reasoning (`reasoning_content`/`reasoning`), tool calls
 //! accumulated by index, usage from the final chunk, the end at `data: [DONE]`.
 
-use super::server_sent_events::{decode_body, Decoded, EventDecoding, ServerSentEvent};
-use super::{
-    failure_from_response, EventStream, ModelProvider, ModelRequest, ProviderFailure, StreamEvent,
-    Usage,
-};
+use super::server_sent_events::{open_stream, Decoded, EventDecoding, ServerSentEvent};
+use super::{EventStream, ModelProvider, ModelRequest, ProviderFailure, StreamEvent, Usage};
 use crate::model_messages::{AssistantContent, ModelMessage, UserContent};
 use crate::model_variant::{snake_case, snake_case_keys};
 use async_trait::async_trait;
-use futures::StreamExt;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
@@ -41,22 +37,13 @@ impl ModelProvider for ChatCompletions {
         if let Some(key) = &self.api_key {
             builder = builder.bearer_auth(key);
         }
-        let response = builder
-            .send()
-            .await
-            .map_err(|error| super::connection_failure(&self.base_url, error))?;
-        let status = response.status().as_u16();
-        if !response.status().is_success() {
-            let headers = response.headers().clone();
-            let body = response.text().await.unwrap_or_default();
-            return Err(
-                failure_from_response(status, &headers, body).redact(self.api_key.as_deref())
-            );
-        }
-        Ok(decode_body(
-            response.bytes_stream().boxed(),
+        open_stream(
+            builder,
+            &self.base_url,
+            self.api_key.as_deref(),
             ChunkDecoder::default(),
-        ))
+        )
+        .await
     }
 }
 

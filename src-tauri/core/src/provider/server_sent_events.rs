@@ -105,6 +105,28 @@ pub trait EventDecoding: Send + 'static {
     fn body_ended(&mut self) -> Vec<Result<StreamEvent, ProviderFailure>>;
 }
 
+/// Sends a streaming request and decodes its body with `decoder`. A refused request becomes the
+/// typed failure (status, `retry-after`, the provider's message) with `api_key` redacted from
+/// anything the provider echoed back.
+pub async fn open_stream<Decoder: EventDecoding>(
+    request: reqwest::RequestBuilder,
+    base_url: &str,
+    api_key: Option<&str>,
+    decoder: Decoder,
+) -> Result<EventStream, ProviderFailure> {
+    let response = request
+        .send()
+        .await
+        .map_err(|error| super::connection_failure(base_url, error))?;
+    let status = response.status().as_u16();
+    if !response.status().is_success() {
+        let headers = response.headers().clone();
+        let body = response.text().await.unwrap_or_default();
+        return Err(super::failure_from_response(status, &headers, body).redact(api_key));
+    }
+    Ok(decode_body(response.bytes_stream().boxed(), decoder))
+}
+
 /// The body's bytes decoded into a stream of events, ending after the first failure.
 pub fn decode_body<Decoder: EventDecoding>(
     bytes: futures::stream::BoxStream<'static, Result<bytes::Bytes, reqwest::Error>>,
