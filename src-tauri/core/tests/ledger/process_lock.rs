@@ -2,7 +2,6 @@
 //! starts second must not sweep the first one's live reply as interrupted. A second `Ledger` on
 //! the same folder plays the second process — the folder lock is per open file, not per process.
 
-use crate::fake_provider::*;
 use crate::reply_support::*;
 use crate::support::*;
 use dossier_core::event::EventPayload;
@@ -12,14 +11,7 @@ use std::time::Duration;
 
 #[tokio::test]
 async fn a_second_process_leaves_the_first_ones_live_reply_alone() {
-    let fake = FakeProvider::start(vec![openai_stream(
-        openai_text_events(&["Still ", "streaming"]),
-        Ending::Hang,
-        Duration::ZERO,
-    )])
-    .await;
-    let test = open(&fake.openai_config()).await;
-    let session = test.session().await;
+    let (fake, test, session) = hanging_after(&["Still ", "streaming"]).await;
     let BackgroundReply {
         mut events,
         running,

@@ -12,14 +12,7 @@ use std::time::Duration;
 
 #[tokio::test]
 async fn abort_ends_a_hanging_stream_at_once_and_keeps_the_text() {
-    let fake = FakeProvider::start(vec![openai_stream(
-        openai_text_events(&["Still ", "thinking"]),
-        Ending::Hang,
-        Duration::ZERO,
-    )])
-    .await;
-    let test = open(&fake.openai_config()).await;
-    let session = test.session().await;
+    let (fake, test, session) = hanging_after(&["Still ", "thinking"]).await;
     let BackgroundReply {
         mut events,
         running,
@@ -125,14 +118,7 @@ async fn abort_during_a_tool_call_marks_the_tool_aborted() {
 
 #[tokio::test]
 async fn deleting_the_session_mid_reply_stops_it_and_the_caller_hears_not_found() {
-    let fake = FakeProvider::start(vec![openai_stream(
-        openai_text_events(&["Soon ", "gone"]),
-        Ending::Hang,
-        Duration::ZERO,
-    )])
-    .await;
-    let test = open(&fake.openai_config()).await;
-    let session = test.session().await;
+    let (_fake, test, session) = hanging_after(&["Soon ", "gone"]).await;
     let BackgroundReply {
         mut events,
         running,

@@ -23,6 +23,26 @@ pub struct BackgroundReply {
     pub running: tokio::task::JoinHandle<Result<MessageWithParts, dossier_core::LedgerError>>,
 }
 
+/// A ledger whose provider streams `words` and then hangs until aborted, and a new session.
+pub async fn hanging_after(
+    words: &[&str],
+) -> (
+    crate::fake_provider::FakeProvider,
+    TestLedger,
+    dossier_core::session::Session,
+) {
+    use crate::fake_provider::{openai_stream, openai_text_events, Ending, FakeProvider};
+    let fake = FakeProvider::start(vec![openai_stream(
+        openai_text_events(words),
+        Ending::Hang,
+        Duration::ZERO,
+    )])
+    .await;
+    let test = open(&fake.openai_config()).await;
+    let session = test.session().await;
+    (fake, test, session)
+}
+
 pub fn reply_in_background(test: &TestLedger, session_id: &str, text: &str) -> BackgroundReply {
     let events = test.ledger.events().subscribe();
     let ledger = test.ledger.clone();
