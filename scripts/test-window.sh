@@ -75,8 +75,8 @@ Xvfb ":$display_number" -screen 0 1280x800x24 -nolisten tcp >"$work/xvfb.log" 2>
 pids+=($!)
 for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$display_number" ] && break; sleep 0.1; done
 
-# A private D-Bus session bus, as a desktop session has: the single-instance hand-over uses it,
-# and it has no Secret Service, so the settings test sees "no keychain" as CI machines do.
+# A private D-Bus session bus, as a desktop session has (GTK and WebKit talk to it). It has no
+# Secret Service, so the settings test sees "no keychain" as CI machines do.
 dbus-daemon --session --fork --nopidfile --print-address=3 --print-pid=4 \
   3>"$work/dbus-address" 4>"$work/dbus-pid"
 pids+=("$(cat "$work/dbus-pid")")

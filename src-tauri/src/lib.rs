@@ -24,19 +24,39 @@ pub fn run() -> Result<(), Box<dyn std::error::Error>> {
     let simulated_drops = std::env::var_os("DOSSIER_E2E_SIMULATED_DROPS").is_some_and(|v| v == "1");
     let context = tauri::generate_context!();
     let data_dir = std::env::var_os("DOSSIER_DATA_DIR").map(std::path::PathBuf::from);
-    // First, so a second launch hands over and exits before anything else starts.
-    let base = tauri::Builder::default()
-        .plugin(single_instance::plugin(
-            &context.config().identifier,
-            data_dir.as_deref(),
-        ))
-        .plugin(tauri_plugin_window_state::Builder::default().build());
-    // Built before the ledger opens: a second launch must exit inside `build` without touching
-    // the database (opening it sweeps "interrupted" replies, which are the running app's). The
-    // webview cannot call a command before `app.run` starts the event loop, by which time the
-    // ledger is managed.
+    // First, so a second launch hands over and exits before anything else starts (opening the
+    // ledger sweeps "interrupted" replies, which would be the running app's).
+    #[cfg(unix)]
+    let socket = single_instance::socket_path(&single_instance::instance_name(
+        &context.config().identifier,
+        data_dir.as_deref(),
+    ));
+    #[cfg(unix)]
+    let claimed = match single_instance::claim(&socket) {
+        Ok(single_instance::Claim::HandedOver) => return Ok(()),
+        Ok(single_instance::Claim::First(instance)) => Ok(instance),
+        Err(error) => Err(error),
+    };
+    let base = tauri::Builder::default();
+    #[cfg(windows)]
+    let base = base.plugin(single_instance::plugin());
+    let base = base.plugin(tauri_plugin_window_state::Builder::default().build());
+    // The webview cannot call a command before `app.run` starts the event loop, by which time
+    // the ledger is managed.
     let app = shell(base, simulated_drops).build(context)?;
     logging::init(app.path().app_log_dir().ok().as_deref());
+    #[cfg(unix)]
+    match claimed {
+        Ok(instance) => {
+            let handle = app.handle().clone();
+            instance.serve(move || single_instance::focus_main_window(&handle));
+        }
+        Err(error) => tracing::warn!(
+            %error,
+            socket = %socket.display(),
+            "cannot listen for second launches; a second launch will open a second window"
+        ),
+    }
     let ledger = match tauri::async_runtime::block_on(Ledger::open(LedgerOptions::from_env())) {
         Ok(ledger) => ledger,
         Err(error) => {
@@ -47,7 +67,12 @@ pub fn run() -> Result<(), Box<dyn std::error::Error>> {
     app.manage(ledger);
     tracing::info!(version = env!("CARGO_PKG_VERSION"), "Dossier started");
     start(&app);
-    app.run(|_, _| {});
+    app.run(move |_, event| {
+        if let tauri::RunEvent::Exit = event {
+            #[cfg(unix)]
+            single_instance::remove_on_exit(&socket);
+        }
+    });
     Ok(())
 }
 

@@ -1,40 +1,35 @@
-//! One Dossier per person: a second launch hands over to the running app, which brings its
-//! window to the front, and then exits. Tauri's single-instance plugin does the handing over (a
-//! named pipe on Windows, a socket on macOS, D-Bus on Linux); on Linux without a session bus it
-//! logs a warning and lets the app start normally rather than fail.
+//! One Dossier per person and data folder: a second launch hands over to the running app, which
+//! brings its window to the front, and then exits before it opens a window or the ledger.
 //!
-//! On Linux the D-Bus name also carries the data folder when `DOSSIER_DATA_DIR` is set, so test
-//! runs (and anyone keeping two ledgers) get their own instance instead of the person's app.
+//! On macOS and Linux the running app listens on a Unix socket in the person's runtime folder
+//! (`$XDG_RUNTIME_DIR`, else the temporary folder, which is per-person on macOS); a launch that
+//! can connect says "focus" and exits. The socket's name carries the identifier, the home folder
+//! and the data folder, so two people never meet and a test run with its own `DOSSIER_DATA_DIR`
+//! never hands over to the person's app. We do this ourselves rather than with Tauri's
+//! single-instance plugin, whose Linux side speaks D-Bus through `zbus`: that crate alone was
+//! about a sixth of the release binary, and it needed a session bus. Windows keeps the plugin
+//! (a named pipe, no `zbus`).
+//!
+//! When the socket cannot be used at all (no writable runtime folder), the app logs a warning
+//! and starts normally rather than fail.
 
 use std::hash::{Hash, Hasher};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use tauri::{AppHandle, Manager, Runtime};
 
-/// The plugin, set up to focus the main window of the running app.
-pub fn plugin<R: Runtime>(
-    identifier: &str,
-    data_dir: Option<&Path>,
-) -> tauri::plugin::TauriPlugin<R> {
-    tauri_plugin_single_instance::Builder::new()
-        .callback(|app, _arguments, _folder| focus_main_window(app))
-        .dbus_id(instance_name(identifier, data_dir))
-        .build()
-}
-
-/// `app.dossier.desktop`, or `app.dossier.desktop.data_<hash>` for a ledger in its own folder.
-/// D-Bus name elements allow ASCII letters, digits and `_`, and may not start with a digit.
+/// A short name for this identifier and data folder, the same in every process of one person.
 pub fn instance_name(identifier: &str, data_dir: Option<&Path>) -> String {
-    match data_dir.filter(|folder| !folder.as_os_str().is_empty()) {
-        None => identifier.to_string(),
-        Some(folder) => {
-            let mut hasher = std::collections::hash_map::DefaultHasher::new();
-            folder.hash(&mut hasher);
-            format!("{identifier}.data_{:016x}", hasher.finish())
-        }
-    }
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    identifier.hash(&mut hasher);
+    std::env::var_os("HOME").hash(&mut hasher);
+    data_dir
+        .filter(|folder| !folder.as_os_str().is_empty())
+        .hash(&mut hasher);
+    format!("dossier-{:016x}", hasher.finish())
 }
 
-fn focus_main_window<R: Runtime>(app: &AppHandle<R>) {
+/// Brings the main window forward; what a second launch asks for.
+pub fn focus_main_window<R: Runtime>(app: &AppHandle<R>) {
     tracing::info!("a second launch asked for the window");
     let Some(window) = app.get_webview_window("main") else {
         return;
@@ -50,29 +45,235 @@ fn focus_main_window<R: Runtime>(app: &AppHandle<R>) {
     }
 }
 
-#[cfg(test)]
+/// Tauri's plugin on Windows (a named pipe, no `zbus`).
+#[cfg(windows)]
+pub fn plugin<R: Runtime>() -> tauri::plugin::TauriPlugin<R> {
+    tauri_plugin_single_instance::init(|app, _arguments, _folder| focus_main_window(app))
+}
+
+#[cfg(unix)]
+pub use unix::*;
+
+#[cfg(unix)]
+mod unix {
+    use super::*;
+    use std::fs::File;
+    use std::io::{ErrorKind, Read, Write};
+    use std::os::unix::net::{UnixListener, UnixStream};
+    use std::time::Duration;
+
+    /// What a second launch writes; anything else on the socket is ignored.
+    const FOCUS: &[u8] = b"focus\n";
+
+    /// The outcome of trying to be the one running Dossier.
+    pub enum Claim {
+        /// Nobody else runs: this process listens from now on (see [`Instance::serve`]).
+        First(Instance),
+        /// Another process runs and was asked to show its window; this one should exit.
+        HandedOver,
+    }
+
+    /// The listening socket of the running app; the socket file goes when this is dropped.
+    pub struct Instance {
+        listener: UnixListener,
+        path: PathBuf,
+    }
+
+    /// Where the socket of `name` lives: the runtime folder if the system has one (private to
+    /// the person), else the temporary folder.
+    pub fn socket_path(name: &str) -> PathBuf {
+        let folder = std::env::var_os("XDG_RUNTIME_DIR")
+            .map(PathBuf::from)
+            .filter(|folder| folder.is_dir())
+            .unwrap_or_else(std::env::temp_dir);
+        folder.join(format!("{name}.sock"))
+    }
+
+    /// Becomes the running instance at `path`, or hands over to the one already there.
+    pub fn claim(path: &Path) -> std::io::Result<Claim> {
+        if hand_over(path)? {
+            return Ok(Claim::HandedOver);
+        }
+        // Two launches at once must not both remove the socket and bind: the lock file makes
+        // "look again, clear a stale socket, bind" one step. Held only for that step.
+        let lock = File::create(path.with_extension("lock"))?;
+        lock.lock()?;
+        if hand_over(path)? {
+            return Ok(Claim::HandedOver);
+        }
+        // Nobody answers: whatever file is there was left by a process that has gone.
+        match std::fs::remove_file(path) {
+            Err(error) if error.kind() != ErrorKind::NotFound => return Err(error),
+            _ => {}
+        }
+        let listener = UnixListener::bind(path)?;
+        lock.unlock()?;
+        Ok(Claim::First(Instance {
+            listener,
+            path: path.to_path_buf(),
+        }))
+    }
+
+    /// Asks the process listening at `path` to show its window. `false` when nobody listens.
+    fn hand_over(path: &Path) -> std::io::Result<bool> {
+        match UnixStream::connect(path) {
+            Ok(mut stream) => {
+                stream.set_write_timeout(Some(Duration::from_secs(2)))?;
+                stream.write_all(FOCUS)?;
+                Ok(true)
+            }
+            Err(error)
+                if matches!(
+                    error.kind(),
+                    ErrorKind::NotFound | ErrorKind::ConnectionRefused
+                ) =>
+            {
+                Ok(false)
+            }
+            Err(error) => Err(error),
+        }
+    }
+
+    impl Instance {
+        /// Answers later launches on a thread of its own for the life of the process, calling
+        /// `on_focus` for each one that asks for the window.
+        pub fn serve(self, on_focus: impl Fn() + Send + 'static) {
+            let spawned = std::thread::Builder::new()
+                .name("single-instance".into())
+                .spawn(move || {
+                    for stream in self.listener.incoming() {
+                        match stream {
+                            Ok(stream) if asks_for_focus(&stream) => on_focus(),
+                            Ok(_) => {}
+                            Err(error) => {
+                                tracing::warn!(%error, "a second launch could not connect");
+                            }
+                        }
+                    }
+                });
+            if let Err(error) = spawned {
+                tracing::warn!(%error, "cannot listen for second launches");
+            }
+        }
+
+        pub fn path(&self) -> &Path {
+            &self.path
+        }
+    }
+
+    /// Removes the socket file when the app exits, so the next launch finds nothing stale.
+    pub fn remove_on_exit(path: &Path) {
+        let _ = std::fs::remove_file(path);
+    }
+
+    fn asks_for_focus(mut stream: &UnixStream) -> bool {
+        let mut received = [0u8; 16];
+        let _ = stream.set_read_timeout(Some(Duration::from_secs(2)));
+        let mut length = 0;
+        while length < FOCUS.len() {
+            match stream.read(&mut received[length..]) {
+                Ok(0) | Err(_) => break,
+                Ok(read) => length += read,
+            }
+        }
+        &received[..length] == FOCUS
+    }
+
+    impl Drop for Instance {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
-    use std::path::PathBuf;
+    use std::sync::mpsc;
+    use std::time::Duration;
 
     #[test]
-    fn the_person_s_app_uses_the_identifier_and_a_data_folder_gets_its_own_name() {
+    fn a_data_folder_gets_its_own_name_and_the_same_folder_the_same_one() {
         let identifier = "app.dossier.desktop";
-        assert_eq!(instance_name(identifier, None), identifier);
-        assert_eq!(instance_name(identifier, Some(Path::new(""))), identifier);
-        let first = instance_name(identifier, Some(&PathBuf::from("/tmp/one")));
-        let second = instance_name(identifier, Some(&PathBuf::from("/tmp/two")));
+        let person = instance_name(identifier, None);
+        assert_eq!(person, instance_name(identifier, Some(Path::new(""))));
+        let first = instance_name(identifier, Some(Path::new("/tmp/one")));
+        let second = instance_name(identifier, Some(Path::new("/tmp/two")));
         assert_ne!(first, second);
+        assert_ne!(first, person);
         assert_eq!(
             first,
-            instance_name(identifier, Some(&PathBuf::from("/tmp/one")))
+            instance_name(identifier, Some(Path::new("/tmp/one")))
         );
-        let last = first.rsplit('.').next().unwrap_or_default();
-        assert!(last.starts_with("data_"), "{first}");
+        assert!(first.starts_with("dossier-") && first.len() == "dossier-".len() + 16);
+    }
+
+    #[test]
+    fn a_second_claim_hands_over_and_the_first_is_asked_for_its_window() {
+        let folder = tempfile::tempdir().expect("temporary folder");
+        let path = folder.path().join("dossier-test.sock");
+        let Claim::First(instance) = claim(&path).expect("first claim") else {
+            panic!("the first claim should listen");
+        };
+        let (sender, asked) = mpsc::channel();
+        instance.serve(move || sender.send(()).expect("test still listening"));
+
+        assert!(matches!(
+            claim(&path).expect("second claim"),
+            Claim::HandedOver
+        ));
+        asked
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the running instance was asked for its window");
+        assert!(matches!(
+            claim(&path).expect("third claim"),
+            Claim::HandedOver
+        ));
+        asked
+            .recv_timeout(Duration::from_secs(10))
+            .expect("asked again");
+    }
+
+    #[test]
+    fn a_socket_left_by_a_crashed_app_is_taken_over() {
+        let folder = tempfile::tempdir().expect("temporary folder");
+        let path = folder.path().join("dossier-test.sock");
+        // A listener that goes away without removing its file, as after a crash.
+        drop(std::os::unix::net::UnixListener::bind(&path).expect("bind"));
+        assert!(path.exists());
+        let Claim::First(instance) = claim(&path).expect("claim over a stale socket") else {
+            panic!("nobody listens on a stale socket: this process should run");
+        };
+        assert_eq!(instance.path(), path);
+        drop(instance);
+        assert!(!path.exists(), "the socket file goes with the instance");
+    }
+
+    #[test]
+    fn only_the_focus_message_brings_the_window_forward() {
+        use std::io::Write;
+        let folder = tempfile::tempdir().expect("temporary folder");
+        let path = folder.path().join("dossier-test.sock");
+        let Claim::First(instance) = claim(&path).expect("first claim") else {
+            panic!("the first claim should listen");
+        };
+        let (sender, asked) = mpsc::channel();
+        instance.serve(move || sender.send(()).expect("test still listening"));
+        let mut stranger = std::os::unix::net::UnixStream::connect(&path).expect("connect");
+        stranger.write_all(b"open /etc/passwd\n").expect("write");
+        drop(stranger);
+        // Connections are answered in order: once the real launch's focus arrives, the
+        // stranger's message has been read and ignored.
+        assert!(matches!(
+            claim(&path).expect("second claim"),
+            Claim::HandedOver
+        ));
+        asked
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the real launch was answered");
         assert!(
-            last.chars()
-                .all(|symbol| symbol.is_ascii_alphanumeric() || symbol == '_'),
-            "{first}"
+            asked.try_recv().is_err(),
+            "the stranger's message was ignored"
         );
     }
 }
