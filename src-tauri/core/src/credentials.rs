@@ -15,9 +15,11 @@ use ts_rs::TS;
 
 pub mod in_memory;
 pub mod os_keychain;
+pub mod remembered;
 
 pub use in_memory::InMemoryCredentials;
 pub use os_keychain::OsKeychain;
+pub use remembered::RememberedCredentials;
 
 /// Where provider keys are kept. Small on purpose: store, read, remove one provider's key.
 /// Calls may block (a keychain may ask the person to unlock it); the ledger runs them off the

@@ -5,7 +5,7 @@ use crate::agent::{load_markdown_agents, AgentRegistry};
 use crate::agent_loop::AgentLoop;
 use crate::chat_message_hook::{ChatMessageHook, CommandHook};
 use crate::config::{Config, Locations};
-use crate::credentials::{CredentialStore, InMemoryCredentials, OsKeychain};
+use crate::credentials::{CredentialStore, InMemoryCredentials, OsKeychain, RememberedCredentials};
 use crate::database;
 use crate::error::LedgerError;
 use crate::event::EventBus;
@@ -77,7 +77,7 @@ impl LedgerOptions {
     /// at `DOSSIER_OLLAMA_URL` (default 127.0.0.1:11434) unless `DOSSIER_OLLAMA=off`.
     pub fn from_env() -> Self {
         let mut options = Self::at(Locations::from_env());
-        options.credentials = Some(Arc::new(OsKeychain));
+        options.credentials = Some(Arc::new(RememberedCredentials::new(OsKeychain)));
         if std::env::var("DOSSIER_OLLAMA").ok().as_deref() != Some("off") {
             options.detect_ollama = Some(
                 std::env::var("DOSSIER_OLLAMA_URL")
