@@ -41,6 +41,36 @@ def resident_kib(pid):
     return 0
 
 
+def resident_breakdown(pid, top=12):
+    """Where a process's resident memory sits, from /proc/<pid>/smaps: each shared library or
+    file on its own, anonymous memory (the heaps of Rust, glibc, GLib and JavaScriptCore) as one
+    line, largest first."""
+    totals = {}
+    name = None
+    with open(f"/proc/{pid}/smaps") as smaps:
+        for line in smaps:
+            fields = line.split()
+            if re.match(r"^[0-9a-f]+-[0-9a-f]+ ", line):
+                path = fields[5] if len(fields) > 5 else ""
+                name = os.path.basename(path) if path.startswith("/") else (path or "anonymous")
+            elif fields and fields[0] == "Rss:" and name is not None:
+                totals[name] = totals.get(name, 0) + int(fields[1])
+    return sorted(totals.items(), key=lambda item: -item[1])[:top]
+
+
+def rollup_kib(pid):
+    """Proportional (shared pages split among the processes mapping them) and private resident
+    memory, from /proc/<pid>/smaps_rollup."""
+    fields = {}
+    with open(f"/proc/{pid}/smaps_rollup") as rollup:
+        for line in rollup:
+            parts = line.split()
+            if len(parts) >= 2 and parts[0].endswith(":") and parts[1].isdigit():
+                fields[parts[0][:-1]] = int(parts[1])
+    private = fields.get("Private_Clean", 0) + fields.get("Private_Dirty", 0)
+    return fields.get("Pss", 0), private
+
+
 def processes_running(path):
     found = []
     for entry in os.listdir("/proc"):
@@ -125,12 +155,24 @@ def main():
     driver.stop()
     driver.start(application)
     driver.wait_for("[data-testid=new-session]", timeout=60)
-    row = driver.wait_for(f"[data-session-id='{session['id']}'] .session-open")[0]
+    # The title, not the row's middle: hovering the row shows its action buttons there.
+    row = driver.wait_for(f"[data-session-id='{session['id']}'] .session-title")[0]
     driver.click(row)
-    driver.wait_for("[data-testid=message]", count=3)
+    try:
+        driver.wait_for("[data-testid=message]", count=3)
+    except AssertionError:
+        shot = os.path.join(os.environ.get("TMPDIR", "/tmp"), "measure-failed.png")
+        driver.screenshot(shot)
+        raise
     time.sleep(2)
     for pid in processes_running(os.path.realpath(application)):
-        print(f"app process {pid}: {resident_kib(pid) / 1024:.1f} MiB resident")
+        proportional, private = rollup_kib(pid)
+        print(
+            f"app process {pid}: {resident_kib(pid) / 1024:.1f} MiB resident "
+            f"({proportional / 1024:.1f} MiB proportional, {private / 1024:.1f} MiB private)"
+        )
+        for name, kib in resident_breakdown(pid):
+            print(f"    {kib / 1024:7.1f} MiB  {name}")
         for child, name in children_of(pid):
             print(f"  its {name} {child}: {resident_kib(child) / 1024:.1f} MiB resident")
     print(f"release binary: {os.path.getsize(application) / (1024 * 1024):.1f} MiB")
