@@ -12,7 +12,7 @@ import { Settings } from "./components/Settings";
 import { Sidebar } from "./components/Sidebar";
 import { createChat, type Notice } from "./lib/chat";
 import { type Attachment, attachmentFromBrowserFile, attachmentFromDrop } from "./lib/drafts";
-import { type Locale, type Translate, translator } from "./lib/i18n";
+import { type Locale, type ShortcutKeys, type Translate, translator } from "./lib/i18n";
 import { createReshaping } from "./lib/reshaping";
 import { displayTitle } from "./lib/session-title";
 import type { Backend } from "./lib/transport";
@@ -27,10 +27,12 @@ function isTextField(target: EventTarget | null): boolean {
 export interface AppProps {
   locale: Locale;
   backend: Backend;
+  /** How shortcuts are spelled (⌘ on a Mac); Ctrl+ when absent. */
+  keys?: ShortcutKeys;
 }
 
 export const App: Component<AppProps> = (props) => {
-  const t: Translate = (key, values) => translator(props.locale)(key, values);
+  const t: Translate = (key, values) => translator(props.locale, props.keys)(key, values);
   // eslint-disable-next-line solid/reactivity -- the backend is fixed for the app's lifetime
   const chat = createChat(props.backend);
   const [text, setText] = createSignal("");

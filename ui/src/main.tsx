@@ -1,7 +1,7 @@
 // Entry point: picks the locale and the transport once, then renders the app.
 import { render } from "solid-js/web";
 import { App } from "./App";
-import { pickLocale, translator } from "./lib/i18n";
+import { pickLocale, shortcutKeys, translator } from "./lib/i18n";
 import { createBackend, detectTransport } from "./lib/transport";
 import "./styles.css";
 
@@ -15,5 +15,5 @@ document.documentElement.lang = locale;
 document.title = translator(locale)("appName");
 
 void createBackend(detectTransport()).then((backend) => {
-  render(() => <App locale={locale} backend={backend} />, root);
+  render(() => <App locale={locale} keys={shortcutKeys(navigator.userAgent)} backend={backend} />, root);
 });

@@ -122,7 +122,7 @@ export const Sidebar: Component<SidebarProps> = (props) => {
         {(open) => (
           <button type="button" class="search-all" data-testid="open-search" title={props.t("searchAllHint")} onClick={() => { open()(); }}>
             <Icon name="search" /> <span class="search-all-label">{props.t("searchAll")}</span>
-            <kbd class="shortcut">Ctrl K</kbd>
+            <kbd class="shortcut">{props.t("searchAllShortcut")}</kbd>
           </button>
         )}
       </Show>

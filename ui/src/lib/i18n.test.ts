@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fill, humanSize, type Locale, messages, pickLocale, translator } from "./i18n";
+import { APPLE_KEYS, fill, humanSize, type Locale, messages, pickLocale, shortcutKeys, translator } from "./i18n";
 
 describe("pickLocale", () => {
   it.each(["zh-CN", "zh", "zh-Hans-CN", "zh_CN", "ZH-cn", "zh-SG", "zh-TW"])(
@@ -39,8 +39,8 @@ describe("string tables", () => {
     }
   });
 
-  it("are actually translated, apart from the product name and size units", () => {
-    const sameInEveryLanguage = ["appName", "kilobytes", "megabytes"];
+  it("are actually translated, apart from the product name, size units and a bare shortcut", () => {
+    const sameInEveryLanguage = ["appName", "kilobytes", "megabytes", "searchAllShortcut"];
     for (const key of Object.keys(messages.en) as (keyof typeof messages.en)[]) {
       if (sameInEveryLanguage.includes(key)) continue;
       expect(messages["zh-CN"][key], key).not.toBe(messages.en[key]);
@@ -53,6 +53,26 @@ describe("translator", () => {
     expect(translator("en")("sendButton")).toBe("Send");
     expect(translator("zh-CN")("sendButton")).toBe("发送");
     expect(translator("zh-CN")("sessionsTitle")).toBe("会话");
+  });
+
+  it("spells shortcuts the way the platform does", () => {
+    const mac = shortcutKeys("Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15");
+    const linux = shortcutKeys("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/605.1.15");
+    const windows = shortcutKeys("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36");
+    expect(translator("en", mac)("redoHint")).toBe("Bring back what Undo took away (⌘⇧Z)");
+    expect(translator("en", linux)("redoHint")).toBe("Bring back what Undo took away (Ctrl+Shift+Z)");
+    expect(translator("zh-CN", windows)("searchAllShortcut")).toBe("Ctrl+K");
+    expect(translator("zh-CN", mac)("settingsOpen")).toBe("设置（⌘,）");
+    expect(translator("en")("sessionsEmptyBody")).toBe("Start one with New session, or press Ctrl+N.");
+  });
+
+  it("leaves no shortcut unspelled in any table", () => {
+    for (const locale of ["en", "zh-CN"] as const) {
+      for (const key of Object.keys(messages[locale]) as (keyof typeof messages.en)[]) {
+        const shown = translator(locale, APPLE_KEYS)(key);
+        expect(shown, key).not.toMatch(/Ctrl|\{mod\}|\{shift\}/);
+      }
+    }
   });
 });
 

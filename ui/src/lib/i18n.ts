@@ -8,7 +8,7 @@ const en = {
   appName: "Dossier",
   sessionsTitle: "Sessions",
   sessionsEmptyTitle: "No sessions yet",
-  sessionsEmptyBody: "Start one with New session, or press Ctrl+N.",
+  sessionsEmptyBody: "Start one with New session, or press {mod}N.",
   sessionsSearchEmpty: "No session matches your search.",
   sessionsLoadMore: "Load more",
   sessionsLoading: "Loading…",
@@ -28,7 +28,8 @@ const en = {
   deleteConfirmNo: "Keep",
   pinnedMark: "Pinned",
   searchAll: "Search everything",
-  searchAllHint: "Search every session's titles, messages and attachment names (Ctrl+K)",
+  searchAllHint: "Search every session's titles, messages and attachment names ({mod}K)",
+  searchAllShortcut: "{mod}K",
   paletteTitle: "Search all sessions",
   palettePlaceholder: "Search titles, messages, reasoning and attachment names…",
   paletteIncludeArchived: "Include archived",
@@ -44,7 +45,7 @@ const en = {
   searchFieldFile: "Attachment",
   findButton: "Find",
   findLabel: "Find in this session",
-  findPlaceholder: "Find in this session (Ctrl+F)",
+  findPlaceholder: "Find in this session ({mod}F)",
   findCount: "{current} of {total}",
   findCountMore: "{current} of {total}+",
   findNone: "No matches",
@@ -119,9 +120,9 @@ const en = {
   megabytes: "{count} MB",
   sessionActions: "Session actions",
   undo: "Undo",
-  undoHint: "Take back your last message and its reply (Ctrl+Z); they stay recoverable with Redo until you send again",
+  undoHint: "Take back your last message and its reply ({mod}Z); they stay recoverable with Redo until you send again",
   redo: "Redo",
-  redoHint: "Bring back what Undo took away (Ctrl+Shift+Z)",
+  redoHint: "Bring back what Undo took away ({mod}{shift}Z)",
   undoneMessage: "1 undone message is hidden; sending a new message removes it for good.",
   undoneMessages: "{count} undone messages are hidden; sending a new message removes them for good.",
   forkSession: "Fork",
@@ -140,7 +141,7 @@ const en = {
   importSession: "Import…",
   importHint: "Open a session exported by Dossier or by opencode export, as a new session",
   settingsTitle: "Settings",
-  settingsOpen: "Settings (Ctrl+,)",
+  settingsOpen: "Settings ({mod},)",
   settingsClose: "Close settings",
   settingsProviders: "Model providers",
   settingsProvidersEmpty: "No providers yet. The built-in offline model answers until you add one.",
@@ -192,7 +193,7 @@ const zhCN: Messages = {
   appName: "Dossier",
   sessionsTitle: "会话",
   sessionsEmptyTitle: "还没有会话",
-  sessionsEmptyBody: "点击“新建会话”，或按 Ctrl+N 开始。",
+  sessionsEmptyBody: "点击“新建会话”，或按 {mod}N 开始。",
   sessionsSearchEmpty: "没有匹配的会话。",
   sessionsLoadMore: "加载更多",
   sessionsLoading: "正在加载…",
@@ -212,7 +213,8 @@ const zhCN: Messages = {
   deleteConfirmNo: "保留",
   pinnedMark: "已置顶",
   searchAll: "搜索全部",
-  searchAllHint: "搜索所有会话的标题、消息和附件名（Ctrl+K）",
+  searchAllHint: "搜索所有会话的标题、消息和附件名（{mod}K）",
+  searchAllShortcut: "{mod}K",
   paletteTitle: "搜索所有会话",
   palettePlaceholder: "搜索标题、消息、推理过程和附件名…",
   paletteIncludeArchived: "包括已归档",
@@ -228,7 +230,7 @@ const zhCN: Messages = {
   searchFieldFile: "附件",
   findButton: "查找",
   findLabel: "在本会话中查找",
-  findPlaceholder: "在本会话中查找（Ctrl+F）",
+  findPlaceholder: "在本会话中查找（{mod}F）",
   findCount: "第 {current} 个，共 {total} 个",
   findCountMore: "第 {current} 个，共 {total}+ 个",
   findNone: "无匹配",
@@ -303,9 +305,9 @@ const zhCN: Messages = {
   megabytes: "{count} MB",
   sessionActions: "会话操作",
   undo: "撤销",
-  undoHint: "撤回你的上一条消息及其回复（Ctrl+Z）；再次发送之前都可以用“重做”恢复",
+  undoHint: "撤回你的上一条消息及其回复（{mod}Z）；再次发送之前都可以用“重做”恢复",
   redo: "重做",
-  redoHint: "恢复被撤销的内容（Ctrl+Shift+Z）",
+  redoHint: "恢复被撤销的内容（{mod}{shift}Z）",
   undoneMessage: "已隐藏 1 条撤销的消息；发送新消息后将被永久删除。",
   undoneMessages: "已隐藏 {count} 条撤销的消息；发送新消息后将被永久删除。",
   forkSession: "复刻",
@@ -324,7 +326,7 @@ const zhCN: Messages = {
   importSession: "导入…",
   importHint: "打开由 Dossier 或 opencode export 导出的会话，作为新会话",
   settingsTitle: "设置",
-  settingsOpen: "设置（Ctrl+,）",
+  settingsOpen: "设置（{mod},）",
   settingsClose: "关闭设置",
   settingsProviders: "模型提供方",
   settingsProvidersEmpty: "还没有提供方。添加之前，由内置的离线模型回答。",
@@ -392,10 +394,24 @@ export function fill(template: string, values: Readonly<Record<string, string | 
   });
 }
 
-/** Returns the lookup function for `locale`. */
-export function translator(locale: Locale): Translate {
+/** How keyboard shortcuts are written: `{mod}K` reads "Ctrl+K" on Windows and Linux, "⌘K" on a Mac. */
+export interface ShortcutKeys {
+  mod: string;
+  shift: string;
+}
+
+export const PC_KEYS: ShortcutKeys = { mod: "Ctrl+", shift: "Shift+" };
+export const APPLE_KEYS: ShortcutKeys = { mod: "⌘", shift: "⇧" };
+
+/** The shortcut spelling for a browser's user agent (`navigator.userAgent`). */
+export function shortcutKeys(userAgent: string | undefined): ShortcutKeys {
+  return /Mac|iPhone|iPad/.test(userAgent ?? "") ? APPLE_KEYS : PC_KEYS;
+}
+
+/** Returns the lookup function for `locale`, writing shortcuts with `keys`. */
+export function translator(locale: Locale, keys: ShortcutKeys = PC_KEYS): Translate {
   const table = messages[locale];
-  return (key, values) => fill(table[key], values);
+  return (key, values) => fill(table[key], { mod: keys.mod, shift: keys.shift, ...values });
 }
 
 /** "512 bytes", "3.4 KB", "1.2 MB" in the reader's language. */
