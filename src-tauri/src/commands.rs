@@ -31,6 +31,10 @@ pub struct SessionListRequest {
     #[serde(default)]
     #[ts(optional, as = "Option<bool>")]
     pub include_archived: bool,
+    /// Only pinned sessions, all of them (the sidebar asks once, beside the first page).
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub pinned_only: bool,
 }
 
 #[derive(Debug, Clone, Serialize, TS)]
@@ -63,6 +67,7 @@ pub async fn list_sessions(
         roots_only: true,
         include_archived: request.include_archived,
         updated_since: None,
+        pinned_only: request.pinned_only,
     };
     let page = ledger.sessions(&query).await?;
     Ok(SessionListing {

@@ -22,6 +22,17 @@ describe("App", () => {
     });
   });
 
+  it("shows a session pinned long ago on top, though it is not on the first page", async () => {
+    const many = Array.from({ length: 150 }, (_, index) => session(`ses_${String(index).padStart(3, "0")}`, `Session ${String(index)}`, 1000 + index));
+    const backend = fakeBackend([{ ...session("ses_old", "Pinned long ago", 1), pinned: true }, ...many]);
+    render(() => <App locale="en" backend={backend} />);
+    await waitFor(() => {
+      expect(screen.getAllByTestId("session-row")[0]?.textContent).toContain("Pinned long ago");
+    });
+    const firstPage = backend.calls.find((call) => call.command === "listSessions" && (call.argument as { pinnedOnly?: boolean }).pinnedOnly !== true);
+    expect(firstPage?.argument).toMatchObject({ limit: 100 });
+  });
+
   it("says honestly when there are no sessions yet", async () => {
     render(() => <App locale="en" backend={fakeBackend()} />);
     expect(await screen.findByText("No sessions yet")).toBeTruthy();

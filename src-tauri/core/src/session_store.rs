@@ -26,6 +26,9 @@ pub struct SessionQuery {
     pub include_archived: bool,
     /// Only sessions updated at or after this instant (OpenCode's `start`).
     pub updated_since: Option<i64>,
+    /// Only pinned sessions (Dossier's addition): the sidebar loads them all up front, so a
+    /// pinned session is on top however old it is.
+    pub pinned_only: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -218,6 +221,9 @@ pub async fn list(pool: &SqlitePool, query: &SessionQuery) -> Result<SessionPage
     }
     if query.roots_only {
         builder.push(" AND parent_id IS NULL");
+    }
+    if query.pinned_only {
+        builder.push(" AND pinned = 1");
     }
     if let Some(since) = query.updated_since {
         builder.push(" AND time_updated >= ").push_bind(since);

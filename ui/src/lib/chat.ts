@@ -16,6 +16,8 @@ import { applyEvent, type ChatState, emptyChatState, loadMessages, SeenEvents } 
 import { type Backend, BackendError, type SearchQuery, type SearchResult, toBackendError } from "./transport";
 
 export const sessionPageSize = 100;
+/** Pinned sessions load all at once beside the first page (the server's largest page). */
+const pinnedLimit = 1000;
 export const messagePageSize = 50;
 /** Larger pages while looking for a message further back (a search result, a find match). */
 export const revealPageSize = 200;
@@ -87,11 +89,15 @@ export function createChat(backend: Backend) {
     setSessionsLoading(true);
     try {
       const cursor = reset ? undefined : (sessionCursor() ?? undefined);
-      const page = await backend.listSessions({ limit: sessionPageSize, ...(cursor === undefined ? {} : { cursor }) });
+      // With the first page come all pinned sessions, so one pinned long ago is still on top.
+      const [page, pinned] = await Promise.all([
+        backend.listSessions({ limit: sessionPageSize, ...(cursor === undefined ? {} : { cursor }) }),
+        reset ? backend.listSessions({ pinnedOnly: true, limit: pinnedLimit }) : undefined,
+      ]);
       batch(() => {
         setState(
           produce((draft) => {
-            for (const session of page.sessions) draft.sessions[session.id] = session;
+            for (const session of [...(pinned?.sessions ?? []), ...page.sessions]) draft.sessions[session.id] = session;
           }),
         );
         setSessionCursor(page.nextCursor);

@@ -148,6 +148,59 @@ async fn session_list_orders_by_last_update_and_hides_archived() {
 }
 
 #[tokio::test]
+async fn pinned_sessions_are_listed_on_their_own_however_old() {
+    let (clock, now) = frozen_clock(1_000);
+    let test = open_with("{}", |options| options.clock = Some(clock)).await;
+    let pin = SessionPatch {
+        pinned: Some(true),
+        ..SessionPatch::default()
+    };
+    let oldest = test.session().await;
+    test.ledger
+        .update_session(&oldest.id, pin.clone())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let mut newer = Vec::new();
+    for step in 0..5 {
+        now.store(2_000 + step, Ordering::SeqCst);
+        newer.push(test.session().await);
+    }
+    test.ledger
+        .update_session(&newer[1].id, pin)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    // Sessions pinned long ago are not on the first page of the listing.
+    let first_page = test
+        .ledger
+        .sessions(&SessionQuery {
+            limit: Some(2),
+            ..SessionQuery::default()
+        })
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert!(first_page
+        .sessions
+        .iter()
+        .all(|session| session.id != oldest.id));
+    let pinned = test
+        .ledger
+        .sessions(&SessionQuery {
+            pinned_only: true,
+            ..SessionQuery::default()
+        })
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let ids: Vec<_> = pinned
+        .sessions
+        .iter()
+        .map(|session| session.id.clone())
+        .collect();
+    assert_eq!(ids, [newer[1].id.clone(), oldest.id.clone()]);
+    assert!(pinned.sessions.iter().all(|session| session.pinned));
+    assert_eq!(pinned.next_cursor, None);
+}
+
+#[tokio::test]
 async fn title_search_treats_percent_and_underscore_literally() {
     let test = open("{}").await;
     for title in ["100% done", "1000 done", "snake_case", "snakeXcase"] {

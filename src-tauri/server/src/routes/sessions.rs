@@ -24,6 +24,8 @@ pub struct ListQuery {
     roots: Option<bool>,
     start: Option<i64>,
     archived: Option<bool>,
+    /// Dossier's addition: only pinned sessions.
+    pinned: Option<bool>,
 }
 
 pub async fn list(
@@ -39,6 +41,7 @@ pub async fn list(
             roots_only: query.roots.unwrap_or(false),
             include_archived: query.archived.unwrap_or(false),
             updated_since: query.start,
+            pinned_only: query.pinned.unwrap_or(false),
         })
         .await?;
     let headers = next_page_headers(

@@ -179,6 +179,22 @@ async fn archived_sessions_are_hidden_unless_asked_for() {
 }
 
 #[tokio::test]
+async fn pinned_lists_only_pinned_sessions() {
+    let server = TestServer::start().await;
+    let pinned = server.create_session(json!({"title": "Pinned"})).await;
+    server.create_session(json!({"title": "Plain"})).await;
+    let id = pinned["id"].as_str().unwrap();
+    let response = server
+        .patch(&format!("/session/{id}"), json!({"pinned": true}))
+        .await;
+    assert_eq!(json_of(response).await["pinned"], true);
+    let listed = json_of(server.get("/session?pinned=true&roots=true").await).await;
+    assert_eq!(titles_or_ids(listed, "title"), vec!["Pinned"]);
+    let everything = json_of(server.get("/session").await).await;
+    assert_eq!(everything.as_array().unwrap().len(), 2);
+}
+
+#[tokio::test]
 async fn roots_hides_children_and_children_lists_them() {
     let server = TestServer::start().await;
     let parent = server.create_session(json!({"title": "Parent"})).await;

@@ -3,4 +3,8 @@
 /**
  * Which sessions the sidebar wants: newest first, a page at a time.
  */
-export type SessionListRequest = { limit?: number, cursor?: string, search?: string, includeArchived?: boolean, };
+export type SessionListRequest = { limit?: number, cursor?: string, search?: string, includeArchived?: boolean, 
+/**
+ * Only pinned sessions, all of them (the sidebar asks once, beside the first page).
+ */
+pinnedOnly?: boolean, };

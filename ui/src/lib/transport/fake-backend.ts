@@ -78,9 +78,15 @@ export function fakeBackend(initial: Session[] = []): FakeBackend {
       calls.push({ command: "listSessions", argument: request });
       const search = request.search?.toLowerCase();
       const found = sorted().filter(
-        (item) => (request.includeArchived === true || item.time.archived === undefined) && (search === undefined || item.title.toLowerCase().includes(search)),
+        (item) =>
+          (request.includeArchived === true || item.time.archived === undefined) &&
+          (search === undefined || item.title.toLowerCase().includes(search)) &&
+          (request.pinnedOnly !== true || item.pinned === true),
       );
-      return Promise.resolve({ sessions: found, nextCursor: null });
+      // Pages like the ledger: `limit` at a time, the cursor being where the next page starts.
+      const start = Number(request.cursor ?? 0);
+      const end = request.limit === undefined ? found.length : start + request.limit;
+      return Promise.resolve({ sessions: found.slice(start, end), nextCursor: end < found.length ? String(end) : null });
     },
     createSession: () => {
       const created = session(next("ses"), "New session", 10_000 + counter);

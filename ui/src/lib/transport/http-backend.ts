@@ -118,7 +118,7 @@ export function httpBackend(baseUrl: string, fetcher: typeof fetch = fetch.bind(
     listSessions: async (options) => {
       const response = await request<Session[]>(
         "GET",
-        `/session${query({ roots: true, limit: options.limit, cursor: options.cursor, search: options.search, archived: options.includeArchived })}`,
+        `/session${query({ roots: true, limit: options.limit, cursor: options.cursor, search: options.search, archived: options.includeArchived, pinned: options.pinnedOnly })}`,
       );
       return { sessions: response.body, nextCursor: response.nextCursor };
     },
