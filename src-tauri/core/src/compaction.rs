@@ -21,6 +21,7 @@ use serde_json::json;
 use std::sync::Arc;
 
 pub mod prune;
+pub mod replay;
 pub mod tail;
 
 pub const CONTINUE_TEXT: &str = "Continue if you have next steps, or stop and ask for clarification if you are unsure how to proceed.";
@@ -107,13 +108,14 @@ pub fn visible_history(mut history: Vec<MessageWithParts>) -> Vec<MessageWithPar
 }
 
 /// Compacts the session after a context overflow; `Finished` when the summary and the continue
-/// message are recorded.
+/// message (or the replayed `question`, see `replay`) are recorded.
 pub(crate) async fn compact(
     ledger: &Ledger,
     control: &RunControl,
     session: &Session,
     user: &UserMessage,
     history: &[MessageWithParts],
+    question: Option<&MessageWithParts>,
     client: &reqwest::Client,
 ) -> Result<StepEnd, LedgerError> {
     let (marker, marker_part) = synthetic_user(
@@ -131,16 +133,19 @@ pub(crate) async fn compact(
         marker: &marker,
         part: marker_part,
         auto: true,
+        replay: question,
     };
     summarize_before(ledger, control, session, request, history, client).await
 }
 
-/// A compaction marker: the user message, its compaction part, and whether the loop continues
-/// on its own after the summary.
+/// A compaction marker: the user message, its compaction part, whether the loop continues on its
+/// own after the summary, and the unanswered question to ask again after it (left out of the
+/// summarised history).
 pub(crate) struct Request<'request> {
     pub marker: &'request UserMessage,
     pub part: Part,
     pub auto: bool,
+    pub replay: Option<&'request MessageWithParts>,
 }
 
 /// A compaction request recorded by `Ledger::summarize` and not answered yet: the newest user
@@ -158,6 +163,7 @@ pub(crate) fn pending_request(history: &[MessageWithParts]) -> Option<(usize, Re
                 marker: user,
                 part: part.clone(),
                 auto: compaction.auto,
+                replay: None,
             },
         )),
         _ => None,
@@ -179,6 +185,7 @@ pub(crate) async fn summarize_before(
         marker,
         part: mut marker_part,
         auto,
+        replay: question,
     } = request;
     let agent = match ledger.agents().get("compaction") {
         Some(agent) => agent.clone(),
@@ -189,7 +196,12 @@ pub(crate) async fn summarize_before(
     ledger.insert_reply_message(&assistant).await?;
     let model = marker.model.model_ref();
     let limit = crate::model_snapshot::limit_of(&ledger.config(), &model);
-    let kept_from = tail::tail_start(history, tail::tail_budget(limit.as_ref()));
+    // With a question to replay nothing is kept verbatim: the model reads the summary, then the
+    // question, and not the original question a kept tail would bring back beside it.
+    let kept_from = match question {
+        Some(_) => None,
+        None => tail::tail_start(history, tail::tail_budget(limit.as_ref())),
+    };
     let head = &history[..kept_from.unwrap_or(history.len())];
     let provider = match ledger.model_provider(&model, client).await {
         Ok(provider) => provider,
@@ -240,6 +252,10 @@ pub(crate) async fn summarize_before(
         ledger.store_reply_part(&marker_part, true).await?;
     }
     if !auto {
+        return Ok(StepEnd::Finished);
+    }
+    if let Some(question) = question {
+        replay::replay(ledger, session, question).await?;
         return Ok(StepEnd::Finished);
     }
     let mut text = TextPart {

@@ -61,7 +61,7 @@ pub const SUBTASK_TEXT: &str = "The following tool was executed by the user";
 pub const TOOL_MEDIA_TEXT: &str = "Attached media from tool result:";
 
 /// File types whose content the prompt pipeline already inlined as synthetic text.
-fn is_inlined(mime: &str) -> bool {
+pub(crate) fn is_inlined(mime: &str) -> bool {
     mime == "text/plain" || mime == "application/x-directory"
 }
 

@@ -92,9 +92,10 @@ pub(crate) async fn run(
         {
             // The last reply filled the context: summarise before asking again.
             compacted = true;
-            match crate::compaction::compact(ledger, control, &session, &user, &history, client)
-                .await?
-            {
+            let compacted_step = crate::compaction::compact(
+                ledger, control, &session, &user, &history, None, client,
+            );
+            match compacted_step.await? {
                 StepEnd::Finished => continue,
                 _ => break,
             }
@@ -183,10 +184,20 @@ pub(crate) async fn run(
                 compacted = true;
                 close(ledger, &mut assistant, None).await?;
                 let fitted = self::history(ledger, session_id).await?;
-                let before: Vec<MessageWithParts> = crate::compaction::visible_history(fitted);
-                match crate::compaction::compact(ledger, control, &session, &user, &before, client)
-                    .await?
-                {
+                let (before, question) = crate::compaction::replay::split_unanswered(
+                    crate::compaction::visible_history(fitted),
+                    &user.id,
+                );
+                let compacted_step = crate::compaction::compact(
+                    ledger,
+                    control,
+                    &session,
+                    &user,
+                    &before,
+                    question.as_ref(),
+                    client,
+                );
+                match compacted_step.await? {
                     StepEnd::Finished => continue,
                     _ => break,
                 }

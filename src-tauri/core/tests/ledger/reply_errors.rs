@@ -5,6 +5,7 @@ use crate::fake_provider::*;
 use crate::reply_support::*;
 use crate::support::*;
 use dossier_core::assistant_error::AssistantError;
+use dossier_core::draft::Draft;
 use dossier_core::event::{Event, EventPayload, SessionStatus};
 use dossier_core::message::Message;
 use dossier_core::part::PartBody;
@@ -241,18 +242,42 @@ fn overflow() -> Reply {
     )
 }
 
+/// What a request sent to the model says, one line per message (`role: text`).
+fn conversation(body: &serde_json::Value) -> Vec<String> {
+    body["messages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|message| message["role"] != "system")
+        .map(|message| {
+            let text = match &message["content"] {
+                serde_json::Value::String(text) => text.clone(),
+                serde_json::Value::Array(items) => items
+                    .iter()
+                    .map(|item| item["text"].as_str().unwrap_or("<media>").to_string())
+                    .collect::<Vec<_>>()
+                    .join(" | "),
+                _ => String::new(),
+            };
+            format!("{}: {text}", message["role"].as_str().unwrap_or_default())
+        })
+        .collect()
+}
+
 #[tokio::test]
-async fn context_overflow_compacts_the_history_and_continues() {
+async fn context_overflow_summarises_the_history_and_asks_the_question_again() {
     let fake = FakeProvider::start(vec![
+        openai_text(&["First answer."]),
         overflow(),
         openai_text(&["Summary ", "of work."]),
-        openai_text(&["Continuing."]),
+        openai_text(&["Answered."]),
     ])
     .await;
     let test = open(&fake.openai_config()).await;
     let session = test.session().await;
+    ask(&test, &session.id, "first question").await;
     let reply = ask(&test, &session.id, "a very long question").await;
-    assert_eq!(text_of(&reply), "Continuing.");
+    assert_eq!(text_of(&reply), "Answered.");
     assert!(assistant_of(&reply).error.is_none());
     let stored = test
         .ledger
@@ -265,35 +290,72 @@ async fn context_overflow_compacts_the_history_and_continues() {
         .map(|message| format!("{} {:?}", message.info.role(), describe(&message.parts)))
         .collect();
     assert_eq!(
-        shape,
+        shape[2..],
         [
             "user [\"text: a very long question\"]".to_string(),
             "assistant []".to_string(),
             "user [\"compaction\"]".to_string(),
             "assistant [\"step-start\", \"text: Summary of work.\", \"step-finish\"]".to_string(),
-            format!(
-                "user [\"text*: {}\"]",
-                dossier_core::compaction::CONTINUE_TEXT
-            ),
-            "assistant [\"step-start\", \"text: Continuing.\", \"step-finish\"]".to_string(),
+            "user [\"text: a very long question\"]".to_string(),
+            "assistant [\"step-start\", \"text: Answered.\", \"step-finish\"]".to_string(),
         ]
     );
-    assert_eq!(assistant_of(&stored[3]).summary, Some(true));
-    let after = fake.requests()[2].body["messages"].clone();
-    let roles: Vec<&str> = after
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|message| message["role"].as_str())
-        .collect();
+    assert_eq!(assistant_of(&stored[5]).summary, Some(true));
+    // The summary covers the answered turn, not the question that did not fit.
+    let summarised = conversation(&fake.requests()[2].body).join("\n");
+    assert!(summarised.contains("first question") && summarised.contains("First answer."));
+    assert!(!summarised.contains("a very long question"), "{summarised}");
+    // Then the model reads the summary and the question itself, once (wrapped as a message
+    // that arrived while it worked, since the summary was a finished step, as in OpenCode).
+    let after = conversation(&fake.requests()[3].body);
     assert_eq!(
-        roles,
-        ["system", "user", "assistant", "user"],
-        "only the summary and what follows"
+        after[..2],
+        [
+            "user: What did we do so far?",
+            "assistant: Summary of work."
+        ]
     );
-    assert_eq!(after[1]["content"], "What did we do so far?");
-    assert_eq!(after[2]["content"], "Summary of work.");
-    assert!(!after.to_string().contains("a very long question"));
+    assert_eq!(after.len(), 3, "{after:?}");
+    assert!(after[2].starts_with("user: ") && after[2].contains("a very long question"));
+    assert_eq!(after.join("\n").matches("a very long question").count(), 1);
+}
+
+#[tokio::test]
+async fn an_image_that_overflowed_is_replayed_as_a_line_naming_it() {
+    let fake = FakeProvider::start(vec![
+        overflow(),
+        openai_text(&["Nothing yet."]),
+        openai_text(&["I cannot see the image, but..."]),
+    ])
+    .await;
+    let test = open(&fake.openai_config()).await;
+    let path = test.write("chart.png", png(64, 64));
+    let session = test.session().await;
+    let reply = test
+        .ledger
+        .prompt(
+            &session.id,
+            reply_input(vec![
+                Draft::text("what does the chart show?"),
+                Draft::file(file_url(&path), "image/png", Some("chart.png")),
+            ]),
+        )
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(text_of(&reply), "I cannot see the image, but...");
+    let first = conversation(&fake.requests()[0].body).join("\n");
+    assert!(
+        first.contains("<media>"),
+        "the image went to the model first: {first}"
+    );
+    let last = conversation(&fake.requests()[2].body);
+    let question = last.last().cloned().unwrap_or_default();
+    assert!(question.contains("what does the chart show?"), "{question}");
+    assert!(
+        question.contains("[Attached image/png: chart.png]"),
+        "{question}"
+    );
+    assert!(!question.contains("<media>"), "{question}");
 }
 
 #[tokio::test]
