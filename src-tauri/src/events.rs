@@ -27,7 +27,10 @@ pub fn spawn_forwarding<R: Runtime>(app: AppHandle<R>, ledger: &Ledger) {
     tauri::async_runtime::spawn(forward(app, receiver));
 }
 
-async fn forward<R: Runtime>(app: AppHandle<R>, mut receiver: broadcast::Receiver<Event>) {
+async fn forward<R: Runtime>(
+    app: AppHandle<R>,
+    mut receiver: broadcast::Receiver<std::sync::Arc<Event>>,
+) {
     loop {
         match receiver.recv().await {
             Ok(event) => emit(&app, CORE_EVENT, &event),

@@ -168,7 +168,7 @@ pub struct Event {
 #[derive(Debug)]
 pub enum Replay {
     /// Every event after N, in order; the receiver continues right after them.
-    Events(Vec<Event>),
+    Events(Vec<Arc<Event>>),
     /// N is older than the buffer holds: the client must reload its state.
     Gap { oldest_available: u64 },
 }
@@ -182,7 +182,9 @@ pub struct EventBus {
 }
 
 struct EventBusInner {
-    sender: broadcast::Sender<Event>,
+    // Shared, not copied: the channel preallocates every slot (8,192 inline events were 5.8 MB
+    // of the app's memory before the first event), and the replay buffer holds the same events.
+    sender: broadcast::Sender<Arc<Event>>,
     // Sequencing and buffering happen under one lock so that replay + live subscription never
     // skip or duplicate an event.
     state: Mutex<ReplayState>,
@@ -191,7 +193,7 @@ struct EventBusInner {
 
 struct ReplayState {
     next_sequence: u64,
-    buffer: VecDeque<Event>,
+    buffer: VecDeque<Arc<Event>>,
     capacity: usize,
 }
 
@@ -215,13 +217,13 @@ impl EventBus {
         }
     }
 
-    pub fn publish(&self, payload: EventPayload) -> Event {
+    pub fn publish(&self, payload: EventPayload) -> Arc<Event> {
         let mut state = self.lock();
-        let event = Event {
+        let event = Arc::new(Event {
             id: self.inner.ids.next(IdKind::Event),
             sequence: state.next_sequence,
             payload,
-        };
+        });
         state.next_sequence += 1;
         if state.buffer.len() == state.capacity {
             state.buffer.pop_front();
@@ -234,12 +236,12 @@ impl EventBus {
         event
     }
 
-    pub fn subscribe(&self) -> broadcast::Receiver<Event> {
+    pub fn subscribe(&self) -> broadcast::Receiver<Arc<Event>> {
         self.inner.sender.subscribe()
     }
 
     /// Subscribes and, in the same breath, collects what happened after `last_seen`.
-    pub fn subscribe_after(&self, last_seen: u64) -> (Replay, broadcast::Receiver<Event>) {
+    pub fn subscribe_after(&self, last_seen: u64) -> (Replay, broadcast::Receiver<Arc<Event>>) {
         let state = self.lock();
         let receiver = self.inner.sender.subscribe();
         let oldest = state

@@ -170,7 +170,7 @@ impl EventWriter {
     async fn start(
         &mut self,
         last_seen: Option<u64>,
-    ) -> Result<broadcast::Receiver<Event>, Disconnected> {
+    ) -> Result<broadcast::Receiver<std::sync::Arc<Event>>, Disconnected> {
         let events = self.ledger.events().clone();
         let Some(last_seen) = last_seen else {
             let receiver = events.subscribe();
@@ -193,7 +193,10 @@ impl EventWriter {
 
     /// After falling behind: writes everything after `last_seen` from the replay buffer (or a
     /// resync when it is gone) and returns a receiver that continues right after it.
-    async fn resume(&mut self, last_seen: u64) -> Result<broadcast::Receiver<Event>, Disconnected> {
+    async fn resume(
+        &mut self,
+        last_seen: u64,
+    ) -> Result<broadcast::Receiver<std::sync::Arc<Event>>, Disconnected> {
         let (replay, receiver) = self.ledger.events().subscribe_after(last_seen);
         self.write_replay(last_seen, replay).await?;
         Ok(receiver)

@@ -19,7 +19,7 @@ pub fn reply_input(parts: Vec<Draft>) -> PromptInput {
 /// A prompt answered in the background (its stream often hangs until the test acts), with the
 /// event subscription taken before it started so no event is missed.
 pub struct BackgroundReply {
-    pub events: tokio::sync::broadcast::Receiver<Event>,
+    pub events: tokio::sync::broadcast::Receiver<std::sync::Arc<Event>>,
     pub running: tokio::task::JoinHandle<Result<MessageWithParts, dossier_core::LedgerError>>,
 }
 
@@ -147,7 +147,7 @@ pub fn text_of(message: &MessageWithParts) -> String {
 }
 
 pub async fn wait_for(
-    receiver: &mut tokio::sync::broadcast::Receiver<Event>,
+    receiver: &mut tokio::sync::broadcast::Receiver<std::sync::Arc<Event>>,
     mut wanted: impl FnMut(&Event) -> bool,
 ) -> Vec<Event> {
     let mut seen = Vec::new();
@@ -157,7 +157,7 @@ pub async fn wait_for(
         match tokio::time::timeout_at(deadline, receiver.recv()).await {
             Ok(Ok(event)) => {
                 let done = wanted(&event);
-                seen.push(event);
+                seen.push(Event::clone(&event));
                 if done {
                     return seen;
                 }

@@ -116,10 +116,10 @@ pub fn describe(parts: &[dossier_core::part::Part]) -> Vec<String> {
         .collect()
 }
 
-pub fn drain(receiver: &mut broadcast::Receiver<Event>) -> Vec<Event> {
+pub fn drain(receiver: &mut broadcast::Receiver<std::sync::Arc<Event>>) -> Vec<Event> {
     let mut events = Vec::new();
     while let Ok(event) = receiver.try_recv() {
-        events.push(event);
+        events.push(Event::clone(&event));
     }
     events
 }
