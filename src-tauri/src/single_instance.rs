@@ -116,6 +116,7 @@ mod unix {
 
     /// Asks the process listening at `path` to show its window. `false` when nobody listens.
     fn hand_over(path: &Path) -> std::io::Result<bool> {
+        refuse_a_stranger_s_socket(path)?;
         match UnixStream::connect(path) {
             Ok(mut stream) => {
                 stream.set_write_timeout(Some(Duration::from_secs(2)))?;
@@ -132,6 +133,27 @@ mod unix {
             }
             Err(error) => Err(error),
         }
+    }
+
+    /// In the shared temporary folder (no runtime folder) another account could put a socket
+    /// at this name and make every launch hand over to it and exit. Only a socket owned by
+    /// whoever owns the home folder is talked to; a stranger's is an error, and the app then
+    /// starts on its own.
+    fn refuse_a_stranger_s_socket(path: &Path) -> std::io::Result<()> {
+        use std::os::unix::fs::MetadataExt;
+        let (Ok(socket), Some(home)) = (
+            std::fs::symlink_metadata(path),
+            std::env::var_os("HOME").and_then(|home| std::fs::metadata(home).ok()),
+        ) else {
+            return Ok(());
+        };
+        if socket.uid() == home.uid() {
+            return Ok(());
+        }
+        Err(std::io::Error::new(
+            ErrorKind::PermissionDenied,
+            format!("{} belongs to another account", path.display()),
+        ))
     }
 
     impl Instance {
@@ -247,6 +269,35 @@ mod tests {
         assert_eq!(instance.path(), path);
         drop(instance);
         assert!(!path.exists(), "the socket file goes with the instance");
+    }
+
+    #[test]
+    fn a_socket_owned_by_another_account_is_never_talked_to() {
+        use std::os::unix::fs::MetadataExt;
+        let folder = tempfile::tempdir().expect("temporary folder");
+        let path = folder.path().join("dossier-test.sock");
+        let stranger = std::os::unix::net::UnixListener::bind(&path).expect("bind");
+        let home_owner = std::env::var_os("HOME")
+            .and_then(|home| std::fs::metadata(home).ok())
+            .map(|home| home.uid());
+        let Some(home_owner) = home_owner else {
+            panic!("HOME is not set: cannot tell whose socket is whose");
+        };
+        // Giving the socket away needs root (which CI is); elsewhere the file is ours and the
+        // refusal cannot be shown, so say so rather than pass quietly.
+        let other = if home_owner == 65534 { 65533 } else { 65534 };
+        if std::process::Command::new("chown")
+            .arg(other.to_string())
+            .arg(&path)
+            .status()
+            .map_or(true, |status| !status.success())
+        {
+            eprintln!("skipped: chown needs root here");
+            return;
+        }
+        let refused = claim(&path).err().map(|error| error.kind());
+        assert_eq!(refused, Some(std::io::ErrorKind::PermissionDenied));
+        drop(stranger);
     }
 
     #[test]
