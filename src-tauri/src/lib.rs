@@ -23,13 +23,14 @@ pub fn run() -> Result<(), Box<dyn std::error::Error>> {
     commands::LAUNCHED.get_or_init(std::time::Instant::now);
     let simulated_drops = std::env::var_os("DOSSIER_E2E_SIMULATED_DROPS").is_some_and(|v| v == "1");
     let context = tauri::generate_context!();
-    let data_dir = std::env::var_os("DOSSIER_DATA_DIR").map(std::path::PathBuf::from);
     // First, so a second launch hands over and exits before anything else starts (opening the
     // ledger sweeps "interrupted" replies, which would be the running app's).
     #[cfg(unix)]
     let socket = single_instance::socket_path(&single_instance::instance_name(
         &context.config().identifier,
-        data_dir.as_deref(),
+        std::env::var_os("DOSSIER_DATA_DIR")
+            .as_deref()
+            .map(std::path::Path::new),
     ));
     #[cfg(unix)]
     let claimed = match single_instance::claim(&socket) {
@@ -45,18 +46,23 @@ pub fn run() -> Result<(), Box<dyn std::error::Error>> {
     // the ledger is managed.
     let app = shell(base, simulated_drops).build(context)?;
     logging::init(app.path().app_log_dir().ok().as_deref());
+    // The socket file to remove on exit: only our own, never one we failed to take over.
     #[cfg(unix)]
-    match claimed {
+    let listening = match claimed {
         Ok(instance) => {
             let handle = app.handle().clone();
             instance.serve(move || single_instance::focus_main_window(&handle));
+            Some(socket)
         }
-        Err(error) => tracing::warn!(
-            %error,
-            socket = %socket.display(),
-            "cannot listen for second launches; a second launch will open a second window"
-        ),
-    }
+        Err(error) => {
+            tracing::warn!(
+                %error,
+                socket = %socket.display(),
+                "cannot listen for second launches; a second launch will open a second window"
+            );
+            None
+        }
+    };
     let ledger = match tauri::async_runtime::block_on(Ledger::open(LedgerOptions::from_env())) {
         Ok(ledger) => ledger,
         Err(error) => {
@@ -67,10 +73,11 @@ pub fn run() -> Result<(), Box<dyn std::error::Error>> {
     app.manage(ledger);
     tracing::info!(version = env!("CARGO_PKG_VERSION"), "Dossier started");
     start(&app);
-    app.run(move |_, event| {
-        if let tauri::RunEvent::Exit = event {
-            #[cfg(unix)]
-            single_instance::remove_on_exit(&socket);
+    // `_event` is only read on Unix; Windows' plugin cleans up after itself.
+    app.run(move |_, _event| {
+        #[cfg(unix)]
+        if let (tauri::RunEvent::Exit, Some(socket)) = (_event, &listening) {
+            single_instance::remove_on_exit(socket);
         }
     });
     Ok(())
