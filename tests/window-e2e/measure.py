@@ -145,6 +145,10 @@ def main():
     driver.wait_for("[data-testid=new-session]", timeout=60)
     launch = time.time() - started
     print(f"launch to interactive sidebar (including WebDriver set-up): {launch:.2f} s")
+    time.sleep(2)
+    for pid in processes_running(os.path.realpath(application)):
+        # The baseline: what the app holds with an empty ledger, before any session is open.
+        print(f"app process {pid} at launch, empty ledger: {resident_kib(pid) / 1024:.1f} MiB resident")
 
     session = driver.async_script(INVOKE, "create_session", {"input": {"title": "Thousand"}})["ok"]
     started = time.time()
