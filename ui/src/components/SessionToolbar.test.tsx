@@ -23,6 +23,24 @@ async function sessionWithTwoMessages() {
 }
 
 describe("session actions", () => {
+  it("fork and export wait for a first message, and say why", async () => {
+    render(() => <App locale="en" backend={fakeBackend([session("ses_a", "Empty", 1)])} />);
+    fireEvent.click(await screen.findByText("Empty"));
+    const fork = await screen.findByTestId("fork-session");
+    await waitFor(() => {
+      expect(fork.hasAttribute("disabled")).toBe(true);
+    });
+    expect(screen.getByTestId("export").hasAttribute("disabled")).toBe(true);
+    expect(fork.getAttribute("title")).toBe("Nothing to fork or export yet: send a message first");
+    const field = screen.getByRole<HTMLTextAreaElement>("textbox", { name: "Message" });
+    fireEvent.input(field, { target: { value: "hello" } });
+    fireEvent.keyDown(field, { key: "Enter" });
+    await waitFor(() => {
+      expect(fork.hasAttribute("disabled")).toBe(false);
+    });
+    expect(screen.getByTestId("export").hasAttribute("disabled")).toBe(false);
+  });
+
   it("undo hides the last message you sent and puts its text back; redo brings it back", async () => {
     const { backend, field } = await sessionWithTwoMessages();
     fireEvent.click(screen.getByTestId("undo"));
@@ -79,9 +97,7 @@ describe("session actions", () => {
   });
 
   it("export says where the file went; import opens the new session", async () => {
-    const backend = fakeBackend([session("ses_a", "Taxes", 1)]);
-    render(() => <App locale="en" backend={backend} />);
-    fireEvent.click(await screen.findByText("Taxes"));
+    const { backend } = await sessionWithTwoMessages();
     fireEvent.click(screen.getByTestId("export"));
     fireEvent.click(await screen.findByTestId("export-markdown"));
     expect((await screen.findByTestId("announcement")).textContent).toBe("Saved to /home/ada/ses_a.md");

@@ -46,7 +46,14 @@ export const SessionToolbar: Component<{ t: Translate; chat: Chat; reshaping: Re
             >
               {props.t("redo")}
             </button>
-            <button type="button" class="plain-button" data-testid="fork-session" disabled={busy()} title={props.t("forkSessionHint")} onClick={() => void props.reshaping.fork(id(), undefined)}>
+            <button
+              type="button"
+              class="plain-button"
+              data-testid="fork-session"
+              disabled={busy() || !props.reshaping.hasContent(id())}
+              title={props.reshaping.hasContent(id()) ? props.t("forkSessionHint") : props.t("emptySessionHint")}
+              onClick={() => void props.reshaping.fork(id(), undefined)}
+            >
               {props.t("forkSession")}
             </button>
             <div class="menu">
@@ -56,6 +63,8 @@ export const SessionToolbar: Component<{ t: Translate; chat: Chat; reshaping: Re
                 data-testid="export"
                 aria-haspopup="menu"
                 aria-expanded={exportOpen()}
+                disabled={!props.reshaping.hasContent(id())}
+                title={props.reshaping.hasContent(id()) ? undefined : props.t("emptySessionHint")}
                 onClick={() => setExportOpen((open) => !open)}
               >
                 {props.t("exportSession")}

@@ -96,6 +96,8 @@ export function createReshaping(chat: Chat, hooks: ReshapingHooks) {
   return {
     canUndo: (sessionId: string) => !chat.isBusy(sessionId) && undoTarget(messagesOf(sessionId), revertOf(sessionId)) !== undefined,
     canRedo: (sessionId: string) => !chat.isBusy(sessionId) && revertOf(sessionId) !== undefined,
+    /** Whether there is anything to fork or export: a message on screen, or older ones to load. */
+    hasContent: (sessionId: string) => messagesOf(sessionId).length > 0 || chat.hasOlderMessages(sessionId),
     /** How many messages the marker hides. */
     undoneCount: (sessionId: string) => {
       const messages = messagesOf(sessionId);
