@@ -71,6 +71,8 @@ mod session_lifecycle;
 pub mod session_runner;
 pub mod session_store;
 pub mod subtask;
+#[cfg(test)]
+mod test_history;
 pub mod title;
 pub mod tools;
 mod wire_number;

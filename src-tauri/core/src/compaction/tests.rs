@@ -1,60 +1,16 @@
 use super::*;
-use crate::message::{AssistantMessage, AssistantTime, MessagePath, UserModel};
 use crate::session::Tokens;
+use crate::test_history::{assistant_message, ids, reply_of, user_message};
 
 fn user(id: &str) -> MessageWithParts {
-    MessageWithParts {
-        info: Message::User(UserMessage {
-            id: id.into(),
-            session_id: "s".into(),
-            time: UserTime { created: 1 },
-            format: None,
-            summary: None,
-            agent: "build".into(),
-            model: UserModel {
-                provider_id: "p".into(),
-                model_id: "m".into(),
-                variant: None,
-            },
-            system: None,
-            tools: None,
-        }),
-        parts: Vec::new(),
-    }
+    user_message(id, Vec::new())
 }
 
 fn assistant(id: &str, parent: &str, summary: bool, finished: bool) -> MessageWithParts {
-    MessageWithParts {
-        info: Message::Assistant(AssistantMessage {
-            id: id.into(),
-            session_id: "s".into(),
-            time: AssistantTime {
-                created: 2,
-                completed: Some(3),
-            },
-            error: None,
-            parent_id: parent.into(),
-            model_id: "m".into(),
-            provider_id: "p".into(),
-            mode: "build".into(),
-            agent: "build".into(),
-            path: MessagePath {
-                cwd: "/".into(),
-                root: "/".into(),
-            },
-            summary: summary.then_some(true),
-            cost: 0.0,
-            tokens: Tokens::default(),
-            structured: None,
-            variant: None,
-            finish: finished.then(|| "stop".into()),
-        }),
-        parts: Vec::new(),
-    }
-}
-
-fn ids(history: &[MessageWithParts]) -> Vec<&str> {
-    history.iter().map(|message| message.info.id()).collect()
+    reply_of(assistant_message(id, parent, Vec::new()), |reply| {
+        reply.summary = summary.then_some(true);
+        reply.finish = finished.then(|| "stop".into());
+    })
 }
 
 #[test]

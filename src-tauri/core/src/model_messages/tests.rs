@@ -2,50 +2,22 @@
 
 use super::*;
 use crate::assistant_error::{ApiErrorData, AssistantError};
-use crate::message::{
-    AssistantMessage, AssistantTime, Message, MessagePath, MessageWithParts, ModelRef, UserMessage,
-    UserModel, UserTime,
-};
+use crate::message::{MessageWithParts, ModelRef};
 use crate::part::{
     AgentPart, CompactionPart, FilePart, Part, PartBody, PartTime, ReasoningPart, StepFinishPart,
     StepStartPart, SubtaskPart, TextPart, ToolCompletedTime, ToolEndTime, ToolPart, ToolStartTime,
     ToolState,
 };
 use crate::session::Tokens;
+use crate::test_history::{assistant_message, part, reply_of, user_message, MODEL, PROVIDER};
 use serde_json::json;
 
 fn current() -> ModelRef {
-    ModelRef::new("fake", "fake-model")
-}
-
-fn part(body: PartBody) -> Part {
-    Part {
-        id: "prt".into(),
-        session_id: "ses".into(),
-        message_id: "msg".into(),
-        body,
-    }
+    ModelRef::new(PROVIDER, MODEL)
 }
 
 fn user(parts: Vec<PartBody>) -> MessageWithParts {
-    MessageWithParts {
-        info: Message::User(UserMessage {
-            id: "msg_user".into(),
-            session_id: "ses".into(),
-            time: UserTime { created: 1 },
-            format: None,
-            summary: None,
-            agent: "build".into(),
-            model: UserModel {
-                provider_id: "fake".into(),
-                model_id: "fake-model".into(),
-                variant: None,
-            },
-            system: None,
-            tools: None,
-        }),
-        parts: parts.into_iter().map(part).collect(),
-    }
+    user_message("msg_user", parts)
 }
 
 fn assistant_from(
@@ -53,37 +25,18 @@ fn assistant_from(
     error: Option<AssistantError>,
     parts: Vec<PartBody>,
 ) -> MessageWithParts {
-    MessageWithParts {
-        info: Message::Assistant(AssistantMessage {
-            id: "msg_assistant".into(),
-            session_id: "ses".into(),
-            time: AssistantTime {
-                created: 2,
-                completed: Some(3),
-            },
-            error,
-            parent_id: "msg_user".into(),
-            model_id: model.1.into(),
-            provider_id: model.0.into(),
-            mode: "build".into(),
-            agent: "build".into(),
-            path: MessagePath {
-                cwd: "/w".into(),
-                root: "/w".into(),
-            },
-            summary: None,
-            cost: 0.0,
-            tokens: Tokens::default(),
-            structured: None,
-            variant: None,
-            finish: Some("stop".into()),
-        }),
-        parts: parts.into_iter().map(part).collect(),
-    }
+    reply_of(
+        assistant_message("msg_assistant", "msg_user", parts),
+        |reply| {
+            reply.provider_id = model.0.into();
+            reply.model_id = model.1.into();
+            reply.error = error;
+        },
+    )
 }
 
 fn assistant(parts: Vec<PartBody>) -> MessageWithParts {
-    assistant_from(("fake", "fake-model"), None, parts)
+    assistant_message("msg_assistant", "msg_user", parts)
 }
 
 fn text(text: &str) -> PartBody {
@@ -456,7 +409,7 @@ fn conversion_table() {
                 completed(
                     "Image read successfully",
                     None,
-                    Some(vec![part(image.clone())]),
+                    Some(vec![part("msg_assistant", 1, image.clone())]),
                 ),
             )])],
             vec![
@@ -627,22 +580,12 @@ fn conversion_table() {
 
 #[test]
 fn late_user_text_is_wrapped_only_after_the_finished_reply() {
-    let mut first = user(vec![text("first")]);
-    if let Message::User(info) = &mut first.info {
-        info.id = "msg_1".into();
-    }
-    let mut finished = assistant(vec![text("a")]);
-    if let Message::Assistant(info) = &mut finished.info {
-        info.id = "msg_2".into();
-    }
-    let mut late = user(vec![
-        text("also this"),
-        synthetic("inlined file"),
-        ignored("x"),
-    ]);
-    if let Message::User(info) = &mut late.info {
-        info.id = "msg_3".into();
-    }
+    let first = user_message("msg_1", vec![text("first")]);
+    let finished = assistant_message("msg_2", "msg_1", vec![text("a")]);
+    let late = user_message(
+        "msg_3",
+        vec![text("also this"), synthetic("inlined file"), ignored("x")],
+    );
     let mut history = vec![first, finished, late];
     wrap_late_user_text(&mut history, "msg_2");
     assert_eq!(
@@ -663,7 +606,11 @@ fn tool_media_stays_in_the_result_for_providers_that_take_it() {
     let image = file("image/png", "data:image/png;base64,AA==");
     let history = vec![assistant(vec![tool(
         "c1",
-        completed("Image read successfully", None, Some(vec![part(image)])),
+        completed(
+            "Image read successfully",
+            None,
+            Some(vec![part("msg_assistant", 1, image)]),
+        ),
     )])];
     let inside = to_model_messages_for(&history, &current(), true);
     let mut expected = result("c1", "Image read successfully", false);

@@ -1,78 +1,28 @@
 use super::*;
-use crate::message::{AssistantMessage, AssistantTime, MessagePath, UserModel, UserTime};
-use crate::part::{Part, PartBody, StepStartPart, ToolPart, ToolState};
+use crate::part::{PartBody, StepStartPart, ToolPart, ToolState};
+use crate::test_history::{assistant_message, reply_of, user_message};
 
 fn user() -> MessageWithParts {
-    MessageWithParts {
-        info: Message::User(UserMessage {
-            id: "u".into(),
-            session_id: "s".into(),
-            time: UserTime { created: 1 },
-            format: None,
-            summary: None,
-            agent: "build".into(),
-            model: UserModel {
-                provider_id: "p".into(),
-                model_id: "m".into(),
-                variant: None,
-            },
-            system: None,
-            tools: None,
-        }),
-        parts: Vec::new(),
-    }
+    user_message("u", Vec::new())
 }
 
 fn assistant(finish: Option<&str>, with_tool: bool) -> MessageWithParts {
-    let mut parts = vec![Part {
-        id: "p1".into(),
-        session_id: "s".into(),
-        message_id: "a".into(),
-        body: PartBody::StepStart(StepStartPart { snapshot: None }),
-    }];
+    let mut parts = vec![PartBody::StepStart(StepStartPart { snapshot: None })];
     if with_tool {
-        parts.push(Part {
-            id: "p2".into(),
-            session_id: "s".into(),
-            message_id: "a".into(),
-            body: PartBody::Tool(ToolPart {
-                call_id: "c".into(),
-                tool: "read".into(),
-                state: ToolState::Pending {
-                    input: serde_json::json!({}),
-                    raw: String::new(),
-                },
-                metadata: None,
-            }),
-        });
-    }
-    MessageWithParts {
-        info: Message::Assistant(AssistantMessage {
-            id: "a".into(),
-            session_id: "s".into(),
-            time: AssistantTime {
-                created: 2,
-                completed: None,
+        parts.push(PartBody::Tool(ToolPart {
+            call_id: "c".into(),
+            tool: "read".into(),
+            state: ToolState::Pending {
+                input: serde_json::json!({}),
+                raw: String::new(),
             },
-            error: None,
-            parent_id: "u".into(),
-            model_id: "m".into(),
-            provider_id: "p".into(),
-            mode: "build".into(),
-            agent: "build".into(),
-            path: MessagePath {
-                cwd: "/".into(),
-                root: "/".into(),
-            },
-            summary: None,
-            cost: 0.0,
-            tokens: Tokens::default(),
-            structured: None,
-            variant: None,
-            finish: finish.map(str::to_string),
-        }),
-        parts,
+            metadata: None,
+        }));
     }
+    reply_of(assistant_message("a", "u", parts), |reply| {
+        reply.time.completed = None;
+        reply.finish = finish.map(str::to_string);
+    })
 }
 
 #[test]

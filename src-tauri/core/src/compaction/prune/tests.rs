@@ -1,9 +1,6 @@
 use super::*;
-use crate::message::{
-    AssistantMessage, AssistantTime, MessagePath, UserMessage, UserModel, UserTime,
-};
 use crate::part::{ToolCompletedTime, ToolPart};
-use crate::session::Tokens;
+use crate::test_history::{assistant_message, reply_of, user_message};
 use serde_json::json;
 
 /// One message of a test history: a user turn, or an assistant with tool outputs of the given
@@ -14,6 +11,26 @@ enum Turn {
     Summary,
 }
 
+fn tool_output(number: usize, tool: &str, tokens: u64, compacted: bool) -> PartBody {
+    PartBody::Tool(ToolPart {
+        call_id: format!("call_{number}"),
+        tool: tool.into(),
+        state: ToolState::Completed {
+            input: json!({}),
+            output: "x".repeat(tokens as usize * 4),
+            title: String::new(),
+            metadata: json!({}),
+            time: ToolCompletedTime {
+                start: 1,
+                end: 2,
+                compacted: compacted.then_some(5),
+            },
+            attachments: None,
+        },
+        metadata: None,
+    })
+}
+
 fn history(turns: &[Turn]) -> Vec<MessageWithParts> {
     turns
         .iter()
@@ -21,82 +38,20 @@ fn history(turns: &[Turn]) -> Vec<MessageWithParts> {
         .map(|(index, turn)| {
             let id = format!("msg_{index:03}");
             match turn {
-                Turn::User => MessageWithParts {
-                    info: Message::User(UserMessage {
-                        id,
-                        session_id: "s".into(),
-                        time: UserTime { created: 1 },
-                        format: None,
-                        summary: None,
-                        agent: "build".into(),
-                        model: UserModel {
-                            provider_id: "p".into(),
-                            model_id: "m".into(),
-                            variant: None,
-                        },
-                        system: None,
-                        tools: None,
-                    }),
-                    parts: Vec::new(),
-                },
-                Turn::Tools(_) | Turn::Summary => {
-                    let tools: &[(&str, u64, bool)] = match turn {
-                        Turn::Tools(tools) => tools,
-                        _ => &[],
-                    };
-                    MessageWithParts {
-                        info: Message::Assistant(AssistantMessage {
-                            id: id.clone(),
-                            session_id: "s".into(),
-                            time: AssistantTime {
-                                created: 2,
-                                completed: Some(3),
-                            },
-                            error: None,
-                            parent_id: String::new(),
-                            model_id: "m".into(),
-                            provider_id: "p".into(),
-                            mode: "build".into(),
-                            agent: "build".into(),
-                            path: MessagePath {
-                                cwd: "/".into(),
-                                root: "/".into(),
-                            },
-                            summary: matches!(turn, Turn::Summary).then_some(true),
-                            cost: 0.0,
-                            tokens: Tokens::default(),
-                            structured: None,
-                            variant: None,
-                            finish: Some("stop".into()),
-                        }),
-                        parts: tools
-                            .iter()
-                            .enumerate()
-                            .map(|(number, (tool, tokens, compacted))| Part {
-                                id: format!("{id}_part_{number}"),
-                                session_id: "s".into(),
-                                message_id: id.clone(),
-                                body: PartBody::Tool(ToolPart {
-                                    call_id: format!("call_{number}"),
-                                    tool: (*tool).into(),
-                                    state: ToolState::Completed {
-                                        input: json!({}),
-                                        output: "x".repeat(*tokens as usize * 4),
-                                        title: String::new(),
-                                        metadata: json!({}),
-                                        time: ToolCompletedTime {
-                                            start: 1,
-                                            end: 2,
-                                            compacted: compacted.then_some(5),
-                                        },
-                                        attachments: None,
-                                    },
-                                    metadata: None,
-                                }),
-                            })
-                            .collect(),
-                    }
+                Turn::User => user_message(&id, Vec::new()),
+                Turn::Tools(tools) => {
+                    let outputs = tools
+                        .iter()
+                        .enumerate()
+                        .map(|(number, (tool, tokens, compacted))| {
+                            tool_output(number, tool, *tokens, *compacted)
+                        })
+                        .collect();
+                    assistant_message(&id, "", outputs)
                 }
+                Turn::Summary => reply_of(assistant_message(&id, "", Vec::new()), |reply| {
+                    reply.summary = Some(true);
+                }),
             }
         })
         .collect()

@@ -1,96 +1,35 @@
 use super::*;
-use crate::message::{
-    AssistantMessage, AssistantTime, MessagePath, UserMessage, UserModel, UserTime,
-};
-use crate::part::{CompactionPart, Part, TextPart};
-use crate::session::Tokens;
+use crate::part::{CompactionPart, TextPart};
+use crate::test_history::{assistant_message, ids, reply_of, user_message};
 use serde_json::json;
 
-fn part(message_id: &str, body: PartBody) -> Part {
-    Part {
-        id: format!("{message_id}_part"),
-        session_id: "s".into(),
-        message_id: message_id.into(),
-        body,
-    }
-}
-
-fn text(message_id: &str, tokens: u64) -> Part {
-    part(
-        message_id,
-        PartBody::Text(TextPart {
-            text: "x".repeat(tokens as usize * 4),
-            ..TextPart::default()
-        }),
-    )
+/// Text of about `tokens` estimated tokens.
+fn text(tokens: u64) -> PartBody {
+    PartBody::Text(TextPart {
+        text: "x".repeat(tokens as usize * 4),
+        ..TextPart::default()
+    })
 }
 
 fn user(id: &str, tokens: u64) -> MessageWithParts {
-    MessageWithParts {
-        info: Message::User(UserMessage {
-            id: id.into(),
-            session_id: "s".into(),
-            time: UserTime { created: 1 },
-            format: None,
-            summary: None,
-            agent: "build".into(),
-            model: UserModel {
-                provider_id: "p".into(),
-                model_id: "m".into(),
-                variant: None,
-            },
-            system: None,
-            tools: None,
-        }),
-        parts: vec![text(id, tokens)],
-    }
+    user_message(id, vec![text(tokens)])
 }
 
 fn marker(id: &str, tail: Option<&str>) -> MessageWithParts {
-    let mut message = user(id, 0);
-    message.parts = vec![part(
+    user_message(
         id,
-        PartBody::Compaction(CompactionPart {
+        vec![PartBody::Compaction(CompactionPart {
             auto: false,
             overflow: None,
             tail_start_id: tail.map(str::to_string),
-        }),
-    )];
-    message
+        })],
+    )
 }
 
 fn assistant(id: &str, parent: &str, tokens: u64, summary: bool) -> MessageWithParts {
-    MessageWithParts {
-        info: Message::Assistant(AssistantMessage {
-            id: id.into(),
-            session_id: "s".into(),
-            time: AssistantTime {
-                created: 2,
-                completed: Some(3),
-            },
-            error: None,
-            parent_id: parent.into(),
-            model_id: "m".into(),
-            provider_id: "p".into(),
-            mode: "build".into(),
-            agent: "build".into(),
-            path: MessagePath {
-                cwd: "/".into(),
-                root: "/".into(),
-            },
-            summary: summary.then_some(true),
-            cost: 0.0,
-            tokens: Tokens::default(),
-            structured: None,
-            variant: None,
-            finish: Some("stop".into()),
-        }),
-        parts: vec![text(id, tokens)],
-    }
-}
-
-fn ids(history: &[MessageWithParts]) -> Vec<&str> {
-    history.iter().map(|message| message.info.id()).collect()
+    reply_of(assistant_message(id, parent, vec![text(tokens)]), |reply| {
+        reply.summary = summary.then_some(true);
+    })
 }
 
 #[test]
