@@ -85,15 +85,7 @@ async fn an_undone_message_takes_its_picture_along_when_the_next_prompt_removes_
         )
         .await;
     let kept_hash = blob_hash(&kept);
-    let first = test
-        .ledger
-        .messages(&session.id, &Default::default())
-        .await
-        .unwrap_or_else(|error| panic!("{error}"))
-        .messages[0]
-        .info
-        .id()
-        .to_string();
+    let first = test.history(&session.id).await[0].info.id().to_string();
     test.ledger
         .revert(&session.id, &first, None)
         .await

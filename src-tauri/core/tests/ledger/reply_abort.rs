@@ -25,12 +25,7 @@ async fn abort_ends_a_hanging_stream_at_once_and_keeps_the_text() {
     assert!(test.ledger.is_busy(&session.id));
     // Better than OpenCode: the streamed text is in the database within 250 ms, mid-reply.
     tokio::time::sleep(Duration::from_millis(400)).await;
-    let stored = test
-        .ledger
-        .messages(&session.id, &Default::default())
-        .await
-        .unwrap_or_else(|error| panic!("{error}"))
-        .messages;
+    let stored = test.history(&session.id).await;
     let checkpointed = stored.last().map(text_of).unwrap_or_default();
     assert_eq!(
         checkpointed, "Still thinking",

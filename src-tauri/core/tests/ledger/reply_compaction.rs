@@ -8,18 +8,6 @@ use dossier_core::message::{Message, ModelRef};
 use dossier_core::part::{PartBody, ToolState};
 use serde_json::Value;
 
-fn contents(body: &Value) -> Vec<String> {
-    body["messages"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|message| match &message["content"] {
-            Value::String(text) => text.clone(),
-            other => other.to_string(),
-        })
-        .collect()
-}
-
 #[tokio::test]
 async fn summarize_records_a_summary_that_the_next_prompt_starts_from() {
     let fake = FakeProvider::start(vec![
@@ -38,12 +26,7 @@ async fn summarize_records_a_summary_that_the_next_prompt_starts_from() {
         .unwrap_or_else(|error| panic!("{error}"));
     assert!(done);
 
-    let stored = test
-        .ledger
-        .messages(&session.id, &Default::default())
-        .await
-        .unwrap_or_else(|error| panic!("{error}"))
-        .messages;
+    let stored = test.history(&session.id).await;
     assert_eq!(stored.len(), 4, "prompt, reply, request, summary");
     assert!(matches!(
         stored[2].parts[0].body,
@@ -62,14 +45,14 @@ async fn summarize_records_a_summary_that_the_next_prompt_starts_from() {
         summary_request.get("tools").is_none(),
         "no tools while summarising"
     );
-    let sent = contents(summary_request);
+    let sent = sent_texts(summary_request);
     assert!(sent.iter().any(|text| text == "hello there"));
     assert!(sent
         .last()
         .is_some_and(|text| text.contains("detailed summary")));
 
     ask(&test, &session.id, "and now?").await;
-    let after = contents(&fake.requests()[2].body);
+    let after = sent_texts(&fake.requests()[2].body);
     assert!(
         !after.iter().any(|text| text.contains("hello there")),
         "the history before the summary is not sent again: {after:?}"
@@ -88,12 +71,7 @@ async fn summarize_with_an_unknown_model_is_refused_and_records_nothing() {
         .summarize(&session.id, ModelRef::new("fake", "missing"), false)
         .await;
     assert!(refused.is_err());
-    let stored = test
-        .ledger
-        .messages(&session.id, &Default::default())
-        .await
-        .unwrap_or_else(|error| panic!("{error}"))
-        .messages;
+    let stored = test.history(&session.id).await;
     assert!(stored.is_empty());
 }
 
@@ -128,7 +106,7 @@ async fn old_tool_outputs_are_pruned_from_what_the_model_sees_but_kept_in_the_le
     ask(&test, &session.id, "second").await;
     // Still within the last two turns: nothing pruned yet.
     let cleared = |body: &Value| {
-        contents(body)
+        sent_texts(body)
             .iter()
             .filter(|text| *text == "[Old tool result content cleared]")
             .count()
@@ -141,12 +119,7 @@ async fn old_tool_outputs_are_pruned_from_what_the_model_sees_but_kept_in_the_le
     // The newest ~40k tokens of old outputs stay; the three oldest reads are cleared.
     assert_eq!(cleared(&requests[9].body), 3);
 
-    let stored = test
-        .ledger
-        .messages(&session.id, &Default::default())
-        .await
-        .unwrap_or_else(|error| panic!("{error}"))
-        .messages;
+    let stored = test.history(&session.id).await;
     let reads: Vec<(bool, usize)> = stored
         .iter()
         .flat_map(|message| message.parts.iter())
@@ -191,7 +164,7 @@ async fn summarize_keeps_the_last_two_turns_verbatim_after_the_summary() {
         .await
         .unwrap_or_else(|error| panic!("{error}"));
 
-    let summary_request = contents(&fake.requests()[3].body);
+    let summary_request = sent_texts(&fake.requests()[3].body);
     assert!(summary_request.iter().any(|text| text == "turn one"));
     assert!(
         !summary_request
@@ -200,12 +173,7 @@ async fn summarize_keeps_the_last_two_turns_verbatim_after_the_summary() {
         "the kept tail is not summarised: {summary_request:?}"
     );
 
-    let stored = test
-        .ledger
-        .messages(&session.id, &Default::default())
-        .await
-        .unwrap_or_else(|error| panic!("{error}"))
-        .messages;
+    let stored = test.history(&session.id).await;
     let tail_start = stored[6].parts.iter().find_map(|part| match &part.body {
         PartBody::Compaction(compaction) => compaction.tail_start_id.clone(),
         _ => None,
@@ -213,7 +181,7 @@ async fn summarize_keeps_the_last_two_turns_verbatim_after_the_summary() {
     assert_eq!(tail_start.as_deref(), Some(stored[2].info.id()));
 
     ask(&test, &session.id, "turn four").await;
-    let sent = contents(&fake.requests()[4].body);
+    let sent = sent_texts(&fake.requests()[4].body);
     // System prompt first, then the summary, the kept turns as they were, and the new prompt.
     assert_eq!(
         sent[1..],

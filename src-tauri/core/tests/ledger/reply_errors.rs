@@ -242,25 +242,13 @@ fn overflow() -> Reply {
     )
 }
 
-/// What a request sent to the model says, one line per message (`role: text`).
+/// What a request sent to the model says, one line per message (`role: text`), without the
+/// system prompt.
 fn conversation(body: &serde_json::Value) -> Vec<String> {
-    body["messages"]
-        .as_array()
+    sent_messages(body)
         .into_iter()
-        .flatten()
-        .filter(|message| message["role"] != "system")
-        .map(|message| {
-            let text = match &message["content"] {
-                serde_json::Value::String(text) => text.clone(),
-                serde_json::Value::Array(items) => items
-                    .iter()
-                    .map(|item| item["text"].as_str().unwrap_or("<media>").to_string())
-                    .collect::<Vec<_>>()
-                    .join(" | "),
-                _ => String::new(),
-            };
-            format!("{}: {text}", message["role"].as_str().unwrap_or_default())
-        })
+        .filter(|(role, _)| role != "system")
+        .map(|(role, text)| format!("{role}: {text}"))
         .collect()
 }
 
@@ -279,12 +267,7 @@ async fn context_overflow_summarises_the_history_and_asks_the_question_again() {
     let reply = ask(&test, &session.id, "a very long question").await;
     assert_eq!(text_of(&reply), "Answered.");
     assert!(assistant_of(&reply).error.is_none());
-    let stored = test
-        .ledger
-        .messages(&session.id, &Default::default())
-        .await
-        .unwrap_or_else(|error| panic!("{error}"))
-        .messages;
+    let stored = test.history(&session.id).await;
     let shape: Vec<String> = stored
         .iter()
         .map(|message| format!("{} {:?}", message.info.role(), describe(&message.parts)))

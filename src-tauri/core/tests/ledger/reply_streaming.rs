@@ -172,12 +172,7 @@ async fn a_second_prompt_joins_the_run_and_is_seen_on_the_next_step() {
         "both callers get the same final reply"
     );
     assert_eq!(text_of(&second), "Second answer.");
-    let stored = test
-        .ledger
-        .messages(&session.id, &Default::default())
-        .await
-        .unwrap_or_else(|error| panic!("{error}"))
-        .messages;
+    let stored = test.history(&session.id).await;
     let roles: Vec<&str> = stored.iter().map(|message| message.info.role()).collect();
     assert_eq!(roles, ["user", "assistant", "user", "assistant"]);
     let requests = fake.requests();
@@ -245,12 +240,7 @@ async fn anthropic_messages_stream_thinking_text_and_tool_use() {
     assert_eq!(messages[1]["content"][1]["type"], "tool_use");
     assert_eq!(messages[2]["content"][0]["type"], "tool_result");
     assert_eq!(messages[2]["content"][0]["tool_use_id"], "toolu_1");
-    let stored = test
-        .ledger
-        .messages(&session.id, &Default::default())
-        .await
-        .unwrap_or_else(|error| panic!("{error}"))
-        .messages;
+    let stored = test.history(&session.id).await;
     let first_reply = describe(&stored[1].parts);
     assert_eq!(
         first_reply,

@@ -167,3 +167,37 @@ pub async fn wait_for(
         }
     }
 }
+
+/// Each message a request sent to the model, oldest first (the system prompt included), as
+/// `(role, text)`; a message of several pieces is joined with " | ", media shown as "<media>".
+pub fn sent_messages(body: &serde_json::Value) -> Vec<(String, String)> {
+    use serde_json::Value;
+    body["messages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|message| {
+            let text = match &message["content"] {
+                Value::String(text) => text.clone(),
+                Value::Array(items) => items
+                    .iter()
+                    .map(|item| item["text"].as_str().unwrap_or("<media>").to_string())
+                    .collect::<Vec<_>>()
+                    .join(" | "),
+                other => other.to_string(),
+            };
+            (
+                message["role"].as_str().unwrap_or_default().to_string(),
+                text,
+            )
+        })
+        .collect()
+}
+
+/// The text of each message a request sent, as `sent_messages` reads it.
+pub fn sent_texts(body: &serde_json::Value) -> Vec<String> {
+    sent_messages(body)
+        .into_iter()
+        .map(|(_, text)| text)
+        .collect()
+}

@@ -25,12 +25,7 @@ async fn tool_calls_run_the_read_tool_and_the_loop_takes_a_second_step() {
     let reply = ask(&test, &session.id, "what do the notes say?").await;
     assert_eq!(text_of(&reply), "The notes say alpha.");
 
-    let stored = test
-        .ledger
-        .messages(&session.id, &Default::default())
-        .await
-        .unwrap_or_else(|error| panic!("{error}"))
-        .messages;
+    let stored = test.history(&session.id).await;
     assert_eq!(stored.len(), 3, "user, the tool step, the answer");
     let first = &stored[1];
     assert_eq!(assistant_of(first).finish.as_deref(), Some("tool-calls"));

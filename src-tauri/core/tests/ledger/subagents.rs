@@ -42,12 +42,7 @@ async fn the_task_tool_runs_a_subagent_in_a_child_session() {
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(children.len(), 1);
     assert_eq!(children[0].title, "Look around (@general subagent)");
-    let stored = test
-        .ledger
-        .messages(&session.id, &Default::default())
-        .await
-        .unwrap_or_else(|error| panic!("{error}"))
-        .messages;
+    let stored = test.history(&session.id).await;
     match task_part(&stored[1]) {
         ToolState::Completed {
             output,
@@ -106,12 +101,7 @@ async fn a_subtask_part_runs_before_the_model_answers() {
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(text_of(&reply), "Summary.");
-    let stored = test
-        .ledger
-        .messages(&session.id, &Default::default())
-        .await
-        .unwrap_or_else(|error| panic!("{error}"))
-        .messages;
+    let stored = test.history(&session.id).await;
     let roles: Vec<&str> = stored.iter().map(|message| message.info.role()).collect();
     assert_eq!(roles, ["user", "assistant", "assistant"]);
     assert_eq!(

@@ -47,6 +47,15 @@ pub async fn open_with(config: &str, adjust: impl FnOnce(&mut LedgerOptions)) ->
 }
 
 impl TestLedger {
+    /// Every message of the session with its parts, oldest first, as the ledger lists them.
+    pub async fn history(&self, session_id: &str) -> Vec<MessageWithParts> {
+        self.ledger
+            .messages(session_id, &Default::default())
+            .await
+            .unwrap_or_else(|error| panic!("{error}"))
+            .messages
+    }
+
     pub fn work(&self) -> PathBuf {
         self.folder.path().join("work")
     }
