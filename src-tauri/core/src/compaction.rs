@@ -31,10 +31,9 @@ assistant who will continue it without seeing it. Use these sections in Markdown
 Constraints, Progress, Key Decisions, Next Steps, Critical Context, Relevant Files. Keep file \
 names, figures and quotes that matter; leave out pleasantries.";
 
-/// OpenCode's overflow test (`overflow.ts`): the last step's tokens reach the usable context,
-/// i.e. the model's `limit.context` minus room for the reply (`limit.output`, at most 20k).
-/// `limit` is the model's `limit` from the config; without a context size nothing overflows.
-pub fn is_overflow(tokens: &crate::session::Tokens, limit: Option<&serde_json::Value>) -> bool {
+/// The context a request may fill: the model's `limit.context` minus room for the reply
+/// (`limit.output`, at most 20k), as OpenCode reckons it. `None` without a context size.
+pub fn usable_context(limit: Option<&serde_json::Value>) -> Option<u64> {
     let number = |key: &str| {
         limit
             .and_then(|limit| limit.get(key))
@@ -42,14 +41,19 @@ pub fn is_overflow(tokens: &crate::session::Tokens, limit: Option<&serde_json::V
             .unwrap_or(0)
     };
     let context = number("context");
-    if context == 0 {
+    (context > 0).then(|| context.saturating_sub(number("output").min(20_000)))
+}
+
+/// OpenCode's overflow test (`overflow.ts`): the last step's tokens reach the usable context.
+/// `limit` is the model's `limit` from the config; without a context size nothing overflows.
+pub fn is_overflow(tokens: &crate::session::Tokens, limit: Option<&serde_json::Value>) -> bool {
+    let Some(usable) = usable_context(limit) else {
         return false;
-    }
-    let reserved = number("output").min(20_000);
+    };
     let used = tokens
         .total
         .unwrap_or(tokens.input + tokens.output + tokens.cache.read + tokens.cache.write);
-    used >= context.saturating_sub(reserved)
+    used >= usable
 }
 
 /// Whether the newest finished reply (not itself a summary) filled the context.
@@ -289,7 +293,9 @@ impl Ledger {
         }
         let newest_agent = {
             let mut connection = self.pool.acquire().await?;
-            crate::message_store::newest_user_agent(&mut connection, session_id).await?
+            crate::message_store::newest_user_message(&mut connection, session_id)
+                .await?
+                .map(|user| user.agent)
         };
         let agent = match newest_agent.filter(|name| self.setup.agents.get(name).is_some()) {
             Some(name) => name,

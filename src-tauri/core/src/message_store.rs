@@ -2,7 +2,7 @@
 //! session's messages in stored order, a page at a time.
 
 use crate::error::LedgerError;
-use crate::message::{Message, MessageWithParts, ModelRef};
+use crate::message::{Message, MessageWithParts, UserMessage};
 use crate::part::{Part, PartBody};
 use crate::search_index;
 use sqlx::sqlite::SqliteRow;
@@ -283,11 +283,12 @@ pub async fn seq_of(
     )
 }
 
-/// The model of the newest user message, for the "current model" fallback.
-pub async fn newest_user_model(
+/// The session's newest user message, if there is one: its model is the "current model"
+/// fallback, its agent the one a summary runs under.
+pub async fn newest_user_message(
     connection: &mut SqliteConnection,
     session_id: &str,
-) -> Result<Option<ModelRef>, LedgerError> {
+) -> Result<Option<UserMessage>, LedgerError> {
     let row = sqlx::query(
         "SELECT data FROM message WHERE session_id = ? AND role = 'user' ORDER BY seq DESC LIMIT 1",
     )
@@ -296,27 +297,7 @@ pub async fn newest_user_model(
     .await?;
     match row {
         Some(row) => match message_from_row(&row)? {
-            Message::User(user) => Ok(Some(user.model.model_ref())),
-            Message::Assistant(_) => Ok(None),
-        },
-        None => Ok(None),
-    }
-}
-
-/// The agent of the session's newest user message, if there is one.
-pub async fn newest_user_agent(
-    connection: &mut SqliteConnection,
-    session_id: &str,
-) -> Result<Option<String>, LedgerError> {
-    let row = sqlx::query(
-        "SELECT data FROM message WHERE session_id = ? AND role = 'user' ORDER BY seq DESC LIMIT 1",
-    )
-    .bind(session_id)
-    .fetch_optional(connection)
-    .await?;
-    match row {
-        Some(row) => match message_from_row(&row)? {
-            Message::User(user) => Ok(Some(user.agent)),
+            Message::User(user) => Ok(Some(user)),
             Message::Assistant(_) => Ok(None),
         },
         None => Ok(None),

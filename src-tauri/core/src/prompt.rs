@@ -62,7 +62,9 @@ impl Ledger {
         }
         let newest_user_model = if session.model.is_none() {
             let mut connection = self.pool.acquire().await?;
-            message_store::newest_user_model(&mut connection, session_id).await?
+            message_store::newest_user_message(&mut connection, session_id)
+                .await?
+                .map(|user| user.model.model_ref())
         } else {
             None
         };

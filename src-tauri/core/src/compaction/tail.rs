@@ -17,18 +17,10 @@ const MAX_TAIL_TOKENS: u64 = 8_000;
 /// The tail's budget: a quarter of the usable context (context minus room for the reply),
 /// clamped to 2k–8k; 8k when the context size is unknown.
 pub fn tail_budget(limit: Option<&serde_json::Value>) -> u64 {
-    let number = |key: &str| {
-        limit
-            .and_then(|limit| limit.get(key))
-            .and_then(serde_json::Value::as_u64)
-            .unwrap_or(0)
-    };
-    let context = number("context");
-    if context == 0 {
-        return MAX_TAIL_TOKENS;
+    match super::usable_context(limit) {
+        Some(usable) => (usable / 4).clamp(MIN_TAIL_TOKENS, MAX_TAIL_TOKENS),
+        None => MAX_TAIL_TOKENS,
     }
-    let usable = context.saturating_sub(number("output").min(20_000));
-    (usable / 4).clamp(MIN_TAIL_TOKENS, MAX_TAIL_TOKENS)
 }
 
 /// Estimated tokens of what a message sends: text, reasoning, tool input and output, file
