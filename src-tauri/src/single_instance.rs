@@ -214,6 +214,19 @@ mod tests {
     use std::sync::mpsc;
     use std::time::Duration;
 
+    /// A first claim in a folder of its own, serving: its socket, and a channel that hears each
+    /// request for the window.
+    fn running_instance() -> (tempfile::TempDir, PathBuf, mpsc::Receiver<()>) {
+        let folder = tempfile::tempdir().expect("temporary folder");
+        let path = folder.path().join("dossier-test.sock");
+        let Claim::First(instance) = claim(&path).expect("first claim") else {
+            panic!("the first claim should listen");
+        };
+        let (sender, asked) = mpsc::channel();
+        instance.serve(move || sender.send(()).expect("test still listening"));
+        (folder, path, asked)
+    }
+
     #[test]
     fn a_data_folder_gets_its_own_name_and_the_same_folder_the_same_one() {
         let identifier = "app.dossier.desktop";
@@ -232,13 +245,7 @@ mod tests {
 
     #[test]
     fn a_second_claim_hands_over_and_the_first_is_asked_for_its_window() {
-        let folder = tempfile::tempdir().expect("temporary folder");
-        let path = folder.path().join("dossier-test.sock");
-        let Claim::First(instance) = claim(&path).expect("first claim") else {
-            panic!("the first claim should listen");
-        };
-        let (sender, asked) = mpsc::channel();
-        instance.serve(move || sender.send(()).expect("test still listening"));
+        let (_folder, path, asked) = running_instance();
 
         assert!(matches!(
             claim(&path).expect("second claim"),
@@ -303,13 +310,7 @@ mod tests {
     #[test]
     fn only_the_focus_message_brings_the_window_forward() {
         use std::io::Write;
-        let folder = tempfile::tempdir().expect("temporary folder");
-        let path = folder.path().join("dossier-test.sock");
-        let Claim::First(instance) = claim(&path).expect("first claim") else {
-            panic!("the first claim should listen");
-        };
-        let (sender, asked) = mpsc::channel();
-        instance.serve(move || sender.send(()).expect("test still listening"));
+        let (_folder, path, asked) = running_instance();
         let mut stranger = std::os::unix::net::UnixStream::connect(&path).expect("connect");
         stranger.write_all(b"open /etc/passwd\n").expect("write");
         drop(stranger);
