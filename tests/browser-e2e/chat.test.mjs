@@ -3,36 +3,23 @@
 // page's file input (in a browser files travel as data: URLs), send, watch the offline model's
 // reply stream in, reload and find the session in the sidebar. Screenshots go to
 // tests/artifacts/browser-*.png.
-import { test, before, after } from "node:test"
+import { test } from "node:test"
 import assert from "node:assert/strict"
 import { writeFileSync } from "node:fs"
 import path from "node:path"
-import { artifacts, launchBrowser, startServer } from "./support.mjs"
+import { artifacts, serverAndBrowser } from "./support.mjs"
 
-let server
-let browser
-let folder
-
-before(async () => {
-  server = await startServer()
-  folder = server.folder
-  browser = await launchBrowser()
-})
-
-after(async () => {
-  await browser?.close()
-  await server?.stop()
-})
+const run = serverAndBrowser()
 
 test("a browser session: attach a text file, send, see the reply stream in, find it after a reload", async () => {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 800 } })
+  const page = await run.browser.newPage({ viewport: { width: 1200, height: 800 } })
   const problems = []
   page.on("pageerror", (error) => problems.push(String(error)))
-  await page.goto(server.baseUrl + "/")
+  await page.goto(run.server.baseUrl + "/")
   await page.getByTestId("new-session").click()
   await page.getByTestId("session-row").first().waitFor()
 
-  const notes = path.join(folder, "notes.txt")
+  const notes = path.join(run.server.folder, "notes.txt")
   writeFileSync(notes, "first line of my notes\nsecond line\nthird line\n")
   await page.getByTestId("attach-file-input").setInputFiles(notes)
   await page.getByTestId("attachment-chip").first().waitFor()

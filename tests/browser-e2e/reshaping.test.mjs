@@ -2,24 +2,13 @@
 // dossier-server with the offline model: every step through the page's own buttons, the
 // export as a real browser download, the import through the page's file input.
 // Screenshots go to tests/artifacts/browser-reshaping-*.png.
-import { test, before, after } from "node:test"
+import { test } from "node:test"
 import assert from "node:assert/strict"
 import { readFileSync } from "node:fs"
 import path from "node:path"
-import { artifacts, launchBrowser, startServer } from "./support.mjs"
+import { artifacts, serverAndBrowser } from "./support.mjs"
 
-let server
-let browser
-
-before(async () => {
-  server = await startServer()
-  browser = await launchBrowser()
-})
-
-after(async () => {
-  await browser?.close()
-  await server?.stop()
-})
+const run = serverAndBrowser()
 
 const userTexts = (page) => page.locator('[data-testid="message"][data-role="user"] .user-text').allInnerTexts()
 
@@ -33,11 +22,10 @@ async function say(page, text) {
 }
 
 test("undo, redo, edit and resend, fork, export and import a session", async () => {
-  const folder = server.folder
-  const page = await browser.newPage({ viewport: { width: 1200, height: 800 }, acceptDownloads: true })
+  const page = await run.browser.newPage({ viewport: { width: 1200, height: 800 }, acceptDownloads: true })
   const problems = []
   page.on("pageerror", (error) => problems.push(String(error)))
-  await page.goto(server.baseUrl + "/")
+  await page.goto(run.server.baseUrl + "/")
   await page.getByTestId("new-session").click()
   await page.getByTestId("session-row").first().waitFor()
   await say(page, "first question")
@@ -81,7 +69,7 @@ test("undo, redo, edit and resend, fork, export and import a session", async () 
 
   await page.getByTestId("export").click()
   const [jsonDownload] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-json").click()])
-  const exportedPath = path.join(folder, "exported.json")
+  const exportedPath = path.join(run.server.folder, "exported.json")
   await jsonDownload.saveAs(exportedPath)
   assert.equal(JSON.parse(readFileSync(exportedPath, "utf8")).messages.length, 2)
 

@@ -2,27 +2,16 @@
 // with Ctrl+K and the conversation lands on that message, though it was never in the first
 // page the conversation loaded; Ctrl+F steps through matches in the open session; the sidebar
 // pins and archives several sessions at once. Screenshots go to tests/artifacts/browser-*.png.
-import { test, before, after } from "node:test"
+import { test } from "node:test"
 import assert from "node:assert/strict"
 import path from "node:path"
-import { artifacts, launchBrowser, startServer } from "./support.mjs"
+import { artifacts, serverAndBrowser } from "./support.mjs"
 
-let server
-let browser
-
-before(async () => {
-  server = await startServer()
-  browser = await launchBrowser()
-})
-
-after(async () => {
-  await browser?.close()
-  await server?.stop()
-})
+const run = serverAndBrowser()
 
 /** The server's HTTP API, to make sessions before the page loads them. */
 async function api(method, route, body) {
-  const response = await fetch(server.baseUrl + route, {
+  const response = await fetch(run.server.baseUrl + route, {
     method,
     headers: body === undefined ? {} : { "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -66,10 +55,10 @@ test("Ctrl+K finds a word said three sessions ago and lands on the message; Ctrl
   const third = await api("POST", "/session", { title: "Holiday" })
   await say(third.id, "Train tickets booked for Friday")
 
-  const page = await browser.newPage({ viewport: { width: 1200, height: 800 } })
+  const page = await run.browser.newPage({ viewport: { width: 1200, height: 800 } })
   const problems = []
   page.on("pageerror", (error) => problems.push(String(error)))
-  await page.goto(server.baseUrl + "/")
+  await page.goto(run.server.baseUrl + "/")
   await page.locator(`[data-testid=session-row][data-session-id="${third.id}"] .session-open`).click()
   await page.locator('[data-testid="message"][data-role="user"]').first().waitFor()
 
@@ -127,8 +116,8 @@ test("Ctrl+K finds a word said three sessions ago and lands on the message; Ctrl
 test("the sidebar pins a session to the top and archives two at once", async () => {
   const sessions = []
   for (const title of ["Pin one", "Pin two", "Pin three"]) sessions.push(await api("POST", "/session", { title }))
-  const page = await browser.newPage({ viewport: { width: 1200, height: 800 } })
-  await page.goto(server.baseUrl + "/")
+  const page = await run.browser.newPage({ viewport: { width: 1200, height: 800 } })
+  await page.goto(run.server.baseUrl + "/")
   const row = (session) => page.locator(`[data-testid=session-row][data-session-id="${session.id}"]`)
   const topTitle = (title) => page.waitForFunction((expected) => document.querySelector("[data-testid=session-row] .session-title")?.textContent === expected, title)
   await row(sessions[0]).hover()

@@ -5,6 +5,7 @@ import { mkdtempSync, mkdirSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
+import { after, before } from "node:test"
 import { chromium } from "playwright-core"
 import { startServer as startDossierServer } from "../sdk-compat/server.mjs"
 
@@ -25,4 +26,21 @@ export function launchBrowser() {
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
   })
+}
+
+/**
+ * A server and a browser for every test of the calling file: started before the first, stopped
+ * after the last. Read `run.server` and `run.browser` inside the tests.
+ */
+export function serverAndBrowser() {
+  const run = { server: undefined, browser: undefined }
+  before(async () => {
+    run.server = await startServer()
+    run.browser = await launchBrowser()
+  })
+  after(async () => {
+    await run.browser?.close()
+    await run.server?.stop()
+  })
+  return run
 }
