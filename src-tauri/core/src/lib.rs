@@ -10,7 +10,7 @@
 //! providers in `provider` (OpenAI-compatible, Anthropic, the offline model), stored parts to
 //! model messages in `model_messages`, back-off in `retry`, tools in `tools`, asking the person in
 //! `permission_request`, subagents in `subtask`, prices in `reply_cost`, titles in `title`,
-//! context overflow in `compaction`, crash recovery in `restart_sweep`. Provider keys in the
+//! context overflow in `compaction`, crash recovery in `restart_sweep`; deleted sessions give disk space back in `disk_space`. Provider keys in the
 //! keychain in `credentials`; the settings view's provider list and config-file edits in
 //! `provider_settings`.
 
@@ -25,6 +25,7 @@ pub mod config;
 pub mod credentials;
 pub mod data_url;
 pub mod database;
+mod disk_space;
 pub mod draft;
 pub mod draft_resolution;
 pub mod error;

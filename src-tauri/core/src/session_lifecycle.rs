@@ -159,6 +159,9 @@ impl Ledger {
                 info: session,
             });
         }
+        if let Err(error) = crate::disk_space::give_back_free_pages(&self.pool).await {
+            tracing::warn!("the deleted session's disk space stays reserved for now: {error}");
+        }
         Ok(())
     }
 

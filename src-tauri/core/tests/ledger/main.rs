@@ -6,6 +6,7 @@ mod crash_child;
 mod support;
 
 mod crash_consistency;
+mod disk_space;
 mod fake_provider;
 mod hooks;
 mod offline_model;

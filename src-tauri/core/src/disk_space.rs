@@ -1,0 +1,61 @@
+//! Deleting a conversation gives its disk space back.
+//!
+//! Attachments live in the database (`blob`), so one deleted session of photos or PDFs can free
+//! hundreds of megabytes. SQLite keeps freed pages inside the file for reuse: without help the
+//! file never shrinks, and a person who deletes old sessions to make room sees nothing change.
+//! The ledger therefore runs with `auto_vacuum = INCREMENTAL` (set on every connection by
+//! `database::open`) and hands the free pages back to the file system after each deletion.
+//!
+//! Incremental vacuum only moves pages, never rows, so the search indexes (which are keyed on
+//! the rowids of `part` and `session`) stay valid. A full `VACUUM` is run once, to convert a
+//! database made before this mode was set; it may renumber rowids, so the search indexes are
+//! rebuilt after it.
+
+use crate::error::LedgerError;
+use sqlx::SqlitePool;
+
+/// `PRAGMA auto_vacuum` reads 2 for incremental.
+const INCREMENTAL: i64 = 2;
+
+/// Converts a database that keeps its free pages forever (made before incremental vacuum was
+/// switched on) once, at open. Runs before the search index's pending rebuild, which it asks for.
+pub(crate) async fn convert_if_needed(pool: &SqlitePool) -> Result<(), LedgerError> {
+    let mode: i64 = sqlx::query_scalar("PRAGMA auto_vacuum")
+        .fetch_one(pool)
+        .await?;
+    if mode == INCREMENTAL {
+        return Ok(());
+    }
+    tracing::info!("converting the ledger so that deleted sessions give their disk space back");
+    // Every pooled connection set `auto_vacuum = INCREMENTAL` when it opened; VACUUM is what
+    // makes that setting take effect on an existing file.
+    sqlx::query("VACUUM").execute(pool).await?;
+    sqlx::query("INSERT INTO search_rebuild (pending) VALUES (1)")
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+/// Returns the file's free pages to the file system after a deletion has committed. Failing
+/// here loses nothing (the pages stay free inside the file and the next deletion tries again),
+/// so the caller logs the error rather than reporting the deletion as failed.
+pub(crate) async fn give_back_free_pages(pool: &SqlitePool) -> Result<(), LedgerError> {
+    let free: i64 = sqlx::query_scalar("PRAGMA freelist_count")
+        .fetch_one(pool)
+        .await?;
+    if free == 0 {
+        return Ok(());
+    }
+    // Autocommit writes of their own; they wait behind a streaming reply's write under the busy
+    // timeout like any other write.
+    sqlx::query("PRAGMA incremental_vacuum")
+        .execute(pool)
+        .await?;
+    // The file itself only shrinks when the write-ahead log is folded into it, which otherwise
+    // happens at some later checkpoint or at exit; TRUNCATE also empties the log, which the
+    // moved pages made large.
+    sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+        .execute(pool)
+        .await?;
+    Ok(())
+}

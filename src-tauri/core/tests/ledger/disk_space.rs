@@ -1,0 +1,147 @@
+//! Deleting a conversation gives its disk space back (`disk_space.rs`): the database file
+//! shrinks by the attachments it held, and a database made before that was switched on is
+//! converted once at open without losing what search finds.
+
+use crate::support::*;
+use dossier_core::draft::Draft;
+use dossier_core::ledger::DATABASE_FILE;
+use dossier_core::search::SearchQuery;
+use sqlx::SqlitePool;
+
+const ATTACHMENT_BYTES: usize = 4 * 1024 * 1024;
+
+/// Bytes that do not repeat, so nothing along the way could store them in less room.
+fn unrepeating_pdf(size: usize) -> Vec<u8> {
+    let mut bytes = b"%PDF-1.4\n".to_vec();
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    while bytes.len() < size {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        bytes.extend_from_slice(&state.to_le_bytes());
+    }
+    bytes
+}
+
+async fn pragma(pool: &SqlitePool, name: &str) -> i64 {
+    sqlx::query_scalar(&format!("PRAGMA {name}"))
+        .fetch_one(pool)
+        .await
+        .unwrap_or_else(|error| panic!("PRAGMA {name}: {error}"))
+}
+
+/// The database's size as SQLite sees it, write-ahead log included.
+async fn database_bytes(pool: &SqlitePool) -> i64 {
+    pragma(pool, "page_count").await * pragma(pool, "page_size").await
+}
+
+async fn found(test: &TestLedger, text: &str) -> Vec<String> {
+    test.ledger
+        .search(&SearchQuery {
+            text: text.into(),
+            ..SearchQuery::default()
+        })
+        .await
+        .unwrap_or_else(|error| panic!("{error}"))
+        .into_iter()
+        .map(|result| result.session.id)
+        .collect()
+}
+
+#[tokio::test]
+async fn deleting_a_session_shrinks_the_database_file_by_its_attachments() {
+    let test = open("{}").await;
+    let kept = test.session().await;
+    test.no_reply(&kept, vec![Draft::text("the kept conversation")])
+        .await;
+    let deleted = test.session().await;
+    let path = test.write("scan.pdf", unrepeating_pdf(ATTACHMENT_BYTES));
+    test.no_reply(
+        &deleted,
+        vec![
+            Draft::text("a big scan"),
+            Draft::file(file_url(&path), "application/pdf", Some("scan.pdf")),
+        ],
+    )
+    .await;
+    let pool = test.ledger.pool().clone();
+    let before = database_bytes(&pool).await;
+    assert!(before > ATTACHMENT_BYTES as i64, "{before} bytes");
+
+    test.ledger
+        .delete_session(&deleted.id)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+
+    let after = database_bytes(&pool).await;
+    assert_eq!(pragma(&pool, "freelist_count").await, 0);
+    assert!(
+        after < before - (ATTACHMENT_BYTES as i64 * 9 / 10),
+        "{before} bytes before the deletion, {after} after"
+    );
+    assert_eq!(found(&test, "conversation").await, [kept.id]);
+
+    // On disk too, at once: the file and its write-ahead log.
+    let data = test.folder.path().join("data");
+    let on_disk: u64 = [DATABASE_FILE.to_string(), format!("{DATABASE_FILE}-wal")]
+        .iter()
+        .map(|name| std::fs::metadata(data.join(name)).map_or(0, |file| file.len()))
+        .sum();
+    assert!(on_disk < 1024 * 1024, "{on_disk} bytes on disk");
+}
+
+#[tokio::test]
+async fn a_database_that_kept_its_free_pages_is_converted_once_and_search_still_works() {
+    let folder = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    std::fs::create_dir_all(folder.path().join("work")).unwrap_or_else(|error| panic!("{error}"));
+    let first = dossier_core::Ledger::open(options(folder.path(), "{}"))
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let mut sessions = Vec::new();
+    for word in ["apricot", "blueberry", "cherry"] {
+        let session = first
+            .create_session(Default::default())
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
+        first
+            .prompt(&session.id, no_reply(vec![Draft::text(word)]))
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
+        sessions.push(session.id);
+    }
+    // Leave a gap in the rowids, the case in which a full VACUUM may renumber rows.
+    first
+        .delete_session(&sessions[0])
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    // Turn the file back into one made before incremental vacuum: auto_vacuum = NONE.
+    let mut connection = first
+        .pool()
+        .acquire()
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    for statement in ["PRAGMA auto_vacuum = NONE", "VACUUM"] {
+        sqlx::query(statement)
+            .execute(&mut *connection)
+            .await
+            .unwrap_or_else(|error| panic!("{statement}: {error}"));
+    }
+    let mode: i64 = sqlx::query_scalar("PRAGMA auto_vacuum")
+        .fetch_one(&mut *connection)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(mode, 0);
+    drop(connection);
+    first.close().await;
+
+    let second = TestLedger {
+        ledger: dossier_core::Ledger::open(options(folder.path(), "{}"))
+            .await
+            .unwrap_or_else(|error| panic!("{error}")),
+        folder,
+    };
+    assert_eq!(pragma(second.ledger.pool(), "auto_vacuum").await, 2);
+    assert!(found(&second, "apricot").await.is_empty());
+    assert_eq!(found(&second, "blueberry").await, [sessions[1].clone()]);
+    assert_eq!(found(&second, "cherry").await, [sessions[2].clone()]);
+}
