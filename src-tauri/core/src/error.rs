@@ -74,10 +74,19 @@ pub enum LedgerError {
     ReplyFailed(String),
     #[error("File system error at {path}: {message}")]
     Io { path: String, message: String },
+    /// SQLite could not grow the file (`SQLITE_FULL`, or `ENOSPC` from the file system).
+    #[error("The disk that holds Dossier's data is full, so this was not saved. Everything saved before is safe. Free some space on the disk, then try again.")]
+    DiskFull,
+    /// The database file or its folder cannot be written (`SQLITE_READONLY`).
+    #[error("Dossier's data folder cannot be written to (it is read-only, or its permissions changed), so this was not saved. Everything saved before is safe.")]
+    StorageReadOnly,
+    /// Another process held the write lock past the busy timeout (`SQLITE_BUSY`/`SQLITE_LOCKED`).
+    #[error("Dossier's data was kept busy by another process for too long, so nothing was changed. Try again in a moment.")]
+    StorageBusy,
     #[error("Database error: {0}")]
-    Database(#[from] sqlx::Error),
+    Database(sqlx::Error),
     #[error("Database migration failed: {0}")]
-    Migration(#[from] sqlx::migrate::MigrateError),
+    Migration(sqlx::migrate::MigrateError),
     #[error("Stored data is unreadable: {0}")]
     Corrupt(String),
     /// No keychain to keep a key in; the message says how to go on without one.
@@ -104,10 +113,14 @@ impl LedgerError {
             | Self::DefaultAgentUnusable { .. }
             | Self::Config { .. } => ErrorKind::Invalid,
             Self::DuplicateId(_) => ErrorKind::Conflict,
-            Self::Busy(_) => ErrorKind::Busy,
+            Self::Busy(_) | Self::StorageBusy => ErrorKind::Busy,
             Self::RepliesUnavailable | Self::KeychainUnavailable(_) => ErrorKind::Unavailable,
             Self::ReplyFailed(_)
             | Self::Io { .. }
+            // Not `unavailable`: to the UI that means "your message was saved, only the reply
+            // is missing", and here nothing was saved. The message says what to do.
+            | Self::DiskFull
+            | Self::StorageReadOnly
             | Self::Database(_)
             | Self::Migration(_)
             | Self::Corrupt(_)
@@ -130,4 +143,175 @@ impl LedgerError {
     }
 }
 
+/// SQLite's primary result codes that a person can act on (<https://sqlite.org/rescode.html>).
+const SQLITE_BUSY: i32 = 5;
+const SQLITE_LOCKED: i32 = 6;
+const SQLITE_READONLY: i32 = 8;
+const SQLITE_FULL: i32 = 13;
+/// `ENOSPC` on Linux and macOS.
+#[cfg(unix)]
+const NO_SPACE: i32 = 28;
+/// `ERROR_DISK_FULL` on Windows.
+#[cfg(windows)]
+const NO_SPACE: i32 = 112;
+
+/// A database error that a person can do something about gets its own variant and message;
+/// the rest stay `Database` with SQLite's own words.
+impl From<sqlx::Error> for LedgerError {
+    fn from(error: sqlx::Error) -> Self {
+        let primary_code = match &error {
+            sqlx::Error::Database(database) => database
+                .code()
+                .and_then(|code| code.parse::<i32>().ok())
+                // sqlx reports the extended code; its low byte is the primary one.
+                .map(|code| code & 0xff),
+            sqlx::Error::Io(io) if io.raw_os_error() == Some(NO_SPACE) => Some(SQLITE_FULL),
+            _ => None,
+        };
+        match primary_code {
+            Some(SQLITE_FULL) => Self::DiskFull,
+            Some(SQLITE_READONLY) => Self::StorageReadOnly,
+            Some(SQLITE_BUSY | SQLITE_LOCKED) => Self::StorageBusy,
+            _ => Self::Database(error),
+        }
+    }
+}
+
+/// A migration that failed for a reason a person can act on (a full disk at the first start of a
+/// new version) says so, like any other write.
+impl From<sqlx::migrate::MigrateError> for LedgerError {
+    fn from(error: sqlx::migrate::MigrateError) -> Self {
+        match error {
+            sqlx::migrate::MigrateError::Execute(inner) => match Self::from(inner) {
+                Self::Database(inner) => {
+                    Self::Migration(sqlx::migrate::MigrateError::Execute(inner))
+                }
+                actionable => actionable,
+            },
+            other => Self::Migration(other),
+        }
+    }
+}
+
 pub type LedgerResult<T> = Result<T, LedgerError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sqlx::sqlite::SqliteConnectOptions;
+    use sqlx::{ConnectOptions, Connection, SqliteConnection};
+    use std::time::Duration;
+
+    /// The error SQLite really returns for `statement` on `connection`.
+    async fn failure_of(connection: &mut SqliteConnection, statement: &str) -> LedgerError {
+        match sqlx::query(statement).execute(connection).await {
+            Ok(_) => panic!("{statement} did not fail"),
+            Err(error) => LedgerError::from(error),
+        }
+    }
+
+    async fn file_database(folder: &tempfile::TempDir) -> SqliteConnectOptions {
+        let options = SqliteConnectOptions::new()
+            .filename(folder.path().join("test.db"))
+            .create_if_missing(true);
+        let mut connection = options
+            .connect()
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
+        sqlx::query("CREATE TABLE note (body BLOB)")
+            .execute(&mut connection)
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
+        connection
+            .close()
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
+        options.create_if_missing(false)
+    }
+
+    #[tokio::test]
+    async fn a_full_database_is_a_full_disk_with_nothing_lost() {
+        let mut connection = SqliteConnection::connect("sqlite::memory:")
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
+        for statement in [
+            "CREATE TABLE note (body BLOB)",
+            "INSERT INTO note VALUES ('kept')",
+            // What a full disk looks like to SQLite: the file cannot grow.
+            "PRAGMA max_page_count = 4",
+        ] {
+            sqlx::query(statement)
+                .execute(&mut connection)
+                .await
+                .unwrap_or_else(|error| panic!("{statement}: {error}"));
+        }
+        let error = failure_of(
+            &mut connection,
+            "INSERT INTO note VALUES (zeroblob(100000))",
+        )
+        .await;
+        assert!(matches!(error, LedgerError::DiskFull), "{error:?}");
+        assert_eq!(error.kind(), ErrorKind::Internal);
+        assert!(error
+            .to_string()
+            .contains("Everything saved before is safe"));
+        let kept: Vec<String> = sqlx::query_scalar("SELECT body FROM note")
+            .fetch_all(&mut connection)
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
+        assert_eq!(kept, ["kept"]);
+    }
+
+    #[test]
+    fn no_space_from_the_file_system_is_a_full_disk() {
+        let error = LedgerError::from(sqlx::Error::Io(std::io::Error::from_raw_os_error(NO_SPACE)));
+        assert!(matches!(error, LedgerError::DiskFull), "{error:?}");
+    }
+
+    #[tokio::test]
+    async fn a_read_only_database_says_so() {
+        let folder = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+        let mut connection = file_database(&folder)
+            .await
+            .read_only(true)
+            .connect()
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
+        let error = failure_of(&mut connection, "INSERT INTO note VALUES ('new')").await;
+        assert!(matches!(error, LedgerError::StorageReadOnly), "{error:?}");
+        assert_eq!(error.kind(), ErrorKind::Internal);
+    }
+
+    #[tokio::test]
+    async fn a_write_lock_held_elsewhere_is_busy() {
+        let folder = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+        let options = file_database(&folder).await;
+        let mut holder = options
+            .connect()
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
+        sqlx::query("BEGIN IMMEDIATE")
+            .execute(&mut holder)
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
+        let mut waiter = options
+            .busy_timeout(Duration::ZERO)
+            .connect()
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
+        let error = failure_of(&mut waiter, "BEGIN IMMEDIATE").await;
+        assert!(matches!(error, LedgerError::StorageBusy), "{error:?}");
+        assert_eq!(error.kind(), ErrorKind::Busy);
+    }
+
+    #[tokio::test]
+    async fn other_database_errors_keep_sqlites_words() {
+        let mut connection = SqliteConnection::connect("sqlite::memory:")
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
+        let error = failure_of(&mut connection, "SELECT * FROM nowhere").await;
+        assert!(matches!(error, LedgerError::Database(_)), "{error:?}");
+        assert!(error.to_string().contains("no such table: nowhere"));
+        assert_eq!(error.kind(), ErrorKind::Internal);
+    }
+}
