@@ -73,6 +73,38 @@ describe("App", () => {
     expect(backend.calls.filter((call) => call.command === "sendPrompt")).toHaveLength(0);
   });
 
+  it("keeps each session's unsent words when switching, and after a restart", async () => {
+    const backend = fakeBackend([session("ses_a", "Taxes", 2), session("ses_b", "Garden", 1)]);
+    const first = render(() => <App locale="en" backend={backend} />);
+    const field = () => screen.getByRole<HTMLTextAreaElement>("textbox", { name: "Message" });
+    fireEvent.click(await screen.findByText("Taxes"));
+    fireEvent.input(field(), { target: { value: "Which receipts do I still need" } });
+    fireEvent.click(screen.getByText("Garden"));
+    await waitFor(() => {
+      expect(field().value).toBe("");
+    });
+    fireEvent.input(field(), { target: { value: "When to plant tulips" } });
+    fireEvent.click(screen.getByText("Taxes"));
+    await waitFor(() => {
+      expect(field().value).toBe("Which receipts do I still need");
+    });
+    // The window closes (or the app crashes a moment after typing) and Dossier starts again.
+    window.dispatchEvent(new Event("pagehide"));
+    first.unmount();
+    render(() => <App locale="en" backend={backend} />);
+    fireEvent.click(await screen.findByText("Garden"));
+    await waitFor(() => {
+      expect(field().value).toBe("When to plant tulips");
+    });
+    fireEvent.keyDown(field(), { key: "Enter" });
+    expect(await screen.findByText("When to plant tulips", { selector: ".message *" })).toBeTruthy();
+    expect(field().value).toBe("");
+    // Sent words are no draft any more; the other session's stay.
+    await waitFor(() => {
+      expect(Object.keys(localStorage).filter((key) => key.startsWith("dossier.draft."))).toEqual(["dossier.draft.ses_a"]);
+    });
+  });
+
   it("shows dropped files as chips, marks the unsendable one, and sends the rest as file drafts", async () => {
     const backend = fakeBackend([session("ses_a", "Taxes", 1)]);
     render(() => <App locale="en" backend={backend} />);

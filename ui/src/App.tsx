@@ -2,7 +2,7 @@
 // the right; the drop overlay over everything while files hover. Keyboard: Ctrl/Cmd+N new
 // session, Ctrl/Cmd+K search everything (the palette), Ctrl/Cmd+F find in the open session,
 // Ctrl/Cmd+, settings, Esc stops a streaming reply (or closes whatever handled it first).
-import { type Component, createSignal, onCleanup, onMount, Show } from "solid-js";
+import { type Component, createEffect, createSignal, on, onCleanup, onMount, Show, untrack } from "solid-js";
 import { Composer } from "./components/Composer";
 import { Conversation } from "./components/Conversation";
 import { SessionToolbar } from "./components/SessionToolbar";
@@ -11,6 +11,7 @@ import { SearchPalette } from "./components/SearchPalette";
 import { Settings } from "./components/Settings";
 import { Sidebar } from "./components/Sidebar";
 import { createChat, type Notice } from "./lib/chat";
+import { noSessionKey } from "./lib/composer-drafts";
 import { type Attachment, attachmentFromBrowserFile, attachmentFromDrop } from "./lib/drafts";
 import { type Locale, type ShortcutKeys, type Translate, translator } from "./lib/i18n";
 import { createReshaping } from "./lib/reshaping";
@@ -35,8 +36,27 @@ export const App: Component<AppProps> = (props) => {
   const t: Translate = (key, values) => translator(props.locale, props.keys)(key, values);
   // eslint-disable-next-line solid/reactivity -- the backend is fixed for the app's lifetime
   const chat = createChat(props.backend);
-  const [text, setText] = createSignal("");
-  const [attachments, setAttachments] = createSignal<Attachment[]>([]);
+  // What the composer shows is the open session's draft; every change is kept as that draft
+  // (`composer-drafts.ts`), and opening another session shows its own.
+  const [text, showText] = createSignal("");
+  const [attachments, showAttachments] = createSignal<Attachment[]>([]);
+  const draftKey = () => chat.selectedId() ?? noSessionKey;
+  // Called from event handlers; `untrack` keeps them from subscribing anything that calls them.
+  const setText = (value: string) => {
+    showText(value);
+    untrack(() => { chat.drafts.keep(draftKey(), { text: value, attachments: attachments() }); });
+  };
+  const setAttachments = (change: Attachment[] | ((current: Attachment[]) => Attachment[])) => {
+    const value = showAttachments(change);
+    untrack(() => { chat.drafts.keep(draftKey(), { text: text(), attachments: value }); });
+  };
+  createEffect(
+    on(draftKey, (sessionKey) => {
+      const draft = chat.drafts.take(sessionKey);
+      showText(draft.text);
+      showAttachments(draft.attachments);
+    }),
+  );
   const [hovering, setHovering] = createSignal(false);
   const [paletteOpen, setPaletteOpen] = createSignal(false);
   const [findOpen, setFindOpen] = createSignal(false);
@@ -68,16 +88,18 @@ export const App: Component<AppProps> = (props) => {
   };
 
   const send = async () => {
+    const message = text();
+    const files = attachments();
     let sessionId = chat.selectedId();
     if (sessionId === undefined) {
       await chat.newSession();
       sessionId = chat.selectedId();
       if (sessionId === undefined) return;
+      // The words written before there was a session are this message, not a draft any more.
+      chat.drafts.forget(noSessionKey);
       const draftChoice = chat.choiceFor("");
       chat.setChoice(sessionId, draftChoice);
     }
-    const message = text();
-    const files = attachments();
     setText("");
     setAttachments([]);
     await chat.send(sessionId, message, files);
@@ -127,6 +149,9 @@ export const App: Component<AppProps> = (props) => {
       chat.backend.reportInteractive?.();
     });
     window.addEventListener("keydown", onKeyDown);
+    // A reload or a closing window saves the last words typed at once.
+    const saveDrafts = () => { chat.drafts.flush(); };
+    window.addEventListener("pagehide", saveDrafts);
     const stopNativeDrop = props.backend.onNativeDrop?.(
       (hover) => setHovering(hover.hovering),
       (files) => {
@@ -155,6 +180,7 @@ export const App: Component<AppProps> = (props) => {
       stopEvents?.();
       stopNativeDrop?.();
       window.removeEventListener("keydown", onKeyDown);
+      window.removeEventListener("pagehide", saveDrafts);
       window.removeEventListener("dragover", onDragOver);
       window.removeEventListener("dragleave", onDragLeave);
       window.removeEventListener("drop", onDrop);
@@ -230,7 +256,9 @@ export const App: Component<AppProps> = (props) => {
           text={text()}
           onText={setText}
           attachments={attachments()}
-          onRemove={(key) => setAttachments((current) => current.filter((attachment) => attachment.key !== key))}
+          onRemove={(key) => {
+            setAttachments((current) => current.filter((attachment) => attachment.key !== key));
+          }}
           onAttach={attach}
           onSend={() => void send()}
           inputRef={(element) => (composerField = element)}

@@ -10,6 +10,7 @@ import type { ModelCatalog } from "./bindings/ModelCatalog";
 import type { ModelRef } from "./bindings/ModelRef";
 import type { Session } from "./bindings/Session";
 import { type Attachment, buildDrafts } from "./drafts";
+import { createComposerDrafts } from "./composer-drafts";
 import type { Event } from "./bindings/Event";
 import { frameBatch } from "./frame-batch";
 import { applyEvent, type ChatState, emptyChatState, loadMessages, SeenEvents } from "./event-reducer";
@@ -70,6 +71,8 @@ export function createChat(backend: Backend) {
   const [children, setChildren] = createStore<Record<string, Session[] | undefined>>({});
   const [focus, setFocus] = createSignal<MessageFocus | undefined>();
   let focusSerial = 0;
+  /** Unsent text per session; a deleted session's goes with it (here or in another client). */
+  const drafts = createComposerDrafts(localStorage);
   /** First pages being fetched, so a second open (a search jump) waits for the same one. */
   const firstPages = new Map<string, Promise<void>>();
 
@@ -165,6 +168,7 @@ export function createChat(backend: Backend) {
 
   return {
     backend,
+    drafts,
     state,
     sessions,
     agents,
@@ -194,7 +198,10 @@ export function createChat(backend: Backend) {
         );
       });
       const stop = backend.subscribe({
-        onEvent: apply,
+        onEvent: (event) => {
+          if (event.type === "session.deleted") drafts.forget(event.properties.sessionID);
+          apply(event);
+        },
         onResync: () => {
           setState(emptyChatState());
           setMessageCursors(reconcile({}));
@@ -269,6 +276,7 @@ export function createChat(backend: Backend) {
     async deleteSession(sessionId: string): Promise<void> {
       try {
         await backend.deleteSession(sessionId);
+        drafts.forget(sessionId);
         setState("sessions", sessionId, undefined);
         if (selectedId() === sessionId) setSelectedId(undefined);
       } catch (error) {
@@ -392,6 +400,7 @@ export function createChat(backend: Backend) {
       for (const sessionId of sessionIds) {
         try {
           await backend.deleteSession(sessionId);
+          drafts.forget(sessionId);
           setState("sessions", sessionId, undefined);
           if (selectedId() === sessionId) setSelectedId(undefined);
         } catch (error) {
