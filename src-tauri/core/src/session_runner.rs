@@ -83,11 +83,15 @@ impl SessionRunner {
                 .await;
             let result = match outcome {
                 Ok(Ok(message)) => Ok(message),
+                // Deleted mid-reply: nobody is left to tell.
+                Ok(Err(error @ LedgerError::SessionNotFound(_))) => Err(error.to_string()),
                 Ok(Err(error)) => {
                     tracing::error!(%error, session = %control.session_id, "the agent loop failed");
-                    Err(error.to_string())
+                    Err(control.report_failure(error.to_string()))
                 }
-                Err(_) => Err("the agent loop stopped unexpectedly".to_string()),
+                Err(_) => {
+                    Err(control.report_failure("the agent loop stopped unexpectedly".to_string()))
+                }
             };
             control.finish();
             if result_sender.send(Some(result)).is_err() {
@@ -187,6 +191,19 @@ impl RunControl {
         if receiver.wait_for(|aborted| *aborted).await.is_err() {
             tracing::debug!("abort switch dropped");
         }
+    }
+
+    /// A loop that failed outside the reply itself (the ledger could not be written, a bug) has
+    /// no assistant message left to carry the error, so the person learns of it from a
+    /// `session.error` event instead of a reply that silently stops. Returns the message.
+    fn report_failure(&self, message: String) -> String {
+        self.events.publish(EventPayload::session_error(
+            &self.session_id,
+            crate::assistant_error::AssistantError::unknown(format!(
+                "The reply stopped: {message}"
+            )),
+        ));
+        message
     }
 
     /// Idle: the run leaves the board and `session.status` idle + `session.idle` go out, all

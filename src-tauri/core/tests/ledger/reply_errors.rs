@@ -1,5 +1,6 @@
 //! Provider failures become the typed error union on the reply: auth, retried rate limits and
-//! server errors, a stream cut mid-reply, a provider with no address.
+//! server errors, a stream cut mid-reply, a provider with no address. A reply that stops because
+//! the ledger itself failed says so with a `session.error`.
 
 use crate::fake_provider::*;
 use crate::reply_support::*;
@@ -390,4 +391,49 @@ async fn a_reply_that_filled_the_configured_context_is_compacted_before_the_next
     // The question not answered yet is kept verbatim after the summary (the compaction's tail).
     assert_eq!(last[3]["content"], "second");
     assert!(!last.to_string().contains("One."), "{last}");
+}
+
+#[tokio::test]
+async fn a_reply_the_ledger_could_not_record_tells_the_person_why_it_stopped() {
+    let words: Vec<String> = (1..=20).map(|number| format!("word{number} ")).collect();
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    let fake = FakeProvider::start(vec![openai_stream(
+        openai_text_events(&words),
+        Ending::Clean,
+        Duration::from_millis(100),
+    )])
+    .await;
+    let test = open(&fake.openai_config()).await;
+    let session = test.session().await;
+    let mut reply = reply_in_background(&test, &session.id, "hello");
+    wait_for(&mut reply.events, |event| {
+        matches!(&event.payload, EventPayload::PartUpdated { part, .. } if matches!(part.body, PartBody::Text(_)))
+    })
+    .await;
+
+    // The ledger stops accepting the reply's parts mid-stream (as a failing disk would).
+    sqlx::query("ALTER TABLE part RENAME TO part_elsewhere")
+        .execute(test.ledger.pool())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+
+    let seen = wait_for(&mut reply.events, |event| {
+        matches!(
+            &event.payload,
+            EventPayload::SessionStatus { status: SessionStatus::Idle, .. }
+        )
+    })
+    .await;
+    let told = seen.iter().find_map(|event| match &event.payload {
+        EventPayload::SessionError {
+            error: Some(AssistantError::UnknownError { message }),
+            ..
+        } => Some(message.clone()),
+        _ => None,
+    });
+    let told = told.unwrap_or_else(|| panic!("no session.error in {:?}", story(&seen)));
+    assert!(told.starts_with("The reply stopped: "), "{told}");
+    assert!(told.contains("no such table"), "{told}");
+    let outcome = reply.running.await.unwrap_or_else(|error| panic!("{error}"));
+    assert!(outcome.is_err(), "the caller learns of it too: {outcome:?}");
 }
