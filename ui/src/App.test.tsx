@@ -177,7 +177,8 @@ describe("App", () => {
 });
 
 describe("App with a streaming reply", () => {
-  it("streams assistant Markdown in place, sanitised, with Stop while busy", async () => {
+  /** Opens "Taxes" and starts a reply in it that streams `deltas` (not finished). */
+  async function replyStreaming(deltas: readonly string[]) {
     const backend = fakeBackend([session("ses_a", "Taxes", 1)]);
     render(() => <App locale="en" backend={backend} />);
     fireEvent.click(await screen.findByText("Taxes"));
@@ -193,9 +194,14 @@ describe("App with a streaming reply", () => {
       },
     });
     backend.publish({ type: "message.part.updated", properties: { sessionID: "ses_a", part: { id: "prt_900", sessionID: "ses_a", messageID: "msg_900", type: "text", text: "" }, time: 5 } });
-    for (const delta of ["# Sum", "mary\n\n**done** <img src=x onerror=alert(1)>"]) {
+    for (const delta of deltas) {
       backend.publish({ type: "message.part.delta", properties: { sessionID: "ses_a", messageID: "msg_900", partID: "prt_900", field: "text", delta } });
     }
+    return backend;
+  }
+
+  it("streams assistant Markdown in place, sanitised, with Stop while busy", async () => {
+    const backend = await replyStreaming(["# Sum", "mary\n\n**done** <img src=x onerror=alert(1)>"]);
     const reply = await screen.findByTestId("reply-text");
     await waitFor(() => {
       expect(reply.querySelector("h1")?.textContent).toBe("Summary");
@@ -206,6 +212,19 @@ describe("App with a streaming reply", () => {
     await waitFor(() => {
       expect(screen.queryByRole("button", { name: "Stop" })).toBeNull();
     });
+    expect(screen.queryByRole("alert")).toBeNull();
+  });
+
+  it("says why a reply stopped when the reply could not record it (a full disk)", async () => {
+    const backend = await replyStreaming(["Half a sen"]);
+    await screen.findByTestId("reply-text");
+    const why = "The disk that holds Dossier's data is full, so this was not saved.";
+    backend.publish({ type: "session.error", properties: { sessionID: "ses_a", error: { name: "UnknownError", data: { message: why } } } });
+    expect(screen.queryByRole("alert")).toBeNull();
+    backend.publish({ type: "session.status", properties: { sessionID: "ses_a", status: { type: "idle" } } });
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toBe(`The reply failed: ${why}`);
+    expect(alert.closest("[data-message-id]")?.getAttribute("data-message-id")).toBe("msg_900");
   });
 });
 

@@ -199,9 +199,7 @@ impl RunControl {
     fn report_failure(&self, message: String) -> String {
         self.events.publish(EventPayload::session_error(
             &self.session_id,
-            crate::assistant_error::AssistantError::unknown(format!(
-                "The reply stopped: {message}"
-            )),
+            crate::assistant_error::AssistantError::unknown(message.clone()),
         ));
         message
     }

@@ -61,6 +61,16 @@ export const Conversation: Component<{
   );
 
   const notice = () => props.chat.notices[props.sessionId];
+  /**
+   * The session's error, for its newest reply when that reply stopped unfinished without an
+   * error of its own: the loop failed where it could not write one (a full disk, for one).
+   */
+  const unrecordedError = (message: Message) => {
+    const error = props.chat.state.errors[props.sessionId];
+    if (error === undefined || message.role !== "assistant" || message.error !== undefined || message.time.completed !== undefined) return undefined;
+    if (props.chat.isBusy(props.sessionId) || messages().at(-1)?.id !== message.id) return undefined;
+    return error;
+  };
 
   // A search result or a find match: scroll it to the middle and mark it (briefly for a jump,
   // for as long as find stays on it). Deferred, so a remount never replays an old jump.
@@ -134,7 +144,7 @@ export const Conversation: Component<{
             <Show when={messages()[row.index]}>
               {(message) => (
                 <div class="message-slot" classList={{ "message-slot--marked": marked() === message().id }} data-index={row.index} data-message-id={message().id} ref={(element) => { queueMicrotask(() => { virtualizer.measureElement(element); }); }} style={{ transform: `translateY(${String(row.start)}px)` }}>
-                  <MessageView t={props.t} message={message()} parts={props.chat.state.parts[message().id] ?? []} mediaUrl={(url) => props.chat.backend.mediaUrl(url)} />
+                  <MessageView t={props.t} message={message()} parts={props.chat.state.parts[message().id] ?? []} mediaUrl={(url) => props.chat.backend.mediaUrl(url)} unrecordedError={unrecordedError(message())} />
                   <MessageActions t={props.t} chat={props.chat} reshaping={props.reshaping} sessionId={props.sessionId} message={message()} />
                 </div>
               )}

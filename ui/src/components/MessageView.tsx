@@ -19,12 +19,14 @@ export interface MessageViewProps {
   parts: readonly Part[];
   /** Where an attachment's bytes can be loaded from, for image previews. */
   mediaUrl: (url: string) => string | undefined;
+  /** Why this reply stopped, when the reply itself could not record it (the session's error). */
+  unrecordedError?: AssistantError | undefined;
 }
 
 export const MessageView: Component<MessageViewProps> = (props) => (
   <Show
     when={props.message.role === "user"}
-    fallback={<AssistantView t={props.t} message={props.message} parts={props.parts} />}
+    fallback={<AssistantView t={props.t} message={props.message} parts={props.parts} unrecordedError={props.unrecordedError} />}
   >
     <article class="message message--user" data-testid="message" data-role="user" aria-label={props.t("you")}>
       <For each={groupUserParts(props.parts)}>{(item) => <UserItemView t={props.t} item={item} mediaUrl={props.mediaUrl} />}</For>
@@ -85,8 +87,8 @@ const UserItemView: Component<{ t: Translate; item: UserItem; mediaUrl: MessageV
   </Switch>
 );
 
-const AssistantView: Component<{ t: Translate; message: Message; parts: readonly Part[] }> = (props) => {
-  const error = () => (props.message.role === "assistant" ? props.message.error : undefined);
+const AssistantView: Component<{ t: Translate; message: Message; parts: readonly Part[]; unrecordedError?: AssistantError | undefined }> = (props) => {
+  const error = () => (props.message.role === "assistant" ? (props.message.error ?? props.unrecordedError) : undefined);
   return (
     <article class="message message--assistant" data-testid="message" data-role="assistant" aria-label={props.t("assistant")}>
       <For each={props.parts}>{(part) => <AssistantPart t={props.t} part={part} />}</For>

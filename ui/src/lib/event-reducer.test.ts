@@ -165,6 +165,8 @@ describe("applyEvent", () => {
     expect(state.errors.ses_1).toEqual({ name: "UnknownError", data: { message: "boom" } });
     applyEvent(state, event({ type: "session.error", properties: {} }));
     expect(state.errors.ses_1).toBeDefined();
+    applyEvent(state, event({ type: "session.status", properties: { sessionID: "ses_1", status: { type: "busy" } } }));
+    expect(state.errors.ses_1).toBeUndefined();
   });
 
   it("records an assistant message's error for its session", () => {

@@ -109,6 +109,8 @@ export function applyEvent(state: ChatState, event: Event, seen?: SeenEvents): b
     }
     case "session.status":
       state.status[event.properties.sessionID] = event.properties.status;
+      // A new run starts: an error of an earlier one no longer explains anything.
+      if (event.properties.status.type === "busy") state.errors[event.properties.sessionID] = undefined;
       return true;
     case "session.idle":
       state.status[event.properties.sessionID] = { type: "idle" };
