@@ -240,6 +240,14 @@ pub async fn read_settings(
     Ok(ledger.provider_settings().await?)
 }
 
+/// The settings view's "your sessions take … in …" line.
+#[tauri::command]
+pub fn storage_use(
+    ledger: State<'_, Ledger>,
+) -> Result<dossier_core::disk_space::StorageUse, ShellError> {
+    Ok(ledger.storage_use()?)
+}
+
 /// Adds or changes a provider in the config file; a new key goes to the OS keychain. The model
 /// catalog is reloaded, so the next `list_models` shows the change.
 #[tauri::command]

@@ -123,6 +123,7 @@ pub fn shell<R: Runtime>(base: tauri::Builder<R>, simulated_drops: bool) -> taur
             commands::reshaping::import_session,
             commands::search,
             commands::read_settings,
+            commands::storage_use,
             commands::save_provider,
             commands::remove_provider,
             commands::remove_provider_key,

@@ -417,6 +417,8 @@ def main():
         driver.wait_for("[data-testid=settings]")
         # Xvfb's private session bus has no Secret Service: the view says so plainly.
         driver.wait_for("[data-testid=keychain-unavailable]", contains="No keychain is available")
+        # How much room the sessions take, in the data folder this run uses.
+        driver.wait_for("[data-testid=storage-use]", contains=os.environ["DOSSIER_DATA_DIR"])
         driver.click(driver.find_all("[data-testid=add-provider]")[0])
 
         def field(name):
@@ -461,7 +463,7 @@ def main():
         check("Undo and Redo in the header hide and bring back the last turn", undo_and_redo_through_the_buttons)
         check("Fork in the header opens a copy of the session", fork_opens_a_copy)
         check("a second launch hands over to the running window", second_launch_hands_over)
-        check("settings add a provider; a key without a keychain is refused", settings_add_provider)
+        check("settings add a provider (a key without a keychain is refused) and show the room sessions take", settings_add_provider)
     finally:
         try:
             driver.stop()

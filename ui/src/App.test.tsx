@@ -268,12 +268,15 @@ describe("Settings", () => {
     else fireEvent.input(field, { target: { value } });
   };
 
-  it("opens with Ctrl+, adds a provider whose key comes back only as a hint, and reloads the models", async () => {
+  it("opens with Ctrl+, says how much room the sessions take, adds a provider whose key comes back only as a hint, and reloads the models", async () => {
     const backend = fakeBackend();
     render(() => <App locale="en" backend={backend} />);
     await screen.findByText("No sessions yet");
     fireEvent.keyDown(window, { key: ",", ctrlKey: true });
     await screen.findByText("No providers yet. The built-in offline model answers until you add one.");
+    expect((await screen.findByTestId("storage-use")).textContent).toBe(
+      "Your sessions take 3.3 MB on this computer, in /home/ada/.local/share/dossier. Deleting a session gives its space back.",
+    );
     fireEvent.click(screen.getByTestId("add-provider"));
     fill("id", "lmstudio");
     fireEvent.click(screen.getByTestId("save-provider"));

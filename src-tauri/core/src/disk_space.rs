@@ -1,4 +1,5 @@
-//! Deleting a conversation gives its disk space back.
+//! Deleting a conversation gives its disk space back, and the settings view can say how much
+//! room the sessions take.
 //!
 //! Attachments live in the database (`blob`), so one deleted session of photos or PDFs can free
 //! hundreds of megabytes. SQLite keeps freed pages inside the file for reuse: without help the
@@ -12,7 +13,42 @@
 //! rebuilt after it.
 
 use crate::error::LedgerError;
+use crate::ledger::{Ledger, DATABASE_FILE};
+use serde::Serialize;
 use sqlx::SqlitePool;
+use ts_rs::TS;
+
+/// How much room the sessions take on this computer, for the settings view.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[ts(export)]
+#[serde(rename_all = "camelCase")]
+pub struct StorageUse {
+    /// The folder that holds the database (keys are never in it: they live in the keychain).
+    pub data_folder: String,
+    /// The database file and its write-ahead log, as the file system counts them.
+    #[ts(type = "number")]
+    pub bytes: u64,
+}
+
+impl Ledger {
+    pub fn storage_use(&self) -> Result<StorageUse, LedgerError> {
+        let folder = &self.locations().data_dir;
+        let mut bytes = 0;
+        for name in [DATABASE_FILE.to_string(), format!("{DATABASE_FILE}-wal")] {
+            let path = folder.join(name);
+            match std::fs::metadata(&path) {
+                Ok(metadata) => bytes += metadata.len(),
+                // No log between checkpoints is normal.
+                Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+                Err(error) => return Err(LedgerError::io(&path, error)),
+            }
+        }
+        Ok(StorageUse {
+            data_folder: folder.display().to_string(),
+            bytes,
+        })
+    }
+}
 
 /// `PRAGMA auto_vacuum` reads 2 for incremental.
 const INCREMENTAL: i64 = 2;

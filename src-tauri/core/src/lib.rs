@@ -25,7 +25,7 @@ pub mod config;
 pub mod credentials;
 pub mod data_url;
 pub mod database;
-mod disk_space;
+pub mod disk_space;
 pub mod draft;
 pub mod draft_resolution;
 pub mod error;

@@ -441,3 +441,13 @@ fn invalid_settings_cross_as_invalid() {
         .as_str()
         .is_some_and(|message| message.contains("needs a base URL")));
 }
+
+#[test]
+fn storage_use_names_the_data_folder_and_counts_the_database() {
+    let harness = harness(false);
+    let shown = harness.ok("storage_use", json!({}));
+    let folder = shown["dataFolder"].as_str().expect("dataFolder");
+    assert!(Path::new(folder).join("dossier.db").is_file(), "{shown}");
+    let bytes = shown["bytes"].as_u64().expect("bytes");
+    assert!(bytes > 0, "{shown}");
+}

@@ -1,10 +1,12 @@
 // The settings view: the model providers Dossier can use. Each shows its kind, address, models
 // and a hint of its key (never the key); a form adds or changes one, with the key going to the
-// OS keychain. Saving reloads the model list. Opened from the sidebar or with Ctrl/Cmd+,.
+// OS keychain. Saving reloads the model list. Below, how much room the sessions take and where.
+// Opened from the sidebar or with Ctrl/Cmd+,.
 import { type Component, createSignal, For, onMount, Show } from "solid-js";
 import type { ProviderSetting } from "../lib/bindings/ProviderSetting";
 import type { ProviderSettings } from "../lib/bindings/ProviderSettings";
-import type { Translate } from "../lib/i18n";
+import type { StorageUse } from "../lib/bindings/StorageUse";
+import { humanSize, type Translate } from "../lib/i18n";
 import { checkProviderForm, describeKey, emptyForm, type FormField, formFromSetting, kindLabel, type ProviderForm, providerKinds } from "../lib/settings";
 import { type Backend, type BackendError, toBackendError } from "../lib/transport";
 
@@ -25,6 +27,7 @@ export const Settings: Component<SettingsProps> = (props) => {
   const [saved, setSaved] = createSignal(false);
   const [confirming, setConfirming] = createSignal<string | undefined>();
   const [busy, setBusy] = createSignal(false);
+  const [storage, setStorage] = createSignal<StorageUse | undefined>();
   // eslint-disable-next-line solid/reactivity -- the backend is fixed for the app's lifetime
   const backend = props.backend;
   const desktop = () => backend.transport === "tauri";
@@ -46,6 +49,10 @@ export const Settings: Component<SettingsProps> = (props) => {
 
   onMount(() => {
     if (desktop()) void run(() => backend.readSettings());
+    // A figure that is only nice to know: when it cannot be read, the line is simply left out.
+    backend.readStorageUse?.().then(setStorage, (error: unknown) => {
+      console.warn("could not read how much room the sessions take", error);
+    });
   });
 
   const edit = (setting: ProviderSetting | undefined) => {
@@ -209,6 +216,13 @@ export const Settings: Component<SettingsProps> = (props) => {
             )}
           </Show>
           <Show when={settings()?.configPath}>{(path) => <p class="settings-path">{props.t("settingsSavedIn", { path: path() })}</p>}</Show>
+          <Show when={storage()}>
+            {(use) => (
+              <p class="settings-path" data-testid="storage-use">
+                {props.t("settingsStorage", { size: humanSize(props.t, use().bytes), folder: use().dataFolder })}
+              </p>
+            )}
+          </Show>
         </Show>
       </section>
     </div>

@@ -40,7 +40,7 @@ describe("string tables", () => {
   });
 
   it("are actually translated, apart from the product name, size units and a bare shortcut", () => {
-    const sameInEveryLanguage = ["appName", "kilobytes", "megabytes", "searchAllShortcut"];
+    const sameInEveryLanguage = ["appName", "kilobytes", "megabytes", "gigabytes", "searchAllShortcut"];
     for (const key of Object.keys(messages.en) as (keyof typeof messages.en)[]) {
       if (sameInEveryLanguage.includes(key)) continue;
       expect(messages["zh-CN"][key], key).not.toBe(messages.en[key]);
@@ -86,6 +86,7 @@ describe("fill", () => {
     expect(humanSize(translator("en"), 42)).toBe("42 bytes");
     expect(humanSize(translator("en"), 2048)).toBe("2.0 KB");
     expect(humanSize(translator("zh-CN"), 3 * 1024 * 1024)).toBe("3.0 MB");
+    expect(humanSize(translator("en"), 2.5 * 1024 * 1024 * 1024)).toBe("2.5 GB");
     expect(humanSize(translator("zh-CN"), 5)).toBe("5 字节");
   });
 });

@@ -118,6 +118,7 @@ const en = {
   bytes: "{count} bytes",
   kilobytes: "{count} KB",
   megabytes: "{count} MB",
+  gigabytes: "{count} GB",
   sessionActions: "Session actions",
   undo: "Undo",
   undoHint: "Take back your last message and its reply ({mod}Z); they stay recoverable with Redo until you send again",
@@ -147,6 +148,7 @@ const en = {
   settingsProviders: "Model providers",
   settingsProvidersEmpty: "No providers yet. The built-in offline model answers until you add one.",
   settingsSavedIn: "Saved in {path}",
+  settingsStorage: "Your sessions take {size} on this computer, in {folder}. Deleting a session gives its space back.",
   settingsKeychainUnavailable: "No keychain is available, so API keys cannot be stored here ({reason}). Set the provider's API key environment variable instead, for example OPENAI_API_KEY.",
   settingsDesktopOnly: "Settings are available in the desktop app. Here, add providers to Dossier's config file (see the README).",
   settingsAdd: "Add provider",
@@ -304,6 +306,7 @@ const zhCN: Messages = {
   bytes: "{count} 字节",
   kilobytes: "{count} KB",
   megabytes: "{count} MB",
+  gigabytes: "{count} GB",
   sessionActions: "会话操作",
   undo: "撤销",
   undoHint: "撤回你的上一条消息及其回复（{mod}Z）；再次发送之前都可以用“重做”恢复",
@@ -333,6 +336,7 @@ const zhCN: Messages = {
   settingsProviders: "模型提供方",
   settingsProvidersEmpty: "还没有提供方。添加之前，由内置的离线模型回答。",
   settingsSavedIn: "保存在 {path}",
+  settingsStorage: "你的会话在这台电脑上占用 {size}，位于 {folder}。删除会话会释放它占用的空间。",
   settingsKeychainUnavailable: "没有可用的钥匙串，无法在此保存 API 密钥（{reason}）。请改为设置该提供方的 API 密钥环境变量，例如 OPENAI_API_KEY。",
   settingsDesktopOnly: "设置仅在桌面应用中可用。在这里，请把提供方写入 Dossier 的配置文件（见 README）。",
   settingsAdd: "添加提供方",
@@ -416,9 +420,10 @@ export function translator(locale: Locale, keys: ShortcutKeys = PC_KEYS): Transl
   return (key, values) => fill(table[key], { mod: keys.mod, shift: keys.shift, ...values });
 }
 
-/** "512 bytes", "3.4 KB", "1.2 MB" in the reader's language. */
+/** "512 bytes", "3.4 KB", "1.2 MB", "2.5 GB" in the reader's language. */
 export function humanSize(t: Translate, bytes: number): string {
   if (bytes < 1024) return t("bytes", { count: bytes });
   if (bytes < 1024 * 1024) return t("kilobytes", { count: (bytes / 1024).toFixed(1) });
-  return t("megabytes", { count: (bytes / (1024 * 1024)).toFixed(1) });
+  if (bytes < 1024 * 1024 * 1024) return t("megabytes", { count: (bytes / (1024 * 1024)).toFixed(1) });
+  return t("gigabytes", { count: (bytes / (1024 * 1024 * 1024)).toFixed(1) });
 }

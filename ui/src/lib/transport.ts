@@ -12,6 +12,7 @@ import type { ModelCatalog } from "./bindings/ModelCatalog";
 import type { PromptInput } from "./bindings/PromptInput";
 import type { ProviderInput } from "./bindings/ProviderInput";
 import type { ProviderSettings } from "./bindings/ProviderSettings";
+import type { StorageUse } from "./bindings/StorageUse";
 import type { Session } from "./bindings/Session";
 import type { SessionPatch } from "./bindings/SessionPatch";
 import type { SearchQuery } from "./bindings/SearchQuery";
@@ -120,6 +121,8 @@ export interface Backend {
   saveProvider(input: ProviderInput): Promise<ProviderSettings>;
   removeProvider(providerID: string): Promise<ProviderSettings>;
   removeProviderKey(providerID: string): Promise<ProviderSettings>;
+  /** How much room the sessions take, and in which folder. Desktop only. */
+  readonly readStorageUse?: () => Promise<StorageUse>;
   /** Tells the desktop app the window is usable (its launch-time log line); absent in a browser. */
   readonly reportInteractive?: () => void;
 }

@@ -1,8 +1,9 @@
 //! Deleting a conversation gives its disk space back (`disk_space.rs`): the database file
-//! shrinks by the attachments it held, and a database made before that was switched on is
-//! converted once at open without losing what search finds.
+//! shrinks by the attachments it held (and the settings view's figure with it), and a database
+//! made before that was switched on is converted once at open without losing what search finds.
 
 use crate::support::*;
+use dossier_core::disk_space::StorageUse;
 use dossier_core::draft::Draft;
 use dossier_core::ledger::DATABASE_FILE;
 use dossier_core::search::SearchQuery;
@@ -67,6 +68,11 @@ async fn deleting_a_session_shrinks_the_database_file_by_its_attachments() {
     let pool = test.ledger.pool().clone();
     let before = database_bytes(&pool).await;
     assert!(before > ATTACHMENT_BYTES as i64, "{before} bytes");
+    let shown_before = storage_use(&test);
+    assert!(
+        shown_before.bytes > ATTACHMENT_BYTES as u64,
+        "{shown_before:?}"
+    );
 
     test.ledger
         .delete_session(&deleted.id)
@@ -88,6 +94,20 @@ async fn deleting_a_session_shrinks_the_database_file_by_its_attachments() {
         .map(|name| std::fs::metadata(data.join(name)).map_or(0, |file| file.len()))
         .sum();
     assert!(on_disk < 1024 * 1024, "{on_disk} bytes on disk");
+    // What the settings view shows is what the file system counts.
+    assert_eq!(
+        storage_use(&test),
+        StorageUse {
+            data_folder: data.display().to_string(),
+            bytes: on_disk
+        }
+    );
+}
+
+fn storage_use(test: &TestLedger) -> StorageUse {
+    test.ledger
+        .storage_use()
+        .unwrap_or_else(|error| panic!("{error}"))
 }
 
 #[tokio::test]

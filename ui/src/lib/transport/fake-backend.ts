@@ -247,6 +247,7 @@ export function fakeBackend(initial: Session[] = []): FakeBackend {
     },
     // Providers in memory; the hint imitates the core's (which tests in Rust pin down).
     readSettings: () => Promise.resolve(settingsNow()),
+    readStorageUse: () => Promise.resolve({ dataFolder: "/home/ada/.local/share/dossier", bytes: 3_460_300 }),
     saveProvider: (input) => {
       calls.push({ command: "saveProvider", argument: { ...input, apiKey: input.apiKey === undefined ? undefined : "<typed>" } });
       if (keychainReason !== undefined && input.apiKey !== undefined) {

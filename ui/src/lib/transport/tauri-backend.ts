@@ -85,6 +85,7 @@ export function tauriBackend(): Backend {
     saveProvider: (input) => call("save_provider", { input }),
     removeProvider: (providerId) => call("remove_provider", { providerId }),
     removeProviderKey: (providerId) => call("remove_provider_key", { providerId }),
+    readStorageUse: () => call("storage_use"),
     reportInteractive: () => {
       void call("report_interactive").catch(() => undefined);
     },
