@@ -63,12 +63,14 @@ pub(crate) async fn convert_if_needed(pool: &SqlitePool) -> Result<(), LedgerErr
         return Ok(());
     }
     tracing::info!("converting the ledger so that deleted sessions give their disk space back");
-    // Every pooled connection set `auto_vacuum = INCREMENTAL` when it opened; VACUUM is what
-    // makes that setting take effect on an existing file.
-    sqlx::query("VACUUM").execute(pool).await?;
+    // The rebuild is asked for first, so a crash right after the VACUUM still gets it at the
+    // next open (a crash before the VACUUM simply converts again).
     sqlx::query("INSERT INTO search_rebuild (pending) VALUES (1)")
         .execute(pool)
         .await?;
+    // Every pooled connection set `auto_vacuum = INCREMENTAL` when it opened; VACUUM is what
+    // makes that setting take effect on an existing file.
+    sqlx::query("VACUUM").execute(pool).await?;
     Ok(())
 }
 
