@@ -202,6 +202,26 @@ mod tests {
     use sqlx::{ConnectOptions, Connection, SqliteConnection};
     use std::time::Duration;
 
+    async fn connect(options: SqliteConnectOptions) -> SqliteConnection {
+        options
+            .connect()
+            .await
+            .unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    async fn in_memory() -> SqliteConnection {
+        SqliteConnection::connect("sqlite::memory:")
+            .await
+            .unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    async fn run(connection: &mut SqliteConnection, statement: &str) {
+        sqlx::query(statement)
+            .execute(connection)
+            .await
+            .unwrap_or_else(|error| panic!("{statement}: {error}"));
+    }
+
     /// The error SQLite really returns for `statement` on `connection`.
     async fn failure_of(connection: &mut SqliteConnection, statement: &str) -> LedgerError {
         match sqlx::query(statement).execute(connection).await {
@@ -210,18 +230,13 @@ mod tests {
         }
     }
 
+    /// A database file with one table, and the options to open it again.
     async fn file_database(folder: &tempfile::TempDir) -> SqliteConnectOptions {
         let options = SqliteConnectOptions::new()
             .filename(folder.path().join("test.db"))
             .create_if_missing(true);
-        let mut connection = options
-            .connect()
-            .await
-            .unwrap_or_else(|error| panic!("{error}"));
-        sqlx::query("CREATE TABLE note (body BLOB)")
-            .execute(&mut connection)
-            .await
-            .unwrap_or_else(|error| panic!("{error}"));
+        let mut connection = connect(options.clone()).await;
+        run(&mut connection, "CREATE TABLE note (body BLOB)").await;
         connection
             .close()
             .await
@@ -231,20 +246,11 @@ mod tests {
 
     #[tokio::test]
     async fn a_full_database_is_a_full_disk_with_nothing_lost() {
-        let mut connection = SqliteConnection::connect("sqlite::memory:")
-            .await
-            .unwrap_or_else(|error| panic!("{error}"));
-        for statement in [
-            "CREATE TABLE note (body BLOB)",
-            "INSERT INTO note VALUES ('kept')",
-            // What a full disk looks like to SQLite: the file cannot grow.
-            "PRAGMA max_page_count = 4",
-        ] {
-            sqlx::query(statement)
-                .execute(&mut connection)
-                .await
-                .unwrap_or_else(|error| panic!("{statement}: {error}"));
-        }
+        let mut connection = in_memory().await;
+        run(&mut connection, "CREATE TABLE note (body BLOB)").await;
+        run(&mut connection, "INSERT INTO note VALUES ('kept')").await;
+        // What a full disk looks like to SQLite: the file cannot grow.
+        run(&mut connection, "PRAGMA max_page_count = 4").await;
         let error = failure_of(
             &mut connection,
             "INSERT INTO note VALUES (zeroblob(100000))",
@@ -271,12 +277,7 @@ mod tests {
     #[tokio::test]
     async fn a_read_only_database_says_so() {
         let folder = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
-        let mut connection = file_database(&folder)
-            .await
-            .read_only(true)
-            .connect()
-            .await
-            .unwrap_or_else(|error| panic!("{error}"));
+        let mut connection = connect(file_database(&folder).await.read_only(true)).await;
         let error = failure_of(&mut connection, "INSERT INTO note VALUES ('new')").await;
         assert!(matches!(error, LedgerError::StorageReadOnly), "{error:?}");
         assert_eq!(error.kind(), ErrorKind::Internal);
@@ -286,19 +287,9 @@ mod tests {
     async fn a_write_lock_held_elsewhere_is_busy() {
         let folder = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
         let options = file_database(&folder).await;
-        let mut holder = options
-            .connect()
-            .await
-            .unwrap_or_else(|error| panic!("{error}"));
-        sqlx::query("BEGIN IMMEDIATE")
-            .execute(&mut holder)
-            .await
-            .unwrap_or_else(|error| panic!("{error}"));
-        let mut waiter = options
-            .busy_timeout(Duration::ZERO)
-            .connect()
-            .await
-            .unwrap_or_else(|error| panic!("{error}"));
+        let mut holder = connect(options.clone()).await;
+        run(&mut holder, "BEGIN IMMEDIATE").await;
+        let mut waiter = connect(options.busy_timeout(Duration::ZERO)).await;
         let error = failure_of(&mut waiter, "BEGIN IMMEDIATE").await;
         assert!(matches!(error, LedgerError::StorageBusy), "{error:?}");
         assert_eq!(error.kind(), ErrorKind::Busy);
@@ -306,9 +297,7 @@ mod tests {
 
     #[tokio::test]
     async fn other_database_errors_keep_sqlites_words() {
-        let mut connection = SqliteConnection::connect("sqlite::memory:")
-            .await
-            .unwrap_or_else(|error| panic!("{error}"));
+        let mut connection = in_memory().await;
         let error = failure_of(&mut connection, "SELECT * FROM nowhere").await;
         assert!(matches!(error, LedgerError::Database(_)), "{error:?}");
         assert!(error.to_string().contains("no such table: nowhere"));

@@ -6,7 +6,6 @@ use crate::support::*;
 use dossier_core::disk_space::StorageUse;
 use dossier_core::draft::Draft;
 use dossier_core::ledger::DATABASE_FILE;
-use dossier_core::search::SearchQuery;
 use sqlx::SqlitePool;
 
 const ATTACHMENT_BYTES: usize = 4 * 1024 * 1024;
@@ -37,16 +36,7 @@ async fn database_bytes(pool: &SqlitePool) -> i64 {
 }
 
 async fn found(test: &TestLedger, text: &str) -> Vec<String> {
-    test.ledger
-        .search(&SearchQuery {
-            text: text.into(),
-            ..SearchQuery::default()
-        })
-        .await
-        .unwrap_or_else(|error| panic!("{error}"))
-        .into_iter()
-        .map(|result| result.session.id)
-        .collect()
+    session_ids(&search(test, text).await)
 }
 
 #[tokio::test]

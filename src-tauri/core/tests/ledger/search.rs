@@ -7,23 +7,6 @@ use dossier_core::search::{SearchQuery, SearchResult};
 use dossier_core::session::{CreateSession, SessionPatch, SessionTimePatch};
 use dossier_core::ErrorKind;
 
-async fn search(test: &TestLedger, text: &str) -> Vec<SearchResult> {
-    test.ledger
-        .search(&SearchQuery {
-            text: text.into(),
-            ..SearchQuery::default()
-        })
-        .await
-        .unwrap_or_else(|error| panic!("{error}"))
-}
-
-fn session_ids(results: &[SearchResult]) -> Vec<String> {
-    results
-        .iter()
-        .map(|result| result.session.id.clone())
-        .collect()
-}
-
 fn highlighted(result: &SearchResult) -> Vec<String> {
     result
         .excerpts

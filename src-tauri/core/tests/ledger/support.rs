@@ -155,3 +155,21 @@ pub fn png(width: u32, height: u32) -> Vec<u8> {
         .unwrap_or_else(|error| panic!("{error}"));
     bytes.into_inner()
 }
+
+/// What a search for `text` over every session finds.
+pub async fn search(test: &TestLedger, text: &str) -> Vec<dossier_core::search::SearchResult> {
+    test.ledger
+        .search(&dossier_core::search::SearchQuery {
+            text: text.into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap_or_else(|error| panic!("{error}"))
+}
+
+pub fn session_ids(results: &[dossier_core::search::SearchResult]) -> Vec<String> {
+    results
+        .iter()
+        .map(|result| result.session.id.clone())
+        .collect()
+}
