@@ -1,8 +1,8 @@
 // The web UI in Debian's chromium (playwright-core, no downloaded browser) against a real
 // dossier-server on 127.0.0.1 serving ui/dist: start a session, attach a text file through the
 // page's file input (in a browser files travel as data: URLs), send, watch the offline model's
-// reply stream in, reload and find the session in the sidebar. Screenshots go to
-// tests/artifacts/browser-*.png.
+// reply stream in, reload and find the session in the sidebar; words typed but not sent survive
+// a reload. Screenshots go to tests/artifacts/browser-*.png.
 import { test } from "node:test"
 import assert from "node:assert/strict"
 import { writeFileSync } from "node:fs"
@@ -46,5 +46,10 @@ test("a browser session: attach a text file, send, see the reply stream in, find
   await page.locator('[data-testid="message"][data-role="user"]').first().waitFor()
   assert.match(await page.getByTestId("reply-text").first().innerText(), /offline/i)
   await page.screenshot({ path: path.join(artifacts, "browser-3-after-reload.png") })
+
+  // Words not sent yet survive a reload (the session reopens with its draft).
+  await composer.fill("A question for later")
+  await page.reload()
+  await page.waitForFunction(() => document.querySelector("textarea")?.value === "A question for later", null, { timeout: 10_000 })
   assert.deepEqual(problems, [], "no uncaught errors in the page")
 })

@@ -275,6 +275,9 @@ def main():
         driver.screenshot(os.path.join(artifacts, "03-context-expanded.png"))
 
     def restart_and_find_session():
+        # Words typed but not sent come back with the session (saved a moment after typing).
+        driver.type(driver.wait_for("textarea")[0], "A draft for after the restart")
+        time.sleep(1)
         driver.stop()
         time.sleep(1)
         launch()
@@ -285,6 +288,15 @@ def main():
         # The last open session is reopened on launch, with its message.
         driver.wait_for(f".session-row--selected[data-session-id='{state['session']}']")
         driver.wait_for("[data-testid=message][data-role=user]", contains="Please summarise")
+        wait_until(
+            "the unsent draft in the composer",
+            lambda: driver.script("return document.querySelector('textarea').value") == "A draft for after the restart",
+        )
+        # Emptied the way typing would, so the app's draft is emptied too.
+        driver.script(
+            "const field = document.querySelector('textarea');"
+            "field.value = ''; field.dispatchEvent(new Event('input', { bubbles: true }));"
+        )
 
     def invoke(command, args):
         reply = driver.async_script(INVOKE, command, args)
@@ -456,7 +468,7 @@ def main():
         check("a streamed reply or the honest unavailable notice", see_reply_or_honest_notice)
         check("context expands to the exact text", expand_context)
         check("after a restart the session is in the sidebar", restart_and_find_session)
-        check("the open session is restored on the next launch", open_session_restored)
+        check("the open session is restored on the next launch, with its unsent draft", open_session_restored)
         check("three sessions made through the commands, then a reload", three_sessions_then_reload)
         check("Ctrl+K finds a word said three sessions ago and lands on it", search_lands_on_the_message)
         check("Ctrl+F counts and steps through matches in the session", find_steps_through_matches)
