@@ -109,6 +109,33 @@ describe("session actions", () => {
     });
   });
 
+  it("a slow export says so and holds fork, export and import until it is done", async () => {
+    const { backend } = await sessionWithTwoMessages();
+    let finish: (() => void) | undefined;
+    backend.exportSession = () =>
+      new Promise((resolve) => {
+        finish = () => {
+          resolve({ outcome: "saved", path: "/home/ada/big.json" });
+        };
+      });
+    fireEvent.click(screen.getByTestId("export"));
+    fireEvent.click(await screen.findByTestId("export-json"));
+    const exportButton = screen.getByTestId("export");
+    await waitFor(() => {
+      expect(exportButton.textContent).toBe("Exporting…");
+    });
+    for (const action of ["export", "fork-session", "import"]) {
+      expect(screen.getByTestId(action).hasAttribute("disabled"), action).toBe(true);
+    }
+    expect(screen.getByRole("toolbar").getAttribute("aria-busy")).toBe("true");
+    finish?.();
+    expect((await screen.findByTestId("announcement")).textContent).toBe("Saved to /home/ada/big.json");
+    expect(exportButton.textContent).toBe("Export");
+    for (const action of ["export", "fork-session", "import"]) {
+      expect(screen.getByTestId(action).hasAttribute("disabled"), action).toBe(false);
+    }
+  });
+
   it("a failed reply offers Retry, which answers the message again", async () => {
     const { backend } = await sessionWithTwoMessages();
     const info = {

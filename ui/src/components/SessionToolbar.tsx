@@ -11,6 +11,8 @@ export const SessionToolbar: Component<{ t: Translate; chat: Chat; reshaping: Re
   const [exportOpen, setExportOpen] = createSignal(false);
   let importInput: HTMLInputElement | undefined;
   const busy = () => props.sessionId !== undefined && props.chat.isBusy(props.sessionId);
+  /** A fork, export or import under way: its button says so and the three wait for it. */
+  const working = () => props.reshaping.working();
   const exportAs = (format: ExportFormat) => {
     setExportOpen(false);
     const id = props.sessionId;
@@ -22,7 +24,7 @@ export const SessionToolbar: Component<{ t: Translate; chat: Chat; reshaping: Re
   };
 
   return (
-    <div class="toolbar" role="toolbar" aria-label={props.t("sessionActions")}>
+    <div class="toolbar" role="toolbar" aria-label={props.t("sessionActions")} aria-busy={working() !== undefined}>
       <Show when={props.sessionId}>
         {(id) => (
           <>
@@ -50,11 +52,11 @@ export const SessionToolbar: Component<{ t: Translate; chat: Chat; reshaping: Re
               type="button"
               class="plain-button"
               data-testid="fork-session"
-              disabled={busy() || !props.reshaping.hasContent(id())}
+              disabled={busy() || working() !== undefined || !props.reshaping.hasContent(id())}
               title={props.reshaping.hasContent(id()) ? props.t("forkSessionHint") : props.t("emptySessionHint")}
               onClick={() => void props.reshaping.fork(id(), undefined)}
             >
-              {props.t("forkSession")}
+              {working() === "fork" ? props.t("forking") : props.t("forkSession")}
             </button>
             <div class="menu">
               <button
@@ -63,11 +65,11 @@ export const SessionToolbar: Component<{ t: Translate; chat: Chat; reshaping: Re
                 data-testid="export"
                 aria-haspopup="menu"
                 aria-expanded={exportOpen()}
-                disabled={!props.reshaping.hasContent(id())}
+                disabled={working() !== undefined || !props.reshaping.hasContent(id())}
                 title={props.reshaping.hasContent(id()) ? undefined : props.t("emptySessionHint")}
                 onClick={() => setExportOpen((open) => !open)}
               >
-                {props.t("exportSession")}
+                {working() === "export" ? props.t("exporting") : props.t("exportSession")}
               </button>
               <Show when={exportOpen()}>
                 <div
@@ -89,8 +91,8 @@ export const SessionToolbar: Component<{ t: Translate; chat: Chat; reshaping: Re
           </>
         )}
       </Show>
-      <button type="button" class="plain-button" data-testid="import" title={props.t("importHint")} onClick={startImport}>
-        {props.t("importSession")}
+      <button type="button" class="plain-button" data-testid="import" title={props.t("importHint")} disabled={working() !== undefined} onClick={startImport}>
+        {working() === "import" ? props.t("importing") : props.t("importSession")}
       </button>
       <input
         ref={importInput}

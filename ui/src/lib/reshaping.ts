@@ -6,6 +6,7 @@
 // and that message's text returns to the composer. Redo moves it forward one message you sent,
 // and clears it past the last one. Reverted messages stay in the ledger (hidden here) until the
 // next prompt removes them for good.
+import { createSignal } from "solid-js";
 import type { Message } from "./bindings/Message";
 import type { Part } from "./bindings/Part";
 import type { RevertMarker } from "./bindings/RevertMarker";
@@ -67,6 +68,9 @@ export function typedText(parts: readonly Part[]): string {
     .join("\n");
 }
 
+/** A fork, export or import under way (a big session takes a while); one at a time. */
+export type ReshapingWork = "fork" | "export" | "import";
+
 export interface ReshapingHooks {
   /** Puts text back in the composer (after undo, or in a fork made at a message you sent). */
   restoreText: (text: string) => void;
@@ -88,12 +92,25 @@ export function createReshaping(chat: Chat, hooks: ReshapingHooks) {
     }
   }
 
+  const [working, setWorking] = createSignal<ReshapingWork | undefined>();
+  /** Runs `action` as `work`, so the header can say so and refuse a second one meanwhile. */
+  async function during<T>(work: ReshapingWork, action: () => Promise<T>): Promise<T | undefined> {
+    if (working() !== undefined) return undefined;
+    setWorking(work);
+    try {
+      return await action();
+    } finally {
+      setWorking(undefined);
+    }
+  }
+
   const remember = (session: Session | undefined) => {
     if (session !== undefined) chat.takeSession(session);
     return session;
   };
 
   return {
+    working,
     canUndo: (sessionId: string) => !chat.isBusy(sessionId) && undoTarget(messagesOf(sessionId), revertOf(sessionId)) !== undefined,
     canRedo: (sessionId: string) => !chat.isBusy(sessionId) && revertOf(sessionId) !== undefined,
     /** Whether there is anything to fork or export: a message on screen, or older ones to load. */
@@ -125,7 +142,7 @@ export function createReshaping(chat: Chat, hooks: ReshapingHooks) {
     async fork(sessionId: string, message: Message | undefined): Promise<void> {
       const point = message === undefined ? undefined : forkPoint(messagesOf(sessionId), message);
       const carried = message?.role === "user" ? typedText(chat.state.parts[message.id] ?? []) : undefined;
-      const fork = remember(await attempt(sessionId, () => backend.forkSession(sessionId, point)));
+      const fork = remember(await during("fork", () => attempt(sessionId, () => backend.forkSession(sessionId, point))));
       if (fork === undefined) return;
       await chat.openSession(fork.id);
       if (carried !== undefined) hooks.restoreText(carried);
@@ -150,7 +167,7 @@ export function createReshaping(chat: Chat, hooks: ReshapingHooks) {
     },
 
     async exportSession(sessionId: string, format: ExportFormat): Promise<ExportOutcome | undefined> {
-      const outcome = await attempt(sessionId, () => backend.exportSession(sessionId, format));
+      const outcome = await during("export", () => attempt(sessionId, () => backend.exportSession(sessionId, format)));
       if (outcome?.outcome === "saved") hooks.announce(outcome.path);
       return outcome;
     },
@@ -158,11 +175,13 @@ export function createReshaping(chat: Chat, hooks: ReshapingHooks) {
     /** Imports through the native dialog (desktop) or the given file (browser), then opens it. */
     async importSession(file?: File): Promise<Session | undefined> {
       const session = remember(
-        await attempt(chat.selectedId(), async () => {
-          if (backend.importWithDialog !== undefined) return backend.importWithDialog();
-          if (file === undefined || backend.importFile === undefined) return undefined;
-          return backend.importFile(file);
-        }),
+        await during("import", () =>
+          attempt(chat.selectedId(), async () => {
+            if (backend.importWithDialog !== undefined) return backend.importWithDialog();
+            if (file === undefined || backend.importFile === undefined) return undefined;
+            return backend.importFile(file);
+          }),
+        ),
       );
       if (session !== undefined) await chat.openSession(session.id);
       return session;
