@@ -105,6 +105,18 @@ describe("App", () => {
     });
   });
 
+  it("takes words typed before any session was open into the session created next", async () => {
+    render(() => <App locale="en" backend={fakeBackend()} />);
+    await screen.findByText("No sessions yet");
+    const field = () => screen.getByRole<HTMLTextAreaElement>("textbox", { name: "Message" });
+    fireEvent.input(field(), { target: { value: "Plan the trip to Lisbon" } });
+    fireEvent.keyDown(window, { key: "n", ctrlKey: true });
+    await waitFor(() => {
+      expect(screen.getByTestId("session-heading").textContent).toBe("New session");
+    });
+    expect(field().value).toBe("Plan the trip to Lisbon");
+  });
+
   it("shows dropped files as chips, marks the unsendable one, and sends the rest as file drafts", async () => {
     const backend = fakeBackend([session("ses_a", "Taxes", 1)]);
     render(() => <App locale="en" backend={backend} />);

@@ -51,8 +51,16 @@ export const App: Component<AppProps> = (props) => {
     untrack(() => { chat.drafts.keep(draftKey(), { text: text(), attachments: value }); });
   };
   createEffect(
-    on(draftKey, (sessionKey) => {
-      const draft = chat.drafts.take(sessionKey);
+    on(draftKey, (sessionKey, previousKey) => {
+      let draft = chat.drafts.take(sessionKey);
+      // Words written before any session was open go with the person into the session they
+      // open or create next, unless it has words of its own.
+      const unplaced = previousKey === noSessionKey ? chat.drafts.take(noSessionKey) : undefined;
+      if (unplaced !== undefined && draft.text === "" && draft.attachments.length === 0 && (unplaced.text !== "" || unplaced.attachments.length > 0)) {
+        draft = unplaced;
+        chat.drafts.forget(noSessionKey);
+        chat.drafts.keep(sessionKey, draft);
+      }
       showText(draft.text);
       showAttachments(draft.attachments);
     }),
@@ -95,8 +103,6 @@ export const App: Component<AppProps> = (props) => {
       await chat.newSession();
       sessionId = chat.selectedId();
       if (sessionId === undefined) return;
-      // The words written before there was a session are this message, not a draft any more.
-      chat.drafts.forget(noSessionKey);
       const draftChoice = chat.choiceFor("");
       chat.setChoice(sessionId, draftChoice);
     }
