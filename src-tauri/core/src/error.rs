@@ -80,8 +80,9 @@ pub enum LedgerError {
     /// The database file or its folder cannot be written (`SQLITE_READONLY`).
     #[error("Dossier's data folder cannot be written to (it is read-only, or its permissions changed), so this was not saved. Everything saved before is safe.")]
     StorageReadOnly,
-    /// Another process held the write lock past the busy timeout (`SQLITE_BUSY`/`SQLITE_LOCKED`).
-    #[error("Dossier's data was kept busy by another process for too long, so nothing was changed. Try again in a moment.")]
+    /// Other work (another process, a long import) held the write lock past the busy timeout
+    /// (`SQLITE_BUSY`/`SQLITE_LOCKED`).
+    #[error("Dossier's data stayed locked by other work (another Dossier window or server, or a long import) for too long, so nothing was changed. Try again in a moment.")]
     StorageBusy,
     #[error("Database error: {0}")]
     Database(sqlx::Error),
