@@ -38,6 +38,7 @@ mod import;
 pub mod ledger;
 pub mod mcp_resource;
 pub mod message;
+mod message_editing;
 mod message_listing_json;
 mod message_reading;
 pub mod message_store;

@@ -113,22 +113,14 @@ impl Ledger {
         cost: f64,
         tokens: &Tokens,
     ) -> Result<(), LedgerError> {
-        let count = |value: u64| i64::try_from(value).unwrap_or(i64::MAX);
         let mut connection = self.pool.acquire().await?;
-        sqlx::query(
-            "UPDATE session SET cost = cost + ?, tokens_input = tokens_input + ?, \
-             tokens_output = tokens_output + ?, tokens_reasoning = tokens_reasoning + ?, \
-             tokens_cache_read = tokens_cache_read + ?, tokens_cache_write = tokens_cache_write + ? \
-             WHERE id = ?",
+        session_store::change_usage(
+            &mut connection,
+            session_id,
+            session_store::UsageChange::Add,
+            cost,
+            tokens,
         )
-        .bind(cost)
-        .bind(count(tokens.input))
-        .bind(count(tokens.output))
-        .bind(count(tokens.reasoning))
-        .bind(count(tokens.cache.read))
-        .bind(count(tokens.cache.write))
-        .bind(session_id)
-        .execute(&mut *connection)
         .await?;
         let session = session_store::get(&mut connection, session_id).await?;
         drop(connection);

@@ -157,6 +157,45 @@ pub async fn get(connection: &mut SqliteConnection, id: &str) -> Result<Session,
         .ok_or_else(|| LedgerError::SessionNotFound(id.to_string()))
 }
 
+/// Whether usage goes into the session's totals (a step finished) or comes out (its record was
+/// deleted).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UsageChange {
+    Add,
+    Remove,
+}
+
+/// Adds a step's cost and tokens to the session's totals, or takes them out.
+pub async fn change_usage(
+    connection: &mut SqliteConnection,
+    session_id: &str,
+    change: UsageChange,
+    cost: f64,
+    tokens: &Tokens,
+) -> Result<(), LedgerError> {
+    let sign = match change {
+        UsageChange::Add => 1,
+        UsageChange::Remove => -1,
+    };
+    let count = |value: u64| sign * i64::try_from(value).unwrap_or(i64::MAX);
+    sqlx::query(
+        "UPDATE session SET cost = cost + ?, tokens_input = tokens_input + ?, \
+         tokens_output = tokens_output + ?, tokens_reasoning = tokens_reasoning + ?, \
+         tokens_cache_read = tokens_cache_read + ?, tokens_cache_write = tokens_cache_write + ? \
+         WHERE id = ?",
+    )
+    .bind(sign as f64 * cost)
+    .bind(count(tokens.input))
+    .bind(count(tokens.output))
+    .bind(count(tokens.reasoning))
+    .bind(count(tokens.cache.read))
+    .bind(count(tokens.cache.write))
+    .bind(session_id)
+    .execute(connection)
+    .await?;
+    Ok(())
+}
+
 /// Writes every mutable column of `session` back (one row, inside the caller's transaction).
 pub async fn save(connection: &mut SqliteConnection, session: &Session) -> Result<(), LedgerError> {
     let mut transaction = crate::database::begin_write(connection).await?;
