@@ -151,6 +151,27 @@ test("a prompt that wants a reply gets the offline model's streamed reply", asyn
   assert.deepEqual(roles, ["user", "assistant", "user", "assistant"])
 })
 
+test("part.update, part.delete and session.deleteMessage edit the ledger", async () => {
+  const created = await client.session.create({ title: "Editing" })
+  const editing = created.data.id
+  const prompted = await client.session.prompt({ sessionID: editing, noReply: true, parts: [{ type: "text", text: "first draft" }, { type: "text", text: "a second part" }] })
+  const messageID = prompted.data.info.id
+  const [first, second] = prompted.data.parts
+  const updated = await client.part.update({ sessionID: editing, messageID, partID: first.id, part: { ...first, text: "final wording" } })
+  assert.equal(updated.response.status, 200)
+  assert.equal(updated.data.text, "final wording")
+  const removed = await client.part.delete({ sessionID: editing, messageID, partID: second.id })
+  assert.equal(removed.response.status, 200)
+  assert.equal(removed.data, true)
+  const one = await client.session.message({ sessionID: editing, messageID })
+  assert.deepEqual(one.data.parts.map((part) => part.text), ["final wording"])
+  const deleted = await client.session.deleteMessage({ sessionID: editing, messageID })
+  assert.equal(deleted.data, true)
+  await waitForEvents(() => events.some((event) => event.type === "message.removed" && event.properties.messageID === messageID))
+  const messages = await client.session.messages({ sessionID: editing })
+  assert.deepEqual(messages.data, [])
+})
+
 test("errors reach the SDK as OpenCode's named errors", async () => {
   const missing = await client.session.get({ sessionID: "ses_missing" })
   assert.equal(missing.response.status, 404)

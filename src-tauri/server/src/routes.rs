@@ -85,11 +85,15 @@ pub fn router(state: ServerState, options: &ServerOptions) -> Router {
         )
         .route(
             "/session/{session_id}/message/{message_id}",
-            get(messages::get).delete(not_implemented),
+            get(messages::get).delete(messages::delete),
         )
         .route(
             "/session/{session_id}/prompt_async",
             post(prompts::prompt_async),
+        )
+        .route(
+            "/session/{session_id}/message/{message_id}/part/{part_id}",
+            delete(messages::delete_part).patch(messages::update_part),
         )
         .route("/event", get(event_stream::subscribe))
         .route("/global/event", get(event_stream::subscribe_global))
@@ -146,10 +150,6 @@ fn not_implemented_routes(router: Router<ServerState>) -> Router<ServerState> {
         )
         .route("/session/{session_id}/todo", get(not_implemented))
         .route("/session/{session_id}/diff", get(not_implemented))
-        .route(
-            "/session/{session_id}/message/{message_id}/part/{part_id}",
-            delete(not_implemented).patch(not_implemented),
-        )
         .route(
             "/session/{session_id}/permissions/{permission_id}",
             post(permissions::reply),

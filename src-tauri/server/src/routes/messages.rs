@@ -1,15 +1,18 @@
 //! Message routes: a session's messages a page at a time (`limit`, `before`, with `Link` and
-//! `X-Next-Cursor` pointing at older ones), and one message with its parts.
+//! `X-Next-Cursor` pointing at older ones), one message with its parts, and OpenCode's
+//! deleteMessage, deletePart and updatePart.
 
 use crate::error::{ServerError, ServerResult};
+use crate::ledger_writes::LedgerWrites;
 use crate::paging_headers::next_page_headers;
-use crate::request_body::QueryParams;
+use crate::request_body::{JsonBody, QueryParams};
 use axum::extract::{Path, State};
 use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, HeaderName, Uri};
 use axum::Json;
 use dossier_core::message::MessageWithParts;
 use dossier_core::message_store::MessageQuery;
+use dossier_core::part::Part;
 use dossier_core::Ledger;
 use serde::Deserialize;
 
@@ -56,4 +59,44 @@ pub async fn get(
     Path((session_id, message_id)): Path<(String, String)>,
 ) -> ServerResult<Json<MessageWithParts>> {
     Ok(Json(ledger.message(&session_id, &message_id).await?))
+}
+
+pub async fn delete(
+    State(ledger): State<Ledger>,
+    State(writes): State<LedgerWrites>,
+    Path((session_id, message_id)): Path<(String, String)>,
+) -> ServerResult<Json<bool>> {
+    writes
+        .finish(async move { ledger.delete_message(&session_id, &message_id).await })
+        .await?;
+    Ok(Json(true))
+}
+
+pub async fn delete_part(
+    State(ledger): State<Ledger>,
+    State(writes): State<LedgerWrites>,
+    Path((session_id, message_id, part_id)): Path<(String, String, String)>,
+) -> ServerResult<Json<bool>> {
+    writes
+        .finish(async move { ledger.delete_part(&session_id, &message_id, &part_id).await })
+        .await?;
+    Ok(Json(true))
+}
+
+/// The body is a whole `Part` whose ids are the path's.
+pub async fn update_part(
+    State(ledger): State<Ledger>,
+    State(writes): State<LedgerWrites>,
+    Path((session_id, message_id, part_id)): Path<(String, String, String)>,
+    body: JsonBody,
+) -> ServerResult<Json<Part>> {
+    let part: Part = body.parse_or_default()?;
+    let stored = writes
+        .finish(async move {
+            ledger
+                .update_part(&session_id, &message_id, &part_id, part)
+                .await
+        })
+        .await?;
+    Ok(Json(stored))
 }

@@ -66,9 +66,6 @@ async fn contract_routes_not_built_yet_answer_501_with_json() {
     let session = server.create_session(json!({})).await;
     let id = session["id"].as_str().unwrap();
     let routes = [
-        ("DELETE", format!("/session/{id}/message/msg_x")),
-        ("DELETE", format!("/session/{id}/message/msg_x/part/prt_y")),
-        ("PATCH", format!("/session/{id}/message/msg_x/part/prt_y")),
         ("POST", format!("/session/{id}/command")),
         ("POST", format!("/session/{id}/shell")),
     ];

@@ -1,5 +1,5 @@
 //! Message routes: paging with `limit` / `before` and the `Link` / `X-Next-Cursor` headers,
-//! one message, and their errors.
+//! one message, deleting a message or a part, rewriting a part, and their errors.
 
 use super::support::{assert_error, json_of, TestServer};
 use serde_json::{json, Value};
@@ -127,4 +127,67 @@ async fn one_message_comes_with_its_parts_and_a_missing_one_is_404() {
         .await;
     let text = assert_error(response, 404, "not_found").await;
     assert!(text.contains("msg_missing"), "{text}");
+}
+
+#[tokio::test]
+async fn a_deleted_message_is_gone_and_announced() {
+    let server = TestServer::start().await;
+    let (id, message_ids) = session_with_messages(&server, 3).await;
+    let mut events = server.events(None).await;
+    assert_eq!(events.next().await.kind(), "server.connected");
+    let response = server
+        .delete(&format!("/session/{id}/message/{}", message_ids[1]))
+        .await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(json_of(response).await, json!(true));
+    let list = json_of(server.get(&format!("/session/{id}/message")).await).await;
+    assert_eq!(ids(&list), [message_ids[0].clone(), message_ids[2].clone()]);
+    let removed = events.next_event().await;
+    assert_eq!(removed.kind(), "message.removed");
+    assert_eq!(
+        removed.data["properties"]["messageID"],
+        json!(message_ids[1])
+    );
+
+    let again = server
+        .delete(&format!("/session/{id}/message/{}", message_ids[1]))
+        .await;
+    assert_error(again, 404, "not_found").await;
+}
+
+#[tokio::test]
+async fn a_part_is_rewritten_with_its_ids_or_deleted() {
+    let server = TestServer::start().await;
+    let (id, message_ids) = session_with_messages(&server, 1).await;
+    let message = json_of(
+        server
+            .get(&format!("/session/{id}/message/{}", message_ids[0]))
+            .await,
+    )
+    .await;
+    let mut part = message["parts"][0].clone();
+    let part_path = format!(
+        "/session/{id}/message/{}/part/{}",
+        message_ids[0],
+        part["id"].as_str().unwrap()
+    );
+    part["text"] = json!("message zero, corrected");
+    let response = server.patch(&part_path, part.clone()).await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(json_of(response).await, part);
+    let list = json_of(server.get(&format!("/session/{id}/message")).await).await;
+    assert_eq!(list[0]["parts"][0]["text"], "message zero, corrected");
+
+    let mut elsewhere = part.clone();
+    elsewhere["messageID"] = json!("msg_elsewhere");
+    let refused = server.patch(&part_path, elsewhere).await;
+    let reason = assert_error(refused, 400, "invalid").await;
+    assert!(reason.contains("must be the ones in the path"), "{reason}");
+    assert_error(server.patch(&part_path, json!({})).await, 400, "invalid").await;
+
+    let response = server.delete(&part_path).await;
+    assert_eq!(json_of(response).await, json!(true));
+    let list = json_of(server.get(&format!("/session/{id}/message")).await).await;
+    assert_eq!(list[0]["parts"], json!([]));
+    assert_error(server.delete(&part_path).await, 404, "not_found").await;
 }
