@@ -127,6 +127,17 @@ pub async fn delete_session(
     Ok(ledger.delete_session(&session_id).await?)
 }
 
+/// A message and its parts, for good (a pasted secret, a wrong attachment); refused while the
+/// session replies.
+#[tauri::command]
+pub async fn delete_message(
+    ledger: State<'_, Ledger>,
+    session_id: String,
+    message_id: String,
+) -> Result<(), ShellError> {
+    Ok(ledger.delete_message(&session_id, &message_id).await?)
+}
+
 #[tauri::command]
 pub async fn list_messages(
     ledger: State<'_, Ledger>,

@@ -106,6 +106,7 @@ pub fn shell<R: Runtime>(base: tauri::Builder<R>, simulated_drops: bool) -> taur
             commands::update_session,
             commands::archive_session,
             commands::delete_session,
+            commands::delete_message,
             commands::list_messages,
             commands::send_prompt,
             commands::abort_reply,

@@ -1,4 +1,4 @@
-// Undo, redo, edit and resend, fork, export and import in Debian's chromium against a real
+// Undo, redo, edit and resend, fork, export, import and deleting a message in Debian's chromium against a real
 // dossier-server with the offline model: every step through the page's own buttons, the
 // export as a real browser download, the import through the page's file input.
 // Screenshots go to tests/artifacts/browser-reshaping-*.png.
@@ -21,7 +21,7 @@ async function say(page, text) {
   await page.getByTestId("undo").and(page.locator(":enabled")).waitFor({ timeout: 20_000 })
 }
 
-test("undo, redo, edit and resend, fork, export and import a session", async () => {
+test("undo, redo, edit and resend, fork, export and import a session, and delete a message", async () => {
   const page = await run.browser.newPage({ viewport: { width: 1200, height: 800 }, acceptDownloads: true })
   const problems = []
   page.on("pageerror", (error) => problems.push(String(error)))
@@ -88,5 +88,15 @@ test("undo, redo, edit and resend, fork, export and import a session", async () 
   assert.deepEqual(await userTexts(page), ["first question, edited"])
   assert.equal(await page.getByTestId("session-row").count(), 3)
   await page.screenshot({ path: path.join(artifacts, "browser-reshaping-3-imported.png") })
+
+  // Delete the imported session's reply for good, after saying yes.
+  const reply = page.locator(".message-slot").filter({ has: page.getByTestId("reply-text") }).first()
+  await reply.hover()
+  await reply.getByTestId("delete-message").click()
+  await reply.getByRole("alertdialog").waitFor()
+  await page.screenshot({ path: path.join(artifacts, "browser-reshaping-4-delete-asks.png") })
+  await reply.getByTestId("delete-message-confirm").click()
+  await page.getByTestId("reply-text").waitFor({ state: "detached" })
+  assert.deepEqual(await userTexts(page), ["first question, edited"])
   assert.deepEqual(problems, [], "no uncaught errors in the page")
 })

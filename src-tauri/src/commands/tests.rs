@@ -160,6 +160,32 @@ fn prompt_is_answered_by_the_offline_model() {
 }
 
 #[test]
+fn delete_message_removes_one_message_for_good() {
+    let harness = harness(false);
+    let id = harness.new_session();
+    let reply = harness.ok(
+        "send_prompt",
+        json!({"sessionId": id, "input": {"parts": [{"type": "text", "text": "my password is hunter2"}]}}),
+    );
+    let question = reply["info"]["parentID"].as_str().expect("parentID");
+    harness.ok(
+        "delete_message",
+        json!({"sessionId": id, "messageId": question}),
+    );
+    let page = harness.ok("list_messages", json!({"sessionId": id}));
+    let messages = page["messages"].as_array().expect("messages");
+    assert_eq!(messages.len(), 1);
+    assert_eq!(messages[0]["info"]["role"], "assistant");
+    let error = harness
+        .invoke(
+            "delete_message",
+            json!({"sessionId": id, "messageId": question}),
+        )
+        .expect_err("already gone");
+    assert_eq!(error["kind"], "not_found");
+}
+
+#[test]
 fn abort_without_a_running_reply_says_nothing_stopped() {
     let harness = harness(false);
     let id = harness.new_session();

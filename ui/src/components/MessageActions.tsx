@@ -1,5 +1,6 @@
 // The actions under one message, shown when the message is hovered or focused: a message you
-// sent can be edited and sent again, or forked from; a reply can be regenerated or forked from.
+// sent can be edited and sent again, or forked from; a reply can be regenerated or forked from;
+// either can be deleted for good (after a confirmation: undo cannot bring it back).
 // Editing opens the text in place; sending it reverts to that message and sends the new text
 // with the same attachments.
 import { type Component, createSignal, Show } from "solid-js";
@@ -10,6 +11,7 @@ import { type Reshaping, typedText } from "../lib/reshaping";
 
 export const MessageActions: Component<{ t: Translate; chat: Chat; reshaping: Reshaping; sessionId: string; message: Message }> = (props) => {
   const [editing, setEditing] = createSignal<string | undefined>();
+  const [confirmingDelete, setConfirmingDelete] = createSignal(false);
   const busy = () => props.chat.isBusy(props.sessionId);
   const failed = () => props.message.role === "assistant" && props.message.error !== undefined;
   const submit = () => {
@@ -89,6 +91,48 @@ export const MessageActions: Component<{ t: Translate; chat: Chat; reshaping: Re
         <button type="button" class="link-button" data-testid="fork-here" disabled={busy()} title={props.t("forkHereHint")} onClick={() => void props.reshaping.fork(props.sessionId, props.message)}>
           {props.t("forkHere")}
         </button>
+        <Show
+          when={confirmingDelete()}
+          fallback={
+            <button
+              type="button"
+              class="link-button"
+              data-testid="delete-message"
+              disabled={busy()}
+              title={busy() ? props.t("busyRefused") : props.t("deleteMessageHint")}
+              onClick={() => setConfirmingDelete(true)}
+            >
+              {props.t("deleteMessage")}
+            </button>
+          }
+        >
+          <span class="message-confirm" role="alertdialog" aria-label={props.t("deleteMessageConfirm")}>
+            <span>{props.t("deleteMessageConfirm")}</span>
+            <button
+              type="button"
+              class="danger-button"
+              data-testid="delete-message-confirm"
+              disabled={busy()}
+              ref={(element) => { queueMicrotask(() => { element.focus(); }); }}
+              onClick={() => {
+                setConfirmingDelete(false);
+                void props.chat.deleteMessage(props.sessionId, props.message.id);
+              }}
+            >
+              {props.t("deleteConfirmYes")}
+            </button>
+            <button
+              type="button"
+              class="link-button"
+              onClick={() => setConfirmingDelete(false)}
+              onKeyDown={(event) => {
+                if (event.key === "Escape") setConfirmingDelete(false);
+              }}
+            >
+              {props.t("deleteConfirmNo")}
+            </button>
+          </span>
+        </Show>
       </div>
     </Show>
   );

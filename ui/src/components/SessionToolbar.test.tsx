@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen, waitFor } from "@solidjs/testing-library";
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@solidjs/testing-library";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { App } from "../App";
 import { fakeBackend, session } from "../lib/transport/fake-backend";
@@ -134,6 +134,27 @@ describe("session actions", () => {
     for (const action of ["export", "fork-session", "import"]) {
       expect(screen.getByTestId(action).hasAttribute("disabled"), action).toBe(false);
     }
+  });
+
+  it("deletes one message for good, only after confirmation", async () => {
+    const { backend } = await sessionWithTwoMessages();
+    const first = screen.getByText("first question").closest<HTMLElement>("[data-message-id]");
+    if (first === null) throw new Error("no message slot");
+    // Read now: the virtual list reuses the slot for another message afterwards.
+    const messageID = first.dataset.messageId;
+    const actions = within(first);
+    fireEvent.click(actions.getByTestId("delete-message"));
+    expect(actions.getByRole("alertdialog").textContent).toContain("Delete this message for good?");
+    fireEvent.click(actions.getByRole("button", { name: "Keep" }));
+    expect(backend.calls.some((call) => call.command === "deleteMessage")).toBe(false);
+
+    fireEvent.click(actions.getByTestId("delete-message"));
+    fireEvent.click(actions.getByTestId("delete-message-confirm"));
+    await waitFor(() => {
+      expect(screen.queryByText("first question")).toBeNull();
+    });
+    expect(screen.getByText("second question")).toBeTruthy();
+    expect(backend.calls).toContainEqual({ command: "deleteMessage", argument: { id: "ses_a", messageID } });
   });
 
   it("a failed reply offers Retry, which answers the message again", async () => {

@@ -284,6 +284,15 @@ export function createChat(backend: Backend) {
       }
     },
 
+    /** Deletes one message for good; it leaves the conversation through its `message.removed` event. */
+    async deleteMessage(sessionId: string, messageId: string): Promise<void> {
+      try {
+        await backend.deleteMessage(sessionId, messageId);
+      } catch (error) {
+        report(sessionId, error);
+      }
+    },
+
     /** Sends; a reply (if this build has one) streams in through events. */
     async send(sessionId: string, text: string, attachments: Attachment[]): Promise<void> {
       const parts = buildDrafts(text, attachments, agents());

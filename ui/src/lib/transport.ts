@@ -80,6 +80,8 @@ export interface Backend {
   updateSession(sessionID: string, patch: SessionPatch): Promise<Session>;
   archiveSession(sessionID: string, archived: boolean): Promise<Session>;
   deleteSession(sessionID: string): Promise<void>;
+  /** A message and its parts, for good; refused with `busy` while the session replies. */
+  deleteMessage(sessionID: string, messageID: string): Promise<void>;
   listMessages(sessionID: string, limit: number, before?: string): Promise<MessageListing>;
   sendPrompt(sessionID: string, input: PromptInput): Promise<MessageWithParts>;
   /** Stops a streaming reply; absent where the build cannot stop one yet. */

@@ -118,6 +118,16 @@ export function fakeBackend(initial: Session[] = []): FakeBackend {
       sessions.delete(id);
       return Promise.resolve();
     },
+    deleteMessage: (id, messageID) => {
+      calls.push({ command: "deleteMessage", argument: { id, messageID } });
+      const all = messages.get(id) ?? [];
+      if (!all.some((entry) => entry.info.id === messageID)) {
+        return Promise.reject(new BackendError({ kind: "not_found", message: `Message not found: ${messageID} in session ${id}` }));
+      }
+      messages.set(id, all.filter((entry) => entry.info.id !== messageID));
+      publish({ type: "message.removed", properties: { sessionID: id, messageID } });
+      return Promise.resolve();
+    },
     listMessages: (id, limit, before) => {
       calls.push({ command: "listMessages", argument: { id, limit, before } });
       // Pages newest first like the ledger, each page oldest first; the cursor is the oldest id.

@@ -130,6 +130,9 @@ export function httpBackend(baseUrl: string, fetcher: typeof fetch = fetch.bind(
     deleteSession: async (id) => {
       await request<unknown>("DELETE", session(id));
     },
+    deleteMessage: async (id, messageID) => {
+      await request<unknown>("DELETE", `${session(id)}/message/${encodeURIComponent(messageID)}`);
+    },
     listMessages: async (id, limit, before) => {
       const response = await request<MessageWithParts[]>("GET", `${session(id)}/message${query({ limit, before })}`);
       return { messages: response.body, nextCursor: response.nextCursor };

@@ -40,6 +40,7 @@ export function tauriBackend(): Backend {
     updateSession: (sessionId, patch) => call("update_session", { sessionId, patch }),
     archiveSession: (sessionId, archived) => call("archive_session", { sessionId, archived }),
     deleteSession: (sessionId) => call("delete_session", { sessionId }),
+    deleteMessage: (sessionId, messageId) => call("delete_message", { sessionId, messageId }),
     listMessages: (sessionId, limit, before) => call("list_messages", { sessionId, limit, before }),
     sendPrompt: (sessionId, input) => call("send_prompt", { sessionId, input }),
     abort: async (sessionId) => {
