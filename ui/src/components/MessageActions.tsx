@@ -106,7 +106,14 @@ export const MessageActions: Component<{ t: Translate; chat: Chat; reshaping: Re
             </button>
           }
         >
-          <span class="message-confirm" role="alertdialog" aria-label={props.t("deleteMessageConfirm")}>
+          <span
+            class="message-confirm"
+            role="alertdialog"
+            aria-label={props.t("deleteMessageConfirm")}
+            onKeyDown={(event) => {
+              if (event.key === "Escape") setConfirmingDelete(false);
+            }}
+          >
             <span>{props.t("deleteMessageConfirm")}</span>
             <button
               type="button"
@@ -121,14 +128,7 @@ export const MessageActions: Component<{ t: Translate; chat: Chat; reshaping: Re
             >
               {props.t("deleteConfirmYes")}
             </button>
-            <button
-              type="button"
-              class="link-button"
-              onClick={() => setConfirmingDelete(false)}
-              onKeyDown={(event) => {
-                if (event.key === "Escape") setConfirmingDelete(false);
-              }}
-            >
+            <button type="button" class="link-button" onClick={() => setConfirmingDelete(false)}>
               {props.t("deleteConfirmNo")}
             </button>
           </span>

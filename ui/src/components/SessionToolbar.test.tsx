@@ -146,6 +146,10 @@ describe("session actions", () => {
     fireEvent.click(actions.getByTestId("delete-message"));
     expect(actions.getByRole("alertdialog").textContent).toContain("Delete this message for good?");
     fireEvent.click(actions.getByRole("button", { name: "Keep" }));
+    fireEvent.click(actions.getByTestId("delete-message"));
+    // Esc from the focused Delete button steps back too.
+    fireEvent.keyDown(actions.getByTestId("delete-message-confirm"), { key: "Escape" });
+    expect(actions.queryByRole("alertdialog")).toBeNull();
     expect(backend.calls.some((call) => call.command === "deleteMessage")).toBe(false);
 
     fireEvent.click(actions.getByTestId("delete-message"));
