@@ -3,6 +3,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from "@solidjs/testing-library";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { App } from "./App";
+import { BackendError } from "./lib/transport";
 import { fakeBackend, session } from "./lib/transport/fake-backend";
 
 afterEach(cleanup);
@@ -60,6 +61,32 @@ describe("App", () => {
     const notice = await screen.findByTestId("notice");
     expect(notice.textContent).toContain("Your message was saved, but replies are not available in this build yet.");
     expect(notice.dataset.kind).toBe("unavailable");
+    expect(screen.queryByRole("button", { name: "Retry" })).toBeNull();
+  });
+
+  it("offers Retry only for a send whose message was not saved", async () => {
+    const backend = fakeBackend([session("ses_a", "Taxes", 1)]);
+    const saveWithoutReply = backend.sendPrompt.bind(backend);
+    let saveFirst = false;
+    backend.sendPrompt = async (id, input) => {
+      if (saveFirst) await saveWithoutReply(id, { ...input, noReply: true });
+      throw new BackendError({ kind: "internal", message: saveFirst ? "The reply could not be completed: the disk is full" : "The disk is full" });
+    };
+    render(() => <App locale="en" backend={backend} />);
+    fireEvent.click(await screen.findByText("Taxes"));
+    const field = screen.getByRole<HTMLTextAreaElement>("textbox", { name: "Message" });
+    fireEvent.input(field, { target: { value: "not saved" } });
+    fireEvent.keyDown(field, { key: "Enter" });
+    fireEvent.click(await screen.findByRole("button", { name: "Retry" }));
+    expect(field.value).toBe("not saved");
+
+    saveFirst = true;
+    fireEvent.input(field, { target: { value: "saved, no reply" } });
+    fireEvent.keyDown(field, { key: "Enter" });
+    expect(await screen.findByText("saved, no reply")).toBeTruthy();
+    await waitFor(() => {
+      expect(screen.getByTestId("notice").textContent).toContain("the disk is full");
+    });
     expect(screen.queryByRole("button", { name: "Retry" })).toBeNull();
   });
 

@@ -66,6 +66,8 @@ export const Conversation: Component<{
    * error of its own: the loop failed where it could not write one (a full disk, for one).
    */
   const unrecordedError = (message: Message) => {
+    // A failed send of yours already says why in its notice.
+    if (notice() !== undefined) return undefined;
     const error = props.chat.state.errors[props.sessionId];
     if (error === undefined || message.role !== "assistant" || message.error !== undefined || message.time.completed !== undefined) return undefined;
     if (props.chat.isBusy(props.sessionId) || messages().at(-1)?.id !== message.id) return undefined;

@@ -73,6 +73,20 @@ export function createChat(backend: Backend) {
   let focusSerial = 0;
   /** Unsent text per session; a deleted session's goes with it (here or in another client). */
   const drafts = createComposerDrafts(localStorage);
+  /**
+   * How many messages you sent each session has saved, counted as their events arrive (ahead of
+   * the frame batching): a send that fails after its message was saved (the reply failed) must
+   * not offer to send it again.
+   */
+  const savedSends = new Map<string, Set<string>>();
+  const countSaved = (event: Event) => {
+    if (event.type !== "message.updated" || event.properties.info.role !== "user") return;
+    const sessionID = event.properties.sessionID;
+    const ids = savedSends.get(sessionID) ?? new Set<string>();
+    ids.add(event.properties.info.id);
+    savedSends.set(sessionID, ids);
+  };
+  const savedCount = (sessionId: string) => savedSends.get(sessionId)?.size ?? 0;
   /** First pages being fetched, so a second open (a search jump) waits for the same one. */
   const firstPages = new Map<string, Promise<void>>();
 
@@ -199,7 +213,11 @@ export function createChat(backend: Backend) {
       });
       const stop = backend.subscribe({
         onEvent: (event) => {
-          if (event.type === "session.deleted") drafts.forget(event.properties.sessionID);
+          if (event.type === "session.deleted") {
+            drafts.forget(event.properties.sessionID);
+            savedSends.delete(event.properties.sessionID);
+          }
+          countSaved(event);
           apply(event);
         },
         onResync: () => {
@@ -300,6 +318,7 @@ export function createChat(backend: Backend) {
       const { agent, model, variant } = choiceFor(sessionId);
       setNotices(sessionId, undefined);
       setSending(sessionId, true);
+      const savedBefore = savedCount(sessionId);
       try {
         await backend.sendPrompt(sessionId, {
           parts,
@@ -309,8 +328,10 @@ export function createChat(backend: Backend) {
         });
       } catch (error) {
         const failure = toBackendError(error);
-        // `unavailable` means the message was saved and only the reply is missing: no retry of the send.
-        report(sessionId, failure, failure.kind === "unavailable" ? undefined : { text, attachments });
+        // `unavailable`, or a message of yours saved meanwhile, means only the reply is missing:
+        // sending again would say it twice, so there is no Retry of the send.
+        const saved = failure.kind === "unavailable" || savedCount(sessionId) > savedBefore;
+        report(sessionId, failure, saved ? undefined : { text, attachments });
       } finally {
         setSending(sessionId, false);
       }

@@ -58,10 +58,11 @@ pub async fn prompt_async(
 }
 
 /// The pipeline itself publishes `session.error` for an unknown agent and for an unknown model
-/// the caller named; reporting those again would show the person the same error twice.
+/// the caller named, and the session's runner for a reply that failed; reporting those again
+/// would show the person the same error twice.
 fn already_reported(error: &LedgerError, names_model: bool) -> bool {
     match error {
-        LedgerError::AgentNotFound { .. } => true,
+        LedgerError::AgentNotFound { .. } | LedgerError::ReplyFailed(_) => true,
         LedgerError::ModelNotFound { .. } => names_model,
         _ => false,
     }
