@@ -50,7 +50,7 @@ impl Ledger {
             None => all.messages,
         };
         let now = self.now();
-        let fork = Session {
+        let mut fork = Session {
             id: self.new_id(IdKind::Session),
             slug: source.slug.clone(),
             title: forked_title(&source.title),
@@ -66,6 +66,13 @@ impl Ledger {
             ..source.clone()
         };
         let copies = self.remap(&fork.id, kept);
+        // The fork's totals are those of the steps it copies, not the whole source's.
+        crate::session_usage::total_of_steps(
+            &mut fork,
+            copies
+                .iter()
+                .flat_map(|message| message.parts.iter().map(|part| &part.body)),
+        );
         let mut transaction = self.pool.begin_with(crate::database::BEGIN_WRITE).await?;
         session_store::insert(&mut transaction, &fork).await?;
         self.insert_copies(&mut transaction, &fork.id, &copies, now)

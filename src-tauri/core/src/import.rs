@@ -23,7 +23,7 @@ impl Ledger {
             ))
         })?;
         let now = self.now();
-        let session = Session {
+        let mut session = Session {
             id: self.new_id(IdKind::Session),
             parent_id: None,
             revert: None,
@@ -38,6 +38,13 @@ impl Ledger {
             ..export.info
         };
         let mut messages = self.remap(&session.id, export.messages);
+        // Totals follow the steps imported, whatever the file's `info` says.
+        crate::session_usage::total_of_steps(
+            &mut session,
+            messages
+                .iter()
+                .flat_map(|message| message.parts.iter().map(|part| &part.body)),
+        );
         let mut transaction = self.pool.begin_with(crate::database::BEGIN_WRITE).await?;
         session_store::insert(&mut transaction, &session).await?;
         for message in &mut messages {

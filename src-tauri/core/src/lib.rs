@@ -72,6 +72,7 @@ pub mod session;
 mod session_lifecycle;
 pub mod session_runner;
 pub mod session_store;
+mod session_usage;
 pub mod subtask;
 #[cfg(test)]
 mod test_history;

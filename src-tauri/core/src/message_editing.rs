@@ -15,7 +15,8 @@ use crate::message_store;
 use crate::part::{Part, PartBody};
 use crate::session::Session;
 use crate::session_store::{self, UsageChange};
-use sqlx::{Row, SqliteConnection};
+use crate::session_usage;
+use sqlx::Row;
 
 impl Ledger {
     /// Deletes the message and its parts for good (not an undo: nothing brings them back).
@@ -46,11 +47,9 @@ impl Ledger {
                 message_id: message_id.to_string(),
             });
         }
-        let mut usage_changed = false;
-        for data in &steps {
-            usage_changed |=
-                change_step_usage(&mut transaction, session_id, data, UsageChange::Remove).await?;
-        }
+        let usage_changed =
+            session_usage::change_stored(&mut transaction, session_id, &steps, UsageChange::Remove)
+                .await?;
         let session = session_store::get(&mut transaction, session_id).await?;
         transaction.commit().await?;
         self.events.publish(EventPayload::MessageRemoved {
@@ -75,7 +74,7 @@ impl Ledger {
         self.ensure_idle(session_id)?;
         let mut transaction = self.pool.begin_with(crate::database::BEGIN_WRITE).await?;
         let deleted = sqlx::query(
-            "DELETE FROM part WHERE id = ? AND message_id = ? AND session_id = ? RETURNING type, data",
+            "DELETE FROM part WHERE id = ? AND message_id = ? AND session_id = ? RETURNING data",
         )
         .bind(part_id)
         .bind(message_id)
@@ -85,12 +84,13 @@ impl Ledger {
         let Some(deleted) = deleted else {
             return Err(part_not_found(message_id, part_id));
         };
-        let usage_changed = if deleted.try_get::<&str, _>("type")? == "step-finish" {
-            let data: String = deleted.try_get("data")?;
-            change_step_usage(&mut transaction, session_id, &data, UsageChange::Remove).await?
-        } else {
-            false
-        };
+        let usage_changed = session_usage::change_stored(
+            &mut transaction,
+            session_id,
+            &[deleted.try_get("data")?],
+            UsageChange::Remove,
+        )
+        .await?;
         let session = session_store::get(&mut transaction, session_id).await?;
         transaction.commit().await?;
         self.events.publish(EventPayload::PartRemoved {
@@ -125,23 +125,23 @@ impl Ledger {
         self.ensure_idle(session_id)?;
         let now = self.now();
         let mut transaction = self.pool.begin_with(crate::database::BEGIN_WRITE).await?;
-        let previous = sqlx::query(
-            "SELECT type, data FROM part WHERE id = ? AND message_id = ? AND session_id = ?",
-        )
-        .bind(part_id)
-        .bind(message_id)
-        .bind(session_id)
-        .fetch_optional(&mut *transaction)
-        .await?;
+        let previous =
+            sqlx::query("SELECT data FROM part WHERE id = ? AND message_id = ? AND session_id = ?")
+                .bind(part_id)
+                .bind(message_id)
+                .bind(session_id)
+                .fetch_optional(&mut *transaction)
+                .await?;
         let Some(previous) = previous else {
             return Err(part_not_found(message_id, part_id));
         };
-        let mut usage_changed = false;
-        if previous.try_get::<&str, _>("type")? == "step-finish" {
-            let data: String = previous.try_get("data")?;
-            usage_changed |=
-                change_step_usage(&mut transaction, session_id, &data, UsageChange::Remove).await?;
-        }
+        let mut usage_changed = session_usage::change_stored(
+            &mut transaction,
+            session_id,
+            &[previous.try_get("data")?],
+            UsageChange::Remove,
+        )
+        .await?;
         message_store::update_part(&mut transaction, &part, now).await?;
         if let PartBody::StepFinish(step) = &part.body {
             session_store::change_usage(
@@ -173,22 +173,6 @@ impl Ledger {
             });
         }
     }
-}
-
-/// Applies a stored step-finish part's usage (its `data` column) to the session's totals.
-async fn change_step_usage(
-    connection: &mut SqliteConnection,
-    session_id: &str,
-    data: &str,
-    change: UsageChange,
-) -> Result<bool, LedgerError> {
-    let body: PartBody = serde_json::from_str(data)
-        .map_err(|error| LedgerError::Corrupt(format!("part: {error}")))?;
-    let PartBody::StepFinish(step) = body else {
-        return Ok(false);
-    };
-    session_store::change_usage(connection, session_id, change, step.cost, &step.tokens).await?;
-    Ok(true)
 }
 
 fn part_not_found(message_id: &str, part_id: &str) -> LedgerError {

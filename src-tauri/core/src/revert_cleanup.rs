@@ -5,6 +5,7 @@
 use crate::error::LedgerError;
 use crate::message_store;
 use crate::session::Session;
+use crate::session_usage;
 use sqlx::SqliteConnection;
 
 #[derive(Debug, Default)]
@@ -27,6 +28,28 @@ pub(crate) async fn apply(
         // The marked message is already gone: nothing left to remove.
         return Ok(removed);
     };
+    // The undone steps' cost and tokens leave the session's totals with them.
+    let undone_steps: Vec<String> = match &marker.part_id {
+        Some(part_id) => sqlx::query_scalar(
+            "SELECT data FROM part WHERE type = 'step-finish' AND ( \
+               (message_id = ? AND seq >= (SELECT seq FROM part WHERE id = ? AND message_id = ?)) \
+               OR message_id IN (SELECT id FROM message WHERE session_id = ? AND seq > ?))",
+        )
+        .bind(&marker.message_id)
+        .bind(part_id)
+        .bind(&marker.message_id)
+        .bind(&session.id)
+        .bind(seq),
+        None => sqlx::query_scalar(
+            "SELECT data FROM part WHERE type = 'step-finish' AND message_id IN \
+             (SELECT id FROM message WHERE session_id = ? AND seq >= ?)",
+        )
+        .bind(&session.id)
+        .bind(seq),
+    }
+    .fetch_all(&mut *connection)
+    .await?;
+    session_usage::remove_stored(connection, session, &undone_steps).await?;
     match &marker.part_id {
         Some(part_id) => {
             let parts =

@@ -179,10 +179,11 @@ pub async fn change_usage(
     };
     let count = |value: u64| sign * i64::try_from(value).unwrap_or(i64::MAX);
     sqlx::query(
-        "UPDATE session SET cost = cost + ?, tokens_input = tokens_input + ?, \
-         tokens_output = tokens_output + ?, tokens_reasoning = tokens_reasoning + ?, \
-         tokens_cache_read = tokens_cache_read + ?, tokens_cache_write = tokens_cache_write + ? \
-         WHERE id = ?",
+        // Never below zero, whatever a removed step claims.
+        "UPDATE session SET cost = MAX(0, cost + ?), tokens_input = MAX(0, tokens_input + ?), \
+         tokens_output = MAX(0, tokens_output + ?), tokens_reasoning = MAX(0, tokens_reasoning + ?), \
+         tokens_cache_read = MAX(0, tokens_cache_read + ?), \
+         tokens_cache_write = MAX(0, tokens_cache_write + ?) WHERE id = ?",
     )
     .bind(sign as f64 * cost)
     .bind(count(tokens.input))

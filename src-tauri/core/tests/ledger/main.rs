@@ -25,5 +25,6 @@ mod reply_tools;
 mod reply_variants;
 mod reshaping;
 mod search;
+mod session_usage;
 mod storage;
 mod subagents;
