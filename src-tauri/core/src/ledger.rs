@@ -41,6 +41,8 @@ pub(crate) struct Setup {
     pub detect_ollama: Option<String>,
     /// One settings change at a time: each reads, edits and writes the whole config file.
     pub settings_writes: tokio::sync::Mutex<()>,
+    /// Takes deleted words out of the search index after each deletion (`search_purge`).
+    pub search_purge: crate::search_purge::SearchPurge,
 }
 
 /// What a settings change replaces. Readers take cheap `Arc` copies, so a reply that started
@@ -145,6 +147,7 @@ impl Ledger {
                 .or_else(|| std::env::current_dir().ok())
                 .unwrap_or_else(std::env::temp_dir),
         };
+        let search_purge = crate::search_purge::SearchPurge::start(pool.clone());
         let ledger = Self {
             pool,
             events: EventBus::new(ids.clone()),
@@ -169,6 +172,7 @@ impl Ledger {
                     .unwrap_or_else(|| Arc::new(InMemoryCredentials::default())),
                 detect_ollama: options.detect_ollama,
                 settings_writes: tokio::sync::Mutex::new(()),
+                search_purge,
             }),
         };
         // Replies a crash left open are closed before anyone can prompt — unless another

@@ -57,6 +57,7 @@ impl Ledger {
             message_id: message_id.to_string(),
         });
         self.announce_usage(session, usage_changed);
+        self.setup.search_purge.wake();
         // A message can hold big attachments.
         if let Err(error) = crate::disk_space::give_back_free_pages(&self.pool).await {
             tracing::warn!("the deleted message's disk space stays reserved for now: {error}");
@@ -99,6 +100,7 @@ impl Ledger {
             part_id: part_id.to_string(),
         });
         self.announce_usage(session, usage_changed);
+        self.setup.search_purge.wake();
         Ok(())
     }
 
@@ -135,10 +137,16 @@ impl Ledger {
         let Some(previous) = previous else {
             return Err(part_not_found(message_id, part_id));
         };
+        let previous_data: String = previous.try_get("data")?;
+        // The rewritten text's words may leave the index (the delete trigger only sees deletes).
+        sqlx::query("INSERT INTO search_forgotten (kind, text) VALUES ('part', ?)")
+            .bind(&previous_data)
+            .execute(&mut *transaction)
+            .await?;
         let mut usage_changed = session_usage::change_stored(
             &mut transaction,
             session_id,
-            &[previous.try_get("data")?],
+            std::slice::from_ref(&previous_data),
             UsageChange::Remove,
         )
         .await?;
@@ -162,6 +170,7 @@ impl Ledger {
             time: now,
         });
         self.announce_usage(session, usage_changed);
+        self.setup.search_purge.wake();
         Ok(part)
     }
 

@@ -207,6 +207,9 @@ impl Ledger {
         session.time.updated = now.max(session.time.updated);
         session_store::save(&mut transaction, &session).await?;
         transaction.commit().await?;
+        if !removed.messages.is_empty() || !removed.parts.is_empty() {
+            self.setup.search_purge.wake();
+        }
 
         for (message_id, part_id) in removed.parts {
             self.events.publish(EventPayload::PartRemoved {

@@ -107,6 +107,7 @@ impl Ledger {
         // meanwhile; a deferred transaction would fail with SQLITE_BUSY_SNAPSHOT.
         let mut transaction = self.pool.begin_with(crate::database::BEGIN_WRITE).await?;
         let mut session = session_store::get(&mut transaction, id).await?;
+        let old_title = session.title.clone();
         if let Some(title) = patch.title {
             let title = title.trim().to_string();
             if title.is_empty() {
@@ -133,6 +134,9 @@ impl Ledger {
         session.time.updated = self.now().max(session.time.updated);
         session_store::save(&mut transaction, &session).await?;
         transaction.commit().await?;
+        if session.title != old_title {
+            self.setup.search_purge.wake();
+        }
         self.events.publish(EventPayload::SessionUpdated {
             session_id: session.id.clone(),
             info: session.clone(),
@@ -159,6 +163,7 @@ impl Ledger {
                 info: session,
             });
         }
+        self.setup.search_purge.wake();
         if let Err(error) = crate::disk_space::give_back_free_pages(&self.pool).await {
             tracing::warn!("the deleted session's disk space stays reserved for now: {error}");
         }

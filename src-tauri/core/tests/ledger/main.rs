@@ -25,6 +25,7 @@ mod reply_tools;
 mod reply_variants;
 mod reshaping;
 mod search;
+mod search_purge;
 mod session_usage;
 mod storage;
 mod subagents;

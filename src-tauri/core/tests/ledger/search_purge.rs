@@ -1,0 +1,141 @@
+//! Deleted words leave the search index (`search_purge.rs`): a word only a deleted message,
+//! session, rewritten part or old title held is forgotten from the word list and rewritten out of
+//! the index's pages, while words other text still holds stay findable.
+
+use crate::support::*;
+use dossier_core::draft::Draft;
+use dossier_core::search_purge::purge_deleted_words;
+use dossier_core::session::SessionPatch;
+use std::time::Duration;
+
+async fn remembered(test: &TestLedger, word: &str) -> bool {
+    sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM search_word WHERE word = ?)")
+        .bind(word)
+        .fetch_one(test.ledger.pool())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"))
+}
+
+/// Whether the bytes of `word` are anywhere in the word indexes' stored pages.
+async fn in_index_pages(test: &TestLedger, word: &str) -> bool {
+    let mut pages: Vec<Vec<u8>> = Vec::new();
+    for table in ["part_search_data", "title_search_data"] {
+        pages.extend(
+            sqlx::query_scalar::<_, Vec<u8>>(&format!("SELECT block FROM {table}"))
+                .fetch_all(test.ledger.pool())
+                .await
+                .unwrap_or_else(|error| panic!("{error}")),
+        );
+    }
+    pages.iter().any(|page| {
+        page.windows(word.len())
+            .any(|window| window == word.as_bytes())
+    })
+}
+
+async fn purge(test: &TestLedger) {
+    purge_deleted_words(test.ledger.pool())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+}
+
+#[tokio::test]
+async fn a_deleted_secret_leaves_the_word_list_and_the_index_pages() {
+    let test = open("{}").await;
+    let pasted = test.session().await;
+    let message = test
+        .no_reply(&pasted, vec![Draft::text("my password is hunter2")])
+        .await;
+    let other = test.session().await;
+    test.no_reply(&other, vec![Draft::text("where do I keep password hints")])
+        .await;
+    purge(&test).await;
+    assert!(remembered(&test, "hunter2").await);
+    assert!(in_index_pages(&test, "hunter2").await);
+
+    test.ledger
+        .delete_message(&pasted.id, message.info.id())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    // The background run may have been first; either way the word is gone after this one.
+    purge(&test).await;
+
+    assert!(!remembered(&test, "hunter2").await);
+    assert!(!in_index_pages(&test, "hunter2").await);
+    assert!(
+        remembered(&test, "password").await,
+        "another message still says it"
+    );
+    assert_eq!(
+        session_ids(&search(&test, "password").await),
+        std::slice::from_ref(&other.id)
+    );
+}
+
+#[tokio::test]
+async fn the_purge_runs_by_itself_after_a_session_is_deleted() {
+    let test = open("{}").await;
+    let session = test.session().await;
+    test.no_reply(&session, vec![Draft::text("the code is zanzibar77")])
+        .await;
+    assert!(remembered(&test, "zanzibar77").await);
+
+    test.ledger
+        .delete_session(&session.id)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+
+    // A guard against a hang, not a speed check.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    while remembered(&test, "zanzibar77").await || in_index_pages(&test, "zanzibar77").await {
+        assert!(tokio::time::Instant::now() < deadline, "never purged");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_rewritten_part_and_a_renamed_title_leave_their_old_words() {
+    let test = open("{}").await;
+    let session = test.session().await;
+    let message = test
+        .no_reply(&session, vec![Draft::text("meet at quaycorner")])
+        .await;
+    test.ledger
+        .update_session(
+            &session.id,
+            SessionPatch {
+                title: Some("Trip to Lisbon".into()),
+                ..SessionPatch::default()
+            },
+        )
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let mut part = message.parts[0].clone();
+    part.body = dossier_core::part::PartBody::Text(dossier_core::part::TextPart {
+        text: "meet at the station".into(),
+        ..Default::default()
+    });
+    test.ledger
+        .update_part(&session.id, message.info.id(), &part.id.clone(), part)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    test.ledger
+        .update_session(
+            &session.id,
+            SessionPatch {
+                title: Some("Holiday".into()),
+                ..SessionPatch::default()
+            },
+        )
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    purge(&test).await;
+
+    for gone in ["quaycorner", "lisbon"] {
+        assert!(!remembered(&test, gone).await, "{gone}");
+        assert!(!in_index_pages(&test, gone).await, "{gone}");
+    }
+    for kept in ["meet", "station", "holiday"] {
+        assert!(remembered(&test, kept).await, "{kept}");
+    }
+}
