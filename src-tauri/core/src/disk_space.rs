@@ -74,24 +74,24 @@ pub(crate) async fn convert_if_needed(pool: &SqlitePool) -> Result<(), LedgerErr
     Ok(())
 }
 
-/// Returns the file's free pages to the file system after a deletion has committed. Failing
+/// Returns the file's free pages to the file system after a deletion has committed, and empties
+/// the write-ahead log, whose frames still hold the deleted rows' old pages. Failing
 /// here loses nothing (the pages stay free inside the file and the next deletion tries again),
 /// so the caller logs the error rather than reporting the deletion as failed.
 pub(crate) async fn give_back_free_pages(pool: &SqlitePool) -> Result<(), LedgerError> {
     let free: i64 = sqlx::query_scalar("PRAGMA freelist_count")
         .fetch_one(pool)
         .await?;
-    if free == 0 {
-        return Ok(());
+    if free > 0 {
+        // An autocommit write of its own; it waits behind a streaming reply's write under the
+        // busy timeout like any other write.
+        sqlx::query("PRAGMA incremental_vacuum")
+            .execute(pool)
+            .await?;
     }
-    // Autocommit writes of their own; they wait behind a streaming reply's write under the busy
-    // timeout like any other write.
-    sqlx::query("PRAGMA incremental_vacuum")
-        .execute(pool)
-        .await?;
     // The file itself only shrinks when the write-ahead log is folded into it, which otherwise
-    // happens at some later checkpoint or at exit; TRUNCATE also empties the log, which the
-    // moved pages made large.
+    // happens at some later checkpoint or at exit; TRUNCATE also empties the log, which holds
+    // the deleted rows' old pages and the moved ones.
     sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
         .execute(pool)
         .await?;

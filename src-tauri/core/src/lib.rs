@@ -67,7 +67,7 @@ pub mod run_loop;
 pub mod search;
 mod search_excerpt;
 pub mod search_index;
-pub mod search_purge;
+mod search_purge;
 pub mod search_text;
 pub mod session;
 mod session_lifecycle;

@@ -8,12 +8,14 @@
 //! that arrived meanwhile.
 
 use crate::error::LedgerError;
+use crate::ledger::Ledger;
 use crate::part::PartBody;
 use crate::search_index::searchable_text;
 use crate::search_text;
 use sqlx::{Row, SqliteConnection, SqlitePool};
 use std::collections::BTreeSet;
-use tokio::sync::mpsc;
+use std::sync::Arc;
+use tokio::sync::{mpsc, Mutex};
 
 /// Notes handled per write transaction, so a huge deletion does not hold the write lock long.
 const NOTES_PER_BATCH: i64 = 200;
@@ -23,15 +25,23 @@ const MERGE_PAGES: i64 = 64;
 /// Wakes the background purge; dropping it (the ledger is gone) ends the task.
 pub(crate) struct SearchPurge {
     wake: mpsc::Sender<()>,
+    /// One run at a time, so a run asked for directly ends after any background one.
+    running: Arc<Mutex<()>>,
 }
 
 impl SearchPurge {
     /// Starts the task, which first handles what a crash may have left noted.
     pub(crate) fn start(pool: SqlitePool) -> Self {
         let (wake, mut woken) = mpsc::channel::<()>(1);
+        let running = Arc::new(Mutex::new(()));
+        let exclusive = running.clone();
         tokio::spawn(async move {
             loop {
-                if let Err(error) = purge_deleted_words(&pool).await {
+                let outcome = {
+                    let _running = exclusive.lock().await;
+                    purge_deleted_words(&pool).await
+                };
+                if let Err(error) = outcome {
                     if pool.is_closed() {
                         return;
                     }
@@ -42,7 +52,7 @@ impl SearchPurge {
                 }
             }
         });
-        Self { wake }
+        Self { wake, running }
     }
 
     /// Asks for a run after a deletion; a run already asked for covers this one too.
@@ -52,10 +62,20 @@ impl SearchPurge {
     }
 }
 
+impl Ledger {
+    /// Runs the purge now, after any background run still going: when it returns, every
+    /// deletion committed before the call has left the index and the files. Returns how many
+    /// deleted texts it handled itself.
+    pub async fn purge_deleted_words(&self) -> Result<usize, LedgerError> {
+        let _running = self.setup.search_purge.running.lock().await;
+        purge_deleted_words(&self.pool).await
+    }
+}
+
 /// Forgets the words of the text deleted since the last run that nothing else holds, and merges
 /// the indexes so their entries are gone from the pages too. Returns how many noted texts it
 /// handled.
-pub async fn purge_deleted_words(pool: &SqlitePool) -> Result<usize, LedgerError> {
+async fn purge_deleted_words(pool: &SqlitePool) -> Result<usize, LedgerError> {
     let mut handled = 0;
     let mut forgotten = 0;
     loop {
@@ -99,6 +119,9 @@ pub async fn purge_deleted_words(pool: &SqlitePool) -> Result<usize, LedgerError
         for table in ["part_search", "title_search"] {
             merge_whole(&mut connection, table).await?;
         }
+        drop(connection);
+        // The merge freed the pages that held them: out of the file too.
+        crate::disk_space::give_back_free_pages(pool).await?;
     }
     Ok(handled)
 }

@@ -4,7 +4,6 @@
 
 use crate::support::*;
 use dossier_core::draft::Draft;
-use dossier_core::search_purge::purge_deleted_words;
 use dossier_core::session::SessionPatch;
 use std::time::Duration;
 
@@ -34,7 +33,8 @@ async fn in_index_pages(test: &TestLedger, word: &str) -> bool {
 }
 
 async fn purge(test: &TestLedger) {
-    purge_deleted_words(test.ledger.pool())
+    test.ledger
+        .purge_deleted_words()
         .await
         .unwrap_or_else(|error| panic!("{error}"));
 }
@@ -57,11 +57,20 @@ async fn a_deleted_secret_leaves_the_word_list_and_the_index_pages() {
         .delete_message(&pasted.id, message.info.id())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
-    // The background run may have been first; either way the word is gone after this one.
+    // After any background run: either way the word is gone when this one returns.
     purge(&test).await;
 
     assert!(!remembered(&test, "hunter2").await);
     assert!(!in_index_pages(&test, "hunter2").await);
+    // Nor anywhere in the files: free pages, the write-ahead log, the message's own row.
+    let data = test.folder.path().join("data");
+    for name in ["dossier.db", "dossier.db-wal"] {
+        let bytes = std::fs::read(data.join(name)).unwrap_or_default();
+        assert!(
+            !bytes.windows(7).any(|window| window == b"hunter2"),
+            "{name} still holds it"
+        );
+    }
     assert!(
         remembered(&test, "password").await,
         "another message still says it"
