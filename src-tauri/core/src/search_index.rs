@@ -63,7 +63,23 @@ pub async fn index_part(
         .bind(tokens.join(" "))
         .execute(&mut *connection)
         .await?;
-    remember_words(connection, &tokens).await
+    // A reply still streaming ends in a word cut mid-way ("hunt" of "hunter"): remembering it at
+    // every checkpoint would fill the word list with fragments. The part's last write, when it
+    // finishes, remembers its last word.
+    let settled = if still_streaming(body) {
+        &tokens[..tokens.len().saturating_sub(1)]
+    } else {
+        &tokens[..]
+    };
+    remember_words(connection, settled).await
+}
+
+fn still_streaming(body: &PartBody) -> bool {
+    match body {
+        PartBody::Text(text) => text.time.as_ref().is_some_and(|time| time.end.is_none()),
+        PartBody::Reasoning(reasoning) => reasoning.time.end.is_none(),
+        _ => false,
+    }
 }
 
 /// Indexes the title of the session just inserted at `rowid`, or whose title just changed.

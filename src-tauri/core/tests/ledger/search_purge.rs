@@ -1,6 +1,7 @@
 //! Deleted words leave the search index (`search_purge.rs`): a word only a deleted message,
 //! session, rewritten part or old title held is forgotten from the word list and rewritten out of
-//! the index's pages, while words other text still holds stay findable.
+//! the index's pages, while words other text still holds stay findable. And the word cut off at
+//! the end of a reply still streaming never gets into the word list.
 
 use crate::support::*;
 use dossier_core::draft::Draft;
@@ -147,4 +148,48 @@ async fn a_rewritten_part_and_a_renamed_title_leave_their_old_words() {
     for kept in ["meet", "station", "holiday"] {
         assert!(remembered(&test, kept).await, "{kept}");
     }
+}
+
+#[tokio::test]
+async fn a_streaming_replys_cut_off_last_word_is_not_remembered() {
+    use dossier_core::part::{PartBody, PartTime};
+    let test = open("{}").await;
+    let session = test.session().await;
+    crate::reply_support::ask(&test, &session.id, "hello").await;
+    let reply = &test.history(&session.id).await[1];
+    let mut part = reply
+        .parts
+        .iter()
+        .find(|part| matches!(part.body, PartBody::Text(_)))
+        .unwrap_or_else(|| panic!("no text in {:?}", reply.parts))
+        .clone();
+    let mut write = |text: &str, end: Option<i64>| {
+        let PartBody::Text(body) = &mut part.body else {
+            unreachable!("a text part")
+        };
+        body.text = text.into();
+        body.time = Some(PartTime { start: 1, end });
+        part.clone()
+    };
+
+    // A checkpoint mid-word, then the finished part.
+    let checkpoint = write("words like quartzit", None);
+    test.ledger
+        .update_part(
+            &session.id,
+            reply.info.id(),
+            &checkpoint.id.clone(),
+            checkpoint,
+        )
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert!(remembered(&test, "words").await);
+    assert!(!remembered(&test, "quartzit").await);
+    let finished = write("words like quartzite", Some(2));
+    test.ledger
+        .update_part(&session.id, reply.info.id(), &finished.id.clone(), finished)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert!(remembered(&test, "quartzite").await);
+    assert!(!remembered(&test, "quartzit").await);
 }
