@@ -2,9 +2,7 @@
 //! forward-only migrations.
 
 use crate::error::LedgerError;
-use sqlx::sqlite::{
-    SqliteAutoVacuum, SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous,
-};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::SqlitePool;
 use std::path::Path;
 use std::time::Duration;
@@ -29,8 +27,8 @@ pub async fn open(path: &Path) -> Result<SqlitePool, LedgerError> {
         // Deleted conversations should not linger in free pages of the file: "fast" zeroes
         // freed content whenever that costs no extra I/O.
         .pragma("secure_delete", "fast")
-        // Deleted sessions give their space back (`disk_space.rs`).
-        .auto_vacuum(SqliteAutoVacuum::Incremental)
+        // (Not `auto_vacuum` here: setting it runs a write transaction on every new connection,
+        // before the busy timeout applies. `disk_space` sets it once, on one connection.)
         // A write-ahead log that once grew large (a big deletion, an import) is cut back to this
         // after each checkpoint instead of keeping its largest size for good.
         .pragma("journal_size_limit", "67108864");
@@ -40,7 +38,7 @@ pub async fn open(path: &Path) -> Result<SqlitePool, LedgerError> {
         .connect_with(options)
         .await?;
     MIGRATIONS.run(&pool).await?;
-    crate::disk_space::convert_if_needed(&pool).await?;
+    crate::disk_space::convert_if_needed(&pool).await;
     crate::search_index::rebuild_if_pending(&pool).await?;
     Ok(pool)
 }

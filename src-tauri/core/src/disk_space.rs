@@ -4,13 +4,14 @@
 //! Attachments live in the database (`blob`), so one deleted session of photos or PDFs can free
 //! hundreds of megabytes. SQLite keeps freed pages inside the file for reuse: without help the
 //! file never shrinks, and a person who deletes old sessions to make room sees nothing change.
-//! The ledger therefore runs with `auto_vacuum = INCREMENTAL` (set on every connection by
-//! `database::open`) and hands the free pages back to the file system after each deletion.
+//! The ledger therefore runs with `auto_vacuum = INCREMENTAL` and hands the free pages back to
+//! the file system after each deletion. The mode is set once, at the first open (a new file's
+//! tables are created before it can be) or the first open of a file made before it: a `VACUUM`
+//! rewrites the file in the new mode.
 //!
 //! Incremental vacuum only moves pages, never rows, so the search indexes (which are keyed on
-//! the rowids of `part` and `session`) stay valid. A full `VACUUM` is run once, to convert a
-//! database made before this mode was set; it may renumber rowids, so the search indexes are
-//! rebuilt after it.
+//! the rowids of `part` and `session`) stay valid. The one-time `VACUUM` may renumber rowids, so
+//! the search indexes are rebuilt after it.
 
 use crate::error::LedgerError;
 use crate::ledger::{Ledger, DATABASE_FILE};
@@ -53,11 +54,25 @@ impl Ledger {
 /// `PRAGMA auto_vacuum` reads 2 for incremental.
 const INCREMENTAL: i64 = 2;
 
-/// Converts a database that keeps its free pages forever (made before incremental vacuum was
-/// switched on) once, at open. Runs before the search index's pending rebuild, which it asks for.
-pub(crate) async fn convert_if_needed(pool: &SqlitePool) -> Result<(), LedgerError> {
+/// Makes the database give freed pages back, once: a new one (whose tables were just created
+/// in the default mode) and one made before this mode was set. Runs before the search index's
+/// pending rebuild, which it asks for. A failure (another process holding the file, a full disk)
+/// only postpones it to the next open: the ledger works the same meanwhile.
+pub(crate) async fn convert_if_needed(pool: &SqlitePool) {
+    if let Err(error) = convert(pool).await {
+        tracing::warn!("the ledger keeps its free pages until the next start: {error}");
+    }
+}
+
+async fn convert(pool: &SqlitePool) -> Result<(), LedgerError> {
+    let mut connection = pool.acquire().await?;
+    // A connection answers `PRAGMA auto_vacuum` from the file's header only once it has read
+    // it (before that, from what it was asked to set): a read of the schema does.
+    sqlx::query("SELECT count(*) FROM sqlite_master")
+        .fetch_one(&mut *connection)
+        .await?;
     let mode: i64 = sqlx::query_scalar("PRAGMA auto_vacuum")
-        .fetch_one(pool)
+        .fetch_one(&mut *connection)
         .await?;
     if mode == INCREMENTAL {
         return Ok(());
@@ -66,11 +81,13 @@ pub(crate) async fn convert_if_needed(pool: &SqlitePool) -> Result<(), LedgerErr
     // The rebuild is asked for first, so a crash right after the VACUUM still gets it at the
     // next open (a crash before the VACUUM simply converts again).
     sqlx::query("INSERT INTO search_rebuild (pending) VALUES (1)")
-        .execute(pool)
+        .execute(&mut *connection)
         .await?;
-    // Every pooled connection set `auto_vacuum = INCREMENTAL` when it opened; VACUUM is what
-    // makes that setting take effect on an existing file.
-    sqlx::query("VACUUM").execute(pool).await?;
+    // On an existing file the mode is only a wish until a VACUUM rewrites it.
+    sqlx::query("PRAGMA auto_vacuum = INCREMENTAL")
+        .execute(&mut *connection)
+        .await?;
+    sqlx::query("VACUUM").execute(&mut *connection).await?;
     Ok(())
 }
 
