@@ -140,17 +140,28 @@ fn words_of(kind: &str, text: &str) -> Vec<String> {
     }
 }
 
-/// Whether any remaining part or title holds `word`.
+/// Whether any remaining part or title holds `word`. A word the index cannot be asked about
+/// (FTS5 refusing the query) counts as held: kept is harmless, and one odd word must not stop
+/// the purge of every other.
 async fn still_held(connection: &mut SqliteConnection, word: &str) -> Result<bool, LedgerError> {
     let phrase = format!("\"{}\"", word.replace('"', "\"\""));
-    let held: bool = sqlx::query_scalar(
+    let held = sqlx::query_scalar(
         "SELECT EXISTS (SELECT 1 FROM part_search WHERE part_search MATCH ?1) \
          OR EXISTS (SELECT 1 FROM title_search WHERE title_search MATCH ?1)",
     )
     .bind(phrase)
     .fetch_one(connection)
-    .await?;
-    Ok(held)
+    .await;
+    match held {
+        Ok(held) => Ok(held),
+        // SQLITE_ERROR: the query itself was refused (a full disk or a lock is another code,
+        // and fails the run, which the next deletion retries).
+        Err(sqlx::Error::Database(error)) if error.code().as_deref() == Some("1") => {
+            tracing::debug!(word, %error, "kept a word the index could not be asked about");
+            Ok(true)
+        }
+        Err(other) => Err(other.into()),
+    }
 }
 
 /// Merges every segment of `table` into one, a few pages per transaction so replies can write
