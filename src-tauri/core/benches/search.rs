@@ -249,6 +249,46 @@ async fn main() {
         index_bytes as f64 / 1_048_576.0,
         index_bytes as f64 / text_bytes.max(1) as f64
     );
+    // Deleting a session whose words nothing else says: the background purge forgets them and
+    // merges both indexes whole (`search_purge.rs`). Timed here as a direct run.
+    let secret = ledger
+        .create_session(CreateSession::default())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    ledger
+        .prompt(
+            &secret.id,
+            dossier_core::draft::PromptInput {
+                no_reply: Some(true),
+                parts: vec![dossier_core::draft::Draft::text(
+                    "my password is qx7hunter2zz",
+                )],
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    ledger
+        .purge_deleted_words()
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let deleting = Instant::now();
+    ledger
+        .delete_session(&secret.id)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let deleted = deleting.elapsed();
+    // Waits for the background run the deletion started, if it is first.
+    ledger
+        .purge_deleted_words()
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    println!(
+        "deleting a session with a word said nowhere else: the delete returns after {:.1} ms; \
+         the purge (forget it, merge both indexes whole, give the pages back) is done after {:.2} s",
+        deleted.as_secs_f64() * 1000.0,
+        deleting.elapsed().as_secs_f64()
+    );
     let page_size: i64 = sqlx::query_scalar("PRAGMA page_size")
         .fetch_one(ledger.pool())
         .await
