@@ -151,10 +151,10 @@ const SQLITE_READONLY: i32 = 8;
 const SQLITE_FULL: i32 = 13;
 /// `ENOSPC` on Linux and macOS.
 #[cfg(unix)]
-const NO_SPACE: i32 = 28;
-/// `ERROR_DISK_FULL` on Windows.
+const NO_SPACE: &[i32] = &[28];
+/// `ERROR_HANDLE_DISK_FULL` and `ERROR_DISK_FULL` on Windows.
 #[cfg(windows)]
-const NO_SPACE: i32 = 112;
+const NO_SPACE: &[i32] = &[39, 112];
 
 /// A database error that a person can do something about gets its own variant and message;
 /// the rest stay `Database` with SQLite's own words.
@@ -166,7 +166,13 @@ impl From<sqlx::Error> for LedgerError {
                 .and_then(|code| code.parse::<i32>().ok())
                 // sqlx reports the extended code; its low byte is the primary one.
                 .map(|code| code & 0xff),
-            sqlx::Error::Io(io) if io.raw_os_error() == Some(NO_SPACE) => Some(SQLITE_FULL),
+            sqlx::Error::Io(io)
+                if io
+                    .raw_os_error()
+                    .is_some_and(|code| NO_SPACE.contains(&code)) =>
+            {
+                Some(SQLITE_FULL)
+            }
             _ => None,
         };
         match primary_code {
@@ -271,8 +277,10 @@ mod tests {
 
     #[test]
     fn no_space_from_the_file_system_is_a_full_disk() {
-        let error = LedgerError::from(sqlx::Error::Io(std::io::Error::from_raw_os_error(NO_SPACE)));
-        assert!(matches!(error, LedgerError::DiskFull), "{error:?}");
+        for &code in NO_SPACE {
+            let error = LedgerError::from(sqlx::Error::Io(std::io::Error::from_raw_os_error(code)));
+            assert!(matches!(error, LedgerError::DiskFull), "{error:?}");
+        }
     }
 
     #[tokio::test]
