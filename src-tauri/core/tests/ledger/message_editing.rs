@@ -73,11 +73,7 @@ async fn deleting_a_part_removes_only_that_part() {
     let test = open("{}").await;
     let (session_id, history) = answered(&test).await;
     let reply = &history[1];
-    let text = reply
-        .parts
-        .iter()
-        .find(|part| matches!(part.body, PartBody::Text(_)))
-        .unwrap_or_else(|| panic!("no text in {:?}", reply.parts));
+    let text = text_part_of(reply);
     let before = describe(&reply.parts).len();
 
     test.ledger
@@ -105,12 +101,7 @@ async fn a_rewritten_part_is_stored_announced_and_found_by_search() {
     let test = open("{}").await;
     let (session_id, history) = answered(&test).await;
     let reply = &history[1];
-    let mut part = reply
-        .parts
-        .iter()
-        .find(|part| matches!(part.body, PartBody::Text(_)))
-        .unwrap_or_else(|| panic!("no text in {:?}", reply.parts))
-        .clone();
+    let mut part = text_part_of(reply).clone();
     part.body = PartBody::Text(TextPart {
         text: "A marigold is a flower.".into(),
         ..TextPart::default()

@@ -33,6 +33,19 @@ async fn in_index_pages(test: &TestLedger, word: &str) -> bool {
     })
 }
 
+async fn rename(test: &TestLedger, session_id: &str, title: &str) {
+    test.ledger
+        .update_session(
+            session_id,
+            SessionPatch {
+                title: Some(title.into()),
+                ..SessionPatch::default()
+            },
+        )
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+}
+
 async fn purge(test: &TestLedger) {
     test.ledger
         .purge_deleted_words()
@@ -110,16 +123,7 @@ async fn a_rewritten_part_and_a_renamed_title_leave_their_old_words() {
     let message = test
         .no_reply(&session, vec![Draft::text("meet at quaycorner")])
         .await;
-    test.ledger
-        .update_session(
-            &session.id,
-            SessionPatch {
-                title: Some("Trip to Lisbon".into()),
-                ..SessionPatch::default()
-            },
-        )
-        .await
-        .unwrap_or_else(|error| panic!("{error}"));
+    rename(&test, &session.id, "Trip to Lisbon").await;
     let mut part = message.parts[0].clone();
     part.body = dossier_core::part::PartBody::Text(dossier_core::part::TextPart {
         text: "meet at the station".into(),
@@ -129,16 +133,7 @@ async fn a_rewritten_part_and_a_renamed_title_leave_their_old_words() {
         .update_part(&session.id, message.info.id(), &part.id.clone(), part)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
-    test.ledger
-        .update_session(
-            &session.id,
-            SessionPatch {
-                title: Some("Holiday".into()),
-                ..SessionPatch::default()
-            },
-        )
-        .await
-        .unwrap_or_else(|error| panic!("{error}"));
+    rename(&test, &session.id, "Holiday").await;
     purge(&test).await;
 
     for gone in ["quaycorner", "lisbon"] {
@@ -157,12 +152,7 @@ async fn a_streaming_replys_cut_off_last_word_is_not_remembered() {
     let session = test.session().await;
     crate::reply_support::ask(&test, &session.id, "hello").await;
     let reply = &test.history(&session.id).await[1];
-    let mut part = reply
-        .parts
-        .iter()
-        .find(|part| matches!(part.body, PartBody::Text(_)))
-        .unwrap_or_else(|| panic!("no text in {:?}", reply.parts))
-        .clone();
+    let mut part = text_part_of(reply).clone();
     let mut write = |text: &str, end: Option<i64>| {
         let PartBody::Text(body) = &mut part.body else {
             unreachable!("a text part")

@@ -173,3 +173,12 @@ pub fn session_ids(results: &[dossier_core::search::SearchResult]) -> Vec<String
         .map(|result| result.session.id.clone())
         .collect()
 }
+
+/// The message's first text part.
+pub fn text_part_of(message: &MessageWithParts) -> &dossier_core::part::Part {
+    message
+        .parts
+        .iter()
+        .find(|part| matches!(part.body, PartBody::Text(_)))
+        .unwrap_or_else(|| panic!("no text in {:?}", message.parts))
+}
