@@ -264,6 +264,8 @@ describe("App with a streaming reply", () => {
     const alert = await screen.findByRole("alert");
     expect(alert.textContent).toBe(`The reply failed: ${why}`);
     expect(alert.closest("[data-message-id]")?.getAttribute("data-message-id")).toBe("msg_900");
+    // And it is offered again, like a reply that recorded its failure.
+    expect(screen.getByTestId("regenerate").textContent).toBe("Retry");
   });
 });
 

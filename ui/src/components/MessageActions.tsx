@@ -9,11 +9,19 @@ import type { Chat } from "../lib/chat";
 import type { Translate } from "../lib/i18n";
 import { type Reshaping, typedText } from "../lib/reshaping";
 
-export const MessageActions: Component<{ t: Translate; chat: Chat; reshaping: Reshaping; sessionId: string; message: Message }> = (props) => {
+export const MessageActions: Component<{
+  t: Translate;
+  chat: Chat;
+  reshaping: Reshaping;
+  sessionId: string;
+  message: Message;
+  /** The reply stopped with an error it could not record (shown under it all the same). */
+  stoppedUnrecorded?: boolean;
+}> = (props) => {
   const [editing, setEditing] = createSignal<string | undefined>();
   const [confirmingDelete, setConfirmingDelete] = createSignal(false);
   const busy = () => props.chat.isBusy(props.sessionId);
-  const failed = () => props.message.role === "assistant" && props.message.error !== undefined;
+  const failed = () => props.message.role === "assistant" && (props.message.error !== undefined || props.stoppedUnrecorded === true);
   const submit = () => {
     const text = editing();
     if (text === undefined || text.trim() === "") return;
