@@ -48,8 +48,7 @@ impl Ledger {
             });
         }
         let usage_changed =
-            session_usage::change_stored(&mut transaction, session_id, &steps, UsageChange::Remove)
-                .await?;
+            session_usage::remove_stored(&mut transaction, session_id, &steps).await?;
         let session = session_store::get(&mut transaction, session_id).await?;
         transaction.commit().await?;
         self.events.publish(EventPayload::MessageRemoved {
@@ -85,13 +84,9 @@ impl Ledger {
         let Some(deleted) = deleted else {
             return Err(part_not_found(message_id, part_id));
         };
-        let usage_changed = session_usage::change_stored(
-            &mut transaction,
-            session_id,
-            &[deleted.try_get("data")?],
-            UsageChange::Remove,
-        )
-        .await?;
+        let usage_changed =
+            session_usage::remove_stored(&mut transaction, session_id, &[deleted.try_get("data")?])
+                .await?;
         let session = session_store::get(&mut transaction, session_id).await?;
         transaction.commit().await?;
         self.events.publish(EventPayload::PartRemoved {
@@ -143,11 +138,10 @@ impl Ledger {
             .bind(&previous_data)
             .execute(&mut *transaction)
             .await?;
-        let mut usage_changed = session_usage::change_stored(
+        let mut usage_changed = session_usage::remove_stored(
             &mut transaction,
             session_id,
             std::slice::from_ref(&previous_data),
-            UsageChange::Remove,
         )
         .await?;
         message_store::update_part(&mut transaction, &part, now).await?;

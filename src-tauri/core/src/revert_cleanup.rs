@@ -5,6 +5,7 @@
 use crate::error::LedgerError;
 use crate::message_store;
 use crate::session::Session;
+use crate::session_store;
 use crate::session_usage;
 use sqlx::SqliteConnection;
 
@@ -49,7 +50,12 @@ pub(crate) async fn apply(
     }
     .fetch_all(&mut *connection)
     .await?;
-    session_usage::remove_stored(connection, session, &undone_steps).await?;
+    if session_usage::remove_stored(connection, &session.id, &undone_steps).await? {
+        // The caller announces `session`: with the totals the row now has.
+        let row = session_store::get(connection, &session.id).await?;
+        session.cost = row.cost;
+        session.tokens = row.tokens;
+    }
     match &marker.part_id {
         Some(part_id) => {
             let parts =

@@ -5,7 +5,7 @@
 //! come from a file whose totals may say anything.
 
 use crate::error::LedgerError;
-use crate::part::{PartBody, StepFinishPart};
+use crate::part::PartBody;
 use crate::session::{Session, Tokens};
 use crate::session_store::{self, UsageChange};
 use sqlx::SqliteConnection;
@@ -19,78 +19,39 @@ pub(crate) fn total_of_steps<'a>(
     session.tokens = Tokens::default();
     for body in parts {
         if let PartBody::StepFinish(step) = body {
-            change(session, step, UsageChange::Add);
+            let tokens = &mut session.tokens;
+            session.cost += step.cost;
+            tokens.input = tokens.input.saturating_add(step.tokens.input);
+            tokens.output = tokens.output.saturating_add(step.tokens.output);
+            tokens.reasoning = tokens.reasoning.saturating_add(step.tokens.reasoning);
+            tokens.cache.read = tokens.cache.read.saturating_add(step.tokens.cache.read);
+            tokens.cache.write = tokens.cache.write.saturating_add(step.tokens.cache.write);
         }
     }
 }
 
-/// Adds a step's usage to `session`'s totals in memory, or takes it out (never below zero);
-/// the caller saves the session.
-fn change(session: &mut Session, step: &StepFinishPart, direction: UsageChange) {
-    let apply = |total: &mut u64, value: u64| {
-        *total = match direction {
-            UsageChange::Add => total.saturating_add(value),
-            UsageChange::Remove => total.saturating_sub(value),
-        }
-    };
-    session.cost = match direction {
-        UsageChange::Add => session.cost + step.cost,
-        UsageChange::Remove => (session.cost - step.cost).max(0.0),
-    };
-    let tokens = &mut session.tokens;
-    apply(&mut tokens.input, step.tokens.input);
-    apply(&mut tokens.output, step.tokens.output);
-    apply(&mut tokens.reasoning, step.tokens.reasoning);
-    apply(&mut tokens.cache.read, step.tokens.cache.read);
-    apply(&mut tokens.cache.write, step.tokens.cache.write);
-}
-
-/// Takes the usage of the stored step-finish parts in `data` out of the session, both its row
-/// and `session` in memory (which the caller goes on to save and announce).
+/// Takes the usage of the stored step-finish parts among `data` (part `data` columns) out of
+/// the session's row; returns whether there was any.
 pub(crate) async fn remove_stored(
     connection: &mut SqliteConnection,
-    session: &mut Session,
+    session_id: &str,
     data: &[String],
-) -> Result<(), LedgerError> {
-    for step in steps_in(data)? {
-        session_store::change_usage(
-            connection,
-            &session.id,
-            UsageChange::Remove,
-            step.cost,
-            &step.tokens,
-        )
-        .await?;
-        change(session, &step, UsageChange::Remove);
-    }
-    Ok(())
-}
-
-/// The step-finish parts among stored part `data` columns.
-fn steps_in(data: &[String]) -> Result<Vec<StepFinishPart>, LedgerError> {
-    let mut steps = Vec::new();
+) -> Result<bool, LedgerError> {
+    let mut removed = false;
     for json in data {
         let body: PartBody = serde_json::from_str(json)
             .map_err(|error| LedgerError::Corrupt(format!("part: {error}")))?;
         if let PartBody::StepFinish(step) = body {
-            steps.push(step);
+            session_store::change_usage(
+                connection,
+                session_id,
+                UsageChange::Remove,
+                step.cost,
+                &step.tokens,
+            )
+            .await?;
+            removed = true;
         }
     }
-    Ok(steps)
-}
-
-/// Applies the usage of the stored step-finish parts in `data` to the session's row; returns
-/// whether there was any.
-pub(crate) async fn change_stored(
-    connection: &mut SqliteConnection,
-    session_id: &str,
-    data: &[String],
-    change: UsageChange,
-) -> Result<bool, LedgerError> {
-    let steps = steps_in(data)?;
-    for step in &steps {
-        session_store::change_usage(connection, session_id, change, step.cost, &step.tokens)
-            .await?;
-    }
-    Ok(!steps.is_empty())
+    Ok(removed)
 }
