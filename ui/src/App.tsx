@@ -52,15 +52,7 @@ export const App: Component<AppProps> = (props) => {
   };
   createEffect(
     on(draftKey, (sessionKey, previousKey) => {
-      let draft = chat.drafts.take(sessionKey);
-      // Words written before any session was open go with the person into the session they
-      // open or create next, unless it has words of its own.
-      const unplaced = previousKey === noSessionKey ? chat.drafts.take(noSessionKey) : undefined;
-      if (unplaced !== undefined && draft.text === "" && draft.attachments.length === 0 && (unplaced.text !== "" || unplaced.attachments.length > 0)) {
-        draft = unplaced;
-        chat.drafts.forget(noSessionKey);
-        chat.drafts.keep(sessionKey, draft);
-      }
+      const draft = chat.drafts.open(sessionKey, previousKey);
       showText(draft.text);
       showAttachments(draft.attachments);
     }),

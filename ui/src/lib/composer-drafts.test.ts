@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createComposerDrafts, type DraftStorage, writeDelayMs } from "./composer-drafts";
+import { createComposerDrafts, type DraftStorage, noSessionKey, writeDelayMs } from "./composer-drafts";
 import { attachmentFromDrop } from "./drafts";
 
 /** localStorage's behaviour over a Map, counting writes. */
@@ -69,6 +69,19 @@ describe("composer drafts", () => {
     vi.advanceTimersByTime(writeDelayMs);
     expect([...storage.items.keys()]).toEqual([]);
     expect(drafts.take("ses_b").text).toBe("");
+  });
+
+  it("moves words written with no session open into the session opened next, unless it has its own", () => {
+    const drafts = createComposerDrafts(memoryStorage());
+    drafts.keep("ses_b", { text: "garden notes", attachments: [] });
+    drafts.keep(noSessionKey, { text: "plan the trip", attachments: [] });
+    expect(drafts.open("ses_b", noSessionKey).text).toBe("garden notes");
+    expect(drafts.open("ses_new", noSessionKey).text).toBe("plan the trip");
+    expect(drafts.take(noSessionKey).text).toBe("");
+    expect(drafts.take("ses_new").text).toBe("plan the trip");
+    // From one session to another nothing moves.
+    drafts.keep(noSessionKey, { text: "later", attachments: [] });
+    expect(drafts.open("ses_other", "ses_b").text).toBe("");
   });
 
   it("keeps the draft in memory when storage refuses it", () => {

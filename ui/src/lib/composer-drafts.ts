@@ -23,11 +23,19 @@ export interface ComposerDrafts {
   take(sessionKey: string): ComposerDraft;
   /** Remembers `draft` for `sessionKey` and saves its text shortly. */
   keep(sessionKey: string, draft: ComposerDraft): void;
+  /**
+   * The draft to show on opening `sessionKey` after `previousKey`. Words written before any
+   * session was open go with the person into the session they open or create next, unless it
+   * has words of its own.
+   */
+  open(sessionKey: string, previousKey: string | undefined): ComposerDraft;
   /** Drops the draft of a deleted session. */
   forget(sessionKey: string): void;
   /** Saves every pending text now (the page is going away). */
   flush(): void;
 }
+
+const isEmpty = (draft: ComposerDraft) => draft.text === "" && draft.attachments.length === 0;
 
 export function createComposerDrafts(storage: DraftStorage, delayMs = writeDelayMs): ComposerDrafts {
   const kept = new Map<string, ComposerDraft>();
@@ -60,6 +68,15 @@ export function createComposerDrafts(storage: DraftStorage, delayMs = writeDelay
     keep(sessionKey, draft) {
       kept.set(sessionKey, draft);
       if (!pendingWrites.has(sessionKey)) pendingWrites.set(sessionKey, setTimeout(() => { save(sessionKey); }, delayMs));
+    },
+    open(sessionKey, previousKey) {
+      const draft = this.take(sessionKey);
+      if (previousKey !== noSessionKey || sessionKey === noSessionKey || !isEmpty(draft)) return draft;
+      const unplaced = this.take(noSessionKey);
+      if (isEmpty(unplaced)) return draft;
+      this.forget(noSessionKey);
+      this.keep(sessionKey, unplaced);
+      return unplaced;
     },
     forget(sessionKey) {
       kept.delete(sessionKey);
