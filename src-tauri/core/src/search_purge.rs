@@ -76,6 +76,14 @@ impl Ledger {
 /// the indexes so their entries are gone from the pages too. Returns how many noted texts it
 /// handled.
 async fn purge_deleted_words(pool: &SqlitePool) -> Result<usize, LedgerError> {
+    // Most wake-ups (every start, a renamed default title) find nothing: a read says so without
+    // taking the write lock.
+    let noted: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM search_forgotten)")
+        .fetch_one(pool)
+        .await?;
+    if !noted {
+        return Ok(0);
+    }
     let mut handled = 0;
     let mut forgotten = 0;
     loop {
