@@ -267,6 +267,34 @@ describe("App with a streaming reply", () => {
     // And it is offered again, like a reply that recorded its failure.
     expect(screen.getByTestId("regenerate").textContent).toBe("Retry");
   });
+
+  it("marks a stopped reply quietly as stopped, its text kept, with Continue and Regenerate", async () => {
+    const backend = await replyStreaming(["Half a sen"]);
+    fireEvent.click(await screen.findByRole("button", { name: "Stop" }));
+    // What the core records on an abort: OpenCode's MessageAbortedError.
+    backend.publish({
+      type: "message.updated",
+      properties: {
+        sessionID: "ses_a",
+        info: {
+          role: "assistant", id: "msg_900", sessionID: "ses_a", time: { created: 5, completed: 6 }, parentID: "msg_1", modelID: "offline", providerID: "dossier",
+          mode: "build", agent: "build", path: { cwd: "/", root: "/" }, cost: 0, tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
+          error: { name: "MessageAbortedError", data: { message: "The operation was aborted." } },
+        },
+      },
+    });
+    backend.publish({ type: "session.error", properties: { sessionID: "ses_a", error: { name: "MessageAbortedError", data: { message: "The operation was aborted." } } } });
+    backend.publish({ type: "session.idle", properties: { sessionID: "ses_a" } });
+    expect((await screen.findByTestId("reply-stopped")).textContent).toBe("Stopped");
+    expect(screen.getByTestId("reply-text").textContent).toContain("Half a sen");
+    expect(screen.queryByRole("alert")).toBeNull();
+    expect(screen.queryByText(/failed/)).toBeNull();
+    expect(screen.getByTestId("regenerate").textContent).toBe("Regenerate");
+    fireEvent.click(screen.getByTestId("continue"));
+    await waitFor(() => {
+      expect(backend.calls.some((call) => call.command === "sendPrompt" && JSON.stringify(call.argument).includes("Continue"))).toBe(true);
+    });
+  });
 });
 
 describe("App pickers", () => {

@@ -147,7 +147,7 @@ export const Conversation: Component<{
               {(message) => (
                 <div class="message-slot" classList={{ "message-slot--marked": marked() === message().id }} data-index={row.index} data-message-id={message().id} ref={(element) => { queueMicrotask(() => { virtualizer.measureElement(element); }); }} style={{ transform: `translateY(${String(row.start)}px)` }}>
                   <MessageView t={props.t} message={message()} parts={props.chat.state.parts[message().id] ?? []} mediaUrl={(url) => props.chat.backend.mediaUrl(url)} unrecordedError={unrecordedError(message())} />
-                  <MessageActions t={props.t} chat={props.chat} reshaping={props.reshaping} sessionId={props.sessionId} message={message()} stoppedUnrecorded={unrecordedError(message()) !== undefined} />
+                  <MessageActions t={props.t} chat={props.chat} reshaping={props.reshaping} sessionId={props.sessionId} message={message()} unrecordedError={unrecordedError(message())} />
                 </div>
               )}
             </Show>

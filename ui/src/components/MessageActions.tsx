@@ -4,9 +4,11 @@
 // Editing opens the text in place; sending it reverts to that message and sends the new text
 // with the same attachments.
 import { type Component, createSignal, Show } from "solid-js";
+import type { AssistantError } from "../lib/bindings/AssistantError";
 import type { Message } from "../lib/bindings/Message";
 import type { Chat } from "../lib/chat";
 import type { Translate } from "../lib/i18n";
+import { replyOutcome } from "../lib/reply-outcome";
 import { type Reshaping, typedText } from "../lib/reshaping";
 
 export const MessageActions: Component<{
@@ -15,13 +17,13 @@ export const MessageActions: Component<{
   reshaping: Reshaping;
   sessionId: string;
   message: Message;
-  /** The reply stopped with an error it could not record (shown under it all the same). */
-  stoppedUnrecorded?: boolean;
+  /** The session's error for a reply that could not record its own (shown under it all the same). */
+  unrecordedError?: AssistantError | undefined;
 }> = (props) => {
   const [editing, setEditing] = createSignal<string | undefined>();
   const [confirmingDelete, setConfirmingDelete] = createSignal(false);
   const busy = () => props.chat.isBusy(props.sessionId);
-  const failed = () => props.message.role === "assistant" && (props.message.error !== undefined || props.stoppedUnrecorded === true);
+  const outcome = () => replyOutcome(props.message, props.unrecordedError)?.kind;
   const submit = () => {
     const text = editing();
     if (text === undefined || text.trim() === "") return;
@@ -71,18 +73,33 @@ export const MessageActions: Component<{
         <Show
           when={props.message.role === "user"}
           fallback={
+            <>
+            {/* A stopped reply can be taken up where it stopped: its text is in the history. */}
+            <Show when={outcome() === "stopped"}>
+              <button
+                type="button"
+                class="link-button link-button--strong"
+                data-testid="continue"
+                disabled={busy()}
+                title={busy() ? props.t("busyRefused") : undefined}
+                onClick={() => void props.chat.send(props.sessionId, props.t("continuePrompt"), [])}
+              >
+                {props.t("continueReply")}
+              </button>
+            </Show>
             <button
               type="button"
               class="link-button"
-              classList={{ "link-button--strong": failed() }}
+              classList={{ "link-button--strong": outcome() === "failed" }}
               data-testid="regenerate"
               disabled={busy()}
               title={busy() ? props.t("busyRefused") : undefined}
               onClick={() => void props.reshaping.regenerate(props.sessionId, props.message.id)}
             >
               {/* A failed reply is answered again the same way: offered as Retry. */}
-              {failed() ? props.t("retry") : props.t("regenerate")}
+              {outcome() === "failed" ? props.t("retry") : props.t("regenerate")}
             </button>
+            </>
           }
         >
           <button

@@ -9,6 +9,7 @@ import type { Part } from "../lib/bindings/Part";
 import { groupUserParts, type UserItem } from "../lib/context-summary";
 import type { Translate } from "../lib/i18n";
 import { renderMarkdown } from "../lib/markdown";
+import { errorMessage, replyOutcome } from "../lib/reply-outcome";
 import { Icon } from "./Icon";
 
 type PartOf<T extends Part["type"]> = Extract<Part, { type: T }>;
@@ -88,26 +89,30 @@ const UserItemView: Component<{ t: Translate; item: UserItem; mediaUrl: MessageV
 );
 
 const AssistantView: Component<{ t: Translate; message: Message; parts: readonly Part[]; unrecordedError?: AssistantError | undefined }> = (props) => {
-  const error = () => (props.message.role === "assistant" ? (props.message.error ?? props.unrecordedError) : undefined);
+  const outcome = () => replyOutcome(props.message, props.unrecordedError);
   return (
     <article class="message message--assistant" data-testid="message" data-role="assistant" aria-label={props.t("assistant")}>
       <For each={props.parts}>{(part) => <AssistantPart t={props.t} part={part} />}</For>
-      <Show when={error()}>
-        {(failure) => (
-          <p class="reply-error" role="alert">
-            {props.t("replyError", { message: errorMessage(failure()) })}
-          </p>
-        )}
-      </Show>
+      <Switch>
+        {/* Stopped is not a failure: said quietly, the text above kept. */}
+        <Match when={outcome()?.kind === "stopped" && outcome()}>
+          {(stopped) => (
+            <p class="reply-stopped" data-testid="reply-stopped" title={errorMessage(stopped().error)}>
+              {props.t("replyStopped")}
+            </p>
+          )}
+        </Match>
+        <Match when={outcome()?.kind === "failed" && outcome()}>
+          {(failure) => (
+            <p class="reply-error" role="alert">
+              {props.t("replyError", { message: errorMessage(failure().error) })}
+            </p>
+          )}
+        </Match>
+      </Switch>
     </article>
   );
 };
-
-/** The human-readable message of an assistant error; its name when it carries none. */
-function errorMessage(error: AssistantError): string {
-  const message: unknown = Reflect.get(error.data, "message");
-  return typeof message === "string" ? message : error.name;
-}
 
 const AssistantPart: Component<{ t: Translate; part: Part }> = (props) => (
   <Switch>

@@ -1,0 +1,71 @@
+// A fake model provider for the browser tests: a real HTTP server on 127.0.0.1 speaking the
+// OpenAI-compatible streaming protocol (SSE chunks of `chat.completion.chunk`), whose reply is
+// chosen by a word in the newest user message, so one server can be slow (to be stopped), long
+// (to be followed) or carry links. Title requests get a short title at once.
+import http from "node:http"
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** The reply for a user message: a list of deltas and the pause between them. */
+export function script(userText) {
+  if (/\bslow\b/i.test(userText)) {
+    return { deltas: Array.from({ length: 300 }, (_, index) => `word${index} `), pause: 100 }
+  }
+  if (/\blinks\b/i.test(userText)) {
+    return {
+      deltas: [
+        "Read [the guide](https://example.com/guide) or ",
+        "[this local file](file:///etc/passwd) or ",
+        "[a script](javascript:alert(1)).",
+      ],
+      pause: 5,
+    }
+  }
+  if (/\blong\b/i.test(userText)) {
+    return { deltas: Array.from({ length: 120 }, (_, index) => `Line ${index} of a long reply.\n\n`), pause: 40 }
+  }
+  return { deltas: ["A short answer ", "from the scripted model."], pause: 5 }
+}
+
+function lastUserText(body) {
+  const users = (body.messages ?? []).filter((message) => message.role === "user")
+  const content = users.at(-1)?.content ?? ""
+  return typeof content === "string" ? content : content.map((piece) => piece.text ?? "").join(" ")
+}
+
+const chunk = (delta, finish = null) =>
+  `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", model: "scripted", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
+
+/** Starts the provider on a free port; `config(baseUrl)` is the dossier.json that uses it. */
+export async function startScriptedProvider() {
+  const server = http.createServer((request, response) => {
+    let raw = ""
+    request.on("data", (piece) => (raw += piece))
+    request.on("end", async () => {
+      const body = JSON.parse(raw || "{}")
+      const isTitle = JSON.stringify(body.messages ?? []).includes("title generator")
+      const { deltas, pause } = isTitle ? { deltas: ["Scripted session"], pause: 0 } : script(lastUserText(body))
+      response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" })
+      let closed = false
+      response.on("close", () => (closed = true))
+      response.write(chunk({ role: "assistant", content: "" }))
+      for (const delta of deltas) {
+        if (closed) return
+        response.write(chunk({ content: delta }))
+        await sleep(pause)
+      }
+      response.write(chunk({}, "stop"))
+      response.write(`data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", choices: [], usage: { prompt_tokens: 10, completion_tokens: deltas.length, total_tokens: 10 + deltas.length } })}\n\n`)
+      response.end("data: [DONE]\n\n")
+    })
+  })
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const baseUrl = `http://127.0.0.1:${server.address().port}/v1`
+  return {
+    config: {
+      model: "scripted/scripted-model",
+      provider: { scripted: { npm: "@ai-sdk/openai-compatible", options: { baseURL: baseUrl, apiKey: "sk-test" }, models: { "scripted-model": { name: "Scripted" } } } },
+    },
+    stop: () => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve) }),
+  }
+}
