@@ -42,6 +42,7 @@ pub fn run() -> Result<(), Box<dyn std::error::Error>> {
     #[cfg(windows)]
     let base = base.plugin(single_instance::plugin());
     let base = base.plugin(tauri_plugin_window_state::Builder::default().build());
+    let base = base.plugin(tauri_plugin_opener::init());
     // The webview cannot call a command before `app.run` starts the event loop, by which time
     // the ledger is managed.
     let app = shell(base, simulated_drops).build(context)?;

@@ -66,3 +66,33 @@ test("a stopped reply is marked quietly as stopped, its text kept, with Continue
   assert.deepEqual(problems, [], "no uncaught errors in the page")
   await page.close()
 })
+
+test("a link in a reply opens in a new tab cut off from the app; a file: link opens nothing", async () => {
+  const { page, problems } = await freshSession()
+  const context = page.context()
+  await context.route("https://example.com/**", (route) => route.fulfill({ contentType: "text/html", body: "<title>Guide</title>the guide" }))
+  await send(page, "show me links")
+  const reply = page.getByTestId("reply-text").first()
+  await reply.getByText("a script").waitFor({ timeout: 20_000 })
+  const appUrl = page.url()
+  const guide = reply.getByRole("link", { name: "the guide" })
+  assert.equal(await guide.getAttribute("rel"), "noopener noreferrer")
+  const [tab] = await Promise.all([context.waitForEvent("page", { timeout: 10_000 }), guide.click()])
+  await tab.waitForLoadState()
+  assert.equal(tab.url(), "https://example.com/guide", "the link opened in a new tab")
+  assert.equal(await tab.evaluate(() => window.opener), null, "the new tab has no handle on the app")
+  await tab.close()
+  assert.equal(page.url(), appUrl, "the app's own view stayed where it was")
+
+  // file: and javascript: links are words, not links: clicking them opens nothing.
+  const pagesBefore = context.pages().length
+  await reply.getByText("this local file").click()
+  await reply.getByText("a script").click()
+  await page.waitForTimeout(500)
+  assert.equal(context.pages().length, pagesBefore, "no tab opened")
+  assert.equal(page.url(), appUrl)
+  assert.equal(await reply.locator("a[href]").count(), 1, "only the https link is a link")
+  await page.screenshot({ path: path.join(artifacts, "browser-conversation-2-links.png") })
+  assert.deepEqual(problems, [], "no uncaught errors in the page")
+  await page.close()
+})

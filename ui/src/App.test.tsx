@@ -268,6 +268,24 @@ describe("App with a streaming reply", () => {
     expect(screen.getByTestId("regenerate").textContent).toBe("Retry");
   });
 
+  it("opens an http link from a reply outside the app, and a file: link not at all", async () => {
+    const backend = await replyStreaming(["See [the guide](https://example.com/guide) and [notes](file:///etc/passwd)."]);
+    const reply = await screen.findByTestId("reply-text");
+    const guide = await waitFor(() => {
+      const link = reply.querySelector("a[href]");
+      if (link === null) throw new Error("no link yet");
+      return link;
+    });
+    const click = new MouseEvent("click", { bubbles: true, cancelable: true });
+    guide.dispatchEvent(click);
+    expect(click.defaultPrevented).toBe(true);
+    const local = [...reply.querySelectorAll("a")].find((link) => link.textContent === "notes");
+    const localClick = new MouseEvent("click", { bubbles: true, cancelable: true });
+    local?.dispatchEvent(localClick);
+    expect(localClick.defaultPrevented).toBe(true);
+    expect(backend.calls.filter((call) => call.command === "openLink").map((call) => call.argument)).toEqual(["https://example.com/guide"]);
+  });
+
   it("marks a stopped reply quietly as stopped, its text kept, with Continue and Regenerate", async () => {
     const backend = await replyStreaming(["Half a sen"]);
     fireEvent.click(await screen.findByRole("button", { name: "Stop" }));

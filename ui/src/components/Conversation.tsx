@@ -6,6 +6,7 @@ import { type Component, createEffect, createSignal, For, on, onCleanup, Show } 
 import type { Message } from "../lib/bindings/Message";
 import type { Chat, Notice } from "../lib/chat";
 import type { Locale, Translate } from "../lib/i18n";
+import { clickedLink } from "../lib/links";
 import { displayTitle } from "../lib/session-title";
 import { type Reshaping, visibleMessages } from "../lib/reshaping";
 import { observeRectOr } from "../lib/virtual-list";
@@ -105,6 +106,16 @@ export const Conversation: Component<{
       class="conversation"
       ref={scroller}
       data-testid="conversation"
+      onClick={(event) => {
+        // A link in a reply never navigates the app's own view: the backend opens it outside.
+        const link = clickedLink(event.target);
+        if (link === undefined) return;
+        event.preventDefault();
+        if (link.url !== undefined) props.chat.backend.openLink(link.url);
+      }}
+      onAuxClick={(event) => {
+        if (clickedLink(event.target) !== undefined) event.preventDefault();
+      }}
       onScroll={(event) => {
         const element = event.currentTarget;
         followBottom = element.scrollTop + element.clientHeight >= element.scrollHeight - 40;

@@ -28,4 +28,17 @@ describe("renderMarkdown", () => {
     expect(html).not.toContain('href="javascript:');
     expect(html).not.toContain("<iframe");
   });
+
+  it("opens http links in a new tab cut off from the app, and leaves file: and relative links as words", () => {
+    const html = renderMarkdown("[guide](https://example.com/guide) [local](file:///etc/passwd) [inside](/session/x)");
+    const root = document.createElement("div");
+    root.innerHTML = html;
+    const [guide, local, inside] = [...root.querySelectorAll("a")];
+    expect(guide?.getAttribute("href")).toBe("https://example.com/guide");
+    expect(guide?.getAttribute("target")).toBe("_blank");
+    expect(guide?.getAttribute("rel")).toBe("noopener noreferrer");
+    expect(local?.hasAttribute("href")).toBe(false);
+    expect(local?.textContent).toBe("local");
+    expect(inside?.hasAttribute("href")).toBe(false);
+  });
 });

@@ -20,6 +20,7 @@ import typescript from "highlight.js/lib/languages/typescript";
 import xml from "highlight.js/lib/languages/xml";
 import yaml from "highlight.js/lib/languages/yaml";
 import { Marked, type Tokens } from "marked";
+import { externalUrl } from "./links";
 
 const languages = { bash, c, cpp, css, diff, go, java, javascript, json, markdown, python, rust, sql, typescript, xml, yaml };
 for (const [name, definition] of Object.entries(languages)) hljs.registerLanguage(name, definition);
@@ -50,7 +51,21 @@ const marked = new Marked({
   },
 });
 
-/** Safe HTML for `innerHTML`. Links open nothing by themselves: the page handles clicks. */
+// A link the app may open (http, https) opens in a new tab, cut off from this page; any other
+// (file:, a relative path into the app) loses its href and stays words.
+DOMPurify.addHook("afterSanitizeAttributes", (node) => {
+  if (node.tagName !== "A") return;
+  const url = externalUrl(node.getAttribute("href"));
+  if (url === undefined) {
+    node.removeAttribute("href");
+    node.removeAttribute("target");
+    return;
+  }
+  node.setAttribute("target", "_blank");
+  node.setAttribute("rel", "noopener noreferrer");
+});
+
+/** Safe HTML for `innerHTML`. Links open nothing by themselves: the conversation handles clicks. */
 export function renderMarkdown(source: string): string {
   const html = marked.parse(source, { async: false });
   return DOMPurify.sanitize(html, {

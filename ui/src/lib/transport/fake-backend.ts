@@ -174,6 +174,9 @@ export function fakeBackend(initial: Session[] = []): FakeBackend {
     },
     pickFiles: () => Promise.resolve([]),
     mediaUrl: (url) => (url.startsWith("data:") ? url : undefined),
+    openLink: (url) => {
+      calls.push({ command: "openLink", argument: url });
+    },
     subscribe: (given) => {
       handlers = given;
       return () => {

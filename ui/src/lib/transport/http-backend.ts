@@ -146,6 +146,10 @@ export function httpBackend(baseUrl: string, fetcher: typeof fetch = fetch.bind(
     },
     // The HTTP server has no route for stored blobs yet: only inline data: URLs preview.
     mediaUrl: (url) => (url.startsWith("data:") ? url : undefined),
+    // A new tab with no handle back to this page (`noopener`) and no referrer.
+    openLink: (url) => {
+      window.open(url, "_blank", "noopener,noreferrer");
+    },
     listAgents: async () => (await request<Agent[]>("GET", "/agent")).body,
     listModels: async () => catalogFromProviderListing((await request<{ providers: ListedProvider[] }>("GET", "/config/providers")).body),
     forkSession: async (id, messageID) => (await request<Session>("POST", `${session(id)}/fork`, messageID === undefined ? {} : { messageID })).body,

@@ -1,6 +1,7 @@
 // The desktop side of the transport: Tauri commands and Tauri events (see src-tauri/src).
 import { convertFileSrc, invoke } from "@tauri-apps/api/core";
 import { listen, type UnlistenFn } from "@tauri-apps/api/event";
+import { openUrl } from "@tauri-apps/plugin-opener";
 import type { Event } from "../bindings/Event";
 import type { Session } from "../bindings/Session";
 import type { DragHover } from "../shell-bindings/DragHover";
@@ -51,6 +52,12 @@ export function tauriBackend(): Backend {
     listModels: () => call("list_models"),
     pickFiles: () => call("pick_files"),
     // The shell serves stored attachments on its `dossier-blob` scheme (src-tauri/src/blob_protocol.rs).
+    // The system browser; the capability refuses anything but http and https.
+    openLink: (url) => {
+      openUrl(url).catch((error: unknown) => {
+        console.error("could not open the link", error);
+      });
+    },
     mediaUrl: (url) => {
       if (url.startsWith("data:")) return url;
       if (url.startsWith("dossier-blob:")) return convertFileSrc(url.slice("dossier-blob:".length), "dossier-blob");
