@@ -96,3 +96,70 @@ test("a link in a reply opens in a new tab cut off from the app; a file: link op
   assert.deepEqual(problems, [], "no uncaught errors in the page")
   await page.close()
 })
+
+/** A session of `count` messages you sent (no replies), of uneven heights, made over HTTP. */
+async function seededSession(count, title) {
+  const base = run.server.baseUrl
+  const session = await (await fetch(`${base}/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ title }) })).json()
+  for (let index = 0; index < count; index++) {
+    const lines = Array.from({ length: 1 + (index % 7) }, (_, line) => `message ${index} line ${line}`).join("\n")
+    const response = await fetch(`${base}/session/${session.id}/message`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ noReply: true, parts: [{ type: "text", text: lines }] }),
+    })
+    assert.equal(response.status, 200, await response.text())
+  }
+  return session
+}
+
+/** How far the conversation is from its bottom, in pixels. */
+const distanceFromBottom = (page) =>
+  page.getByTestId("conversation").evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight)
+
+test("a long session opens on its newest message, stays pinned while a reply streams, and offers Jump to newest when scrolled up", async () => {
+  await seededSession(400, "Long history")
+  const { page, problems } = await freshSession()
+  await page.getByTestId("session-row").filter({ hasText: "Long history" }).click()
+  const newest = page.locator(".message-slot").filter({ hasText: "message 399 line 0" })
+  await newest.waitFor({ timeout: 20_000 })
+  await page.waitForTimeout(500)
+  assert.ok((await distanceFromBottom(page)) <= 2, `opened at the bottom (was ${await distanceFromBottom(page)} px short)`)
+  const box = await newest.boundingBox()
+  const view = await page.getByTestId("conversation").boundingBox()
+  assert.ok(box.y + box.height <= view.y + view.height + 1 && box.y >= view.y - 1, "the newest message is fully in view")
+  assert.equal(await page.getByTestId("jump-to-newest").count(), 0)
+  await page.screenshot({ path: path.join(artifacts, "browser-conversation-3-opened-at-newest.png") })
+
+  // A long reply streams: the view follows it.
+  await send(page, "write a long answer")
+  await page.waitForFunction(() => /Line 30 /.test([...document.querySelectorAll('[data-testid="reply-text"]')].at(-1)?.textContent ?? ""), null, { timeout: 20_000 })
+  for (let sample = 0; sample < 3; sample++) {
+    assert.ok((await distanceFromBottom(page)) <= 45, "pinned to the bottom while the reply streams")
+    await page.waitForTimeout(300)
+  }
+  await page.getByTestId("stop").waitFor({ state: "detached", timeout: 30_000 })
+  await page.waitForTimeout(300)
+  assert.ok((await distanceFromBottom(page)) <= 2, "still at the bottom when the reply ends")
+
+  // Scrolled up while another reply streams: the view stays where the reader put it.
+  await send(page, "another long answer please")
+  await page.waitForFunction(() => /Line 10 /.test([...document.querySelectorAll('[data-testid="reply-text"]')].at(-1)?.textContent ?? ""), null, { timeout: 20_000 })
+  const conversation = page.getByTestId("conversation")
+  await conversation.hover()
+  await page.mouse.wheel(0, -1500)
+  const jump = page.getByTestId("jump-to-newest")
+  await jump.waitFor({ timeout: 5_000 })
+  const heldAt = await conversation.evaluate((element) => element.scrollTop)
+  await page.waitForTimeout(800)
+  assert.ok(Math.abs((await conversation.evaluate((element) => element.scrollTop)) - heldAt) <= 2, "the reader's place is held while the reply grows")
+  assert.ok((await distanceFromBottom(page)) > 500)
+  assert.ok(await jump.isVisible(), "Jump to newest is visible")
+  await page.screenshot({ path: path.join(artifacts, "browser-conversation-4-jump-to-newest.png") })
+  await jump.click()
+  await page.waitForTimeout(300)
+  assert.ok((await distanceFromBottom(page)) <= 45, "Jump to newest lands at the bottom")
+  await jump.waitFor({ state: "detached" })
+  assert.deepEqual(problems, [], "no uncaught errors in the page")
+  await page.close()
+})

@@ -2,11 +2,12 @@
 // the DOM, so a thousand-message session scrolls smoothly), following the newest message while
 // you are at the bottom. Failed sends and the "replies are not available" notice show in place.
 import { createVirtualizer } from "@tanstack/solid-virtual";
-import { type Component, createEffect, createSignal, For, on, onCleanup, Show } from "solid-js";
+import { type Component, createEffect, createSignal, For, on, onCleanup, onMount, Show } from "solid-js";
 import type { Message } from "../lib/bindings/Message";
 import type { Chat, Notice } from "../lib/chat";
 import type { Locale, Translate } from "../lib/i18n";
 import { clickedLink } from "../lib/links";
+import { nextPinned } from "../lib/pinning";
 import { displayTitle } from "../lib/session-title";
 import { type Reshaping, visibleMessages } from "../lib/reshaping";
 import { observeRectOr } from "../lib/virtual-list";
@@ -24,7 +25,14 @@ export const Conversation: Component<{
   onRetry: (retry: NonNullable<Notice["retry"]>) => void;
 }> = (props) => {
   let scroller: HTMLDivElement | undefined;
-  let followBottom = true;
+  /**
+   * Pinned to the newest message: the view follows it as messages arrive, a reply streams and
+   * rows are measured, until the person scrolls up (then "Jump to newest" brings them back).
+   */
+  const [pinned, setPinned] = createSignal(true);
+  let lastScrollTop = 0;
+  /** Growth the reader caused (opening folded context) does not scroll the page away. */
+  let readerGrowth = false;
   // Undone messages stay in the ledger until the next prompt; they are hidden, not gone.
   const messages = () => visibleMessages(props.chat.state.messages[props.sessionId] ?? noMessages, props.chat.state.sessions[props.sessionId]?.revert);
   const virtualizer = createVirtualizer({
@@ -40,26 +48,43 @@ export const Conversation: Component<{
   });
 
   const scrollToEnd = () => {
-    if (scroller !== undefined) scroller.scrollTop = scroller.scrollHeight;
+    if (scroller === undefined) return;
+    scroller.scrollTop = scroller.scrollHeight;
+    lastScrollTop = scroller.scrollTop;
+  };
+  const jumpToNewest = () => {
+    setPinned(true);
+    scrollToEnd();
   };
 
-  // Follow new messages and a reply as it streams, while the reader is at the bottom. Growth
-  // from the reader's own doing (opening folded context) does not scroll the page away.
-  const streamingSize = () => (props.chat.isBusy(props.sessionId) ? virtualizer.getTotalSize() : 0);
+  // Follow the newest message while pinned: new messages, a streaming reply, rows measured
+  // taller than their estimate (a long session lands on its newest message, not short of it).
   createEffect(
-    on([() => messages().length, streamingSize, () => props.chat.notices[props.sessionId]], () => {
-      if (followBottom) queueMicrotask(scrollToEnd);
+    on([() => messages().length, () => virtualizer.getTotalSize(), () => props.chat.notices[props.sessionId], () => props.chat.isBusy(props.sessionId)], () => {
+      if (readerGrowth) {
+        readerGrowth = false;
+        return;
+      }
+      if (pinned()) queueMicrotask(scrollToEnd);
     }),
   );
   createEffect(
     on(
       () => props.sessionId,
       () => {
-        followBottom = true;
+        setPinned(true);
         queueMicrotask(scrollToEnd);
       },
     ),
   );
+
+  // `toggle` does not bubble: listen in the capture phase for any <details> the reader opens.
+  const readerToggled = () => {
+    readerGrowth = true;
+    requestAnimationFrame(() => { readerGrowth = false; });
+  };
+  onMount(() => { scroller?.addEventListener("toggle", readerToggled, true); });
+  onCleanup(() => { scroller?.removeEventListener("toggle", readerToggled, true); });
 
   const notice = () => props.chat.notices[props.sessionId];
   /**
@@ -90,7 +115,7 @@ export const Conversation: Component<{
         }
         const index = messages().findIndex((message) => message.id === focus.messageId);
         if (index < 0) return;
-        followBottom = false;
+        setPinned(false);
         setMarked(focus.messageId);
         // After the scroll to the end that opening a session queues.
         requestAnimationFrame(() => { virtualizer.scrollToIndex(index, { align: "center" }); });
@@ -118,7 +143,8 @@ export const Conversation: Component<{
       }}
       onScroll={(event) => {
         const element = event.currentTarget;
-        followBottom = element.scrollTop + element.clientHeight >= element.scrollHeight - 40;
+        setPinned(nextPinned(pinned(), element, lastScrollTop));
+        lastScrollTop = element.scrollTop;
       }}
     >
       <Show when={props.chat.state.sessions[props.sessionId]?.parentID}>
@@ -181,6 +207,11 @@ export const Conversation: Component<{
         <p class="typing" role="status">
           {props.chat.sending[props.sessionId] === true && props.chat.state.status[props.sessionId]?.type !== "busy" ? props.t("sending") : props.t("replying")}
         </p>
+      </Show>
+      <Show when={!pinned() && messages().length > 0}>
+        <button type="button" class="jump-to-newest" data-testid="jump-to-newest" onClick={jumpToNewest}>
+          {props.t("jumpToNewest")}
+        </button>
       </Show>
       <For each={props.chat.permissionsFor(props.sessionId)}>
         {(request) => (
