@@ -163,3 +163,52 @@ test("a long session opens on its newest message, stays pinned while a reply str
   assert.deepEqual(problems, [], "no uncaught errors in the page")
   await page.close()
 })
+
+test("older messages load as the reader scrolls up, holding what they look at in place, down to the first", async () => {
+  await seededSession(300, "Paged history")
+  const { page, problems } = await freshSession()
+  // Older pages take a moment to arrive, so the page can be read before and after one lands.
+  let olderPages = 0
+  await page.route(/\/message\?.*before=/, async (route) => {
+    olderPages++
+    await new Promise((resolve) => setTimeout(resolve, 700))
+    await route.continue()
+  })
+  await page.getByTestId("session-row").filter({ hasText: "Paged history" }).click()
+  await page.locator(".message-slot").filter({ hasText: "message 299 line 0" }).waitFor({ timeout: 20_000 })
+  const conversation = page.getByTestId("conversation")
+  await conversation.hover()
+
+  const topSlot = () => conversation.evaluate((element) => {
+    const top = element.getBoundingClientRect().top
+    const slot = [...element.querySelectorAll(".message-slot")].find((candidate) => candidate.getBoundingClientRect().bottom > top + 60)
+    return { id: slot.dataset.messageId, index: Number(slot.dataset.index), y: slot.getBoundingClientRect().top }
+  })
+  const slotNow = (id) => conversation.evaluate((element, id) => {
+    const slot = element.querySelector(`.message-slot[data-message-id="${id}"]`)
+    return slot === null ? undefined : { index: Number(slot.dataset.index), y: slot.getBoundingClientRect().top }
+  }, id)
+  const firstShown = () => page.locator(".message-slot").filter({ hasText: "message 0 line 0" }).count()
+  let checked = 0
+  for (let step = 0; step < 100 && (await firstShown()) === 0; step++) {
+    const requested = olderPages
+    await page.mouse.wheel(0, -800)
+    await page.waitForTimeout(250)
+    if (olderPages === requested) continue
+    // A page was asked for and is on its way: what the reader sees now must stay put.
+    const seen = await topSlot()
+    await page.waitForFunction(() => !document.querySelector('[data-testid="load-older"]')?.disabled, null, { timeout: 10_000 })
+    await page.waitForTimeout(150)
+    const now = await slotNow(seen.id)
+    assert.ok(now !== undefined && now.index >= seen.index + 50, "the page arrived above the message in view")
+    assert.ok(Math.abs(now.y - seen.y) <= 4, `the message in view stayed put when a page loaded above (moved ${now.y - seen.y} px)`)
+    checked++
+  }
+  assert.equal(await firstShown(), 1, "scrolling up reached the first message")
+  assert.ok(checked >= 3, `page loads were seen while scrolling (${checked})`)
+  assert.equal(olderPages, 5, "every older page was fetched once, none by a click")
+  await page.getByTestId("load-older").waitFor({ state: "detached" })
+  await page.screenshot({ path: path.join(artifacts, "browser-conversation-5-scrolled-to-first.png") })
+  assert.deepEqual(problems, [], "no uncaught errors in the page")
+  await page.close()
+})

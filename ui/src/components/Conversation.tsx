@@ -7,7 +7,7 @@ import type { Message } from "../lib/bindings/Message";
 import type { Chat, Notice } from "../lib/chat";
 import type { Locale, Translate } from "../lib/i18n";
 import { clickedLink } from "../lib/links";
-import { nextPinned } from "../lib/pinning";
+import { heldScrollTop, nearTop, nextPinned } from "../lib/pinning";
 import { displayTitle } from "../lib/session-title";
 import { type Reshaping, visibleMessages } from "../lib/reshaping";
 import { observeRectOr } from "../lib/virtual-list";
@@ -78,6 +78,30 @@ export const Conversation: Component<{
     ),
   );
 
+  // Older pages load as the reader scrolls up, before the top is reached, and what they look at
+  // stays where it was. The button stays for anyone who prefers it (and for the keyboard).
+  const [loadingOlder, setLoadingOlder] = createSignal(false);
+  const loadOlder = async () => {
+    const element = scroller;
+    if (loadingOlder() || !props.chat.hasOlderMessages(props.sessionId) || element === undefined) return;
+    const sessionId = props.sessionId;
+    setLoadingOlder(true);
+    try {
+      const before = { scrollTop: element.scrollTop, scrollHeight: element.scrollHeight };
+      await props.chat.loadOlderMessages(sessionId);
+      if (sessionId !== props.sessionId) return;
+      // After Solid has rendered the new rows (synchronously, on the store's update).
+      element.scrollTop = heldScrollTop(before, element.scrollHeight);
+      lastScrollTop = element.scrollTop;
+    } catch (error) {
+      props.chat.reportError(sessionId, error);
+    } finally {
+      setLoadingOlder(false);
+    }
+    // Still near the top (a short page, a fast flick): the next page too.
+    if (!pinned() && nearTop(element)) void loadOlder();
+  };
+
   // `toggle` does not bubble: listen in the capture phase for any <details> the reader opens.
   const readerToggled = () => {
     readerGrowth = true;
@@ -145,6 +169,7 @@ export const Conversation: Component<{
         const element = event.currentTarget;
         setPinned(nextPinned(pinned(), element, lastScrollTop));
         lastScrollTop = element.scrollTop;
+        if (!pinned() && nearTop(element)) void loadOlder();
       }}
     >
       <Show when={props.chat.state.sessions[props.sessionId]?.parentID}>
@@ -167,8 +192,8 @@ export const Conversation: Component<{
         </nav>
       </Show>
       <Show when={props.chat.hasOlderMessages(props.sessionId)}>
-        <button type="button" class="plain-button load-older" onClick={() => void props.chat.loadOlderMessages(props.sessionId)}>
-          {props.t("loadOlder")}
+        <button type="button" class="plain-button load-older" data-testid="load-older" disabled={loadingOlder()} onClick={() => void loadOlder()}>
+          {loadingOlder() ? props.t("loadingOlder") : props.t("loadOlder")}
         </button>
       </Show>
       <Show when={messages().length === 0 && notice() === undefined}>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nextPinned } from "./pinning";
+import { heldScrollTop, nearTop, nextPinned } from "./pinning";
 
 describe("nextPinned", () => {
   it("pins at the bottom, within the slack", () => {
@@ -14,5 +14,18 @@ describe("nextPinned", () => {
   });
   it("stays unpinned while the reader moves down but short of the bottom", () => {
     expect(nextPinned(false, { scrollTop: 900, clientHeight: 600, scrollHeight: 2600 }, 800)).toBe(false);
+  });
+});
+
+describe("paging older messages", () => {
+  it("prefetches within one and a half screens of the top", () => {
+    expect(nearTop({ scrollTop: 800, clientHeight: 600 })).toBe(true);
+    expect(nearTop({ scrollTop: 0, clientHeight: 600 })).toBe(true);
+    expect(nearTop({ scrollTop: 901, clientHeight: 600 })).toBe(false);
+  });
+  it("holds the reader's place when a page is added above", () => {
+    // 3,000 px were added above: the same content is now 3,000 px further down.
+    expect(heldScrollTop({ scrollTop: 500, scrollHeight: 6000 }, 9000)).toBe(3500);
+    expect(heldScrollTop({ scrollTop: 0, scrollHeight: 6000 }, 6000)).toBe(0);
   });
 });

@@ -16,3 +16,19 @@ export function nextPinned(pinned: boolean, reading: ScrollReading, lastScrollTo
   if (reading.scrollTop < lastScrollTop - 1) return false;
   return pinned;
 }
+
+/** Older messages load this many screens before the reader reaches the top. */
+export const prefetchScreens = 1.5;
+
+/** Whether the reader is close enough to the top that the next older page should load. */
+export function nearTop(reading: Pick<ScrollReading, "scrollTop" | "clientHeight">): boolean {
+  return reading.scrollTop < reading.clientHeight * prefetchScreens;
+}
+
+/**
+ * Where to scroll after older messages were added above, so what the reader looks at stays
+ * put: the same distance from the bottom as before (rows below keep their measured heights).
+ */
+export function heldScrollTop(before: Pick<ScrollReading, "scrollTop" | "scrollHeight">, scrollHeightAfter: number): number {
+  return Math.max(0, scrollHeightAfter - (before.scrollHeight - before.scrollTop));
+}
