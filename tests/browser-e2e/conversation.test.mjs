@@ -4,7 +4,7 @@
 // message. Screenshots go to tests/artifacts/browser-conversation-*.png.
 import { after, before, test } from "node:test"
 import assert from "node:assert/strict"
-import { mkdtempSync } from "node:fs"
+import { mkdtempSync, writeFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { startServer } from "../sdk-compat/server.mjs"
@@ -15,7 +15,7 @@ const run = { provider: undefined, server: undefined, browser: undefined }
 before(async () => {
   run.provider = await startScriptedProvider()
   const folder = mkdtempSync(path.join(os.tmpdir(), "dossier-browser-"))
-  run.server = await startServer(folder, { config: run.provider.config, ui: path.join(root, "ui/dist") })
+  run.server = { ...(await startServer(folder, { config: run.provider.config, ui: path.join(root, "ui/dist") })), folder }
   run.browser = await launchBrowser()
 })
 after(async () => {
@@ -209,6 +209,50 @@ test("older messages load as the reader scrolls up, holding what they look at in
   assert.equal(olderPages, 5, "every older page was fetched once, none by a click")
   await page.getByTestId("load-older").waitFor({ state: "detached" })
   await page.screenshot({ path: path.join(artifacts, "browser-conversation-5-scrolled-to-first.png") })
+  assert.deepEqual(problems, [], "no uncaught errors in the page")
+  await page.close()
+})
+
+test("undo and fork from here bring back the attached files as chips, and they send again", async () => {
+  const { page, problems } = await freshSession()
+  const notes = path.join(run.server.folder ?? os.tmpdir(), "undo-notes.txt")
+  writeFileSync(notes, "one\ntwo\nthree\nfour\n")
+  await page.getByTestId("attach-file-input").setInputFiles(notes)
+  await page.getByTestId("attachment-chip").first().waitFor()
+  const composer = page.getByRole("textbox", { name: "Message" })
+  await composer.fill("what is in this file")
+  await composer.press("Enter")
+  await page.getByTestId("reply-text").first().waitFor({ timeout: 20_000 })
+  await page.getByTestId("undo").and(page.locator(":enabled")).waitFor({ timeout: 20_000 })
+  assert.equal(await page.getByTestId("attachment-chip").count(), 0, "the composer is empty after sending")
+
+  // Undo: the text and the file come back; one message says what happened, not two.
+  await page.getByTestId("undo").click()
+  await page.getByTestId("undone").waitFor()
+  assert.equal(await composer.inputValue(), "what is in this file")
+  const chips = page.getByTestId("attachment-chip")
+  await chips.first().waitFor()
+  assert.deepEqual(await chips.allInnerTexts().then((texts) => texts.map((text) => text.includes("undo-notes.txt"))), [true])
+  assert.equal(await page.getByText("Nothing here yet").count(), 0, "no empty-session message beside the undone notice")
+  await page.screenshot({ path: path.join(artifacts, "browser-conversation-6-undo-keeps-files.png") })
+
+  // Redo, then fork from that message: the new session's composer has the text and the file.
+  await page.getByTestId("redo").click()
+  await page.getByTestId("undone").waitFor({ state: "detached" })
+  assert.equal(await composer.inputValue(), "", "redo takes the words back out of the composer")
+  assert.equal(await page.getByTestId("attachment-chip").count(), 0, "and the files")
+  const mine = page.locator(".message-slot").filter({ hasText: "what is in this file" }).first()
+  await mine.hover()
+  await mine.getByTestId("fork-here").click()
+  await page.getByTestId("session-heading").filter({ hasText: "fork" }).waitFor({ timeout: 10_000 })
+  await page.waitForFunction(() => document.querySelector("textarea")?.value === "what is in this file", null, { timeout: 10_000 })
+  await page.getByTestId("attachment-chip").filter({ hasText: "undo-notes.txt" }).waitFor()
+
+  // Sending it from the fork sends the file again.
+  await composer.press("Enter")
+  const sent = page.locator('[data-testid="message"][data-role="user"]').last()
+  await sent.getByTestId("file-chip").filter({ hasText: "undo-notes.txt" }).waitFor({ timeout: 20_000 })
+  assert.match(await sent.getByTestId("context").first().innerText(), /undo-notes\.txt/)
   assert.deepEqual(problems, [], "no uncaught errors in the page")
   await page.close()
 })

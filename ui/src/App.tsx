@@ -65,8 +65,9 @@ export const App: Component<AppProps> = (props) => {
   let fileInput: HTMLInputElement | undefined;
   const [announcement, setAnnouncement] = createSignal("");
   const reshaping = createReshaping(chat, {
-    restoreText: (restored) => {
+    restoreDraft: (restored, files) => {
       setText(restored);
+      setAttachments(files);
       composerField?.focus();
     },
     announce: (path) => {

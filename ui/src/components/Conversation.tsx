@@ -196,7 +196,8 @@ export const Conversation: Component<{
           {loadingOlder() ? props.t("loadingOlder") : props.t("loadOlder")}
         </button>
       </Show>
-      <Show when={messages().length === 0 && notice() === undefined}>
+      {/* Everything undone is not an empty session: the undone notice says what there is. */}
+      <Show when={messages().length === 0 && notice() === undefined && props.reshaping.undoneCount(props.sessionId) === 0}>
         <div class="empty-state">
           <p class="empty-state-title">{props.t("conversationEmptyTitle")}</p>
           <p class="empty-state-body">{props.t("conversationEmptyBody")}</p>

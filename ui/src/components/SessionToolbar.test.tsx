@@ -57,6 +57,18 @@ describe("session actions", () => {
     expect(backend.calls.at(-1)).toEqual({ command: "unrevertSession", argument: "ses_a" });
   });
 
+  it("undoing every message shows the undone notice alone, not an empty session as well", async () => {
+    await sessionWithTwoMessages();
+    fireEvent.click(screen.getByTestId("undo"));
+    await screen.findByTestId("undone");
+    fireEvent.click(screen.getByTestId("undo"));
+    await waitFor(() => {
+      expect(screen.getByTestId("undone").textContent).toContain("2 undone messages are hidden");
+    });
+    expect(screen.queryByText("Nothing here yet")).toBeNull();
+    expect(screen.queryByText("first question")).toBeNull();
+  });
+
   it("Ctrl+Z outside a text field undoes a turn, inside one it is left to the field", async () => {
     const { backend, field } = await sessionWithTwoMessages();
     const before = backend.calls.length;

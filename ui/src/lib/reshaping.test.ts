@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "./bindings/Message";
 import type { Part } from "./bindings/Part";
-import { forkPoint, redoStep, typedText, undoTarget, visibleMessages } from "./reshaping";
+import { forkPoint, redoStep, sentAttachments, typedText, undoTarget, visibleMessages } from "./reshaping";
 
 const user = (id: string): Message => ({ role: "user", id, sessionID: "ses_a", time: { created: 1 }, agent: "build", model: { providerID: "dossier", modelID: "offline" } });
 const reply = (id: string, parentID: string): Message =>
@@ -50,5 +50,27 @@ describe("typed text", () => {
       { id: "prt_3", sessionID: "ses_a", messageID: "msg_3", type: "file", mime: "text/plain", url: "file:///a.txt", filename: "a.txt" },
     ] as Part[];
     expect(typedText(parts)).toBe("summarise this");
+  });
+});
+
+describe("sentAttachments", () => {
+  const file = (id: string, mime: string, url: string, filename?: string): Part =>
+    ({ id, sessionID: "ses_a", messageID: "msg_1", type: "file", mime, url, ...(filename === undefined ? {} : { filename }) }) as Part;
+  it("gives back every file you attached, as chips with the same URL, and nothing else", () => {
+    const parts: Part[] = [
+      { id: "prt_t", sessionID: "ses_a", messageID: "msg_1", type: "text", text: "look" } as Part,
+      { id: "prt_s", sessionID: "ses_a", messageID: "msg_1", type: "text", text: "Called the Read tool", synthetic: true } as Part,
+      file("prt_1", "text/plain", "data:text/plain;base64,aGk=", "notes.txt"),
+      file("prt_2", "image/png", "dossier-blob:sha256-abc", "photo.png"),
+      file("prt_3", "application/x-directory", "file:///home/ada/project", "project"),
+      file("prt_4", "application/pdf", "file:///home/ada/a.pdf"),
+    ];
+    expect(sentAttachments(parts).map(({ name, kind, mime, url }) => ({ name, kind, mime, url }))).toEqual([
+      { name: "notes.txt", kind: "text", mime: "text/plain", url: "data:text/plain;base64,aGk=" },
+      { name: "photo.png", kind: "image", mime: "image/png", url: "dossier-blob:sha256-abc" },
+      { name: "project", kind: "folder", mime: "application/x-directory", url: "file:///home/ada/project" },
+      { name: "file:///home/ada/a.pdf", kind: "pdf", mime: "application/pdf", url: "file:///home/ada/a.pdf" },
+    ]);
+    expect(new Set(sentAttachments(parts).map((attachment) => attachment.key)).size).toBe(4);
   });
 });

@@ -12,6 +12,7 @@ import type { Part } from "./bindings/Part";
 import type { RevertMarker } from "./bindings/RevertMarker";
 import type { Session } from "./bindings/Session";
 import type { Chat } from "./chat";
+import type { Attachment } from "./drafts";
 import type { ExportFormat } from "./shell-bindings/ExportFormat";
 import type { ExportOutcome } from "./shell-bindings/ExportOutcome";
 import { toBackendError } from "./transport";
@@ -68,12 +69,29 @@ export function typedText(parts: readonly Part[]): string {
     .join("\n");
 }
 
+/**
+ * The files a person attached to a message, as composer chips again (after undo, or in a fork
+ * made at a message you sent): the same URL goes back (a `data:` URL, a stored blob's
+ * reference, a dropped path), so sending again sends the same bytes.
+ */
+export function sentAttachments(parts: readonly Part[]): Attachment[] {
+  return parts
+    .filter((part): part is Extract<Part, { type: "file" }> => part.type === "file")
+    .map((part, index) => ({
+      key: `${part.url}#${String(index)}`,
+      name: part.filename ?? part.url,
+      kind: part.mime === "application/x-directory" ? "folder" : part.mime.startsWith("image/") ? "image" : part.mime === "application/pdf" ? "pdf" : "text",
+      mime: part.mime,
+      url: part.url,
+    }));
+}
+
 /** A fork, export or import under way (a big session takes a while); one at a time. */
 export type ReshapingWork = "fork" | "export" | "import";
 
 export interface ReshapingHooks {
-  /** Puts text back in the composer (after undo, or in a fork made at a message you sent). */
-  restoreText: (text: string) => void;
+  /** Puts text and files back in the composer (after undo, or in a fork made at a message you sent). */
+  restoreDraft: (text: string, attachments: Attachment[]) => void;
   /** A short confirmation ("Saved to …") for the status line. */
   announce: (text: string) => void;
 }
@@ -125,7 +143,8 @@ export function createReshaping(chat: Chat, hooks: ReshapingHooks) {
       const target = undoTarget(messagesOf(sessionId), revertOf(sessionId));
       if (target === undefined) return;
       const session = remember(await attempt(sessionId, () => backend.revertSession(sessionId, target.id)));
-      if (session !== undefined) hooks.restoreText(typedText(chat.state.parts[target.id] ?? []));
+      const parts = chat.state.parts[target.id] ?? [];
+      if (session !== undefined) hooks.restoreDraft(typedText(parts), sentAttachments(parts));
     },
 
     async redo(sessionId: string): Promise<void> {
@@ -136,16 +155,16 @@ export function createReshaping(chat: Chat, hooks: ReshapingHooks) {
           step.kind === "revert" ? backend.revertSession(sessionId, step.messageID) : backend.unrevertSession(sessionId),
         ),
       );
-      if (step.kind === "unrevert") hooks.restoreText("");
+      if (step.kind === "unrevert") hooks.restoreDraft("", []);
     },
 
     async fork(sessionId: string, message: Message | undefined): Promise<void> {
       const point = message === undefined ? undefined : forkPoint(messagesOf(sessionId), message);
-      const carried = message?.role === "user" ? typedText(chat.state.parts[message.id] ?? []) : undefined;
+      const carriedParts = message?.role === "user" ? (chat.state.parts[message.id] ?? []) : undefined;
       const fork = remember(await during("fork", () => attempt(sessionId, () => backend.forkSession(sessionId, point))));
       if (fork === undefined) return;
       await chat.openSession(fork.id);
-      if (carried !== undefined) hooks.restoreText(carried);
+      if (carriedParts !== undefined) hooks.restoreDraft(typedText(carriedParts), sentAttachments(carriedParts));
     },
 
     async resend(sessionId: string, messageId: string, text: string): Promise<void> {

@@ -51,13 +51,13 @@ export function tauriBackend(): Backend {
     listAgents: () => call("list_agents"),
     listModels: () => call("list_models"),
     pickFiles: () => call("pick_files"),
-    // The shell serves stored attachments on its `dossier-blob` scheme (src-tauri/src/blob_protocol.rs).
     // The system browser; the capability refuses anything but http and https.
     openLink: (url) => {
       openUrl(url).catch((error: unknown) => {
         console.error("could not open the link", error);
       });
     },
+    // The shell serves stored attachments on its `dossier-blob` scheme (src-tauri/src/blob_protocol.rs).
     mediaUrl: (url) => {
       if (url.startsWith("data:")) return url;
       if (url.startsWith("dossier-blob:")) return convertFileSrc(url.slice("dossier-blob:".length), "dossier-blob");
