@@ -55,11 +55,11 @@ describe("typed text", () => {
 
 describe("sentAttachments", () => {
   const file = (id: string, mime: string, url: string, filename?: string): Part =>
-    ({ id, sessionID: "ses_a", messageID: "msg_1", type: "file", mime, url, ...(filename === undefined ? {} : { filename }) }) as Part;
+    ({ id, sessionID: "ses_a", messageID: "msg_1", type: "file", mime, url, ...(filename === undefined ? {} : { filename }) });
   it("gives back every file you attached, as chips with the same URL, and nothing else", () => {
     const parts: Part[] = [
-      { id: "prt_t", sessionID: "ses_a", messageID: "msg_1", type: "text", text: "look" } as Part,
-      { id: "prt_s", sessionID: "ses_a", messageID: "msg_1", type: "text", text: "Called the Read tool", synthetic: true } as Part,
+      { id: "prt_t", sessionID: "ses_a", messageID: "msg_1", type: "text", text: "look" },
+      { id: "prt_s", sessionID: "ses_a", messageID: "msg_1", type: "text", text: "Called the Read tool", synthetic: true },
       file("prt_1", "text/plain", "data:text/plain;base64,aGk=", "notes.txt"),
       file("prt_2", "image/png", "dossier-blob:sha256-abc", "photo.png"),
       file("prt_3", "application/x-directory", "file:///home/ada/project", "project"),
