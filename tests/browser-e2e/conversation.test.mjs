@@ -256,3 +256,31 @@ test("undo and fork from here bring back the attached files as chips, and they s
   assert.deepEqual(problems, [], "no uncaught errors in the page")
   await page.close()
 })
+
+test("Copy on a message copies it as Markdown and Copy on a code block copies the code, each saying Copied", async () => {
+  const { page, problems } = await freshSession()
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: run.server.baseUrl })
+  await send(page, "show me code")
+  const reply = page.getByTestId("reply-text").first()
+  await reply.getByText("Done.").waitFor({ timeout: 20_000 })
+  assert.equal(await reply.locator(".code-language").innerText(), "rust", "the code block says its language")
+
+  const copyCode = reply.getByTestId("copy-code")
+  await copyCode.click()
+  await page.waitForFunction(() => document.querySelector('[data-testid="copy-code"]')?.textContent === "Copied")
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), 'fn main() {\n    println!("hi");\n}')
+  await page.screenshot({ path: path.join(artifacts, "browser-conversation-7-copied-code.png") })
+
+  const slot = page.locator(".message-slot").filter({ has: reply })
+  await slot.hover()
+  await slot.getByTestId("copy-message").click()
+  await slot.getByTestId("copy-message").filter({ hasText: "Copied" }).waitFor()
+  assert.equal(
+    await page.evaluate(() => navigator.clipboard.readText()),
+    'Here is **the fix**:\n\n```rust\nfn main() {\n    println!("hi");\n}\n```\n\nDone.',
+    "the message is copied as the Markdown it was written in",
+  )
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="copy-message"]')].every((button) => button.textContent === "Copy"), null, { timeout: 5_000 })
+  assert.deepEqual(problems, [], "no uncaught errors in the page")
+  await page.close()
+})

@@ -21,6 +21,9 @@ export function script(userText) {
       pause: 5,
     }
   }
+  if (/\bcode\b/i.test(userText)) {
+    return { deltas: ["Here is **the fix**:\n\n", "```rust\nfn main() {\n    println!(\"hi\");\n}\n```\n\nDone."], pause: 5 }
+  }
   if (/\blong\b/i.test(userText)) {
     return { deltas: Array.from({ length: 120 }, (_, index) => `Line ${index} of a long reply.\n\n`), pause: 40 }
   }

@@ -8,6 +8,7 @@ import type { AssistantError } from "../lib/bindings/AssistantError";
 import type { Message } from "../lib/bindings/Message";
 import type { Chat } from "../lib/chat";
 import type { Translate } from "../lib/i18n";
+import { copiedMs, messageMarkdown, writeClipboard } from "../lib/copying";
 import { replyOutcome } from "../lib/reply-outcome";
 import { type Reshaping, typedText } from "../lib/reshaping";
 
@@ -22,6 +23,7 @@ export const MessageActions: Component<{
 }> = (props) => {
   const [editing, setEditing] = createSignal<string | undefined>();
   const [confirmingDelete, setConfirmingDelete] = createSignal(false);
+  const [copied, setCopied] = createSignal(false);
   const busy = () => props.chat.isBusy(props.sessionId);
   const outcome = () => replyOutcome(props.message, props.unrecordedError)?.kind;
   const submit = () => {
@@ -70,6 +72,10 @@ export const MessageActions: Component<{
       }
     >
       <div class="message-actions" data-testid="message-actions">
+        <button type="button" class="link-button" data-testid="copy-message" title={props.t("copyMessageHint")} onClick={() => void copyMessage(props.chat, props.sessionId, props.message.id, setCopied)}>
+          {copied() ? props.t("copied") : props.t("copy")}
+        </button>
+        <span class="visually-hidden" role="status">{copied() ? props.t("copied") : ""}</span>
         <Show
           when={props.message.role === "user"}
           fallback={
@@ -162,3 +168,15 @@ export const MessageActions: Component<{
     </Show>
   );
 };
+
+/** Copies a message as Markdown; the button says "Copied" for a moment, a failure shows in place. */
+async function copyMessage(chat: Chat, sessionId: string, messageId: string, setCopied: (copied: boolean) => void): Promise<void> {
+  try {
+    await writeClipboard(messageMarkdown(chat.state.parts[messageId] ?? []));
+  } catch (error) {
+    chat.reportError(sessionId, error);
+    return;
+  }
+  setCopied(true);
+  setTimeout(() => { setCopied(false); }, copiedMs);
+}

@@ -2,7 +2,8 @@
 // backend added, folded to one line each ("Read package.json · 42 lines") that opens to the exact
 // text the model sees. An assistant's: Markdown (sanitised), reasoning folded, tools with their
 // state, tokens and cost, and its error in place.
-import { type Component, For, Match, Show, Switch } from "solid-js";
+import { type Component, createEffect, For, Match, Show, Switch } from "solid-js";
+import { decorateCodeBlocks } from "../lib/copying";
 import type { AssistantError } from "../lib/bindings/AssistantError";
 import type { Message } from "../lib/bindings/Message";
 import type { Part } from "../lib/bindings/Part";
@@ -117,10 +118,7 @@ const AssistantView: Component<{ t: Translate; message: Message; parts: readonly
 const AssistantPart: Component<{ t: Translate; part: Part }> = (props) => (
   <Switch>
     <Match when={props.part.type === "text" && (props.part)}>
-      {(part) => (
-        // eslint-disable-next-line solid/no-innerhtml -- renderMarkdown sanitises with DOMPurify
-        <div class="markdown" data-testid="reply-text" innerHTML={renderMarkdown(part().text)} />
-      )}
+      {(part) => <ReplyText t={props.t} text={part().text} />}
     </Match>
     <Match when={props.part.type === "reasoning" && (props.part)}>
       {(part) => (
@@ -150,6 +148,18 @@ const AssistantPart: Component<{ t: Translate; part: Part }> = (props) => (
     </Match>
   </Switch>
 );
+
+/** A reply's Markdown, sanitised, with a language label and Copy on each code block. */
+const ReplyText: Component<{ t: Translate; text: string }> = (props) => {
+  let element: HTMLDivElement | undefined;
+  createEffect(() => {
+    if (element === undefined) return;
+    // renderMarkdown sanitises with DOMPurify; the code blocks' buttons are added as elements.
+    element.innerHTML = renderMarkdown(props.text);
+    decorateCodeBlocks(element, { copy: props.t("copy"), copied: props.t("copied"), code: props.t("codeBlock") });
+  });
+  return <div class="markdown" data-testid="reply-text" ref={element} />;
+};
 
 const ToolView: Component<{ t: Translate; part: PartOf<"tool"> }> = (props) => {
   const label = () => {
