@@ -74,6 +74,10 @@ test("a link in a reply opens in a new tab cut off from the app; a file: link op
   await send(page, "show me links")
   const reply = page.getByTestId("reply-text").first()
   await reply.getByText("a script").waitFor({ timeout: 20_000 })
+  // The scripted model has no price: its replies show tokens, not "$0.0000".
+  const usage = page.getByTestId("usage").first()
+  await usage.waitFor({ timeout: 20_000 })
+  assert.match(await usage.innerText(), /^\d+ in · \d+ out$/)
   const appUrl = page.url()
   const guide = reply.getByRole("link", { name: "the guide" })
   assert.equal(await guide.getAttribute("rel"), "noopener noreferrer")

@@ -286,6 +286,19 @@ describe("App with a streaming reply", () => {
     expect(backend.calls.filter((call) => call.command === "openLink").map((call) => call.argument)).toEqual(["https://example.com/guide"]);
   });
 
+  it("shows a reply's cost only when it is known and not zero", async () => {
+    const backend = await replyStreaming(["Done."]);
+    const step = (id: string, cost: number) => ({
+      type: "message.part.updated" as const,
+      properties: { sessionID: "ses_a", time: 6, part: { id, sessionID: "ses_a", messageID: "msg_900", type: "step-finish" as const, reason: "stop", cost, tokens: { input: 12, output: 3, reasoning: 0, cache: { read: 0, write: 0 } } } },
+    });
+    backend.publish(step("prt_free", 0));
+    backend.publish(step("prt_paid", 0.0123));
+    await waitFor(() => {
+      expect(screen.getAllByTestId("usage").map((usage) => usage.textContent)).toEqual(["12 in · 3 out", "12 in · 3 out · $0.0123"]);
+    });
+  });
+
   it("marks a stopped reply quietly as stopped, its text kept, with Continue and Regenerate", async () => {
     const backend = await replyStreaming(["Half a sen"]);
     fireEvent.click(await screen.findByRole("button", { name: "Stop" }));

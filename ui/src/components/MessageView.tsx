@@ -134,12 +134,11 @@ const AssistantPart: Component<{ t: Translate; part: Part }> = (props) => (
     </Match>
     <Match when={props.part.type === "step-finish" && (props.part)}>
       {(part) => (
-        <p class="usage">
-          {props.t("tokensUsage", {
-            input: part().tokens.input,
-            output: part().tokens.output,
-            cost: `$${part().cost.toFixed(4)}`,
-          })}
+        <p class="usage" data-testid="usage">
+          {/* A cost is shown only when known and not zero: a free or local model costs nothing to say. */}
+          {part().cost > 0
+            ? props.t("tokensUsage", { input: part().tokens.input, output: part().tokens.output, cost: `$${part().cost.toFixed(4)}` })
+            : props.t("tokensOnly", { input: part().tokens.input, output: part().tokens.output })}
         </p>
       )}
     </Match>
