@@ -288,3 +288,21 @@ test("Copy on a message copies it as Markdown and Copy on a code block copies th
   assert.deepEqual(problems, [], "no uncaught errors in the page")
   await page.close()
 })
+
+test("raw HTML in a reply is shown as text: nothing is fetched, nothing runs, no CSP error", async () => {
+  const { page, problems } = await freshSession()
+  const fetched = []
+  const consoleErrors = []
+  page.on("request", (request) => { if (/missing\.png/.test(request.url())) fetched.push(request.url()) })
+  page.on("console", (message) => { if (message.type() === "error") consoleErrors.push(message.text()) })
+  await send(page, "rawhtml please")
+  const reply = page.getByTestId("reply-text").first()
+  await reply.getByText("end.").waitFor({ timeout: 20_000 })
+  await page.waitForTimeout(500)
+  assert.match(await reply.innerText(), /a missing picture/)
+  assert.equal(await reply.locator("img, script").count(), 0)
+  assert.deepEqual(fetched, [], "the reply's image was never requested")
+  assert.deepEqual(consoleErrors, [], "no console errors (CSP or 404)")
+  assert.deepEqual(problems, [], "no uncaught errors in the page")
+  await page.close()
+})

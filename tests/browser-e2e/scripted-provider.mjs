@@ -21,6 +21,9 @@ export function script(userText) {
       pause: 5,
     }
   }
+  if (/\brawhtml\b/i.test(userText)) {
+    return { deltas: ['Some <b>raw</b> HTML: <img src="missing.png" alt="a missing picture" onerror="alert(1)"> ', "<script>alert(2)</script>end."], pause: 5 }
+  }
   if (/\bcode\b/i.test(userText)) {
     return { deltas: ["Here is **the fix**:\n\n", "```rust\nfn main() {\n    println!(\"hi\");\n}\n```\n\nDone."], pause: 5 }
   }

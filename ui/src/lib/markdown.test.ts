@@ -18,15 +18,16 @@ describe("renderMarkdown", () => {
     expect(html).not.toContain("<script");
   });
 
-  it("removes scripts, event handlers and javascript links", () => {
+  it("shows HTML the model wrote as text: no script, handler, image or frame reaches the page", () => {
     const html = renderMarkdown(
       '<script>alert(1)</script>\n\n<img src="x" onerror="alert(2)">\n\n[click](javascript:alert(3))\n\n<iframe src="https://evil"></iframe>',
     );
-    expect(html).not.toContain("<script");
-    expect(html).not.toContain("onerror");
+    const root = document.createElement("template");
+    root.innerHTML = html;
+    expect(root.content.querySelector("script, img, iframe, [onerror]")).toBeNull();
+    expect(root.content.textContent).toContain('<img src="x" onerror="alert(2)">');
     expect(html).toContain(">click</a>");
     expect(html).not.toContain('href="javascript:');
-    expect(html).not.toContain("<iframe");
   });
 
   it("opens http links in a new tab cut off from the app, and leaves file: and relative links as words", () => {
@@ -40,5 +41,12 @@ describe("renderMarkdown", () => {
     expect(local?.hasAttribute("href")).toBe(false);
     expect(local?.textContent).toBe("local");
     expect(inside?.hasAttribute("href")).toBe(false);
+  });
+
+  it("keeps no image that would be fetched: a remote one becomes its words, an inline one stays", () => {
+    const html = renderMarkdown("Look: ![chart](https://example.com/c.png) ![dot](data:image/png;base64,iVBORw0KGgo=)");
+    expect(html).not.toContain("example.com");
+    expect(html).toContain("chart");
+    expect(html).toContain('src="data:image/png;base64,iVBORw0KGgo="');
   });
 });

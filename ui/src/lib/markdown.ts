@@ -41,6 +41,11 @@ const marked = new Marked({
   breaks: false,
   async: false,
   renderer: {
+    // HTML the model wrote is shown as the text it is, never parsed: even the sanitiser's own
+    // inert parse fires an image's error handler (a CSP report) before it could remove it.
+    html({ text }: Tokens.HTML | Tokens.Tag): string {
+      return escapeHtml(text);
+    },
     code({ text, lang }: Tokens.Code): string {
       const language = (lang ?? "").trim().split(/\s+/)[0] ?? "";
       const known = language !== "" && hljs.getLanguage(language) !== undefined;
@@ -54,6 +59,12 @@ const marked = new Marked({
 // A link the app may open (http, https) opens in a new tab, cut off from this page; any other
 // (file:, a relative path into the app) loses its href and stays words.
 DOMPurify.addHook("afterSanitizeAttributes", (node) => {
+  // A reply's image would be fetched the moment the HTML reaches the page (a tracker, a missing
+  // file, a request the CSP refuses): only inline `data:` images stay, others become their words.
+  if (node.tagName === "IMG") {
+    if (!(node.getAttribute("src") ?? "").startsWith("data:")) node.replaceWith(node.ownerDocument.createTextNode(node.getAttribute("alt") ?? ""));
+    return;
+  }
   if (node.tagName !== "A") return;
   const url = externalUrl(node.getAttribute("href"));
   if (url === undefined) {
