@@ -7,7 +7,7 @@ import type { Message } from "../lib/bindings/Message";
 import type { Chat, Notice } from "../lib/chat";
 import type { Locale, Translate } from "../lib/i18n";
 import { clickedLink } from "../lib/links";
-import { heldScrollTop, nearTop, nextPinned } from "../lib/pinning";
+import { heldScrollTop, nearTop, nextPinned, readerScrollMs } from "../lib/pinning";
 import { displayTitle } from "../lib/session-title";
 import { type Reshaping, visibleMessages } from "../lib/reshaping";
 import { observeRectOr } from "../lib/virtual-list";
@@ -31,6 +31,9 @@ export const Conversation: Component<{
    */
   const [pinned, setPinned] = createSignal(true);
   let lastScrollTop = 0;
+  /** When the reader last touched the wheel, a key, the pointer or a touch in the conversation. */
+  let readerActedAt = Number.NEGATIVE_INFINITY;
+  const readerActed = () => { readerActedAt = performance.now(); };
   /** Growth the reader caused (opening folded context) does not scroll the page away. */
   let readerGrowth = false;
   // Undone messages stay in the ledger until the next prompt; they are hidden, not gone.
@@ -165,9 +168,16 @@ export const Conversation: Component<{
       onAuxClick={(event) => {
         if (clickedLink(event.target) !== undefined) event.preventDefault();
       }}
+      onWheel={readerActed}
+      onKeyDown={readerActed}
+      onPointerDown={readerActed}
+      onTouchMove={readerActed}
       onScroll={(event) => {
         const element = event.currentTarget;
-        setPinned(nextPinned(pinned(), element, lastScrollTop));
+        const byReader = performance.now() - readerActedAt < readerScrollMs;
+        // While a search result or find match is marked, only the reader moves the view: the
+        // scroll to the end that opening the session queued must not pin it back.
+        if (byReader || marked() === undefined) setPinned(nextPinned(pinned(), element, lastScrollTop, byReader));
         lastScrollTop = element.scrollTop;
         if (!pinned() && nearTop(element)) void loadOlder();
       }}

@@ -3,17 +3,20 @@ import { heldScrollTop, nearTop, nextPinned } from "./pinning";
 
 describe("nextPinned", () => {
   it("pins at the bottom, within the slack", () => {
-    expect(nextPinned(false, { scrollTop: 1400, clientHeight: 600, scrollHeight: 2000 }, 1000)).toBe(true);
-    expect(nextPinned(false, { scrollTop: 1370, clientHeight: 600, scrollHeight: 2000 }, 1000)).toBe(true);
+    expect(nextPinned(false, { scrollTop: 1400, clientHeight: 600, scrollHeight: 2000 }, 1000, true)).toBe(true);
+    expect(nextPinned(false, { scrollTop: 1370, clientHeight: 600, scrollHeight: 2000 }, 1000, false)).toBe(true);
   });
   it("unpins when the reader moves up", () => {
-    expect(nextPinned(true, { scrollTop: 1200, clientHeight: 600, scrollHeight: 2000 }, 1400)).toBe(false);
+    expect(nextPinned(true, { scrollTop: 1200, clientHeight: 600, scrollHeight: 2000 }, 1400, true)).toBe(false);
+  });
+  it("stays pinned when the list itself moves up (rows above measured shorter)", () => {
+    expect(nextPinned(true, { scrollTop: 1200, clientHeight: 600, scrollHeight: 2000 }, 1400, false)).toBe(true);
   });
   it("stays pinned when content grows below without a move up", () => {
-    expect(nextPinned(true, { scrollTop: 1400, clientHeight: 600, scrollHeight: 2600 }, 1400)).toBe(true);
+    expect(nextPinned(true, { scrollTop: 1400, clientHeight: 600, scrollHeight: 2600 }, 1400, true)).toBe(true);
   });
   it("stays unpinned while the reader moves down but short of the bottom", () => {
-    expect(nextPinned(false, { scrollTop: 900, clientHeight: 600, scrollHeight: 2600 }, 800)).toBe(false);
+    expect(nextPinned(false, { scrollTop: 900, clientHeight: 600, scrollHeight: 2600 }, 800, true)).toBe(false);
   });
 });
 

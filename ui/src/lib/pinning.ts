@@ -11,11 +11,19 @@ export interface ScrollReading {
   scrollHeight: number;
 }
 
-export function nextPinned(pinned: boolean, reading: ScrollReading, lastScrollTop: number): boolean {
+/**
+ * `byReader`: the reader touched the wheel, a key, the pointer or a touch just before. The list
+ * itself moves scrollTop up too (rows above measured shorter than their estimate), and that
+ * must not unpin.
+ */
+export function nextPinned(pinned: boolean, reading: ScrollReading, lastScrollTop: number, byReader: boolean): boolean {
   if (reading.scrollTop + reading.clientHeight >= reading.scrollHeight - bottomSlack) return true;
-  if (reading.scrollTop < lastScrollTop - 1) return false;
+  if (byReader && reading.scrollTop < lastScrollTop - 1) return false;
   return pinned;
 }
+
+/** How long after a wheel, key, pointer or touch a scroll still counts as the reader's. */
+export const readerScrollMs = 600;
 
 /** Older messages load this many screens before the reader reaches the top. */
 export const prefetchScreens = 1.5;
