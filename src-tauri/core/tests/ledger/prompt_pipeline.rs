@@ -113,6 +113,8 @@ async fn missing_file_does_not_fail_the_prompt() {
     assert_eq!(
         describe(&saved.parts),
         [
+            // The seed's text branch: the call is recorded first, then its failure.
+            read_call(&missing),
             format!(
                 "text*: Read tool failed to read {} with the following error: File not found: {}\n\nDid you mean one of these?\n{}",
                 missing.display(),
@@ -182,6 +184,30 @@ async fn file_range_reads_only_the_requested_lines() {
             .contains("\n2: two\n3: three\n\n(Showing lines 2-3 of 5. Use offset=4 to continue.)"),
         "{}",
         described[1]
+    );
+}
+
+#[tokio::test]
+async fn failed_ranged_read_records_its_call_with_the_range_then_the_failure() {
+    let test = open(FAKE_CONFIG).await;
+    let missing = test.work().join("gone.txt");
+    let session = test.session().await;
+    let url = format!("{}?start=4&end=9", file_url(&missing));
+    let saved = test
+        .no_reply(
+            &session,
+            vec![Draft::file(url, "text/plain", Some("gone.txt"))],
+        )
+        .await;
+    assert_eq!(
+        describe(&saved.parts),
+        [
+            format!("text*: Called the Read tool with the following input: {{\"filePath\":\"{}\",\"offset\":4,\"limit\":6}}", missing.display()),
+            format!(
+                "text*: Read tool failed to read {0} with the following error: File not found: {0}",
+                missing.display()
+            ),
+        ]
     );
 }
 
@@ -326,7 +352,10 @@ async fn binary_non_media_file_is_refused_with_a_clear_note() {
     let as_text = test.no_reply(&session, vec![file_draft(&path)]).await;
     assert_eq!(
         describe(&as_text.parts),
-        [format!("text*: Read tool failed to read {0} with the following error: Cannot read binary file: {0}", path.display())]
+        [
+            read_call(&path),
+            format!("text*: Read tool failed to read {0} with the following error: Cannot read binary file: {0}", path.display()),
+        ]
     );
 }
 
