@@ -1,0 +1,725 @@
+//! Who may talk to the server: the refusal, before any handler or the password check runs, of
+//! requests a browser sends on behalf of some other web page. Three rules, each a pure function
+//! here and applied by one thin middleware (`refuse_foreign_requests`):
+//!
+//! - the `Host` must name this server (a loopback name on its port, the address it is bound to,
+//!   or a name the operator allowed), so a page that rebinds its own DNS name to 127.0.0.1 gets
+//!   nothing (421 `misdirected`);
+//! - an `Origin` must be this server's own or one the operator allowed, and a request marked
+//!   `Sec-Fetch-Site: cross-site` may only be a link followed to a page that changes nothing,
+//!   streams nothing and exports nothing (403 `forbidden_origin`);
+//! - a body sent with a request that changes state must be `application/json`, which no form,
+//!   beacon or "simple" cross-origin fetch can send without a preflight this server never
+//!   grants (415 `unsupported_media_type`).
+//!
+//! `docs/local-server-security.md` explains the threats behind each rule.
+
+use crate::error::ServerError;
+use crate::server_options::ServerOptions;
+use axum::extract::{Request, State};
+use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE, HOST, ORIGIN, TRANSFER_ENCODING};
+use axum::http::uri::{Authority, Scheme};
+use axum::http::{HeaderMap, HeaderName, Uri};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use std::net::IpAddr;
+use std::sync::Arc;
+
+const SEC_FETCH_SITE: HeaderName = HeaderName::from_static("sec-fetch-site");
+const SEC_FETCH_MODE: HeaderName = HeaderName::from_static("sec-fetch-mode");
+
+/// The names every local server answers to, on its own port.
+const LOOPBACK_NAMES: [&str; 3] = ["127.0.0.1", "localhost", "[::1]"];
+
+/// A name the operator allowed with `--allowed-host NAME[:PORT]`; without a port any port
+/// matches, since a proxy in front may forward its own.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AllowedHost {
+    pub name: String,
+    pub port: Option<u16>,
+}
+
+/// A web origin (`scheme://host:port`), with the scheme's default port filled in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WebOrigin {
+    pub scheme: String,
+    pub host: String,
+    pub port: u16,
+}
+
+impl WebOrigin {
+    /// The port a `Host` header leaves out for this origin's scheme.
+    fn port_default(&self) -> u16 {
+        if self.scheme == "https" {
+            443
+        } else {
+            80
+        }
+    }
+}
+
+impl std::fmt::Display for WebOrigin {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(formatter, "{}://{}:{}", self.scheme, self.host, self.port)
+    }
+}
+
+/// Reads `NAME[:PORT]` (an IPv6 address in brackets) as given to `--allowed-host`.
+pub fn parse_allowed_host(text: &str) -> Result<AllowedHost, String> {
+    let (name, port) = split_authority(text.trim())
+        .ok_or_else(|| format!("\"{text}\" is not a host name with an optional :port"))?;
+    Ok(AllowedHost { name, port })
+}
+
+/// Reads an origin as a browser sends it (`http://localhost:4096`); `None` for `null`,
+/// anything with a path, or a scheme other than http and https.
+pub fn parse_origin(text: &str) -> Option<WebOrigin> {
+    let uri: Uri = text.trim().parse().ok()?;
+    let scheme = uri.scheme()?;
+    let default_port = if *scheme == Scheme::HTTP {
+        80
+    } else if *scheme == Scheme::HTTPS {
+        443
+    } else {
+        return None;
+    };
+    if !matches!(uri.path(), "" | "/") || uri.query().is_some() {
+        return None;
+    }
+    let (host, port) = split_authority(uri.authority()?.as_str())?;
+    Some(WebOrigin {
+        scheme: scheme.as_str().to_ascii_lowercase(),
+        host,
+        port: port.unwrap_or(default_port),
+    })
+}
+
+/// A `Host`-style authority as a lowercase name (IPv6 kept in brackets) and its port, if any;
+/// `None` for anything else (credentials, a path, an empty name).
+fn split_authority(text: &str) -> Option<(String, Option<u16>)> {
+    if text.is_empty() || text.contains(['@', '/', '?', '#']) {
+        return None;
+    }
+    let authority: Authority = text.parse().ok()?;
+    let name = authority.host().to_ascii_lowercase();
+    // `Authority` lets a port that is not a number (`name:http`) or empty (`name:`) through.
+    let port = match authority.as_str().get(authority.host().len()..)? {
+        "" => None,
+        rest => Some(rest.strip_prefix(':')?.parse::<u16>().ok()?),
+    };
+    (!name.is_empty()).then_some((name, port))
+}
+
+/// What the server trusts, fixed once it knows the port it is bound to.
+#[derive(Debug, Clone)]
+pub struct OriginPolicy(Arc<PolicyRules>);
+
+#[derive(Debug)]
+struct PolicyRules {
+    port: u16,
+    /// The `--hostname` it is bound to, as it appears in a `Host` header.
+    bound_name: String,
+    /// Bound to 0.0.0.0 or `::` (only allowed with a password): any IP address on the port is
+    /// this server, since an address typed into a browser cannot be rebound the way a name can.
+    bound_to_every_address: bool,
+    allowed_hosts: Vec<AllowedHost>,
+    allowed_origins: Vec<WebOrigin>,
+}
+
+/// The parts of a request the rules read, so the decision is a pure function.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RequestFacts<'request> {
+    pub method: &'request str,
+    pub path: &'request str,
+    pub host: Option<&'request str>,
+    /// The authority of an absolute-form request target (`POST http://name/…`), if any.
+    pub target_authority: Option<&'request str>,
+    pub origin: Option<&'request str>,
+    pub fetch_site: Option<&'request str>,
+    pub fetch_mode: Option<&'request str>,
+    pub content_type: Option<&'request str>,
+    pub may_have_body: bool,
+}
+
+impl OriginPolicy {
+    pub fn new(options: &ServerOptions, port: u16) -> Self {
+        let bare = options
+            .hostname
+            .trim_start_matches('[')
+            .trim_end_matches(']');
+        let bound_address = bare.parse::<IpAddr>().ok();
+        let bound_name = match bound_address {
+            Some(IpAddr::V6(address)) => format!("[{address}]"),
+            Some(IpAddr::V4(address)) => address.to_string(),
+            None => bare.to_ascii_lowercase(),
+        };
+        Self(Arc::new(PolicyRules {
+            port,
+            bound_name,
+            bound_to_every_address: bound_address.is_some_and(|address| address.is_unspecified()),
+            allowed_hosts: options.allowed_hosts.clone(),
+            allowed_origins: options.allowed_origins.clone(),
+        }))
+    }
+
+    /// True when `host` (a `Host` header's value) names this server.
+    pub fn is_allowed_host(&self, host: &str) -> bool {
+        split_authority(host).is_some_and(|(name, port)| {
+            let port = port.unwrap_or(80);
+            self.names_this_server(&name, port)
+                || (self.0.bound_to_every_address
+                    && port == self.0.port
+                    && name
+                        .trim_start_matches('[')
+                        .trim_end_matches(']')
+                        .parse::<IpAddr>()
+                        .is_ok())
+        })
+    }
+
+    /// Loopback names and the bound name on the server's port, and the operator's names.
+    fn names_this_server(&self, name: &str, port: u16) -> bool {
+        let rules = &self.0;
+        let own = port == rules.port
+            && (LOOPBACK_NAMES.contains(&name)
+                || (name == rules.bound_name && !rules.bound_to_every_address));
+        own || rules
+            .allowed_hosts
+            .iter()
+            .any(|allowed| allowed.name == name && allowed.port.is_none_or(|only| only == port))
+    }
+
+    /// True when `origin` (an `Origin` header's value) is this server's own page — the page
+    /// the request's `host` serves, or any name this server answers to — or one the operator
+    /// allowed. `null` (sandboxed frames, `file:` pages) is never trusted.
+    pub fn is_allowed_origin(&self, origin: &str, host: Option<&str>) -> bool {
+        let Some(origin) = parse_origin(origin) else {
+            return false;
+        };
+        if self.0.allowed_origins.contains(&origin) {
+            return true;
+        }
+        let same_as_host = host.and_then(split_authority).is_some_and(|(name, port)| {
+            name == origin.host && port.unwrap_or(origin.port_default()) == origin.port
+        });
+        // Under 0.0.0.0 an IP address only counts when it is the one this request came to:
+        // another machine on the network at the same port is someone else's page.
+        same_as_host || self.names_this_server(&origin.host, origin.port)
+    }
+
+    /// The whole decision for one request: `Ok` to serve it, or the typed refusal.
+    pub fn check(&self, request: &RequestFacts<'_>) -> Result<(), ServerError> {
+        let host = request
+            .host
+            .or(request.target_authority)
+            .ok_or(ServerError::MissingHost)?;
+        for authority in [request.host, request.target_authority]
+            .into_iter()
+            .flatten()
+        {
+            if !self.is_allowed_host(authority) {
+                return Err(ServerError::MisdirectedHost {
+                    host: authority.to_string(),
+                });
+            }
+        }
+        if let Some(origin) = request.origin {
+            if !self.is_allowed_origin(origin, Some(host)) {
+                return Err(ServerError::ForeignOrigin {
+                    origin: origin.to_string(),
+                });
+            }
+        }
+        let cross_site = request
+            .fetch_site
+            .is_some_and(|site| site.trim().eq_ignore_ascii_case("cross-site"));
+        let navigation = request
+            .fetch_mode
+            .is_some_and(|mode| mode.trim().eq_ignore_ascii_case("navigate"));
+        // Another site may link to the UI (a top-level navigation), and that is all: its
+        // subresource and no-cors requests carry no `Origin`, so this is what catches them.
+        if cross_site && (!navigation || is_guarded(request.method, request.path)) {
+            return Err(ServerError::CrossSiteRequest);
+        }
+        if changes_state(request.method)
+            && (request.content_type.is_some() || request.may_have_body)
+            && !request.content_type.is_some_and(is_json_media_type)
+        {
+            return Err(ServerError::UnsupportedMediaType {
+                content_type: request.content_type.map(str::to_string),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Everything but GET, HEAD, OPTIONS and TRACE may change what is stored (or, for `abort`,
+/// stop a reply).
+pub fn changes_state(method: &str) -> bool {
+    !matches!(method, "GET" | "HEAD" | "OPTIONS" | "TRACE")
+}
+
+/// Requests another site must never make even as a plain navigation or subresource: anything
+/// that changes state, the event streams (they carry every message as it is written) and
+/// exports (a whole session).
+pub fn is_guarded(method: &str, path: &str) -> bool {
+    changes_state(method)
+        || matches!(path, "/event" | "/global/event")
+        || (path.starts_with("/session/") && path.ends_with("/export"))
+}
+
+/// `application/json`, with any parameters (`; charset=utf-8`).
+pub fn is_json_media_type(content_type: &str) -> bool {
+    content_type
+        .split(';')
+        .next()
+        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"))
+}
+
+/// The middleware: reads the request's facts, asks the policy, refuses or passes on.
+pub async fn refuse_foreign_requests(
+    State(policy): State<OriginPolicy>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let headers = request.headers();
+    let facts = RequestFacts {
+        method: request.method().as_str(),
+        path: request.uri().path(),
+        host: header_text(headers, &HOST),
+        target_authority: request.uri().authority().map(Authority::as_str),
+        origin: header_text(headers, &ORIGIN),
+        fetch_site: header_text(headers, &SEC_FETCH_SITE),
+        fetch_mode: header_text(headers, &SEC_FETCH_MODE),
+        content_type: header_text(headers, &CONTENT_TYPE),
+        may_have_body: may_have_body(headers),
+    };
+    match policy.check(&facts) {
+        Ok(()) => next.run(request).await,
+        Err(refusal) => {
+            tracing::warn!(method = %request.method(), path = request.uri().path(), %refusal, "refused a request");
+            refusal.into_response()
+        }
+    }
+}
+
+/// A header's text; one that is not visible ASCII reads as empty, which every rule refuses,
+/// rather than as absent, which some rules let pass.
+fn header_text<'request>(headers: &'request HeaderMap, name: &HeaderName) -> Option<&'request str> {
+    headers
+        .get(name)
+        .map(|value| value.to_str().unwrap_or_default())
+}
+
+/// An HTTP/1.1 request has a body only with a non-zero `Content-Length` or a `Transfer-Encoding`.
+fn may_have_body(headers: &HeaderMap) -> bool {
+    headers.contains_key(TRANSFER_ENCODING)
+        || headers.get(CONTENT_LENGTH).is_some_and(|length| {
+            length
+                .to_str()
+                .ok()
+                .and_then(|text| text.trim().parse::<u64>().ok())
+                != Some(0)
+        })
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // a failing unwrap is the test's report
+mod tests {
+    use super::*;
+
+    fn policy(hostname: &str, hosts: &[&str], origins: &[&str]) -> OriginPolicy {
+        let options = ServerOptions {
+            hostname: hostname.into(),
+            allowed_hosts: hosts
+                .iter()
+                .map(|host| parse_allowed_host(host).unwrap())
+                .collect(),
+            allowed_origins: origins
+                .iter()
+                .map(|origin| parse_origin(origin).unwrap())
+                .collect(),
+            ..ServerOptions::default()
+        };
+        OriginPolicy::new(&options, 4096)
+    }
+
+    #[test]
+    fn loopback_names_on_the_port_are_served_and_other_names_are_not() {
+        let local = policy("127.0.0.1", &[], &[]);
+        for (host, allowed) in [
+            ("127.0.0.1:4096", true),
+            ("localhost:4096", true),
+            ("LOCALHOST:4096", true),
+            ("[::1]:4096", true),
+            ("127.0.0.1:4097", false),
+            ("localhost", false),
+            ("127.0.0.2:4096", false),
+            ("evil.example:4096", false),
+            ("localhost.:4096", false),
+            ("sub.localhost:4096", false),
+            ("localhost:4096@evil.example", false),
+            ("user@localhost:4096", false),
+            ("localhost:", false),
+            ("", false),
+            ("::1:4096", false),
+        ] {
+            assert_eq!(local.is_allowed_host(host), allowed, "{host}");
+        }
+    }
+
+    #[test]
+    fn the_bound_address_and_the_operators_names_are_served() {
+        let lan = policy("192.168.1.4", &["dossier.example.org", "box.lan:8080"], &[]);
+        for (host, allowed) in [
+            ("192.168.1.4:4096", true),
+            ("192.168.1.5:4096", false),
+            ("dossier.example.org", true),
+            ("dossier.example.org:443", true),
+            ("box.lan:8080", true),
+            ("box.lan:4096", false),
+            ("localhost:4096", true),
+        ] {
+            assert_eq!(lan.is_allowed_host(host), allowed, "{host}");
+        }
+        let named = policy("localhost", &[], &[]);
+        assert!(named.is_allowed_host("localhost:4096"));
+        let other_loopback = policy("127.0.0.2", &[], &[]);
+        assert!(other_loopback.is_allowed_host("127.0.0.2:4096"));
+        let ipv6 = policy("::1", &[], &[]);
+        assert!(ipv6.is_allowed_host("[::1]:4096"));
+    }
+
+    #[test]
+    fn every_address_binding_serves_ip_addresses_on_its_port_but_no_other_names() {
+        for hostname in ["0.0.0.0", "::", "[::]"] {
+            let everywhere = policy(hostname, &[], &[]);
+            for (host, allowed) in [
+                ("192.168.1.4:4096", true),
+                ("[fe80::1]:4096", true),
+                ("192.168.1.4:80", false),
+                ("0.0.0.0:4096", true),
+                ("box.lan:4096", false),
+                ("localhost:4096", true),
+            ] {
+                assert_eq!(
+                    everywhere.is_allowed_host(host),
+                    allowed,
+                    "{hostname} {host}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn only_the_servers_own_pages_and_configured_origins_are_trusted() {
+        let local = policy("127.0.0.1", &["box.lan"], &["https://ui.example.org"]);
+        let host = Some("127.0.0.1:4096");
+        for (origin, allowed) in [
+            ("http://127.0.0.1:4096", true),
+            ("http://localhost:4096", true),
+            ("http://[::1]:4096", true),
+            ("http://box.lan", true),
+            ("https://box.lan:8443", true),
+            ("https://ui.example.org", true),
+            ("https://ui.example.org:443", true),
+            ("http://ui.example.org", false),
+            ("http://127.0.0.1:4097", false),
+            ("http://localhost:5173", false),
+            ("http://evil.example", false),
+            ("http://evil.example:4096", false),
+            ("null", false),
+            ("", false),
+            ("file://", false),
+            ("chrome-extension://abcdef", false),
+            ("http://127.0.0.1:4096/path", false),
+        ] {
+            assert_eq!(local.is_allowed_origin(origin, host), allowed, "{origin}");
+        }
+    }
+
+    #[test]
+    fn under_every_address_an_ip_origin_counts_only_when_it_is_the_requests_host() {
+        let everywhere = policy("0.0.0.0", &[], &[]);
+        let host = Some("192.168.1.4:4096");
+        assert!(everywhere.is_allowed_origin("http://192.168.1.4:4096", host));
+        assert!(!everywhere.is_allowed_origin("http://192.168.1.99:4096", host));
+        assert!(!everywhere.is_allowed_origin("http://192.168.1.4:4097", host));
+    }
+
+    #[test]
+    fn json_media_types_are_recognised_with_parameters() {
+        for (content_type, json) in [
+            ("application/json", true),
+            ("Application/JSON; charset=utf-8", true),
+            (" application/json ;charset=UTF-8", true),
+            ("text/plain", false),
+            ("text/plain;charset=UTF-8", false),
+            ("application/x-www-form-urlencoded", false),
+            ("multipart/form-data; boundary=x", false),
+            ("application/jsonp", false),
+            ("application/ld+json", false),
+            ("", false),
+        ] {
+            assert_eq!(is_json_media_type(content_type), json, "{content_type}");
+        }
+    }
+
+    fn facts<'request>(method: &'request str, path: &'request str) -> RequestFacts<'request> {
+        RequestFacts {
+            method,
+            path,
+            host: Some("127.0.0.1:4096"),
+            ..RequestFacts::default()
+        }
+    }
+
+    /// The kind a request is refused with, or `None` when it is served.
+    fn refusal(request: RequestFacts<'_>) -> Option<&'static str> {
+        policy("127.0.0.1", &[], &[])
+            .check(&request)
+            .err()
+            .map(|error| match error.kind() {
+                crate::error::ResponseKind::Misdirected => "misdirected",
+                crate::error::ResponseKind::ForbiddenOrigin => "forbidden_origin",
+                crate::error::ResponseKind::UnsupportedMediaType => "unsupported_media_type",
+                other => panic!("unexpected kind {other:?}"),
+            })
+    }
+
+    #[test]
+    fn each_request_is_decided_by_host_then_origin_then_site_then_media_type() {
+        let json = Some("application/json");
+        let foreign = Some("http://evil.example");
+        let own = Some("http://127.0.0.1:4096");
+        let table: Vec<(&str, RequestFacts<'_>, Option<&str>)> = vec![
+            ("plain listing", facts("GET", "/session"), None),
+            (
+                "listing for a foreign name",
+                RequestFacts {
+                    host: Some("evil.example:4096"),
+                    ..facts("GET", "/session")
+                },
+                Some("misdirected"),
+            ),
+            (
+                "no host at all",
+                RequestFacts {
+                    host: None,
+                    ..facts("GET", "/session")
+                },
+                Some("misdirected"),
+            ),
+            (
+                "absolute target naming another host",
+                RequestFacts {
+                    target_authority: Some("evil.example"),
+                    ..facts("GET", "/session")
+                },
+                Some("misdirected"),
+            ),
+            (
+                "foreign name with a matching origin",
+                RequestFacts {
+                    host: Some("evil.example:4096"),
+                    origin: Some("http://evil.example:4096"),
+                    ..facts("GET", "/session")
+                },
+                Some("misdirected"),
+            ),
+            (
+                "JSON post from the servers own page",
+                RequestFacts {
+                    origin: own,
+                    content_type: json,
+                    may_have_body: true,
+                    ..facts("POST", "/session")
+                },
+                None,
+            ),
+            (
+                "JSON post from a tool without Origin",
+                RequestFacts {
+                    content_type: json,
+                    may_have_body: true,
+                    ..facts("POST", "/session")
+                },
+                None,
+            ),
+            (
+                "empty post without a type (abort)",
+                facts("POST", "/session/s/abort"),
+                None,
+            ),
+            ("delete without a body", facts("DELETE", "/session/s"), None),
+            (
+                "JSON post from another page",
+                RequestFacts {
+                    origin: foreign,
+                    content_type: json,
+                    may_have_body: true,
+                    ..facts("POST", "/session")
+                },
+                Some("forbidden_origin"),
+            ),
+            (
+                "listing read by another page",
+                RequestFacts {
+                    origin: foreign,
+                    ..facts("GET", "/session")
+                },
+                Some("forbidden_origin"),
+            ),
+            (
+                "preflight from another page",
+                RequestFacts {
+                    origin: foreign,
+                    ..facts("OPTIONS", "/session")
+                },
+                Some("forbidden_origin"),
+            ),
+            (
+                "sandboxed page",
+                RequestFacts {
+                    origin: Some("null"),
+                    content_type: json,
+                    ..facts("POST", "/session")
+                },
+                Some("forbidden_origin"),
+            ),
+            (
+                "cross-site export navigation",
+                RequestFacts {
+                    fetch_site: Some("cross-site"),
+                    fetch_mode: Some("navigate"),
+                    ..facts("GET", "/session/s/export")
+                },
+                Some("forbidden_origin"),
+            ),
+            (
+                "cross-site event stream",
+                RequestFacts {
+                    fetch_site: Some("cross-site"),
+                    ..facts("GET", "/event")
+                },
+                Some("forbidden_origin"),
+            ),
+            (
+                "cross-site post without Origin",
+                RequestFacts {
+                    fetch_site: Some("cross-site"),
+                    content_type: json,
+                    ..facts("POST", "/session")
+                },
+                Some("forbidden_origin"),
+            ),
+            (
+                "a link from another site to the UI",
+                RequestFacts {
+                    fetch_site: Some("cross-site"),
+                    fetch_mode: Some("navigate"),
+                    ..facts("GET", "/")
+                },
+                None,
+            ),
+            (
+                "another site's no-cors read of the listing",
+                RequestFacts {
+                    fetch_site: Some("cross-site"),
+                    fetch_mode: Some("no-cors"),
+                    ..facts("GET", "/session")
+                },
+                Some("forbidden_origin"),
+            ),
+            (
+                "same-site page on another port, no Origin",
+                RequestFacts {
+                    fetch_site: Some("same-site"),
+                    fetch_mode: Some("no-cors"),
+                    ..facts("GET", "/session")
+                },
+                None,
+            ),
+            (
+                "same-origin event stream",
+                RequestFacts {
+                    fetch_site: Some("same-origin"),
+                    ..facts("GET", "/event")
+                },
+                None,
+            ),
+            (
+                "text/plain post",
+                RequestFacts {
+                    content_type: Some("text/plain;charset=UTF-8"),
+                    may_have_body: true,
+                    ..facts("POST", "/session")
+                },
+                Some("unsupported_media_type"),
+            ),
+            (
+                "empty form post",
+                RequestFacts {
+                    content_type: Some("application/x-www-form-urlencoded"),
+                    ..facts("POST", "/session")
+                },
+                Some("unsupported_media_type"),
+            ),
+            (
+                "beacon of an untyped blob",
+                RequestFacts {
+                    may_have_body: true,
+                    ..facts("POST", "/session")
+                },
+                Some("unsupported_media_type"),
+            ),
+            (
+                "multipart patch",
+                RequestFacts {
+                    content_type: Some("multipart/form-data; boundary=x"),
+                    may_have_body: true,
+                    ..facts("PATCH", "/session/s")
+                },
+                Some("unsupported_media_type"),
+            ),
+            (
+                "text/plain GET is no concern",
+                RequestFacts {
+                    content_type: Some("text/plain"),
+                    ..facts("GET", "/session")
+                },
+                None,
+            ),
+        ];
+        for (name, request, expected) in table {
+            assert_eq!(refusal(request), expected, "{name}");
+        }
+    }
+
+    #[test]
+    fn an_unreadable_header_counts_as_present_and_wrong() {
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            ORIGIN,
+            axum::http::HeaderValue::from_bytes(b"http://\xffevil").unwrap(),
+        );
+        assert_eq!(header_text(&headers, &ORIGIN), Some(""));
+        assert_eq!(header_text(&headers, &HOST), None);
+    }
+
+    #[test]
+    fn a_body_is_expected_from_its_length_or_transfer_encoding() {
+        let with = |pairs: &[(HeaderName, &str)]| {
+            let mut headers = HeaderMap::new();
+            for (name, value) in pairs {
+                headers.insert(name, value.parse().unwrap());
+            }
+            may_have_body(&headers)
+        };
+        assert!(!with(&[]));
+        assert!(!with(&[(CONTENT_LENGTH, "0")]));
+        assert!(with(&[(CONTENT_LENGTH, "12")]));
+        assert!(with(&[(CONTENT_LENGTH, "twelve")]));
+        assert!(with(&[(TRANSFER_ENCODING, "chunked")]));
+    }
+}
