@@ -57,10 +57,10 @@ pub enum ServerError {
     )]
     ForeignOrigin { origin: String },
     #[error(
-        "Refused a request another web site made (Sec-Fetch-Site: cross-site): only Dossier's own \
-         pages may use this server; another site may only link to it"
+        "Refused a request another web page made (Sec-Fetch-Site: {site}): only Dossier's own \
+         pages may use this server; other pages may only link to it"
     )]
-    CrossSiteRequest,
+    CrossSiteRequest { site: String },
     #[error(
         "Send the request body as JSON with Content-Type: application/json (this request's was {}): \
          forms and plain text are refused so that other web pages cannot send them",
@@ -173,7 +173,9 @@ impl ServerError {
             Self::Unauthorized => ResponseKind::Unauthorized,
             Self::BodyTooLarge => ResponseKind::TooLarge,
             Self::MisdirectedHost { .. } | Self::MissingHost => ResponseKind::Misdirected,
-            Self::ForeignOrigin { .. } | Self::CrossSiteRequest => ResponseKind::ForbiddenOrigin,
+            Self::ForeignOrigin { .. } | Self::CrossSiteRequest { .. } => {
+                ResponseKind::ForbiddenOrigin
+            }
             Self::UnsupportedMediaType { .. } => ResponseKind::UnsupportedMediaType,
             Self::BadArgument(_) | Self::PasswordRequired { .. } | Self::HelpRequested => {
                 ResponseKind::Invalid

@@ -5,9 +5,10 @@
 //! - the `Host` must name this server (a loopback name on its port, the address it is bound to,
 //!   or a name the operator allowed), so a page that rebinds its own DNS name to 127.0.0.1 gets
 //!   nothing (421 `misdirected`);
-//! - an `Origin` must be this server's own or one the operator allowed, and a request marked
-//!   `Sec-Fetch-Site: cross-site` may only be a link followed to a page that changes nothing,
-//!   streams nothing and exports nothing (403 `forbidden_origin`);
+//! - an `Origin` must be this server's own or one the operator allowed, and a request without
+//!   one that the browser marks as another page's (`Sec-Fetch-Site: cross-site` or
+//!   `same-site`) may only be a link followed to a page that changes nothing, streams nothing
+//!   and exports nothing (403 `forbidden_origin`);
 //! - a body sent with a request that changes state must be `application/json`, which no form,
 //!   beacon or "simple" cross-origin fetch can send without a preflight this server never
 //!   grants (415 `unsupported_media_type`).
@@ -230,16 +231,21 @@ impl OriginPolicy {
                 });
             }
         }
-        let cross_site = request
-            .fetch_site
-            .is_some_and(|site| site.trim().eq_ignore_ascii_case("cross-site"));
-        let navigation = request
-            .fetch_mode
-            .is_some_and(|mode| mode.trim().eq_ignore_ascii_case("navigate"));
-        // Another site may link to the UI (a top-level navigation), and that is all: its
-        // subresource and no-cors requests carry no `Origin`, so this is what catches them.
-        if cross_site && (!navigation || is_guarded(request.method, request.path)) {
-            return Err(ServerError::CrossSiteRequest);
+        // Another page may link to the UI (a top-level navigation), and that is all: its
+        // subresource and no-cors GETs carry no `Origin`, so this is what catches them. A
+        // request with an `Origin` was decided above (an allowed origin may be another site).
+        if let Some(site) = request.fetch_site.filter(|_| request.origin.is_none()) {
+            let another_page = ["cross-site", "same-site"]
+                .iter()
+                .any(|foreign| site.trim().eq_ignore_ascii_case(foreign));
+            let navigation = request
+                .fetch_mode
+                .is_some_and(|mode| mode.trim().eq_ignore_ascii_case("navigate"));
+            if another_page && (!navigation || is_guarded(request.method, request.path)) {
+                return Err(ServerError::CrossSiteRequest {
+                    site: site.to_string(),
+                });
+            }
         }
         if changes_state(request.method)
             && (request.content_type.is_some() || request.may_have_body)
@@ -259,7 +265,7 @@ pub fn changes_state(method: &str) -> bool {
     !matches!(method, "GET" | "HEAD" | "OPTIONS" | "TRACE")
 }
 
-/// Requests another site must never make even as a plain navigation or subresource: anything
+/// Requests another page must never make, even as a link followed: anything
 /// that changes state, the event streams (they carry every message as it is written) and
 /// exports (a whole session).
 pub fn is_guarded(method: &str, path: &str) -> bool {
@@ -637,6 +643,45 @@ mod tests {
                     fetch_site: Some("same-site"),
                     fetch_mode: Some("no-cors"),
                     ..facts("GET", "/session")
+                },
+                Some("forbidden_origin"),
+            ),
+            (
+                "the servers page under another loopback name",
+                RequestFacts {
+                    origin: Some("http://localhost:4096"),
+                    fetch_site: Some("cross-site"),
+                    fetch_mode: Some("cors"),
+                    content_type: json,
+                    may_have_body: true,
+                    ..facts("POST", "/session")
+                },
+                None,
+            ),
+            (
+                "a link from another local port to the UI",
+                RequestFacts {
+                    fetch_site: Some("same-site"),
+                    fetch_mode: Some("navigate"),
+                    ..facts("GET", "/")
+                },
+                None,
+            ),
+            (
+                "the UI's own request",
+                RequestFacts {
+                    fetch_site: Some("same-origin"),
+                    fetch_mode: Some("cors"),
+                    ..facts("GET", "/session")
+                },
+                None,
+            ),
+            (
+                "typed into the address bar",
+                RequestFacts {
+                    fetch_site: Some("none"),
+                    fetch_mode: Some("navigate"),
+                    ..facts("GET", "/session/s/export")
                 },
                 None,
             ),

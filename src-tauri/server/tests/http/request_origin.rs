@@ -417,7 +417,8 @@ async fn operator_allowed_hosts_and_origins_are_served() {
         .await;
         assert_eq!(created.status(), 200, "{host}");
     }
-    // A proxy that rewrites Host to the loopback address, with the public page's origin.
+    // A proxy that rewrites Host to the loopback address, with the public page's origin (to
+    // the browser, another site: the allowed Origin decides, not Sec-Fetch-Site).
     let rewritten = send(
         &server,
         Method::POST,
@@ -425,6 +426,7 @@ async fn operator_allowed_hosts_and_origins_are_served() {
         &[
             ("host", &format!("127.0.0.1:{port}")),
             ("origin", "https://ui.example.org"),
+            ("sec-fetch-site", "cross-site"),
             ("content-type", "application/json"),
         ],
         Some("{}"),
@@ -494,7 +496,7 @@ async fn a_preflight_or_read_from_a_foreign_page_gets_no_cors_grant() {
 }
 
 #[tokio::test]
-async fn cross_site_requests_are_refused_except_a_link_to_the_ui() {
+async fn another_pages_requests_without_origin_are_refused_except_a_link_to_the_ui() {
     let server = TestServer::start().await;
     let session = server.create_session(json!({"title": "private"})).await;
     let id = session["id"].as_str().unwrap();
@@ -519,6 +521,19 @@ async fn cross_site_requests_are_refused_except_a_link_to_the_ui() {
     )
     .await;
     assert_error(read, 403, "forbidden_origin").await;
+    // A page on another port of this machine is the same site, and no more trusted.
+    let same_site = send(
+        &server,
+        Method::GET,
+        "/session",
+        &[
+            ("sec-fetch-site", "same-site"),
+            ("sec-fetch-mode", "no-cors"),
+        ],
+        None,
+    )
+    .await;
+    assert_error(same_site, 403, "forbidden_origin").await;
     let abort = send(
         &server,
         Method::POST,
