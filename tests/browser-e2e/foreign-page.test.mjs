@@ -3,13 +3,14 @@
 // preflight — a text/plain JSON POST, a no-cors form POST whose prompt names a file: URL, a
 // text/plain <form> that smuggles JSON, navigator.sendBeacon — and a GET of the session list.
 // Afterwards the ledger holds no new session and none of the file's content, and the page read
-// nothing. The server's own UI keeps working under each loopback name it answers to.
+// nothing. A name resolved to 127.0.0.1 (what DNS rebinding achieves) gets no page and no data.
+// The server's own UI keeps working under each loopback name it answers to.
 import { test, before, after } from "node:test"
 import assert from "node:assert/strict"
 import { createServer } from "node:http"
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import path from "node:path"
-import { artifacts, serverAndBrowser } from "./support.mjs"
+import { artifacts, launchBrowser, serverAndBrowser } from "./support.mjs"
 
 const run = serverAndBrowser()
 const SECRET = "the-vault-combination-is-31-41-59"
@@ -144,3 +145,22 @@ for (const name of ["127.0.0.1", "localhost"]) {
     assert.deepEqual(problems, [])
   })
 }
+
+test("a name that resolves to 127.0.0.1 (DNS rebinding) gets neither the UI nor the data", async () => {
+  await api("POST", "/session", { title: "Not for evil.example" })
+  const port = new URL(run.server.baseUrl).port
+  const browser = await launchBrowser(["--host-resolver-rules=MAP evil.example 127.0.0.1"])
+  try {
+    const page = await browser.newPage()
+    for (const route of ["/", "/session", "/event"]) {
+      const response = await page.goto(`http://evil.example:${port}${route}`)
+      assert.equal(response.status(), 421, route)
+      const body = await response.text()
+      assert.match(body, /"kind":"misdirected"/, route)
+      assert.doesNotMatch(body, /Not for evil\.example/, route)
+    }
+    await page.screenshot({ path: path.join(artifacts, "browser-rebound-name.png") })
+  } finally {
+    await browser.close()
+  }
+})
