@@ -158,8 +158,12 @@ fn list_items(text: Option<&str>) -> impl Iterator<Item = &str> {
 }
 
 fn allowed_host(source: &str, text: &str) -> Result<AllowedHost, ServerError> {
-    parse_allowed_host(text)
-        .map_err(|reason| ServerError::BadArgument(format!("{source}: {reason}")))
+    parse_allowed_host(text).ok_or_else(|| {
+        ServerError::BadArgument(format!(
+            "{source}: \"{text}\" is not a host name with an optional :port, such as \
+             dossier.example.org or box.lan:4096"
+        ))
+    })
 }
 
 fn allowed_origin(source: &str, text: &str) -> Result<WebOrigin, ServerError> {
