@@ -186,6 +186,28 @@ async fn file_range_reads_only_the_requested_lines() {
 }
 
 #[tokio::test]
+async fn file_range_ending_at_the_largest_number_reads_to_the_end() {
+    // Found by the `file_url` fuzz target: `end + 1` overflowed (a panic in debug builds, a
+    // one-line window in release ones).
+    let test = open(FAKE_CONFIG).await;
+    let path = test.write("five.txt", "one\ntwo\nthree\nfour\nfive\n");
+    let session = test.session().await;
+    let url = format!("{}?start=2&end={}", file_url(&path), usize::MAX);
+    let saved = test
+        .no_reply(
+            &session,
+            vec![Draft::file(url, "text/plain", Some("five.txt"))],
+        )
+        .await;
+    let described = describe(&saved.parts);
+    assert!(
+        described[1].contains("\n2: two\n3: three\n4: four\n5: five\n"),
+        "{}",
+        described[1]
+    );
+}
+
+#[tokio::test]
 async fn a_comma_in_an_attachments_media_type_keeps_its_bytes_through_storage_and_export() {
     // Found by the `data_url` fuzz target: the media type went into the stored `data:` URL
     // unescaped, so its comma ended the header and the bytes read back were different.
