@@ -80,6 +80,8 @@ for name, url in {
 }.items():
     write("data_url", name, b"\x01" + url.encode())
 write("data_url", "built", b"\x00\x0aimage/jpeg\xff\xd8\xff\xe0")
+# The fuzzer's own finding (a comma in the media type changed the bytes), kept as a regression seed.
+write("data_url", "regression-comma-in-mime", b"\x1cd%2ata:image/png@base64,gGk")
 
 # 3. session_import: OpenCode's real export, a minimal Dossier one, and an empty session.
 with open(os.path.join(WIRE, "16-opencode-export.json"), "rb") as handle:
@@ -88,6 +90,9 @@ write("session_import", "opencode-export.json", json.dumps(export, ensure_ascii=
 small = {"info": dict(export["info"]), "messages": export["messages"][:1]}
 small["info"]["title"] = "Quarterly report 报告"
 write("session_import", "one-message.json", json.dumps(small, ensure_ascii=False))
+# The fuzzer's finding: a message id repeated (the import failed as a conflict over a new id).
+repeated = {"info": export["info"], "messages": [export["messages"][0], export["messages"][0]]}
+write("session_import", "regression-repeated-message-id.json", json.dumps(repeated, ensure_ascii=False))
 write("session_import", "no-messages.json",
       json.dumps({"info": export["info"], "messages": []}, ensure_ascii=False))
 

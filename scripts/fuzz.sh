@@ -31,7 +31,8 @@ case "$profile" in
   *) echo "FUZZ_PROFILE must be release or dev" >&2; exit 2 ;;
 esac
 triple=$(rustc +nightly -vV | sed -n 's/^host: //p')
-binaries="target/$triple/$profile"
+# cargo honours CARGO_TARGET_DIR; a fresh one is how a cold build is measured.
+binaries="${CARGO_TARGET_DIR:-target}/$triple/$profile"
 
 if [ $# -gt 0 ]; then
   targets=("$@")
