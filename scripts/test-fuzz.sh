@@ -18,6 +18,9 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
   cargo install cargo-fuzz --locked
 fi
 
+# The fuzz workspace is outside the main one, so the main `cargo fmt --all` does not see it.
+(cd fuzz && cargo fmt --check)
+
 # The campaign's optimised build: measured on 2 cores, an unoptimised one (FUZZ_PROFILE=dev) took
 # longer to build (8 min against 7) and its SQLite targets ran slowly (docs/fuzzing.md).
 FUZZ_PROFILE=${FUZZ_PROFILE:-release} FUZZ_RUNS=${FUZZ_RUNS:-2000} FUZZ_MAX_TIME=${FUZZ_MAX_TIME:-60} \
