@@ -10,7 +10,8 @@ import struct
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.path.join(HERE, "corpus")
-WIRE = "/work/shared/reference/opencode-wire"
+# Beside the repository, as the core's tests find it.
+WIRE = os.path.join(HERE, "../../shared/reference/opencode-wire")
 
 
 def write(target, name, data):
