@@ -51,6 +51,9 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 step "Rust tests (every crate; also regenerates the UI's TypeScript bindings)"
 cargo test --workspace --locked
 
+step "Fuzz targets: each built and run briefly over its seed corpus (nightly + cargo-fuzz)"
+bash scripts/test-fuzz.sh
+
 step "SDK compatibility (@opencode-ai/sdk, unchanged, against dossier-server)"
 bash scripts/test-sdk.sh
 

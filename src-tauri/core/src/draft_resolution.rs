@@ -245,7 +245,11 @@ pub fn range_to_read_window(
     end: Option<usize>,
 ) -> (Option<usize>, Option<usize>) {
     let offset = start.map(|start| start.max(1));
-    let limit = end.map(|end| (end + 1).saturating_sub(offset.unwrap_or(1)).max(1));
+    let limit = end.map(|end| {
+        end.saturating_add(1)
+            .saturating_sub(offset.unwrap_or(1))
+            .max(1)
+    });
     (offset, limit)
 }
 
