@@ -43,6 +43,8 @@ pub(crate) struct Setup {
     pub settings_writes: tokio::sync::Mutex<()>,
     /// Takes deleted words out of the search index after each deletion (`search_purge`).
     pub search_purge: crate::search_purge::SearchPurge,
+    /// Checkpoints the write-ahead log between requests (`database`); stops when dropped.
+    pub _checkpoint: database::BackgroundCheckpoint,
 }
 
 /// What a settings change replaces. Readers take cheap `Arc` copies, so a reply that started
@@ -148,6 +150,7 @@ impl Ledger {
                 .unwrap_or_else(std::env::temp_dir),
         };
         let search_purge = crate::search_purge::SearchPurge::start(pool.clone());
+        let checkpoint = database::BackgroundCheckpoint::start(pool.clone());
         let ledger = Self {
             pool,
             events: EventBus::new(ids.clone()),
@@ -173,6 +176,7 @@ impl Ledger {
                 detect_ollama: options.detect_ollama,
                 settings_writes: tokio::sync::Mutex::new(()),
                 search_purge,
+                _checkpoint: checkpoint,
             }),
         };
         // Replies a crash left open are closed before anyone can prompt — unless another
