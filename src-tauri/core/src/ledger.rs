@@ -43,6 +43,8 @@ pub(crate) struct Setup {
     pub settings_writes: tokio::sync::Mutex<()>,
     /// Takes deleted words out of the search index after each deletion (`search_purge`).
     pub search_purge: crate::search_purge::SearchPurge,
+    /// Listings recently built by `messages_json`, with the version they were built from.
+    pub message_listings: crate::message_listing_json::ListingCache,
     /// Checkpoints the write-ahead log between requests (`database`); stops when dropped.
     pub _checkpoint: database::BackgroundCheckpoint,
 }
@@ -176,6 +178,7 @@ impl Ledger {
                 detect_ollama: options.detect_ollama,
                 settings_writes: tokio::sync::Mutex::new(()),
                 search_purge,
+                message_listings: Default::default(),
                 _checkpoint: checkpoint,
             }),
         };

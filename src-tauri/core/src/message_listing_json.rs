@@ -4,12 +4,19 @@
 //! assembled by SQLite and string joins instead of parsing thousands of parts into structs
 //! only to serialise them again. The output is byte-identical to serialising the typed page
 //! (`Ledger::messages`); a test holds the two together.
+//!
+//! Recent listings are kept in memory with the version of their session's messages they were
+//! built from (`migrations/0007_message_listing_version.sql`: triggers move it on with every
+//! write to a message or part row), and served again while that version is unchanged. The
+//! version and the listing are read in one read transaction, so a kept listing is exactly the
+//! messages of its version.
 
 use crate::error::LedgerError;
 use crate::ledger::Ledger;
 use crate::message_store::MessageQuery;
 use crate::session_store;
 use sqlx::{Connection, Row};
+use std::sync::{Mutex, PoisonError};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MessagePageJson {
@@ -48,6 +55,102 @@ const LISTING: &str = "SELECT format('[%s]', coalesce(group_concat(item, ','), '
        FROM part p WHERE p.message_id = m.id), '')) AS item \
      FROM message m WHERE m.session_id = ?1 AND m.seq >= ?2 AND m.seq < ?3 ORDER BY m.seq)";
 
+// A session that no message or part was ever written to has no row: version 0, which no write
+// produces (the clock starts at 0 and every write first moves it on).
+const VERSION: &str = "SELECT coalesce((SELECT version FROM message_listing_version \
+     WHERE session_id = ?1), 0)";
+
+/// How many listings are kept, and how many bytes of JSON at most: a few open sessions' worth.
+const KEPT_LISTINGS: usize = 8;
+const KEPT_BYTES: usize = 64 * 1024 * 1024;
+
+/// Listings already built, each with the version of its session's messages it was built from.
+#[derive(Default)]
+pub(crate) struct ListingCache {
+    kept: Mutex<Vec<KeptListing>>,
+}
+
+struct KeptListing {
+    session_id: String,
+    before: i64,
+    limit: Option<i64>,
+    version: i64,
+    page: MessagePageJson,
+    /// When it was last served or built (a counter), for dropping the least recently used.
+    used: u64,
+}
+
+impl ListingCache {
+    fn get(
+        &self,
+        session_id: &str,
+        before: i64,
+        limit: Option<i64>,
+        version: i64,
+    ) -> Option<MessagePageJson> {
+        let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
+        let now = kept.iter().map(|listing| listing.used).max().unwrap_or(0) + 1;
+        let listing = kept.iter_mut().find(|listing| {
+            listing.session_id == session_id
+                && listing.before == before
+                && listing.limit == limit
+                && listing.version == version
+        })?;
+        listing.used = now;
+        Some(listing.page.clone())
+    }
+
+    fn keep(
+        &self,
+        session_id: &str,
+        before: i64,
+        limit: Option<i64>,
+        version: i64,
+        page: &MessagePageJson,
+    ) {
+        if page.json.len() > KEPT_BYTES {
+            return;
+        }
+        let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
+        let now = kept.iter().map(|listing| listing.used).max().unwrap_or(0) + 1;
+        // One entry per session and page; a listing built from an older snapshot than the kept
+        // one (two readers racing a write) does not replace it.
+        if let Some(index) = kept.iter().position(|listing| {
+            listing.session_id == session_id && listing.before == before && listing.limit == limit
+        }) {
+            if kept[index].version > version {
+                return;
+            }
+            kept.swap_remove(index);
+        }
+        kept.push(KeptListing {
+            session_id: session_id.to_string(),
+            before,
+            limit,
+            version,
+            page: page.clone(),
+            used: now,
+        });
+        while kept.len() > KEPT_LISTINGS
+            || kept
+                .iter()
+                .map(|listing| listing.page.json.len())
+                .sum::<usize>()
+                > KEPT_BYTES
+        {
+            let Some(oldest) = kept
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, listing)| listing.used)
+                .map(|(index, _)| index)
+            else {
+                break;
+            };
+            kept.swap_remove(oldest);
+        }
+    }
+}
+
 impl Ledger {
     pub async fn messages_json(
         &self,
@@ -61,6 +164,15 @@ impl Ledger {
         session_store::get(&mut transaction, session_id).await?;
         let before = query.before_seq()?;
         let limit = query.limit.filter(|limit| *limit > 0).map(i64::from);
+        let version: i64 = sqlx::query_scalar(VERSION)
+            .bind(session_id)
+            .fetch_one(&mut *transaction)
+            .await?;
+        let listings = &self.setup.message_listings;
+        if let Some(page) = listings.get(session_id, before, limit, version) {
+            transaction.commit().await?;
+            return Ok(page);
+        }
         let bounds = sqlx::query(PAGE_BOUNDS)
             .bind(session_id)
             .bind(before)
@@ -83,13 +195,15 @@ impl Ledger {
         };
         transaction.commit().await?;
         let has_more = limit.is_some_and(|limit| fetched > limit);
-        Ok(MessagePageJson {
+        let page = MessagePageJson {
             json,
             next_cursor: if has_more {
                 oldest.map(|seq| seq.to_string())
             } else {
                 None
             },
-        })
+        };
+        listings.keep(session_id, before, limit, version, &page);
+        Ok(page)
     }
 }
