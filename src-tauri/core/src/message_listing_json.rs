@@ -60,9 +60,10 @@ const LISTING: &str = "SELECT format('[%s]', coalesce(group_concat(item, ','), '
 const VERSION: &str = "SELECT coalesce((SELECT version FROM message_listing_version \
      WHERE session_id = ?1), 0)";
 
-/// How many listings are kept, and how many bytes of JSON at most: a few open sessions' worth.
+/// How many listings are kept, and how many bytes of JSON at most: a few open sessions' worth
+/// (1,000 messages of a text + file prompt are 1.5 MB), small beside the app's memory budget.
 const KEPT_LISTINGS: usize = 8;
-const KEPT_BYTES: usize = 64 * 1024 * 1024;
+const KEPT_BYTES: usize = 16 * 1024 * 1024;
 
 /// Listings already built, each with the version of its session's messages it was built from.
 #[derive(Default)]
