@@ -5,7 +5,8 @@
 #
 # Safe to run again: system packages are installed only when missing, and the UI and the app are
 # rebuilt only as far as they changed. Needs Rust (cargo) and Node.js 20.19+ with npm already
-# installed. Arguments are passed on to the app.
+# installed. Arguments are passed on to the app. With DOSSIER_EXIT_WHEN_INTERACTIVE=1 the app quits
+# as soon as its window is usable (scripts/test-run-command.sh proves this command that way).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,12 +34,13 @@ build_ui() {
 
 run_app() {
   step "Building the desktop app (the first build takes several minutes)"
-  cargo build
+  # The same selection as the window test's build (`-p dossier`), so CI builds the app once.
+  cargo build --locked -p dossier --bin dossier
   if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
     fail "built, but there is no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset); on a headless machine try: xvfb-run -a bash scripts/run-app.sh"
   fi
   step "Starting Dossier"
-  exec cargo run --quiet -- "$@"
+  exec cargo run --locked --quiet -p dossier --bin dossier -- "$@"
 }
 
 install_missing_system_packages

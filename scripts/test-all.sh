@@ -9,7 +9,26 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n==> %s\n' "$*"; }
+# Each step is timed; the summary at the end says where a run's minutes went.
+timings=()
+step_name=""
+step_started=$SECONDS
+finish_step() {
+  [ -n "$step_name" ] && timings+=("$(printf '%5ds  %s' $((SECONDS - step_started)) "$step_name")")
+  return 0
+}
+step() {
+  finish_step
+  step_name=$*
+  step_started=$SECONDS
+  printf '\n==> %s\n' "$*"
+}
+print_timings() {
+  finish_step
+  printf '\n==> Time per step\n'
+  printf '%s\n' "${timings[@]}"
+}
+trap print_timings EXIT
 
 # shellcheck source=scripts/system-packages.sh
 source scripts/system-packages.sh
@@ -32,6 +51,9 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 step "Rust tests (every crate; also regenerates the UI's TypeScript bindings)"
 cargo test --workspace --locked
 
+step "Fuzz targets: each built and run briefly over its seed corpus (nightly + cargo-fuzz)"
+bash scripts/test-fuzz.sh
+
 step "SDK compatibility (@opencode-ai/sdk, unchanged, against dossier-server)"
 bash scripts/test-sdk.sh
 
@@ -40,6 +62,9 @@ bash scripts/test-browser.sh
 
 step "The real window under Xvfb (tauri-driver + WebKitWebDriver)"
 bash scripts/test-window.sh
+
+step "The README's run command opens a window (bash scripts/run-app.sh under Xvfb)"
+bash scripts/test-run-command.sh
 
 step "Generated TypeScript bindings are up to date"
 if [ -n "$(git status --porcelain -- ui/src/lib/bindings ui/src/lib/shell-bindings)" ]; then

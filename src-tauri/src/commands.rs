@@ -14,7 +14,7 @@ use dossier_core::session::{CreateSession, Session, SessionPatch, SessionTimePat
 use dossier_core::session_store::SessionQuery;
 use dossier_core::Ledger;
 use serde::{Deserialize, Serialize};
-use tauri::{AppHandle, Emitter, Runtime, State};
+use tauri::{AppHandle, Emitter, Manager, Runtime, State};
 use ts_rs::TS;
 
 /// Which sessions the sidebar wants: newest first, a page at a time.
@@ -288,12 +288,24 @@ pub async fn remove_provider_key(
 /// When the process started, for the launch-time figure (set first thing in `run`).
 pub static LAUNCHED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
 
+/// Set from `DOSSIER_EXIT_WHEN_INTERACTIVE=1`: the app quits as soon as its window is usable.
+/// The test run starts the README's run command this way to prove it opens a working window.
+pub struct ExitWhenInteractive(pub bool);
+
 /// The webview calls this once, when the sidebar is loaded and the window can be used; the log
 /// line is what `tests/window-e2e/measure.py` waits for to time a launch without WebDriver.
 #[tauri::command]
-pub fn report_interactive() {
+pub fn report_interactive<R: Runtime>(app: AppHandle<R>) {
     let milliseconds = LAUNCHED
         .get()
         .map(|launched| launched.elapsed().as_millis());
     tracing::info!(?milliseconds, "window interactive");
+    if app
+        .try_state::<ExitWhenInteractive>()
+        .is_some_and(|exit| exit.0)
+    {
+        // On stderr as well as in the log file: whoever started the app this way is watching it.
+        eprintln!("dossier: window interactive; exiting as DOSSIER_EXIT_WHEN_INTERACTIVE asks");
+        app.exit(0);
+    }
 }

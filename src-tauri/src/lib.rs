@@ -72,6 +72,9 @@ pub fn run() -> Result<(), Box<dyn std::error::Error>> {
         }
     };
     app.manage(ledger);
+    app.manage(commands::ExitWhenInteractive(
+        std::env::var_os("DOSSIER_EXIT_WHEN_INTERACTIVE").is_some_and(|value| value == "1"),
+    ));
     tracing::info!(version = env!("CARGO_PKG_VERSION"), "Dossier started");
     start(&app);
     // `_event` is only read on Unix; Windows' plugin cleans up after itself.

@@ -21,10 +21,11 @@ export async function startServer() {
   return { ...server, folder }
 }
 
-export function launchBrowser() {
+/** `extraArguments` are more chromium flags (a host resolver rule, say). */
+export function launchBrowser(extraArguments = []) {
   return chromium.launch({
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic", ...extraArguments],
   })
 }
 

@@ -3,7 +3,6 @@
 //! are fetched only when something needs them (a provider request, an export, a preview).
 
 use crate::error::LedgerError;
-use base64::Engine;
 use sha2::{Digest, Sha256};
 use sqlx::{Sqlite, SqlitePool, Transaction};
 
@@ -70,9 +69,5 @@ pub async fn inline_url(pool: &SqlitePool, url: &str) -> Result<String, LedgerEr
     let blob = get(pool, hash)
         .await?
         .ok_or_else(|| LedgerError::Corrupt(format!("attachment {hash} is missing")))?;
-    Ok(format!(
-        "data:{};base64,{}",
-        blob.mime,
-        base64::engine::general_purpose::STANDARD.encode(&blob.bytes)
-    ))
+    Ok(crate::data_url::build(&blob.mime, &blob.bytes))
 }

@@ -43,9 +43,13 @@ pub fn parse(url: &str) -> Result<DataUrl, String> {
     })
 }
 
+/// The `data:` URL of `bytes`. The media type is the caller's (a prompt's file part names it),
+/// so a comma in it is escaped: unescaped, it would end the header early and the rest of the
+/// media type would be read as the content.
 pub fn build(mime: &str, bytes: &[u8]) -> String {
     format!(
-        "data:{mime};base64,{}",
+        "data:{};base64,{}",
+        mime.replace(',', "%2C"),
         base64::engine::general_purpose::STANDARD.encode(bytes)
     )
 }
@@ -73,6 +77,17 @@ mod tests {
         assert_eq!(
             parse(&build("image/png", b"\x89PNG")).map(|url| url.bytes),
             Ok(b"\x89PNG".to_vec())
+        );
+    }
+
+    #[test]
+    fn a_comma_in_the_media_type_does_not_change_the_bytes() {
+        // Found by the `data_url` fuzz target: `data:d,ata;base64,…` read back as the bytes
+        // `ata;base64,…`.
+        let url = build("text/plain,evil", b"hi");
+        assert_eq!(
+            parse(&url).map(|url| (url.mime, url.bytes)),
+            Ok(("text/plain%2cevil".into(), b"hi".to_vec()))
         );
     }
 }

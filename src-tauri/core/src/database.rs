@@ -1,5 +1,5 @@
 //! Opening the SQLite database: WAL, foreign keys, a busy timeout, and the embedded
-//! forward-only migrations.
+//! forward-only migrations; and the background task that checkpoints the write-ahead log.
 
 use crate::error::LedgerError;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
@@ -31,7 +31,15 @@ pub async fn open(path: &Path) -> Result<SqlitePool, LedgerError> {
         // before the busy timeout applies. `disk_space` sets it once, on one connection.)
         // A write-ahead log that once grew large (a big deletion, an import) is cut back to this
         // after each checkpoint instead of keeping its largest size for good.
-        .pragma("journal_size_limit", "67108864");
+        .pragma("journal_size_limit", "67108864")
+        // SQLite's own checkpoint runs inside the commit that crosses the threshold, so one
+        // request in every few dozen paid for copying the log into the file and syncing it: with
+        // the default 1,000 pages, 1,000 noReply prompts in a row had a p99 of 9.5 ms against a
+        // p50 of 0.8 ms, and 1.6 ms with `BackgroundCheckpoint` doing it between requests. The
+        // log starts over only after a checkpoint that finished while no write was under way,
+        // which a long unbroken burst of writes never leaves room for; this larger threshold
+        // (32 MB of log) is for such a burst.
+        .pragma("wal_autocheckpoint", "8192");
     let pool = SqlitePoolOptions::new()
         .max_connections(8)
         .min_connections(1)
@@ -59,5 +67,64 @@ pub async fn begin_write(
         connection.begin().await
     } else {
         connection.begin_with(BEGIN_WRITE).await
+    }
+}
+
+/// How often the background task looks at the write-ahead log while writes keep coming, and
+/// while nothing was written.
+const CHECKPOINT_BUSY: Duration = Duration::from_millis(250);
+const CHECKPOINT_IDLE: Duration = Duration::from_secs(1);
+
+/// Copies committed pages from the write-ahead log into the database file off the request
+/// path, for as long as it is held (the ledger holds it). PASSIVE never waits for readers or
+/// writers, so it blocks no request; pages a reader still needs stay for the next run. A run
+/// with nothing new to copy costs a read of the log's header.
+pub(crate) struct BackgroundCheckpoint {
+    _stop: tokio::sync::oneshot::Sender<()>,
+}
+
+impl BackgroundCheckpoint {
+    pub(crate) fn start(pool: SqlitePool) -> Self {
+        let (stop, mut stopped) = tokio::sync::oneshot::channel::<()>();
+        tokio::spawn(async move {
+            let mut pause = CHECKPOINT_IDLE;
+            let mut frames_seen = 0;
+            loop {
+                tokio::select! {
+                    () = tokio::time::sleep(pause) => {}
+                    _ = &mut stopped => return,
+                }
+                if pool.is_closed() {
+                    return;
+                }
+                let outcome: Result<(i64, i64, i64), sqlx::Error> =
+                    sqlx::query_as("PRAGMA wal_checkpoint(PASSIVE)")
+                        .fetch_one(&pool)
+                        .await;
+                pause = match outcome {
+                    // (busy, frames in the log, frames copied): a log that changed since the
+                    // last look is being written to, so look again soon.
+                    Ok((_, frames, _)) => {
+                        let written = frames != frames_seen;
+                        frames_seen = frames;
+                        if written {
+                            CHECKPOINT_BUSY
+                        } else {
+                            CHECKPOINT_IDLE
+                        }
+                    }
+                    Err(error) => {
+                        if pool.is_closed() {
+                            return;
+                        }
+                        tracing::warn!(
+                            "background checkpoint failed; SQLite's own still runs: {error}"
+                        );
+                        CHECKPOINT_IDLE
+                    }
+                };
+            }
+        });
+        Self { _stop: stop }
     }
 }

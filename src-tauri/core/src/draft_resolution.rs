@@ -245,7 +245,11 @@ pub fn range_to_read_window(
     end: Option<usize>,
 ) -> (Option<usize>, Option<usize>) {
     let offset = start.map(|start| start.max(1));
-    let limit = end.map(|end| (end + 1).saturating_sub(offset.unwrap_or(1)).max(1));
+    let limit = end.map(|end| {
+        end.saturating_add(1)
+            .saturating_sub(offset.unwrap_or(1))
+            .max(1)
+    });
     (offset, limit)
 }
 
@@ -348,14 +352,18 @@ async fn resolve_text(
         offset,
         limit,
     };
+    let call = synthetic(read_call(&serde_json::Value::Object(input)));
     let output = match run_read(request).await {
         Ok(output) => output,
-        Err(message) => return failure(&display, &message),
+        Err(message) => {
+            // The seed records the call before trying it, so a model reading the history sees
+            // which read failed, not a failure out of nowhere (the folder branch does not).
+            let mut failed = failure(&display, &message);
+            failed.parts.insert(0, call);
+            return failed;
+        }
     };
-    let mut parts = vec![
-        synthetic(read_call(&serde_json::Value::Object(input))),
-        synthetic(output.output),
-    ];
+    let mut parts = vec![call, synthetic(output.output)];
     if output.attachments.is_empty() {
         parts.push(ResolvedPart {
             id,

@@ -22,6 +22,19 @@ impl Ledger {
                 "this is not a Dossier or OpenCode session export: {error}"
             ))
         })?;
+        // Ids are replaced, one new id per old one: a repeated message id would give two messages
+        // the same new id, which the file's author never wrote and no write can store.
+        let mut seen = std::collections::HashSet::new();
+        if let Some(repeated) = export
+            .messages
+            .iter()
+            .map(|message| message.info.id())
+            .find(|id| !seen.insert(*id))
+        {
+            return Err(LedgerError::InvalidRequest(format!(
+                "this session export holds the message {repeated} twice"
+            )));
+        }
         let now = self.now();
         let mut session = Session {
             id: self.new_id(IdKind::Session),

@@ -43,6 +43,10 @@ pub(crate) struct Setup {
     pub settings_writes: tokio::sync::Mutex<()>,
     /// Takes deleted words out of the search index after each deletion (`search_purge`).
     pub search_purge: crate::search_purge::SearchPurge,
+    /// Listings recently built by `messages_json`, with the version they were built from.
+    pub message_listings: crate::message_listing_json::ListingCache,
+    /// Checkpoints the write-ahead log between requests (`database`); stops when dropped.
+    pub _checkpoint: database::BackgroundCheckpoint,
 }
 
 /// What a settings change replaces. Readers take cheap `Arc` copies, so a reply that started
@@ -148,6 +152,7 @@ impl Ledger {
                 .unwrap_or_else(std::env::temp_dir),
         };
         let search_purge = crate::search_purge::SearchPurge::start(pool.clone());
+        let checkpoint = database::BackgroundCheckpoint::start(pool.clone());
         let ledger = Self {
             pool,
             events: EventBus::new(ids.clone()),
@@ -173,6 +178,8 @@ impl Ledger {
                 detect_ollama: options.detect_ollama,
                 settings_writes: tokio::sync::Mutex::new(()),
                 search_purge,
+                message_listings: Default::default(),
+                _checkpoint: checkpoint,
             }),
         };
         // Replies a crash left open are closed before anyone can prompt — unless another

@@ -81,6 +81,13 @@ pub mod title;
 pub mod tools;
 mod wire_number;
 
+/// The pure checks of private modules, for the fuzz targets in `fuzz/` only; not an API.
+#[doc(hidden)]
+pub mod fuzzing {
+    pub use crate::prompt::check_input as check_prompt_input;
+    pub use crate::search_excerpt::excerpt as search_excerpt;
+}
+
 pub use error::{ErrorBody, ErrorKind, LedgerError};
 pub use ledger::{Ledger, LedgerOptions};
 pub use message_listing_json::MessagePageJson;

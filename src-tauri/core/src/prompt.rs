@@ -254,7 +254,7 @@ impl Ledger {
 }
 
 /// Refuses bad input before anything is resolved or stored, naming the offending part.
-fn check_input(input: &PromptInput) -> Result<(), LedgerError> {
+pub fn check_input(input: &PromptInput) -> Result<(), LedgerError> {
     if input.parts.is_empty() {
         return Err(LedgerError::InvalidPrompt(
             "a prompt needs at least one part".into(),

@@ -12,7 +12,11 @@ use serde::Serialize;
 use crate::server_options::PASSWORD_VARIABLE;
 
 pub const USAGE: &str = "usage: dossier-server [--hostname 127.0.0.1] [--port 4096] [--ui <folder>]\n\
-    port 0 picks a free port; --ui serves a built web UI at / (default: $DOSSIER_UI_DIR or ui/dist)";
+    \x20      [--allowed-host NAME[:PORT]]... [--allowed-origin ORIGIN]...\n\
+    port 0 picks a free port; --ui serves a built web UI at / (default: $DOSSIER_UI_DIR or ui/dist);\n\
+    --allowed-host adds a name the server answers to besides 127.0.0.1, localhost and [::1] (also\n\
+    $DOSSIER_ALLOWED_HOSTS, comma-separated); --allowed-origin trusts another web page's origin\n\
+    (also $DOSSIER_ALLOWED_ORIGINS)";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {
@@ -34,6 +38,35 @@ pub enum ServerError {
     MethodNotAllowed { method: String, path: String },
     #[error("Authentication required: send HTTP Basic (user \"dossier\") or a Bearer token")]
     Unauthorized,
+    #[error(
+        "This Dossier server does not answer to the name \"{host}\". A web page can point its own \
+         name at your computer to reach the servers running there (DNS rebinding), so only \
+         127.0.0.1, localhost, [::1] and the address Dossier listens on are served. If you reach \
+         Dossier through another name on purpose (a proxy, a name on your network), start it with \
+         --allowed-host NAME"
+    )]
+    MisdirectedHost { host: String },
+    #[error(
+        "The request has no Host header; this Dossier server only answers requests that name it"
+    )]
+    MissingHost,
+    #[error(
+        "Refused a request from the web page at \"{origin}\": only Dossier's own pages may use \
+         this server. To trust another page (the public address of a proxy in front of Dossier, \
+         say), start Dossier with --allowed-origin ORIGIN"
+    )]
+    ForeignOrigin { origin: String },
+    #[error(
+        "Refused a request another web page made (Sec-Fetch-Site: {site}): only Dossier's own \
+         pages may use this server; other pages may only link to it"
+    )]
+    CrossSiteRequest { site: String },
+    #[error(
+        "Send the request body as JSON with Content-Type: application/json (this request's was {}): \
+         forms and plain text are refused so that other web pages cannot send them",
+        content_type.as_deref().map_or_else(|| "missing".to_string(), |given| format!("\"{given}\""))
+    )]
+    UnsupportedMediaType { content_type: Option<String> },
     #[error("A ledger write failed unexpectedly: {0}")]
     WriteFailed(String),
     #[error("{0}\n\n{USAGE}")]
@@ -68,6 +101,12 @@ pub enum ResponseKind {
     MethodNotAllowed,
     Unauthorized,
     TooLarge,
+    /// The `Host` names something other than this server (a DNS-rebinding page).
+    Misdirected,
+    /// Another web page's request.
+    ForbiddenOrigin,
+    /// A body that is not JSON, as forms and simple cross-origin requests send.
+    UnsupportedMediaType,
 }
 
 impl From<ErrorKind> for ResponseKind {
@@ -95,6 +134,9 @@ impl ResponseKind {
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Self::Unauthorized => StatusCode::UNAUTHORIZED,
             Self::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::Misdirected => StatusCode::MISDIRECTED_REQUEST,
+            Self::ForbiddenOrigin => StatusCode::FORBIDDEN,
+            Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
         }
     }
 
@@ -111,6 +153,9 @@ impl ResponseKind {
             Self::MethodNotAllowed => "MethodNotAllowedError",
             Self::Unauthorized => "UnauthorizedError",
             Self::TooLarge => "PayloadTooLargeError",
+            Self::Misdirected => "MisdirectedRequestError",
+            Self::ForbiddenOrigin => "ForbiddenError",
+            Self::UnsupportedMediaType => "UnsupportedMediaTypeError",
         }
     }
 }
@@ -127,6 +172,11 @@ impl ServerError {
             Self::MethodNotAllowed { .. } => ResponseKind::MethodNotAllowed,
             Self::Unauthorized => ResponseKind::Unauthorized,
             Self::BodyTooLarge => ResponseKind::TooLarge,
+            Self::MisdirectedHost { .. } | Self::MissingHost => ResponseKind::Misdirected,
+            Self::ForeignOrigin { .. } | Self::CrossSiteRequest { .. } => {
+                ResponseKind::ForbiddenOrigin
+            }
+            Self::UnsupportedMediaType { .. } => ResponseKind::UnsupportedMediaType,
             Self::BadArgument(_) | Self::PasswordRequired { .. } | Self::HelpRequested => {
                 ResponseKind::Invalid
             }
@@ -199,6 +249,9 @@ mod tests {
             (ResponseKind::MethodNotAllowed, 405),
             (ResponseKind::Unauthorized, 401),
             (ResponseKind::TooLarge, 413),
+            (ResponseKind::Misdirected, 421),
+            (ResponseKind::ForbiddenOrigin, 403),
+            (ResponseKind::UnsupportedMediaType, 415),
         ];
         for (kind, status) in table {
             assert_eq!(kind.status().as_u16(), status, "{kind:?}");

@@ -3,7 +3,8 @@
 //!
 //! Where to find things: start-up flags and the loopback rule in `server_options`; binding,
 //! readiness and graceful shutdown in `listening`; writes that outlive their client in
-//! `ledger_writes`; the password check in `authentication`; the
+//! `ledger_writes`; which hosts and web pages may call at all in `request_origin`; the password
+//! check in `authentication`; the
 //! route table in `routes` with handlers in `routes/`; `GET /event` in `event_stream`; errors
 //! as JSON in `error`; body and query parsing in `request_body`; `Link` / `X-Next-Cursor` in
 //! `paging_headers`; OpenCode's provider shape in `provider_listing`.
@@ -16,6 +17,7 @@ pub mod listening;
 pub mod paging_headers;
 pub mod provider_listing;
 pub mod request_body;
+pub mod request_origin;
 pub mod routes;
 pub mod server_options;
 pub mod ui_files;

@@ -6,6 +6,7 @@
 use crate::error::ServerError;
 use crate::event_stream::EventStreamSettings;
 use crate::ledger_writes::LedgerWrites;
+use crate::request_origin::OriginPolicy;
 use crate::routes::{router, ServerState};
 use crate::server_options::ServerOptions;
 use dossier_core::{Ledger, LedgerError};
@@ -62,7 +63,7 @@ pub async fn serve(
         },
         writes: writes.clone(),
     };
-    let app = router(state, options);
+    let app = router(state, options, OriginPolicy::new(options, address.port()));
     on_ready(address);
     let stopping = stop.clone();
     let serving = axum::serve(listener, app)

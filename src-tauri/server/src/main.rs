@@ -1,8 +1,9 @@
 //! `dossier-server --hostname 127.0.0.1 --port 4096`: serves the ledger named by
-//! `DOSSIER_DATA_DIR` / `DOSSIER_CONFIG` and prints one line once it answers requests.
+//! `DOSSIER_DATA_DIR` / `DOSSIER_CONFIG` and prints one line once it answers requests. The
+//! environment's password and allowed hosts and origins are read in `StartEnvironment`.
 
 use dossier_core::{Ledger, LedgerOptions};
-use dossier_server::server_options::PASSWORD_VARIABLE;
+use dossier_server::server_options::StartEnvironment;
 use dossier_server::{bind, serve, termination_signal, ServerError, ServerOptions};
 use std::process::ExitCode;
 
@@ -31,8 +32,8 @@ async fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .with_max_level(tracing::Level::INFO)
         .init();
-    let password = std::env::var(PASSWORD_VARIABLE).ok();
-    let options = match ServerOptions::from_arguments(std::env::args().skip(1), password) {
+    let environment = StartEnvironment::read();
+    let options = match ServerOptions::from_arguments(std::env::args().skip(1), environment) {
         Ok(mut options) => {
             if options.ui_directory.is_none() {
                 options.ui_directory = default_ui_directory();

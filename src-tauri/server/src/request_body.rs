@@ -1,6 +1,7 @@
 //! Extractors that turn a bad request into a typed 400 with the reason, instead of axum's
 //! plain-text rejections: a JSON body (malformed JSON names the line and column) and a query
-//! string (a bad `limit` says so).
+//! string (a bad `limit` says so). That a body is declared `application/json` at all is checked
+//! before any extractor runs, in `request_origin`, for every request that changes state.
 
 use crate::error::ServerError;
 use axum::extract::{FromRequest, FromRequestParts, Query, Request};

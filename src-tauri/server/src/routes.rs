@@ -6,6 +6,7 @@ use crate::authentication::{require_password, Password};
 use crate::error::ServerError;
 use crate::event_stream::{self, EventStreamSettings};
 use crate::ledger_writes::LedgerWrites;
+use crate::request_origin::{refuse_foreign_requests, OriginPolicy};
 use crate::server_options::ServerOptions;
 use axum::extract::{DefaultBodyLimit, FromRef};
 use axum::http::{Method, Uri};
@@ -49,7 +50,9 @@ impl FromRef<ServerState> for LedgerWrites {
     }
 }
 
-pub fn router(state: ServerState, options: &ServerOptions) -> Router {
+/// `origins` is applied outermost, so a request from another web page is refused before the
+/// password check (no credentials prompt for it) and before any handler reads its body.
+pub fn router(state: ServerState, options: &ServerOptions, origins: OriginPolicy) -> Router {
     let router = Router::new()
         .route("/session", get(sessions::list).post(sessions::create))
         .route("/session/status", get(sessions::status))
@@ -129,13 +132,17 @@ pub fn router(state: ServerState, options: &ServerOptions) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(options.body_limit))
         .with_state(state);
-    match options.password.as_deref() {
+    let router = match options.password.as_deref() {
         Some(password) => router.layer(axum::middleware::from_fn_with_state(
             Password(password.into()),
             require_password,
         )),
         None => router,
-    }
+    };
+    router.layer(axum::middleware::from_fn_with_state(
+        origins,
+        refuse_foreign_requests,
+    ))
 }
 
 /// Contract routes the ledger cannot serve yet: a clear 501, never a 404 by accident.

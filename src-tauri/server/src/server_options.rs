@@ -1,14 +1,20 @@
 //! How the server is started: the command line (the same `--hostname` / `--port` flags as
-//! `opencode serve`), the password from `DOSSIER_SERVER_PASSWORD`, and the rule that only a
-//! loopback address may be served without one.
+//! `opencode serve`, plus Dossier's `--ui`, `--allowed-host` and `--allowed-origin`), what the
+//! environment adds (the password from `DOSSIER_SERVER_PASSWORD`, more allowed hosts and
+//! origins), and the rule that only a loopback address may be served without a password.
 
 use crate::error::ServerError;
+use crate::request_origin::{parse_allowed_host, parse_origin, AllowedHost, WebOrigin};
 use std::net::IpAddr;
 use std::time::Duration;
 
 pub const DEFAULT_HOSTNAME: &str = "127.0.0.1";
 pub const DEFAULT_PORT: u16 = 4096;
 pub const PASSWORD_VARIABLE: &str = "DOSSIER_SERVER_PASSWORD";
+/// Comma-separated `NAME[:PORT]`s, added to the `--allowed-host` flags.
+pub const ALLOWED_HOSTS_VARIABLE: &str = "DOSSIER_ALLOWED_HOSTS";
+/// Comma-separated origins, added to the `--allowed-origin` flags.
+pub const ALLOWED_ORIGINS_VARIABLE: &str = "DOSSIER_ALLOWED_ORIGINS";
 pub const HEARTBEAT_INTERVAL: Duration = Duration::from_secs(10);
 /// Prompts carry attachments as `data:` URLs; OpenCode accepts large bodies, so do we.
 pub const BODY_LIMIT: usize = 64 * 1024 * 1024;
@@ -25,6 +31,29 @@ pub struct ServerOptions {
     pub body_limit: usize,
     /// The built web UI served at `/` (`--ui <folder>`); none means API only.
     pub ui_directory: Option<std::path::PathBuf>,
+    /// Names served besides the loopback ones and the bound address (`--allowed-host`).
+    pub allowed_hosts: Vec<AllowedHost>,
+    /// Web pages trusted besides the server's own (`--allowed-origin`).
+    pub allowed_origins: Vec<WebOrigin>,
+}
+
+/// What start-up reads from the environment, read once by `main` so that parsing stays a pure
+/// function of its inputs.
+#[derive(Debug, Clone, Default)]
+pub struct StartEnvironment {
+    pub password: Option<String>,
+    pub allowed_hosts: Option<String>,
+    pub allowed_origins: Option<String>,
+}
+
+impl StartEnvironment {
+    pub fn read() -> Self {
+        Self {
+            password: std::env::var(PASSWORD_VARIABLE).ok(),
+            allowed_hosts: std::env::var(ALLOWED_HOSTS_VARIABLE).ok(),
+            allowed_origins: std::env::var(ALLOWED_ORIGINS_VARIABLE).ok(),
+        }
+    }
 }
 
 impl Default for ServerOptions {
@@ -36,20 +65,32 @@ impl Default for ServerOptions {
             heartbeat: HEARTBEAT_INTERVAL,
             body_limit: BODY_LIMIT,
             ui_directory: None,
+            allowed_hosts: Vec::new(),
+            allowed_origins: Vec::new(),
         }
     }
 }
 
 impl ServerOptions {
-    /// Reads the flags (without the program name) and the password variable's value.
+    /// Reads the flags (without the program name) and what the environment adds.
     pub fn from_arguments(
         arguments: impl IntoIterator<Item = String>,
-        password: Option<String>,
+        environment: StartEnvironment,
     ) -> Result<Self, ServerError> {
         let mut options = Self {
-            password: password.filter(|password| !password.is_empty()),
+            password: environment.password.filter(|password| !password.is_empty()),
             ..Self::default()
         };
+        for host in list_items(environment.allowed_hosts.as_deref()) {
+            options
+                .allowed_hosts
+                .push(allowed_host(ALLOWED_HOSTS_VARIABLE, host)?);
+        }
+        for origin in list_items(environment.allowed_origins.as_deref()) {
+            options
+                .allowed_origins
+                .push(allowed_origin(ALLOWED_ORIGINS_VARIABLE, origin)?);
+        }
         let mut arguments = arguments.into_iter();
         while let Some(argument) = arguments.next() {
             let (flag, inline_value) = match argument.split_once('=') {
@@ -73,6 +114,18 @@ impl ServerOptions {
                     })?;
                 }
                 "--ui" => options.ui_directory = Some(value("--ui")?.into()),
+                "--allowed-host" => {
+                    let text = value("--allowed-host")?;
+                    options
+                        .allowed_hosts
+                        .push(allowed_host("--allowed-host", &text)?);
+                }
+                "--allowed-origin" => {
+                    let text = value("--allowed-origin")?;
+                    options
+                        .allowed_origins
+                        .push(allowed_origin("--allowed-origin", &text)?);
+                }
                 "--help" | "-h" => return Err(ServerError::HelpRequested),
                 other => {
                     return Err(ServerError::BadArgument(format!(
@@ -96,6 +149,32 @@ impl ServerOptions {
     }
 }
 
+/// The items of a comma-separated variable, blanks skipped.
+fn list_items(text: Option<&str>) -> impl Iterator<Item = &str> {
+    text.into_iter()
+        .flat_map(|text| text.split(','))
+        .map(str::trim)
+        .filter(|item| !item.is_empty())
+}
+
+fn allowed_host(source: &str, text: &str) -> Result<AllowedHost, ServerError> {
+    parse_allowed_host(text).ok_or_else(|| {
+        ServerError::BadArgument(format!(
+            "{source}: \"{text}\" is not a host name with an optional :port, such as \
+             dossier.example.org or box.lan:4096"
+        ))
+    })
+}
+
+fn allowed_origin(source: &str, text: &str) -> Result<WebOrigin, ServerError> {
+    parse_origin(text.trim().trim_end_matches('/')).ok_or_else(|| {
+        ServerError::BadArgument(format!(
+            "{source}: \"{text}\" is not an origin such as https://dossier.example.org or \
+             http://localhost:5173"
+        ))
+    })
+}
+
 pub fn is_loopback(hostname: &str) -> bool {
     let bare = hostname.trim_start_matches('[').trim_end_matches(']');
     bare.eq_ignore_ascii_case("localhost")
@@ -112,7 +191,10 @@ mod tests {
     fn parse(arguments: &[&str], password: Option<&str>) -> Result<ServerOptions, ServerError> {
         ServerOptions::from_arguments(
             arguments.iter().map(|argument| argument.to_string()),
-            password.map(str::to_string),
+            StartEnvironment {
+                password: password.map(str::to_string),
+                ..StartEnvironment::default()
+            },
         )
     }
 
@@ -177,5 +259,79 @@ mod tests {
         assert!(error.to_string().contains("--verbose"), "{error}");
         let error = parse(&["--port"], None).unwrap_err();
         assert!(error.to_string().contains("needs a value"), "{error}");
+    }
+
+    #[test]
+    fn allowed_hosts_and_origins_come_from_flags_and_the_environment() {
+        let options = ServerOptions::from_arguments(
+            [
+                "--allowed-host",
+                "Dossier.Example.org",
+                "--allowed-host=box.lan:4096",
+                "--allowed-origin",
+                "https://dossier.example.org/",
+            ]
+            .map(str::to_string),
+            StartEnvironment {
+                password: None,
+                allowed_hosts: Some(" [::2]:80 , ,proxy ".into()),
+                allowed_origins: Some("http://localhost:5173".into()),
+            },
+        )
+        .unwrap();
+        let hosts: Vec<(&str, Option<u16>)> = options
+            .allowed_hosts
+            .iter()
+            .map(|host| (host.name.as_str(), host.port))
+            .collect();
+        assert_eq!(
+            hosts,
+            [
+                ("[::2]", Some(80)),
+                ("proxy", None),
+                ("dossier.example.org", None),
+                ("box.lan", Some(4096)),
+            ]
+        );
+        let origins: Vec<String> = options
+            .allowed_origins
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            origins,
+            ["http://localhost:5173", "https://dossier.example.org:443"]
+        );
+    }
+
+    #[test]
+    fn malformed_allowed_hosts_and_origins_are_refused_at_start_up() {
+        for arguments in [
+            ["--allowed-host", "http://box.lan"],
+            ["--allowed-host", "box.lan:http"],
+            ["--allowed-host", ""],
+            ["--allowed-origin", "box.lan"],
+            ["--allowed-origin", "null"],
+            ["--allowed-origin", "https://box.lan/app"],
+            ["--allowed-origin", "file:///tmp"],
+        ] {
+            let error = parse(&arguments, None).unwrap_err();
+            assert!(
+                matches!(&error, ServerError::BadArgument(reason) if reason.starts_with(arguments[0])),
+                "{arguments:?}: {error}"
+            );
+        }
+        let error = ServerOptions::from_arguments(
+            Vec::<String>::new(),
+            StartEnvironment {
+                allowed_origins: Some("*".into()),
+                ..StartEnvironment::default()
+            },
+        )
+        .unwrap_err();
+        assert!(
+            error.to_string().contains(ALLOWED_ORIGINS_VARIABLE),
+            "{error}"
+        );
     }
 }

@@ -10,8 +10,9 @@ use axum::response::{IntoResponse, Response};
 use std::path::{Path, PathBuf};
 
 /// The same policy as the desktop window's: scripts only from the UI itself, so rendered model
-/// output can never run code even if it slipped past the sanitiser.
-const POLICY: &str = "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'";
+/// output can never run code even if it slipped past the sanitiser. No other page may frame
+/// the UI either, so none can dress it up and trick a click (docs/local-server-security.md).
+const POLICY: &str = "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'";
 
 fn content_type(path: &Path) -> &'static str {
     match path

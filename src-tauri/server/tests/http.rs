@@ -14,6 +14,7 @@ mod http {
     mod events;
     mod messages;
     mod prompts;
+    mod request_origin;
     mod reshaping;
     mod sessions;
     mod shut_down;

@@ -43,6 +43,14 @@ describe("groupUserParts", () => {
     expect(groupUserParts([text("prt_1", failure, true)])).toEqual([{ kind: "failure", id: "prt_1", name: "gone.txt", text: failure }]);
   });
 
+  it("shows a failed read after its recorded call as the failure alone", () => {
+    const call = 'Called the Read tool with the following input: {"filePath":"/tmp/gone.txt"}';
+    const failure = "Read tool failed to read /tmp/gone.txt with the following error: File not found: /tmp/gone.txt";
+    expect(groupUserParts([text("prt_1", call, true), text("prt_2", failure, true)])).toEqual([
+      { kind: "failure", id: "prt_2", name: "gone.txt", text: failure },
+    ]);
+  });
+
   it("keeps agent mentions and drops ignored text", () => {
     const parts: Part[] = [
       { ...base, id: "prt_1", type: "agent", name: "explore" },

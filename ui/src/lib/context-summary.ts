@@ -79,6 +79,11 @@ export function groupUserParts(parts: readonly Part[]): UserItem[] {
     }
     const target = readTarget(part.text);
     const next = parts[index + 1];
+    if (target !== undefined && next?.type === "text" && next.synthetic === true && failurePattern.test(next.text)) {
+      // A Read call that failed (the call is recorded before the failure, as OpenCode does):
+      // the failure line names the file and says why, the call adds nothing for a person.
+      continue;
+    }
     if (target !== undefined && next?.type === "text" && next.synthetic === true) {
       const pathMatch = /<path>(.*?)<\/path>/.exec(next.text);
       const name = baseName(target !== "" ? target : (pathMatch?.[1] ?? ""));

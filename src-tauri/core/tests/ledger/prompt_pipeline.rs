@@ -113,6 +113,8 @@ async fn missing_file_does_not_fail_the_prompt() {
     assert_eq!(
         describe(&saved.parts),
         [
+            // The seed's text branch: the call is recorded first, then its failure.
+            read_call(&missing),
             format!(
                 "text*: Read tool failed to read {} with the following error: File not found: {}\n\nDid you mean one of these?\n{}",
                 missing.display(),
@@ -182,6 +184,94 @@ async fn file_range_reads_only_the_requested_lines() {
             .contains("\n2: two\n3: three\n\n(Showing lines 2-3 of 5. Use offset=4 to continue.)"),
         "{}",
         described[1]
+    );
+}
+
+#[tokio::test]
+async fn failed_ranged_read_records_its_call_with_the_range_then_the_failure() {
+    let test = open(FAKE_CONFIG).await;
+    let missing = test.work().join("gone.txt");
+    let session = test.session().await;
+    let url = format!("{}?start=4&end=9", file_url(&missing));
+    let saved = test
+        .no_reply(
+            &session,
+            vec![Draft::file(url, "text/plain", Some("gone.txt"))],
+        )
+        .await;
+    assert_eq!(
+        describe(&saved.parts),
+        [
+            format!("text*: Called the Read tool with the following input: {{\"filePath\":\"{}\",\"offset\":4,\"limit\":6}}", missing.display()),
+            format!(
+                "text*: Read tool failed to read {0} with the following error: File not found: {0}",
+                missing.display()
+            ),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn file_range_ending_at_the_largest_number_reads_to_the_end() {
+    // Found by the `file_url` fuzz target: `end + 1` overflowed (a panic in debug builds, a
+    // one-line window in release ones).
+    let test = open(FAKE_CONFIG).await;
+    let path = test.write("five.txt", "one\ntwo\nthree\nfour\nfive\n");
+    let session = test.session().await;
+    let url = format!("{}?start=2&end={}", file_url(&path), usize::MAX);
+    let saved = test
+        .no_reply(
+            &session,
+            vec![Draft::file(url, "text/plain", Some("five.txt"))],
+        )
+        .await;
+    let described = describe(&saved.parts);
+    assert!(
+        described[1].contains("\n2: two\n3: three\n4: four\n5: five\n"),
+        "{}",
+        described[1]
+    );
+}
+
+#[tokio::test]
+async fn a_comma_in_an_attachments_media_type_keeps_its_bytes_through_storage_and_export() {
+    // Found by the `data_url` fuzz target: the media type went into the stored `data:` URL
+    // unescaped, so its comma ended the header and the bytes read back were different.
+    let test = open(FAKE_CONFIG).await;
+    let session = test.session().await;
+    let small = b"hi".to_vec();
+    let large = vec![b'x'; blob_store::INLINE_LIMIT + 1];
+    let drafts = [&small, &large]
+        .iter()
+        .map(|bytes| {
+            Draft::file(
+                dossier_core::data_url::build("text/plain", bytes),
+                "text/csv,evil",
+                Some("table.csv"),
+            )
+        })
+        .collect();
+    test.no_reply(&session, drafts).await;
+    let export = test
+        .ledger
+        .export_json(&session.id)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let bytes: Vec<Vec<u8>> = export.messages[0]
+        .parts
+        .iter()
+        .filter_map(|part| match &part.body {
+            PartBody::File(file) => dossier_core::data_url::parse(&file.url)
+                .ok()
+                .map(|url| url.bytes),
+            _ => None,
+        })
+        .collect();
+    // Compared without printing them: the large one is 8 KiB.
+    let lengths: Vec<usize> = bytes.iter().map(Vec::len).collect();
+    assert!(
+        bytes == [small, large],
+        "bytes changed; lengths {lengths:?}"
     );
 }
 
@@ -326,7 +416,10 @@ async fn binary_non_media_file_is_refused_with_a_clear_note() {
     let as_text = test.no_reply(&session, vec![file_draft(&path)]).await;
     assert_eq!(
         describe(&as_text.parts),
-        [format!("text*: Read tool failed to read {0} with the following error: Cannot read binary file: {0}", path.display())]
+        [
+            read_call(&path),
+            format!("text*: Read tool failed to read {0} with the following error: Cannot read binary file: {0}", path.display()),
+        ]
     );
 }
 

@@ -353,6 +353,36 @@ async fn export_then_import_round_trips_every_part_type_apart_from_ids() {
 }
 
 #[tokio::test]
+async fn an_export_repeating_a_message_id_is_refused_as_invalid() {
+    // Found by the `session_import` fuzz target: both copies got the same new id, and the
+    // import failed as a conflict over an id the file never held.
+    let test = open(FAKE_CONFIG).await;
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../../shared/reference/opencode-wire/16-opencode-export.json"),
+    )
+    .unwrap_or_else(|error| panic!("{error}"));
+    let mut document: Value = serde_json::from_str(&text).unwrap_or_default();
+    let first = document["messages"][0].clone();
+    if let Some(messages) = document["messages"].as_array_mut() {
+        messages.push(first);
+    }
+    let error = test
+        .ledger
+        .import_session(document)
+        .await
+        .map(|session| session.id)
+        .err();
+    assert_eq!(
+        error.map(|error| (error.kind(), error.to_string())),
+        Some((
+            ErrorKind::Invalid,
+            "Invalid request: this session export holds the message msg_22a00980c001OtSKj3Nt0Sc8jw twice".to_string()
+        ))
+    );
+}
+
+#[tokio::test]
 async fn opencode_export_imports_as_a_new_session_in_order() {
     let test = open(FAKE_CONFIG).await;
     let text = std::fs::read_to_string(

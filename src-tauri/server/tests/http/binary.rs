@@ -1,5 +1,6 @@
 //! The real `dossier-server` executable: the one listening line on port 0, serving, SIGTERM,
-//! and refusing a non-loopback address without a password.
+//! refusing a non-loopback address without a password, and the allowed hosts and origins it
+//! reads from flags and the environment.
 
 use std::process::Stdio;
 use std::time::Duration;
@@ -12,6 +13,8 @@ fn server_command(data: &std::path::Path) -> Command {
         .env("DOSSIER_DATA_DIR", data.join("data"))
         .env("DOSSIER_CONFIG", data.join("dossier.json"))
         .env_remove("DOSSIER_SERVER_PASSWORD")
+        .env_remove("DOSSIER_ALLOWED_HOSTS")
+        .env_remove("DOSSIER_ALLOWED_ORIGINS")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -21,8 +24,19 @@ fn server_command(data: &std::path::Path) -> Command {
 
 /// Starts the binary on port 0 and returns it with the base URL from its one line.
 async fn start(data: &std::path::Path) -> (Child, String) {
+    start_with(data, &[], &[]).await
+}
+
+/// The same with more flags and environment variables.
+async fn start_with(
+    data: &std::path::Path,
+    arguments: &[&str],
+    variables: &[(&str, &str)],
+) -> (Child, String) {
     let mut child = server_command(data)
         .args(["--hostname", "127.0.0.1", "--port", "0"])
+        .args(arguments)
+        .envs(variables.iter().copied())
         .spawn()
         .unwrap();
     let stdout = child.stdout.as_mut().unwrap();
@@ -111,4 +125,55 @@ async fn a_non_loopback_hostname_without_a_password_is_refused() {
     let message = String::from_utf8(output.stderr).unwrap();
     assert!(message.contains("DOSSIER_SERVER_PASSWORD"), "{message}");
     assert!(message.contains("0.0.0.0"), "{message}");
+}
+
+#[tokio::test]
+async fn allowed_hosts_and_origins_come_from_flags_and_the_environment() {
+    let data = tempfile::tempdir().unwrap();
+    let (mut child, base) = start_with(
+        data.path(),
+        &["--allowed-host", "box.lan"],
+        &[("DOSSIER_ALLOWED_ORIGINS", "https://ui.example.org")],
+    )
+    .await;
+    let client = reqwest::Client::new();
+    let status_with = |headers: &'static [(&'static str, &'static str)], write: bool| {
+        let mut request = if write {
+            client
+                .post(format!("{base}/session"))
+                .header("content-type", "application/json")
+                .body("{}")
+        } else {
+            client.get(format!("{base}/session"))
+        };
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        async move { request.send().await.unwrap().status().as_u16() }
+    };
+    assert_eq!(status_with(&[("host", "box.lan")], false).await, 200);
+    assert_eq!(status_with(&[("host", "other.lan")], false).await, 421);
+    assert_eq!(
+        status_with(&[("origin", "https://ui.example.org")], true).await,
+        200
+    );
+    assert_eq!(
+        status_with(&[("origin", "https://evil.example")], true).await,
+        403
+    );
+    assert!(terminate(&mut child).await.success());
+}
+
+#[tokio::test]
+async fn a_malformed_allowed_origin_stops_start_up_with_the_reason() {
+    let data = tempfile::tempdir().unwrap();
+    let output = server_command(data.path())
+        .args(["--port", "0", "--allowed-origin", "null"])
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let message = String::from_utf8(output.stderr).unwrap();
+    assert!(message.contains("--allowed-origin"), "{message}");
+    assert!(message.contains("\"null\" is not an origin"), "{message}");
 }

@@ -30,6 +30,10 @@ async fn the_ui_is_served_at_the_root_with_a_strict_policy() {
         .to_str()
         .unwrap()
         .starts_with("default-src 'self'"));
+    assert!(page.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .ends_with("frame-ancestors 'none'"));
     assert!(page
         .text()
         .await

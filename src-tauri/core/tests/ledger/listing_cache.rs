@@ -1,0 +1,169 @@
+//! The JSON listing keeps recent pages in memory; these tests hold that a kept page is never
+//! served once any write has touched its session's messages or parts — through each ledger
+//! write path, and through a plain SQL statement no ledger function knows about.
+
+use crate::fake_provider::*;
+use crate::reply_support::*;
+use crate::support::*;
+use dossier_core::draft::Draft;
+use dossier_core::message::ModelRef;
+use dossier_core::message_store::MessageQuery;
+use dossier_core::part::PartBody;
+use dossier_core::ErrorKind;
+
+fn queries() -> [MessageQuery; 3] {
+    [
+        MessageQuery::default(),
+        MessageQuery {
+            limit: Some(2),
+            before: None,
+        },
+        MessageQuery {
+            limit: Some(1),
+            before: Some("3".into()),
+        },
+    ]
+}
+
+/// Lists every page twice (the second may be served from memory) and checks each against a
+/// fresh typed read of the database; returns the whole listing.
+async fn listed(test: &TestLedger, session_id: &str) -> String {
+    let mut whole = String::new();
+    for query in queries() {
+        let typed = test
+            .ledger
+            .messages(session_id, &query)
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
+        let expected = serde_json::to_string(&typed.messages).unwrap_or_default();
+        for _ in 0..2 {
+            let page = test
+                .ledger
+                .messages_json(session_id, &query)
+                .await
+                .unwrap_or_else(|error| panic!("{error}"));
+            assert_eq!(page.json, expected, "{query:?}");
+            assert_eq!(page.next_cursor, typed.next_cursor, "{query:?}");
+            if query.limit.is_none() {
+                whole = page.json;
+            }
+        }
+    }
+    whole
+}
+
+#[tokio::test]
+async fn a_kept_listing_follows_every_ledger_write() {
+    let fake = FakeProvider::start(vec![
+        openai_text(&["First answer."]),
+        openai_text(&["We said hello."]),
+        openai_text(&["After the summary."]),
+    ])
+    .await;
+    let test = open(&fake.openai_config()).await;
+    let session = test.session().await;
+    assert_eq!(listed(&test, &session.id).await, "[]");
+
+    // A prompt, then a reply (inserted and rewritten as it streams).
+    let first = test
+        .no_reply(&session, vec![Draft::text("a question")])
+        .await;
+    assert!(listed(&test, &session.id).await.contains("a question"));
+    ask(&test, &session.id, "hello there").await;
+    assert!(listed(&test, &session.id).await.contains("First answer."));
+
+    // A part rewritten, then deleted.
+    let mut part = first.parts[0].clone();
+    if let PartBody::Text(text) = &mut part.body {
+        text.text = "a rewritten question".into();
+    }
+    test.ledger
+        .update_part(&session.id, first.info.id(), &part.id, part.clone())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let after_update = listed(&test, &session.id).await;
+    assert!(after_update.contains("a rewritten question"));
+    assert!(!after_update.contains("\"a question\""));
+    test.ledger
+        .delete_part(&session.id, first.info.id(), &part.id)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert!(!listed(&test, &session.id)
+        .await
+        .contains("a rewritten question"));
+
+    // A message deleted.
+    test.ledger
+        .delete_message(&session.id, first.info.id())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert!(!listed(&test, &session.id).await.contains(first.info.id()));
+
+    // Compaction: a request and a summary are written by the loop.
+    test.ledger
+        .summarize(&session.id, ModelRef::new("fake", "fake-model"), false)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert!(listed(&test, &session.id).await.contains("We said hello."));
+
+    // Revert, then the next prompt clears what was reverted.
+    let history = test.history(&session.id).await;
+    let reverted = history[history.len() - 1].info.id().to_string();
+    test.ledger
+        .revert(&session.id, &reverted, None)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    listed(&test, &session.id).await;
+    test.no_reply(&session, vec![Draft::text("after the revert")])
+        .await;
+    let after_revert = listed(&test, &session.id).await;
+    assert!(after_revert.contains("after the revert"));
+    assert!(!after_revert.contains(&reverted));
+
+    // The session deleted: its kept pages are not served, the session is gone.
+    test.ledger
+        .delete_session(&session.id)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let missing = test
+        .ledger
+        .messages_json(&session.id, &MessageQuery::default())
+        .await
+        .err();
+    assert_eq!(missing.map(|error| error.kind()), Some(ErrorKind::NotFound));
+}
+
+#[tokio::test]
+async fn a_kept_listing_follows_a_write_no_ledger_function_made() {
+    let test = open("{}").await;
+    let session = test.session().await;
+    let other = test.session().await;
+    for index in 0..4 {
+        test.no_reply(&session, vec![Draft::text(format!("words {index}"))])
+            .await;
+    }
+    test.no_reply(&other, vec![Draft::text("elsewhere")]).await;
+    let before = listed(&test, &session.id).await;
+    let elsewhere = listed(&test, &other.id).await;
+    assert!(before.contains("words 3"));
+
+    let pool = test.ledger.pool();
+    sqlx::query("UPDATE part SET data = replace(data, 'words 3', 'changed behind its back')")
+        .execute(pool)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert!(listed(&test, &session.id)
+        .await
+        .contains("changed behind its back"));
+
+    sqlx::query("DELETE FROM message WHERE session_id = ? AND seq = (SELECT min(seq) FROM message WHERE session_id = ?)")
+        .bind(&session.id)
+        .bind(&session.id)
+        .execute(pool)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert!(!listed(&test, &session.id).await.contains("words 0"));
+
+    // A write to one session leaves the other's kept listing as it was, and still right.
+    assert_eq!(listed(&test, &other.id).await, elsewhere);
+}
