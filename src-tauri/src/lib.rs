@@ -192,4 +192,81 @@ mod tests {
         assert!(!csp.contains("script-src"), "csp was {csp}");
         assert!(!csp.contains("unsafe-eval"), "csp was {csp}");
     }
+
+    #[test]
+    fn bundle_builds_every_installer() {
+        let config = config();
+        let targets: Vec<&str> = config["bundle"]["targets"]
+            .as_array()
+            .expect("bundle.targets is a list")
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        assert_eq!(
+            targets,
+            ["deb", "rpm", "appimage", "app", "dmg", "nsis", "msi"]
+        );
+        // The version comes from Cargo.toml alone.
+        assert!(
+            config.get("version").is_none(),
+            "tauri.conf.json sets a version"
+        );
+        assert_eq!(config["identifier"], "app.dossier.desktop");
+    }
+
+    #[test]
+    fn bundle_icons_cover_every_system_and_exist() {
+        let config = config();
+        let icons: Vec<&str> = config["bundle"]["icon"]
+            .as_array()
+            .expect("bundle.icon is a list")
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let missing: Vec<&&str> = icons
+            .iter()
+            .filter(|icon| !root.join(icon).is_file())
+            .collect();
+        assert!(missing.is_empty(), "icons missing on disk: {missing:?}");
+        for needed in [
+            "icons/icon.icns",
+            "icons/icon.ico",
+            "icons/32x32.png",
+            "icons/128x128@2x.png",
+        ] {
+            assert!(icons.contains(&needed), "bundle.icon lacks {needed}");
+        }
+    }
+
+    #[test]
+    fn linux_desktop_entry_exists_and_speaks_english_and_chinese() {
+        let config = config();
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        for package in ["deb", "rpm"] {
+            let template = config["bundle"]["linux"][package]["desktopTemplate"]
+                .as_str()
+                .expect("a desktop template is set");
+            let entry = std::fs::read_to_string(root.join(template)).expect("template readable");
+            assert!(entry.contains("\nComment="), "{template}: {entry}");
+            assert!(entry.contains("\nComment[zh_CN]="), "{template}: {entry}");
+            assert!(
+                entry.contains("\nCategories=Office;Utility;"),
+                "{template}: {entry}"
+            );
+        }
+    }
+
+    #[test]
+    fn windows_installer_needs_no_administrator() {
+        let config = config();
+        assert_eq!(
+            config["bundle"]["windows"]["nsis"]["installMode"],
+            "currentUser"
+        );
+        assert_eq!(
+            config["bundle"]["windows"]["webviewInstallMode"]["type"],
+            "downloadBootstrapper"
+        );
+    }
 }
