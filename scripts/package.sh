@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Builds the Linux installers that can be built on this machine, the .deb and the .rpm, with the
+# Tauri CLI, and prints each file's size:
+#
+#   bash scripts/package.sh                  # profile `packaging` (thin LTO, quicker)
+#   PROFILE=release bash scripts/package.sh  # what a release ships (fat LTO, one codegen unit)
+#
+# The AppImage is left out: its bundler downloads AppRun and linuxdeploy from GitHub while it
+# builds, and only package registries are reachable here. The release workflow builds it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+profile=${PROFILE:-packaging}
+tauri=(npm --prefix ui exec --no -- tauri)
+
+[ -x ui/node_modules/.bin/tauri ] || (cd ui && npm ci --no-audit --no-fund)
+# The shell embeds ui/dist at compile time.
+(cd ui && npm run --silent build)
+
+bundle_dir=target/$profile/bundle
+rm -rf "$bundle_dir/deb" "$bundle_dir/rpm"
+
+started=$SECONDS
+# Arguments after `--` go to cargo; the CLI reads `--profile` from them to find the binary.
+if [ "$profile" = release ]; then
+  "${tauri[@]}" build --ci --bundles deb,rpm
+else
+  "${tauri[@]}" build --ci --bundles deb,rpm -- --profile "$profile"
+fi
+echo "Built in $((SECONDS - started)) s (profile $profile)"
+
+shopt -s nullglob
+packages=("$bundle_dir"/deb/*.deb "$bundle_dir"/rpm/*.rpm)
+[ ${#packages[@]} -eq 2 ] || { echo "expected one .deb and one .rpm under $bundle_dir" >&2; exit 1; }
+for package in "${packages[@]}"; do
+  bytes=$(stat -c %s "$package")
+  awk -v bytes="$bytes" -v name="$package" 'BEGIN { printf "%8.2f MiB  %10d B  %s\n", bytes / 1048576, bytes, name }'
+done
