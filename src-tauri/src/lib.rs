@@ -251,7 +251,7 @@ mod tests {
             assert!(entry.contains("\nComment="), "{template}: {entry}");
             assert!(entry.contains("\nComment[zh_CN]="), "{template}: {entry}");
             assert!(
-                entry.contains("\nCategories=Office;Utility;"),
+                entry.contains("\nCategories=Office;\n"),
                 "{template}: {entry}"
             );
         }
