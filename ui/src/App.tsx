@@ -276,7 +276,7 @@ export const App: Component<AppProps> = (props) => {
         />
       </main>
       <Show when={paletteOpen()}>
-        <SearchPalette t={t} locale={props.locale} chat={chat} onClose={() => setPaletteOpen(false)} />
+        <SearchPalette t={t} locale={props.locale} chat={chat} onClose={() => setPaletteOpen(false)} onChosen={() => composerField?.focus()} />
       </Show>
       <Show when={settingsOpen()}>
         <Settings t={t} backend={props.backend} onClose={() => setSettingsOpen(false)} onChanged={() => void chat.reloadModels()} />
