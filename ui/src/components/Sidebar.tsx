@@ -103,7 +103,11 @@ export const Sidebar: Component<SidebarProps> = (props) => {
     if (nextId === undefined) return;
     setRoving(nextId);
     virtualizer.scrollToIndex(next);
-    focusWhenPresent(() => scroller?.querySelector<HTMLElement>(`[data-session-id="${CSS.escape(nextId)}"] .session-open`));
+    focusWhenPresent(() =>
+      Array.from(scroller?.querySelectorAll<HTMLElement>("[data-session-id]") ?? [])
+        .find((element) => element.dataset.sessionId === nextId)
+        ?.querySelector<HTMLElement>(".session-open"),
+    );
   };
   const virtualizer = createVirtualizer({
     get count() {
