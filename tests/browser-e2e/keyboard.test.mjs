@@ -40,7 +40,7 @@ async function noSeriousViolations(page, screen) {
   const serious = result.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
     .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(" ")).join(" | ")}`)
-  console.log(`axe on ${screen}: ${result.passes?.length ?? 0} rules passed, violations: ${result.violations.map((violation) => `${violation.id} (${violation.impact})`).join(", ") || "none"}`)
+  console.log(`axe on ${screen}: ${result.passes?.length ?? 0} rules passed, violations: ${result.violations.map((violation) => `${violation.id} (${violation.impact})`).join(", ") || "none"}; not decidable by axe: ${result.incomplete.map((rule) => rule.id).join(", ") || "none"}`)
   assert.deepEqual(serious, [], `axe on ${screen}`)
   return result.violations.length
 }
@@ -101,6 +101,10 @@ test("the keyboard reaches everything: few Tab stops, arrows in lists, focus int
   assert.match(await focused(page), /session-open/)
   await page.screenshot({ path: path.join(artifacts, "keyboard-session-list.png") })
   await noSeriousViolations(page, "a session with messages")
+  // The dark colours too (prefers-color-scheme), for contrast.
+  await page.emulateMedia({ colorScheme: "dark" })
+  await noSeriousViolations(page, "a session with messages, dark")
+  await page.emulateMedia({ colorScheme: "light" })
 
   // Delete asks, with focus on Keep; Tab stays in the question; Esc goes back to the row.
   await page.keyboard.press("Delete")
