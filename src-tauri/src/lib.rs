@@ -177,8 +177,19 @@ mod tests {
     }
 
     #[test]
-    fn webview_gets_core_defaults_only() {
-        assert_eq!(default_capability()["permissions"], json!(["core:default"]));
+    fn webview_gets_core_defaults_and_opens_only_web_links() {
+        // Nothing else: no file system, no shell, and the opener only for http(s) URLs, so a
+        // reply's `file:` or custom-scheme link can never be opened from the webview.
+        assert_eq!(
+            default_capability()["permissions"],
+            json!([
+                "core:default",
+                {
+                    "identifier": "opener:allow-open-url",
+                    "allow": [{ "url": "https://*" }, { "url": "http://*" }]
+                }
+            ])
+        );
     }
 
     #[test]

@@ -212,7 +212,8 @@ export const App: Component<AppProps> = (props) => {
       <Sidebar t={t} locale={props.locale} chat={chat} onOpenSearch={() => setPaletteOpen(true)} onOpenSettings={() => setSettingsOpen(true)} />
       <main class="main" aria-label={t("conversationLabel")}>
         <header class="main-header">
-          <h2 class="session-heading" data-testid="session-heading">
+          {/* Kept for the layout when no session is open, but then not a heading to read (axe: empty-heading). */}
+          <h2 class="session-heading" data-testid="session-heading" aria-hidden={openTitle() === undefined ? "true" : undefined}>
             {openTitle() ?? ""}
           </h2>
           <SessionToolbar t={t} chat={chat} reshaping={reshaping} sessionId={chat.selectedId()} />
@@ -276,7 +277,7 @@ export const App: Component<AppProps> = (props) => {
         />
       </main>
       <Show when={paletteOpen()}>
-        <SearchPalette t={t} locale={props.locale} chat={chat} onClose={() => setPaletteOpen(false)} />
+        <SearchPalette t={t} locale={props.locale} chat={chat} onClose={() => setPaletteOpen(false)} onChosen={() => composerField?.focus()} />
       </Show>
       <Show when={settingsOpen()}>
         <Settings t={t} backend={props.backend} onClose={() => setSettingsOpen(false)} onChanged={() => void chat.reloadModels()} />

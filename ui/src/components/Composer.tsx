@@ -37,6 +37,7 @@ export const Composer: Component<ComposerProps> = (props) => {
   const canSend = () => !busy() && (props.text.trim() !== "" || props.attachments.some(isSendable));
   const primaryAgents = createMemo(() => props.chat.agents().filter((agent) => agent.mode !== "subagent" && !agent.hidden));
   const choice = () => props.chat.choiceFor(props.sessionId);
+  let field: HTMLTextAreaElement | undefined;
 
   /** The `@partial` being typed at the end of the text, if any, and the agents it could be. */
   const mention = createMemo(() => {
@@ -93,7 +94,10 @@ export const Composer: Component<ComposerProps> = (props) => {
       <div class="composer-field">
         <textarea
           id="composer-input"
-          ref={(element) => props.inputRef?.(element)}
+          ref={(element) => {
+            field = element;
+            props.inputRef?.(element);
+          }}
           class="composer-input"
           rows={3}
           placeholder={props.t("composerPlaceholder")}
@@ -157,7 +161,7 @@ export const Composer: Component<ComposerProps> = (props) => {
             <For each={primaryAgents()}>{(agent) => <option value={agent.name}>{agent.name}</option>}</For>
           </select>
         </label>
-        <ModelPicker t={props.t} chat={props.chat} sessionId={props.sessionId} />
+        <ModelPicker t={props.t} chat={props.chat} sessionId={props.sessionId} onPicked={() => field?.focus()} />
         <span class="spacer" />
         <Show
           when={busy()}

@@ -9,6 +9,7 @@ import type { Message } from "../lib/bindings/Message";
 import type { Chat } from "../lib/chat";
 import type { Translate } from "../lib/i18n";
 import { copiedMs, messageMarkdown, writeClipboard } from "../lib/copying";
+import { cycleTab } from "../lib/keyboard-focus";
 import { replyOutcome } from "../lib/reply-outcome";
 import { type Reshaping, typedText } from "../lib/reshaping";
 
@@ -23,6 +24,12 @@ export const MessageActions: Component<{
 }> = (props) => {
   const [editing, setEditing] = createSignal<string | undefined>();
   const [confirmingDelete, setConfirmingDelete] = createSignal(false);
+  let deleteButton: HTMLButtonElement | undefined;
+  /** Keeping the message puts focus back on its Delete button (rendered again by then). */
+  const keepMessage = () => {
+    setConfirmingDelete(false);
+    queueMicrotask(() => deleteButton?.focus());
+  };
   const [copied, setCopied] = createSignal(false);
   const busy = () => props.chat.isBusy(props.sessionId);
   const outcome = () => replyOutcome(props.message, props.unrecordedError)?.kind;
@@ -129,6 +136,7 @@ export const MessageActions: Component<{
               type="button"
               class="link-button"
               data-testid="delete-message"
+              ref={deleteButton}
               disabled={busy()}
               title={busy() ? props.t("busyRefused") : props.t("deleteMessageHint")}
               onClick={() => setConfirmingDelete(true)}
@@ -142,7 +150,11 @@ export const MessageActions: Component<{
             role="alertdialog"
             aria-label={props.t("deleteMessageConfirm")}
             onKeyDown={(event) => {
-              if (event.key === "Escape") setConfirmingDelete(false);
+              if (event.key === "Escape") {
+                event.preventDefault();
+                keepMessage();
+              }
+              cycleTab(event, event.currentTarget);
             }}
           >
             <span>{props.t("deleteMessageConfirm")}</span>
@@ -159,7 +171,7 @@ export const MessageActions: Component<{
             >
               {props.t("deleteConfirmYes")}
             </button>
-            <button type="button" class="link-button" onClick={() => setConfirmingDelete(false)}>
+            <button type="button" class="link-button" onClick={keepMessage}>
               {props.t("deleteConfirmNo")}
             </button>
           </span>

@@ -1,10 +1,13 @@
 // The model picker: a button showing the current model, opening a searchable list grouped by
-// provider. The choice is remembered per session (and the session keeps its last model).
+// provider. The choice is remembered per session (and the session keeps its last model). ↓ from
+// the search field enters the list, ↑/↓ (Home, End) move in it, Enter picks and goes back to the
+// composer; Esc closes onto the picker's button.
 import { type Component, createMemo, createSignal, For, Show } from "solid-js";
 import type { Chat } from "../lib/chat";
 import type { Translate } from "../lib/i18n";
+import { rovingIndex } from "../lib/keyboard-focus";
 
-export const ModelPicker: Component<{ t: Translate; chat: Chat; sessionId: string }> = (props) => {
+export const ModelPicker: Component<{ t: Translate; chat: Chat; sessionId: string; onPicked?: () => void }> = (props) => {
   const [open, setOpen] = createSignal(false);
   const [search, setSearch] = createSignal("");
   const current = () => props.chat.choiceFor(props.sessionId).model;
@@ -29,14 +32,42 @@ export const ModelPicker: Component<{ t: Translate; chat: Chat; sessionId: strin
       .filter((group) => group.models.length > 0);
   });
 
+  let trigger: HTMLButtonElement | undefined;
+  let popover: HTMLDivElement | undefined;
+  const pick = (choice: Parameters<Chat["setChoice"]>[1]) => {
+    props.chat.setChoice(props.sessionId, choice);
+    setOpen(false);
+    props.onPicked?.();
+  };
+  const close = () => {
+    setOpen(false);
+    trigger?.focus();
+  };
+  /** ↑/↓ walk the search field and every model and variant button as one list. */
+  const onPopoverKeyDown = (event: KeyboardEvent) => {
+    if (event.key === "Escape") {
+      event.preventDefault();
+      close();
+      return;
+    }
+    const stops = Array.from(popover?.querySelectorAll<HTMLElement>(".popover-search, .popover-option, .popover-variants button") ?? []);
+    const at = stops.indexOf(event.target as HTMLElement);
+    // Home and End belong to the text in the search field.
+    if (at === 0 && (event.key === "Home" || event.key === "End")) return;
+    const next = rovingIndex(event.key, at, stops.length);
+    if (next === undefined) return;
+    event.preventDefault();
+    stops[next]?.focus();
+  };
+
   return (
     <div class="model-picker">
-      <button type="button" class="plain-button" data-testid="model-picker" aria-haspopup="listbox" aria-expanded={open()} onClick={() => setOpen(!open())}>
+      <button type="button" class="plain-button" ref={trigger} data-testid="model-picker" aria-haspopup="listbox" aria-expanded={open()} onClick={() => setOpen(!open())}>
         <span class="visually-hidden">{props.t("modelLabel")}: </span>
         {currentName()}
       </button>
       <Show when={open()}>
-        <div class="popover" role="dialog" aria-label={props.t("modelLabel")}>
+        <div class="popover" ref={popover} role="dialog" aria-label={props.t("modelLabel")} onKeyDown={onPopoverKeyDown}>
           <input
             class="popover-search"
             type="search"
@@ -45,9 +76,6 @@ export const ModelPicker: Component<{ t: Translate; chat: Chat; sessionId: strin
             value={search()}
             ref={(element) => { queueMicrotask(() => { element.focus(); }); }}
             onInput={(event) => setSearch(event.currentTarget.value)}
-            onKeyDown={(event) => {
-              if (event.key === "Escape") setOpen(false);
-            }}
           />
           <Show when={groups().length > 0} fallback={<p class="popover-empty">{props.t("modelNone")}</p>}>
             <For each={groups()}>
@@ -61,10 +89,7 @@ export const ModelPicker: Component<{ t: Translate; chat: Chat; sessionId: strin
                         type="button"
                         class="popover-option"
                         aria-pressed={current()?.providerID === model.providerID && current()?.modelID === model.id}
-                        onClick={() => {
-                          props.chat.setChoice(props.sessionId, { model: { providerID: model.providerID, modelID: model.id } });
-                          setOpen(false);
-                        }}
+                        onClick={() => { pick({ model: { providerID: model.providerID, modelID: model.id } }); }}
                       >
                         {model.name}
                       </button>
@@ -76,10 +101,7 @@ export const ModelPicker: Component<{ t: Translate; chat: Chat; sessionId: strin
                                 type="button"
                                 class="plain-button"
                                 aria-pressed={current()?.modelID === model.id && props.chat.choiceFor(props.sessionId).variant === variant}
-                                onClick={() => {
-                                  props.chat.setChoice(props.sessionId, { model: { providerID: model.providerID, modelID: model.id }, variant });
-                                  setOpen(false);
-                                }}
+                                onClick={() => { pick({ model: { providerID: model.providerID, modelID: model.id }, variant }); }}
                               >
                                 {variant}
                               </button>

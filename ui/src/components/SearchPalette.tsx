@@ -5,6 +5,7 @@ import { type Component, createEffect, createMemo, createSignal, For, on, onClea
 import type { SearchResult } from "../lib/bindings/SearchResult";
 import type { Chat } from "../lib/chat";
 import type { Locale, Translate } from "../lib/i18n";
+import { cycleTab } from "../lib/keyboard-focus";
 import { createLiveSearch } from "../lib/live-search";
 import { destination, type PaletteItem, paletteItems, stepIndex } from "../lib/search-palette";
 import { displayTitle } from "../lib/session-title";
@@ -13,7 +14,7 @@ import { ExcerptText, fieldLabel } from "./ExcerptText";
 /** How many sessions one answer lists; the palette is for jumping, not browsing. */
 export const paletteResultLimit = 20;
 
-export const SearchPalette: Component<{ t: Translate; locale: Locale; chat: Chat; onClose: () => void }> = (props) => {
+export const SearchPalette: Component<{ t: Translate; locale: Locale; chat: Chat; onClose: () => void; onChosen?: () => void }> = (props) => {
   const [includeArchived, setIncludeArchived] = createSignal(false);
   const [active, setActive] = createSignal(-1);
   // eslint-disable-next-line solid/reactivity -- the chat is fixed for the app's lifetime
@@ -57,6 +58,7 @@ export const SearchPalette: Component<{ t: Translate; locale: Locale; chat: Chat
     chat.rememberSession(item.session);
     if (messageId === undefined) void chat.openSession(sessionId);
     else void chat.revealMessage(sessionId, messageId, "jump");
+    props.onChosen?.();
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
@@ -69,6 +71,9 @@ export const SearchPalette: Component<{ t: Translate; locale: Locale; chat: Chat
     } else if (event.key === "Escape") {
       event.preventDefault();
       props.onClose();
+    } else if (event.currentTarget instanceof HTMLElement) {
+      // Modal: Tab cycles between the field and the archived switch.
+      cycleTab(event, event.currentTarget);
     }
   };
 

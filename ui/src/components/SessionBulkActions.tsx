@@ -3,6 +3,7 @@
 import { type Component, createSignal, Show } from "solid-js";
 import type { Chat } from "../lib/chat";
 import type { Translate } from "../lib/i18n";
+import { cycleTab } from "../lib/keyboard-focus";
 
 export const SessionBulkActions: Component<{
   t: Translate;
@@ -16,6 +17,12 @@ export const SessionBulkActions: Component<{
 }> = (props) => {
   const [confirming, setConfirming] = createSignal(false);
   const [working, setWorking] = createSignal(false);
+  let deleteButton: HTMLButtonElement | undefined;
+  /** Keeping them puts focus back on Delete (rendered again by then). */
+  const keep = () => {
+    setConfirming(false);
+    queueMicrotask(() => deleteButton?.focus());
+  };
 
   const run = async (action: "archive" | "restore" | "delete") => {
     const ids = props.sessionIds;
@@ -52,7 +59,7 @@ export const SessionBulkActions: Component<{
                 {props.t("restoreSession")}
               </button>
             </Show>
-            <button type="button" class="plain-button" disabled={working()} data-testid="bulk-delete" onClick={() => setConfirming(true)}>
+            <button type="button" class="plain-button" disabled={working()} data-testid="bulk-delete" ref={deleteButton} onClick={() => setConfirming(true)}>
               {props.t("deleteSession")}
             </button>
             <button type="button" class="icon-button" title={props.t("bulkClear")} aria-label={props.t("bulkClear")} onClick={() => { props.onClear(); }}>
@@ -61,7 +68,20 @@ export const SessionBulkActions: Component<{
           </>
         }
       >
-        <div class="confirm confirm--bulk" role="alertdialog" aria-label={props.t("bulkDeleteConfirm", { count: props.sessionIds.length })}>
+        <div
+          class="confirm confirm--bulk"
+          role="alertdialog"
+          aria-label={props.t("bulkDeleteConfirm", { count: props.sessionIds.length })}
+          onKeyDown={(event) => {
+            if (event.key === "Escape") {
+              // Esc answers the question; the sidebar's Esc (clear the selection) waits for the next one.
+              event.preventDefault();
+              event.stopPropagation();
+              keep();
+            }
+            cycleTab(event, event.currentTarget);
+          }}
+        >
           <span class="confirm-text confirm-text--wrap">{props.t("bulkDeleteConfirm", { count: props.sessionIds.length })}</span>
           <button
             type="button"
@@ -72,7 +92,7 @@ export const SessionBulkActions: Component<{
           >
             {props.t("deleteConfirmYes")}
           </button>
-          <button type="button" class="plain-button" ref={(element) => { queueMicrotask(() => { element.focus(); }); }} onClick={() => setConfirming(false)}>
+          <button type="button" class="plain-button" ref={(element) => { queueMicrotask(() => { element.focus(); }); }} onClick={keep}>
             {props.t("deleteConfirmNo")}
           </button>
         </div>

@@ -7,6 +7,7 @@ import type { ProviderSetting } from "../lib/bindings/ProviderSetting";
 import type { ProviderSettings } from "../lib/bindings/ProviderSettings";
 import type { StorageUse } from "../lib/bindings/StorageUse";
 import { humanSize, type Translate } from "../lib/i18n";
+import { createDialogFocus } from "../lib/keyboard-focus";
 import { checkProviderForm, describeKey, emptyForm, type FormField, formFromSetting, kindLabel, type ProviderForm, providerKinds } from "../lib/settings";
 import { type Backend, type BackendError, toBackendError } from "../lib/transport";
 
@@ -89,9 +90,13 @@ export const Settings: Component<SettingsProps> = (props) => {
     if (await run(() => backend.removeProvider(id))) props.onChanged();
   };
 
+  let dialog: HTMLElement | undefined;
+  // Focus goes in (to Close, the one control always there) and back to what opened it; Tab stays inside.
+  const focus = createDialogFocus(() => dialog, () => dialog?.querySelector<HTMLElement>("[data-testid=close-settings]") ?? undefined);
+
   return (
     <div class="settings-backdrop" onClick={(event) => { if (event.target === event.currentTarget) props.onClose(); }}>
-      <section class="settings" role="dialog" aria-modal="true" aria-labelledby="settings-title" data-testid="settings">
+      <section class="settings" ref={dialog} role="dialog" aria-modal="true" aria-labelledby="settings-title" data-testid="settings" onKeyDown={focus.onKeyDown}>
         <header class="settings-header">
           <h2 id="settings-title">{props.t("settingsTitle")}</h2>
           <button type="button" class="icon-button" aria-label={props.t("settingsClose")} title={props.t("settingsClose")} data-testid="close-settings" onClick={() => { props.onClose(); }}>

@@ -2,12 +2,14 @@
 // title, and the sessions — pinned first, then newest first — paged from the backend and
 // virtualised, so ten thousand sessions scroll like ten. Rename inline, pin, archive, delete
 // after an inline confirmation; tick several (or Ctrl/Cmd-click, Shift-click) to archive or
-// delete them at once.
+// delete them at once. The list is one Tab stop: ↑/↓, Home and End move between sessions, Enter
+// opens, →/← reach the row's own buttons, Delete asks to delete and F2 renames.
 import { createVirtualizer } from "@tanstack/solid-virtual";
 import { type Component, createEffect, createSignal, For, on, onCleanup, Show, untrack } from "solid-js";
 import type { Session } from "../lib/bindings/Session";
 import type { Chat } from "../lib/chat";
 import type { Locale, Translate } from "../lib/i18n";
+import { cycleTab, focusWhenPresent, rovingIndex } from "../lib/keyboard-focus";
 import { displayTitle } from "../lib/session-title";
 import { extend, noSelection, prune, type Selection, selectedInOrder, toggle } from "../lib/session-selection";
 import { observeRectOr } from "../lib/virtual-list";
@@ -80,6 +82,32 @@ export const Sidebar: Component<SidebarProps> = (props) => {
   createEffect(on(order, (ids) => setSelection((current) => prune(current, ids))));
   const select = (id: string, how: "toggle" | "extend") => {
     setSelection((current) => (how === "extend" && !current.ids.has(id) ? extend(current, order(), id) : toggle(current, id)));
+  };
+  // The one session whose button Tab stops at: the last one moved to, else the open one, else the first.
+  const [roving, setRoving] = createSignal<string | undefined>();
+  const tabStop = () => {
+    const ids = order();
+    const candidates = [roving(), props.chat.selectedId()];
+    return candidates.find((id) => id !== undefined && ids.includes(id)) ?? ids[0];
+  };
+  const onListKeyDown = (event: KeyboardEvent) => {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const row = (event.target as HTMLElement).closest<HTMLElement>("[data-session-id]");
+    const id = row?.dataset.sessionId;
+    if (row === null || id === undefined || (event.target as HTMLElement).classList.contains("rename-input")) return;
+    const ids = order();
+    const next = rovingIndex(event.key, ids.indexOf(id), ids.length);
+    if (next === undefined) return;
+    event.preventDefault();
+    const nextId = ids[next];
+    if (nextId === undefined) return;
+    setRoving(nextId);
+    virtualizer.scrollToIndex(next);
+    focusWhenPresent(() =>
+      Array.from(scroller?.querySelectorAll<HTMLElement>("[data-session-id]") ?? [])
+        .find((element) => element.dataset.sessionId === nextId)
+        ?.querySelector<HTMLElement>(".session-open"),
+    );
   };
   const virtualizer = createVirtualizer({
     get count() {
@@ -171,7 +199,19 @@ export const Sidebar: Component<SidebarProps> = (props) => {
         </div>
       </Show>
       <div class="session-scroller" ref={scroller} onScroll={onScroll} data-testid="session-list">
-        <ul class="session-list" style={{ height: `${String(virtualizer.getTotalSize())}px` }}>
+        <p id="session-list-keys" class="visually-hidden">
+          {props.t("sessionListKeys")}
+        </p>
+        <ul
+          class="session-list"
+          aria-labelledby="sessions-title"
+          style={{ height: `${String(virtualizer.getTotalSize())}px` }}
+          onKeyDown={onListKeyDown}
+          onFocusIn={(event) => {
+            const id = (event.target as HTMLElement).closest<HTMLElement>("[data-session-id]")?.dataset.sessionId;
+            if (id !== undefined) setRoving(id);
+          }}
+        >
           <For each={virtualizer.getVirtualItems()}>
             {(row) => (
               <Show when={shown()[row.index]}>
@@ -184,6 +224,7 @@ export const Sidebar: Component<SidebarProps> = (props) => {
                       session={session()}
                       onRestored={() => setArchived((list) => list?.filter((item) => item.id !== session().id))}
                       checked={selection().ids.has(session().id)}
+                      tabStop={tabStop() === session().id}
                       onSelect={(how) => { select(session().id, how); }}
                       onChanged={refresh}
                     />
@@ -212,11 +253,42 @@ const SessionRow: Component<{
   session: Session;
   onRestored: () => void;
   checked: boolean;
+  /** The list's one Tab stop is this row's button. */
+  tabStop: boolean;
   onSelect: (how: "toggle" | "extend") => void;
   onChanged: () => void;
 }> = (props) => {
   const [mode, setMode] = createSignal<"view" | "rename" | "confirm-delete">("view");
   const selected = () => props.chat.selectedId() === props.session.id;
+  let row: HTMLDivElement | undefined;
+  let openButton: HTMLButtonElement | undefined;
+  // Leaving rename or the delete question puts focus back on the row, not on the page's body.
+  createEffect(
+    on(mode, (current, previous) => {
+      if (current !== "view" || previous === undefined || previous === "view") return;
+      queueMicrotask(() => {
+        const active = document.activeElement;
+        if (active === null || active === document.body || row?.contains(active) === true) openButton?.focus();
+      });
+    }),
+  );
+  /** →/← step through the row's controls; Delete asks, F2 renames. */
+  const onRowKeyDown = (event: KeyboardEvent) => {
+    if (mode() !== "view" || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
+      const controls = Array.from(row?.querySelectorAll<HTMLElement>(".session-check, .session-open, .session-actions button") ?? []);
+      const at = controls.indexOf(event.target as HTMLElement);
+      const next = controls[at + (event.key === "ArrowRight" ? 1 : -1)];
+      event.preventDefault();
+      next?.focus();
+    } else if (event.key === "Delete") {
+      event.preventDefault();
+      setMode("confirm-delete");
+    } else if (event.key === "F2") {
+      event.preventDefault();
+      setMode("rename");
+    }
+  };
 
   const commitRename = (input: HTMLInputElement) => {
     const title = input.value.trim();
@@ -230,6 +302,8 @@ const SessionRow: Component<{
       classList={{ "session-row--selected": selected(), "session-row--checked": props.checked }}
       data-testid="session-row"
       data-session-id={props.session.id}
+      ref={row}
+      onKeyDown={onRowKeyDown}
     >
       <Show when={mode() === "view"}>
         <input
@@ -237,6 +311,7 @@ const SessionRow: Component<{
           class="session-check"
           data-testid="session-check"
           checked={props.checked}
+          tabIndex={-1}
           aria-label={props.t("selectSession", { title: displayTitle(props.session.title, props.t, props.locale) })}
           onClick={(event) => {
             props.onSelect(event.shiftKey ? "extend" : "toggle");
@@ -245,6 +320,9 @@ const SessionRow: Component<{
         <button
           type="button"
           class="session-open"
+          ref={openButton}
+          tabIndex={props.tabStop ? 0 : -1}
+          aria-describedby="session-list-keys"
           aria-current={selected() ? "true" : undefined}
           title={displayTitle(props.session.title, props.t, props.locale)}
           onClick={(event) => {
@@ -266,6 +344,7 @@ const SessionRow: Component<{
             <button
               type="button"
               class="icon-button"
+                tabIndex={-1}
               classList={{ "icon-button--on": props.session.pinned }}
               title={props.session.pinned ? props.t("unpinSession") : props.t("pinSession")}
               aria-label={props.session.pinned ? props.t("unpinSession") : props.t("pinSession")}
@@ -276,7 +355,8 @@ const SessionRow: Component<{
               <Icon name="pin" />
             </button>
           </Show>
-          <button type="button" class="icon-button" title={props.t("renameSession")} aria-label={props.t("renameSession")} onClick={() => setMode("rename")}>
+          <button type="button" class="icon-button"
+                tabIndex={-1} title={props.t("renameSession")} aria-label={props.t("renameSession")} onClick={() => setMode("rename")}>
             ✎
           </button>
           <Show
@@ -285,6 +365,7 @@ const SessionRow: Component<{
               <button
                 type="button"
                 class="icon-button"
+                tabIndex={-1}
                 title={props.t("restoreSession")}
                 aria-label={props.t("restoreSession")}
                 onClick={() => void props.chat.restoreSession(props.session.id).then(props.onRestored)}
@@ -293,11 +374,13 @@ const SessionRow: Component<{
               </button>
             }
           >
-            <button type="button" class="icon-button" title={props.t("archiveSession")} aria-label={props.t("archiveSession")} onClick={() => void props.chat.archiveSession(props.session.id).then(props.onChanged)}>
+            <button type="button" class="icon-button"
+                tabIndex={-1} title={props.t("archiveSession")} aria-label={props.t("archiveSession")} onClick={() => void props.chat.archiveSession(props.session.id).then(props.onChanged)}>
               ⌫
             </button>
           </Show>
-          <button type="button" class="icon-button" title={props.t("deleteSession")} aria-label={props.t("deleteSession")} onClick={() => setMode("confirm-delete")}>
+          <button type="button" class="icon-button"
+                tabIndex={-1} title={props.t("deleteSession")} aria-label={props.t("deleteSession")} onClick={() => setMode("confirm-delete")}>
             ✕
           </button>
         </div>
@@ -316,12 +399,23 @@ const SessionRow: Component<{
         />
       </Show>
       <Show when={mode() === "confirm-delete"}>
-        <div class="confirm" role="alertdialog" aria-label={props.t("deleteConfirm", { title: props.session.title })}>
+        <div
+          class="confirm"
+          role="alertdialog"
+          aria-label={props.t("deleteConfirm", { title: props.session.title })}
+          onKeyDown={(event) => {
+            if (event.key === "Escape") {
+              event.preventDefault();
+              setMode("view");
+            }
+            cycleTab(event, event.currentTarget);
+          }}
+        >
           <span class="confirm-text">{props.t("deleteConfirm", { title: props.session.title })}</span>
           <button type="button" class="danger-button" onClick={() => void props.chat.deleteSession(props.session.id).then(props.onChanged)}>
             {props.t("deleteConfirmYes")}
           </button>
-          <button type="button" class="plain-button" onClick={() => setMode("view")}>
+          <button type="button" class="plain-button" ref={(element) => { queueMicrotask(() => { element.focus(); }); }} onClick={() => setMode("view")}>
             {props.t("deleteConfirmNo")}
           </button>
         </div>

@@ -1,0 +1,110 @@
+// Keyboard focus for lists and dialogs. A list is one Tab stop whose arrow keys move between its
+// items (a "roving" tab index: the active item has tabindex 0, the others -1), and a modal takes
+// focus when it opens, keeps Tab inside while it is open and hands focus back when it closes.
+import { onCleanup, onMount } from "solid-js";
+
+/** Where an arrow, Home or End key moves in a list of `count` items; undefined for other keys. */
+export function rovingIndex(key: string, current: number, count: number): number | undefined {
+  if (count <= 0) return undefined;
+  const last = count - 1;
+  const from = Math.min(Math.max(current, 0), last);
+  switch (key) {
+    case "ArrowDown":
+      return Math.min(from + 1, last);
+    case "ArrowUp":
+      return Math.max(from - 1, 0);
+    case "Home":
+      return 0;
+    case "End":
+      return last;
+    default:
+      return undefined;
+  }
+}
+
+const tabbableSelector = [
+  "a[href]",
+  "button:not([disabled])",
+  "input:not([disabled]):not([type=hidden])",
+  "select:not([disabled])",
+  "textarea:not([disabled])",
+  "summary",
+  "[tabindex]",
+].join(",");
+
+/** The elements inside `container` that Tab stops at, in document order. */
+export function tabbableWithin(container: HTMLElement): HTMLElement[] {
+  return Array.from(container.querySelectorAll<HTMLElement>(tabbableSelector)).filter(
+    (element) => element.tabIndex >= 0 && !element.hidden && element.closest("[hidden],[inert]") === null,
+  );
+}
+
+/** Keeps Tab and Shift+Tab inside `container`: past the last element is the first, and back. */
+export function cycleTab(event: KeyboardEvent, container: HTMLElement): void {
+  if (event.key !== "Tab") return;
+  const stops = tabbableWithin(container);
+  const first = stops[0];
+  const last = stops[stops.length - 1];
+  if (first === undefined || last === undefined) {
+    event.preventDefault();
+    return;
+  }
+  const active = document.activeElement;
+  const inside = active instanceof HTMLElement && container.contains(active);
+  if (event.shiftKey && (!inside || active === first)) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && (!inside || active === last)) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
+export interface DialogFocus {
+  /** Put on the dialog's keydown: Tab cycles inside it. */
+  onKeyDown: (event: KeyboardEvent) => void;
+  /** The dialog closes onto something else (a chosen result): do not hand focus back. */
+  forget: () => void;
+}
+
+/**
+ * For a modal component: on mount, focus moves into `container` (to `initial`, else its first
+ * stop) unless something inside already has it; on cleanup it goes back to what had it before,
+ * when that is still on the page.
+ */
+export function createDialogFocus(container: () => HTMLElement | undefined, initial?: () => HTMLElement | undefined): DialogFocus {
+  let previous = document.activeElement instanceof HTMLElement ? document.activeElement : undefined;
+  onMount(() => {
+    queueMicrotask(() => {
+      const element = container();
+      if (element === undefined || element.contains(document.activeElement)) return;
+      (initial?.() ?? tabbableWithin(element)[0] ?? element).focus();
+    });
+  });
+  onCleanup(() => {
+    const back = previous;
+    if (back?.isConnected === true) back.focus();
+  });
+  return {
+    onKeyDown: (event) => {
+      const element = container();
+      if (element !== undefined) cycleTab(event, element);
+    },
+    forget: () => {
+      previous = undefined;
+    },
+  };
+}
+
+/**
+ * Focuses what `find` returns once it exists: a virtualised list renders a row only after it is
+ * scrolled to, a frame or two later.
+ */
+export function focusWhenPresent(find: () => HTMLElement | null | undefined, frames = 10): void {
+  const element = find();
+  if (element !== null && element !== undefined) {
+    element.focus();
+    return;
+  }
+  if (frames > 0) requestAnimationFrame(() => { focusWhenPresent(find, frames - 1); });
+}
