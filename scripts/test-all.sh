@@ -39,6 +39,9 @@ command -v cargo >/dev/null || { echo "cargo not found: install Rust (stable) fi
 step "Rust formatting"
 cargo fmt --all -- --check
 
+step "GitHub workflows (actionlint + shellcheck on their run: scripts)"
+bash scripts/test-workflows.sh
+
 step "UI: install, typecheck, lint, unit tests"
 bash scripts/test-ui.sh
 
