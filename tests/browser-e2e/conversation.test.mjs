@@ -9,7 +9,7 @@ import os from "node:os"
 import path from "node:path"
 import { startServer } from "../sdk-compat/server.mjs"
 import { startScriptedProvider } from "./scripted-provider.mjs"
-import { artifacts, launchBrowser, root } from "./support.mjs"
+import { artifacts, callApi, launchBrowser, root } from "./support.mjs"
 
 const run = { provider: undefined, server: undefined, browser: undefined }
 before(async () => {
@@ -103,16 +103,10 @@ test("a link in a reply opens in a new tab cut off from the app; a file: link op
 
 /** A session of `count` messages you sent (no replies), of uneven heights, made over HTTP. */
 async function seededSession(count, title) {
-  const base = run.server.baseUrl
-  const session = await (await fetch(`${base}/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ title }) })).json()
+  const session = await callApi(run.server.baseUrl, "POST", "/session", { title })
   for (let index = 0; index < count; index++) {
     const lines = Array.from({ length: 1 + (index % 7) }, (_, line) => `message ${index} line ${line}`).join("\n")
-    const response = await fetch(`${base}/session/${session.id}/message`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ noReply: true, parts: [{ type: "text", text: lines }] }),
-    })
-    assert.equal(response.status, 200, await response.text())
+    await callApi(run.server.baseUrl, "POST", `/session/${session.id}/message`, { noReply: true, parts: [{ type: "text", text: lines }] })
   }
   return session
 }

@@ -27,15 +27,7 @@ before(async () => {
 })
 after(() => foreign?.server.close())
 
-async function api(method, route, body) {
-  const response = await fetch(run.server.baseUrl + route, {
-    method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  assert.ok(response.ok, `${method} ${route} -> ${response.status}`)
-  return response.json()
-}
+const api = run.api
 
 /** Every byte the server stored: the database and its write-ahead log. */
 function ledgerText(folder) {

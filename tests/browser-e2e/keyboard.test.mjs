@@ -11,15 +11,7 @@ import { artifacts, serverAndBrowser } from "./support.mjs"
 
 const run = serverAndBrowser()
 
-async function api(method, route, body) {
-  const response = await fetch(run.server.baseUrl + route, {
-    method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  assert.ok(response.ok, `${method} ${route} -> ${response.status}`)
-  return response.json()
-}
+const api = run.api
 
 /** What has focus, in words a failing assertion can show. */
 function focused(page) {

@@ -9,16 +9,7 @@ import { artifacts, serverAndBrowser } from "./support.mjs"
 
 const run = serverAndBrowser()
 
-/** The server's HTTP API, to make sessions before the page loads them. */
-async function api(method, route, body) {
-  const response = await fetch(run.server.baseUrl + route, {
-    method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  assert.ok(response.ok, `${method} ${route} -> ${response.status}`)
-  return response.json()
-}
+const api = run.api
 
 async function say(sessionID, text) {
   const message = await api("POST", `/session/${sessionID}/message`, { noReply: true, parts: [{ type: "text", text }] })
