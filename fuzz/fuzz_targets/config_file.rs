@@ -3,7 +3,7 @@
 
 #![no_main]
 
-use dossier_core::config::Config;
+use dossier_core::models::config::Config;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

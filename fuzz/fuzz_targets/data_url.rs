@@ -5,7 +5,7 @@
 #![no_main]
 
 use arbitrary::{Arbitrary, Unstructured};
-use dossier_core::data_url;
+use dossier_core::wire::data_url;
 use libfuzzer_sys::fuzz_target;
 
 #[derive(Debug, Arbitrary)]

@@ -5,8 +5,8 @@
 #![no_main]
 
 use arbitrary::{Arbitrary, Unstructured};
-use dossier_core::draft_resolution::{file_url_target, range_to_read_window};
-use dossier_core::read_tool::{read, ReadRequest};
+use dossier_core::pipeline::draft_resolution::{file_url_target, range_to_read_window};
+use dossier_core::pipeline::read_tool::{read, ReadRequest};
 use libfuzzer_sys::fuzz_target;
 use std::path::PathBuf;
 use std::sync::OnceLock;

@@ -4,8 +4,8 @@
 
 #![no_main]
 
-use dossier_core::draft::PromptInput;
 use dossier_core::fuzzing::check_prompt_input;
+use dossier_core::wire::draft::PromptInput;
 use dossier_core::ErrorKind;
 use libfuzzer_sys::fuzz_target;
 

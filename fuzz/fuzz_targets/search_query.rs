@@ -5,11 +5,11 @@
 
 #![no_main]
 
-use dossier_core::draft::{Draft, PromptInput};
 use dossier_core::fuzzing::search_excerpt;
-use dossier_core::search::SearchQuery;
-use dossier_core::search_text::{index_tokens, occurrences, query_terms, runs_contiguous};
-use dossier_core::session::CreateSession;
+use dossier_core::store::search::SearchQuery;
+use dossier_core::store::search_text::{index_tokens, occurrences, query_terms, runs_contiguous};
+use dossier_core::wire::draft::{Draft, PromptInput};
+use dossier_core::wire::session::CreateSession;
 use dossier_core::ErrorKind;
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;

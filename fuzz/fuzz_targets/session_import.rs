@@ -4,7 +4,7 @@
 
 #![no_main]
 
-use dossier_core::export::SessionExport;
+use dossier_core::reshaping::export::SessionExport;
 use dossier_core::ErrorKind;
 use libfuzzer_sys::fuzz_target;
 

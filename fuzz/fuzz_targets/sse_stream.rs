@@ -5,10 +5,10 @@
 
 #![no_main]
 
-use dossier_core::provider::anthropic::EventDecoder;
-use dossier_core::provider::openai_compatible::ChunkDecoder;
-use dossier_core::provider::server_sent_events::{decode_body, EventDecoding};
-use dossier_core::provider::{ProviderFailure, StreamEvent};
+use dossier_core::models::provider::anthropic::EventDecoder;
+use dossier_core::models::provider::openai_compatible::ChunkDecoder;
+use dossier_core::models::provider::server_sent_events::{decode_body, EventDecoding};
+use dossier_core::models::provider::{ProviderFailure, StreamEvent};
 use futures::StreamExt;
 use libfuzzer_sys::fuzz_target;
 

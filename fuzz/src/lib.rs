@@ -3,7 +3,7 @@
 //! `-malloc_limit_mb`), a scratch ledger on a temporary folder for the targets that must reach
 //! SQLite, and the split of a body into fuzz-chosen chunks.
 
-use dossier_core::config::{Config, Locations};
+use dossier_core::models::config::{Config, Locations};
 use dossier_core::{Ledger, LedgerOptions};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::OnceLock;

@@ -5,13 +5,13 @@
 use crate::drop::allow_list::AllowList;
 use crate::drop::classification::DroppedFile;
 use crate::error::ShellError;
-use dossier_core::agent::Agent;
-use dossier_core::draft::PromptInput;
-use dossier_core::message::MessageWithParts;
-use dossier_core::message_store::MessageQuery;
-use dossier_core::model_catalog::ModelCatalog;
-use dossier_core::session::{CreateSession, Session, SessionPatch, SessionTimePatch};
-use dossier_core::session_store::SessionQuery;
+use dossier_core::models::agent::Agent;
+use dossier_core::models::model_catalog::ModelCatalog;
+use dossier_core::store::message_store::MessageQuery;
+use dossier_core::store::session_store::SessionQuery;
+use dossier_core::wire::draft::PromptInput;
+use dossier_core::wire::message::MessageWithParts;
+use dossier_core::wire::session::{CreateSession, Session, SessionPatch, SessionTimePatch};
 use dossier_core::Ledger;
 use serde::{Deserialize, Serialize};
 use tauri::{AppHandle, Emitter, Manager, Runtime, State};
@@ -229,7 +229,7 @@ pub async fn abort_reply(
 pub async fn reply_permission(
     ledger: State<'_, Ledger>,
     request_id: String,
-    reply: dossier_core::permission_request::PermissionReply,
+    reply: dossier_core::reply::permission_request::PermissionReply,
 ) -> Result<(), ShellError> {
     Ok(ledger.reply_permission(&request_id, reply).await?)
 }
@@ -238,8 +238,8 @@ pub async fn reply_permission(
 #[tauri::command]
 pub async fn search(
     ledger: State<'_, Ledger>,
-    query: dossier_core::search::SearchQuery,
-) -> Result<Vec<dossier_core::search::SearchResult>, ShellError> {
+    query: dossier_core::store::search::SearchQuery,
+) -> Result<Vec<dossier_core::store::search::SearchResult>, ShellError> {
     Ok(ledger.search(&query).await?)
 }
 
@@ -247,7 +247,7 @@ pub async fn search(
 #[tauri::command]
 pub async fn read_settings(
     ledger: State<'_, Ledger>,
-) -> Result<dossier_core::provider_settings::ProviderSettings, ShellError> {
+) -> Result<dossier_core::models::provider_settings::ProviderSettings, ShellError> {
     Ok(ledger.provider_settings().await?)
 }
 
@@ -255,7 +255,7 @@ pub async fn read_settings(
 #[tauri::command]
 pub fn storage_use(
     ledger: State<'_, Ledger>,
-) -> Result<dossier_core::disk_space::StorageUse, ShellError> {
+) -> Result<dossier_core::store::disk_space::StorageUse, ShellError> {
     Ok(ledger.storage_use()?)
 }
 
@@ -264,8 +264,8 @@ pub fn storage_use(
 #[tauri::command]
 pub async fn save_provider(
     ledger: State<'_, Ledger>,
-    input: dossier_core::provider_settings::ProviderInput,
-) -> Result<dossier_core::provider_settings::ProviderSettings, ShellError> {
+    input: dossier_core::models::provider_settings::ProviderInput,
+) -> Result<dossier_core::models::provider_settings::ProviderSettings, ShellError> {
     Ok(ledger.save_provider(input).await?)
 }
 
@@ -273,7 +273,7 @@ pub async fn save_provider(
 pub async fn remove_provider(
     ledger: State<'_, Ledger>,
     provider_id: String,
-) -> Result<dossier_core::provider_settings::ProviderSettings, ShellError> {
+) -> Result<dossier_core::models::provider_settings::ProviderSettings, ShellError> {
     Ok(ledger.remove_provider(&provider_id).await?)
 }
 
@@ -281,7 +281,7 @@ pub async fn remove_provider(
 pub async fn remove_provider_key(
     ledger: State<'_, Ledger>,
     provider_id: String,
-) -> Result<dossier_core::provider_settings::ProviderSettings, ShellError> {
+) -> Result<dossier_core::models::provider_settings::ProviderSettings, ShellError> {
     Ok(ledger.remove_provider_key(&provider_id).await?)
 }
 

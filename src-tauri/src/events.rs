@@ -2,7 +2,7 @@
 //! the `{id, type, properties}` envelope the HTTP event stream uses, so one reducer in the UI
 //! serves both transports. Tauri event names may not contain dots, hence one fixed name.
 
-use dossier_core::event::Event;
+use dossier_core::wire::event::Event;
 use dossier_core::Ledger;
 use serde::Serialize;
 use tauri::{AppHandle, Emitter, Runtime};

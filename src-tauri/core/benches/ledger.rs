@@ -8,14 +8,14 @@
 //! 3. the newest 50 and all 1,000 messages of a 1,000-message session (4 parts each), read and
 //!    serialised to JSON as an adapter would, and as the ready-made JSON listing adapters send.
 
-use dossier_core::config::{Config, Locations};
-use dossier_core::draft::{Draft, PromptInput};
-use dossier_core::id::IdKind;
-use dossier_core::message::{Message, UserMessage, UserModel, UserTime};
-use dossier_core::message_store::{self, MessageQuery};
-use dossier_core::part::{Part, PartBody, TextPart};
-use dossier_core::session::CreateSession;
-use dossier_core::session_store::{self, SessionQuery};
+use dossier_core::models::config::{Config, Locations};
+use dossier_core::store::message_store::{self, MessageQuery};
+use dossier_core::store::session_store::{self, SessionQuery};
+use dossier_core::wire::draft::{Draft, PromptInput};
+use dossier_core::wire::id::IdKind;
+use dossier_core::wire::message::{Message, UserMessage, UserModel, UserTime};
+use dossier_core::wire::part::{Part, PartBody, TextPart};
+use dossier_core::wire::session::CreateSession;
 use dossier_core::{Ledger, LedgerOptions};
 use std::time::{Duration, Instant};
 

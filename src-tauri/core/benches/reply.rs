@@ -6,10 +6,10 @@
 //! 2. Sustained delta rate through the event channel: a question of 20,000 words, which the
 //!    offline model quotes back word by word, counted by a live subscriber.
 
-use dossier_core::config::{Config, Locations};
-use dossier_core::draft::{Draft, PromptInput};
-use dossier_core::event::EventPayload;
-use dossier_core::session::CreateSession;
+use dossier_core::models::config::{Config, Locations};
+use dossier_core::wire::draft::{Draft, PromptInput};
+use dossier_core::wire::event::EventPayload;
+use dossier_core::wire::session::CreateSession;
 use dossier_core::{Ledger, LedgerOptions};
 use std::time::{Duration, Instant};
 use tokio::sync::broadcast::error::RecvError;

@@ -3,14 +3,14 @@
 //! search`; `SEARCH_BENCH_SESSIONS` and `SEARCH_BENCH_PARTS_PER_SESSION` change the scale
 //! (default 10,000 sessions × 100 parts = 1,000,000 parts).
 
-use dossier_core::config::{Config, Locations};
-use dossier_core::id::IdKind;
-use dossier_core::message::{Message, UserMessage, UserModel, UserTime};
-use dossier_core::message_store;
-use dossier_core::part::{Part, PartBody, TextPart};
-use dossier_core::search::SearchQuery;
-use dossier_core::session::CreateSession;
-use dossier_core::session_store;
+use dossier_core::models::config::{Config, Locations};
+use dossier_core::store::message_store;
+use dossier_core::store::search::SearchQuery;
+use dossier_core::store::session_store;
+use dossier_core::wire::id::IdKind;
+use dossier_core::wire::message::{Message, UserMessage, UserModel, UserTime};
+use dossier_core::wire::part::{Part, PartBody, TextPart};
+use dossier_core::wire::session::CreateSession;
 use dossier_core::{Ledger, LedgerOptions};
 use rand::{Rng, SeedableRng};
 use std::time::{Duration, Instant};
@@ -258,9 +258,9 @@ async fn main() {
     ledger
         .prompt(
             &secret.id,
-            dossier_core::draft::PromptInput {
+            dossier_core::wire::draft::PromptInput {
                 no_reply: Some(true),
-                parts: vec![dossier_core::draft::Draft::text(
+                parts: vec![dossier_core::wire::draft::Draft::text(
                     "my password is qx7hunter2zz",
                 )],
                 ..Default::default()

@@ -1,17 +1,19 @@
 //! The `Ledger` handle: one cheap-to-clone value holding the database pool, the event bus and
 //! the resolved setup (config, agents, models, hooks). Adapters manage exactly one of these.
 
-use crate::agent::{load_markdown_agents, AgentRegistry};
-use crate::agent_loop::AgentLoop;
-use crate::chat_message_hook::{ChatMessageHook, CommandHook};
-use crate::config::{Config, Locations};
-use crate::credentials::{CredentialStore, InMemoryCredentials, OsKeychain, RememberedCredentials};
-use crate::database;
-use crate::error::LedgerError;
-use crate::event::EventBus;
-use crate::id::{Clock, IdGenerator, IdKind};
-use crate::mcp_resource::{McpResources, NoMcpClients};
-use crate::model_catalog::ModelCatalog;
+use crate::models::agent::{load_markdown_agents, AgentRegistry};
+use crate::models::config::{Config, Locations};
+use crate::models::credentials::{
+    CredentialStore, InMemoryCredentials, OsKeychain, RememberedCredentials,
+};
+use crate::models::model_catalog::ModelCatalog;
+use crate::pipeline::agent_loop::AgentLoop;
+use crate::pipeline::chat_message_hook::{ChatMessageHook, CommandHook};
+use crate::pipeline::mcp_resource::{McpResources, NoMcpClients};
+use crate::store::database;
+use crate::wire::error::LedgerError;
+use crate::wire::event::EventBus;
+use crate::wire::id::{Clock, IdGenerator, IdKind};
 use sqlx::SqlitePool;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -31,20 +33,20 @@ pub(crate) struct Setup {
     pub hooks: Vec<Arc<dyn ChatMessageHook>>,
     pub mcp: Arc<dyn McpResources>,
     pub agent_loop: Arc<dyn AgentLoop>,
-    pub permission_requests: crate::permission_request::PermissionRequests,
+    pub permission_requests: crate::reply::permission_request::PermissionRequests,
     pub default_directory: PathBuf,
     pub locations: Locations,
     /// Held for the ledger's life: tells other processes on the folder that we are alive.
-    pub process_lock: crate::process_lock::ProcessLock,
+    pub process_lock: crate::store::process_lock::ProcessLock,
     pub credentials: Arc<dyn CredentialStore>,
     /// Where a local Ollama was looked for at start-up; looked for again on a reload.
     pub detect_ollama: Option<String>,
     /// One settings change at a time: each reads, edits and writes the whole config file.
     pub settings_writes: tokio::sync::Mutex<()>,
     /// Takes deleted words out of the search index after each deletion (`search_purge`).
-    pub search_purge: crate::search_purge::SearchPurge,
+    pub search_purge: crate::store::search_purge::SearchPurge,
     /// Listings recently built by `messages_json`, with the version they were built from.
-    pub message_listings: crate::message_listing_json::ListingCache,
+    pub message_listings: crate::store::message_listing_json::ListingCache,
     /// Checkpoints the write-ahead log between requests (`database`); stops when dropped.
     pub _checkpoint: database::BackgroundCheckpoint,
 }
@@ -87,7 +89,7 @@ impl LedgerOptions {
         if std::env::var("DOSSIER_OLLAMA").ok().as_deref() != Some("off") {
             options.detect_ollama = Some(
                 std::env::var("DOSSIER_OLLAMA_URL")
-                    .unwrap_or_else(|_| crate::provider::ollama::DEFAULT_URL.into()),
+                    .unwrap_or_else(|_| crate::models::provider::ollama::DEFAULT_URL.into()),
             );
         }
         options
@@ -117,7 +119,7 @@ impl Ledger {
             None => Config::load(&options.locations.config_path)?,
         };
         if let Some(url) = &options.detect_ollama {
-            crate::provider::ollama::add_detected(&mut config, url).await;
+            crate::models::provider::ollama::add_detected(&mut config, url).await;
         }
         let markdown_folder = options
             .locations
@@ -139,7 +141,7 @@ impl Ledger {
                 .map(|hook| Arc::new(CommandHook::from_config(hook)) as Arc<dyn ChatMessageHook>),
         );
         let (process_lock, occupancy) =
-            crate::process_lock::ProcessLock::acquire(&options.locations.data_dir)?;
+            crate::store::process_lock::ProcessLock::acquire(&options.locations.data_dir)?;
         let pool = database::open(&options.locations.data_dir.join(DATABASE_FILE)).await?;
         let ids = Arc::new(match options.clock {
             Some(clock) => IdGenerator::new(clock),
@@ -151,7 +153,7 @@ impl Ledger {
                 .or_else(|| std::env::current_dir().ok())
                 .unwrap_or_else(std::env::temp_dir),
         };
-        let search_purge = crate::search_purge::SearchPurge::start(pool.clone());
+        let search_purge = crate::store::search_purge::SearchPurge::start(pool.clone());
         let checkpoint = database::BackgroundCheckpoint::start(pool.clone());
         let ledger = Self {
             pool,
@@ -165,9 +167,9 @@ impl Ledger {
                 agents,
                 hooks,
                 mcp: options.mcp.unwrap_or_else(|| Arc::new(NoMcpClients)),
-                agent_loop: options
-                    .agent_loop
-                    .unwrap_or_else(|| Arc::new(crate::session_runner::SessionRunner::new())),
+                agent_loop: options.agent_loop.unwrap_or_else(|| {
+                    Arc::new(crate::reply::session_runner::SessionRunner::new())
+                }),
                 permission_requests: Default::default(),
                 default_directory,
                 locations: options.locations,
@@ -184,8 +186,8 @@ impl Ledger {
         };
         // Replies a crash left open are closed before anyone can prompt — unless another
         // living process uses the folder: open replies may then be its, streaming right now.
-        if occupancy == crate::process_lock::Occupancy::Alone {
-            crate::restart_sweep::close_interrupted(&ledger.pool, ledger.now()).await?;
+        if occupancy == crate::store::process_lock::Occupancy::Alone {
+            crate::reply::restart_sweep::close_interrupted(&ledger.pool, ledger.now()).await?;
             ledger
                 .setup
                 .process_lock
@@ -247,8 +249,11 @@ impl Ledger {
     }
 
     /// Attachment bytes by hash, for adapters that serve previews.
-    pub async fn blob(&self, hash: &str) -> Result<Option<crate::blob_store::Blob>, LedgerError> {
-        crate::blob_store::get(&self.pool, hash).await
+    pub async fn blob(
+        &self,
+        hash: &str,
+    ) -> Result<Option<crate::store::blob_store::Blob>, LedgerError> {
+        crate::store::blob_store::get(&self.pool, hash).await
     }
 
     /// Closes the pool, finishing in-flight writes; used on shutdown.

@@ -14,81 +14,22 @@
 //! keychain in `credentials`; the settings view's provider list and config-file edits in
 //! `provider_settings`.
 
-pub mod agent;
-pub mod agent_loop;
-pub mod assistant_error;
-mod attachment_storage;
-pub mod blob_store;
-pub mod chat_message_hook;
-pub mod compaction;
-pub mod config;
-pub mod credentials;
-pub mod data_url;
-pub mod database;
-pub mod disk_space;
-pub mod draft;
-pub mod draft_resolution;
-pub mod error;
-pub mod event;
-pub mod export;
-mod fork;
-pub mod id;
-pub mod image_normalization;
-mod import;
 pub mod ledger;
-pub mod mcp_resource;
-pub mod message;
-mod message_editing;
-mod message_listing_json;
-mod message_reading;
-pub mod message_store;
-pub mod model_catalog;
-pub mod model_choice;
-pub mod model_messages;
-pub mod model_snapshot;
-pub mod model_variant;
-pub mod part;
-pub mod permission;
-pub mod permission_request;
-mod process_lock;
-mod prompt;
-pub mod provider;
-pub mod provider_settings;
-pub mod read_tool;
-pub mod reply_cost;
-mod reply_record;
-pub mod reply_stream;
-mod resend;
-pub mod restart_sweep;
-pub mod retry;
-mod revert;
-mod revert_cleanup;
-pub mod run_loop;
-pub mod search;
-mod search_excerpt;
-pub mod search_index;
-mod search_purge;
-pub mod search_text;
-pub mod session;
-mod session_lifecycle;
-pub mod session_runner;
-pub mod session_store;
-mod session_usage;
-pub mod subtask;
-#[cfg(test)]
-mod test_history;
-pub mod title;
-pub mod tools;
-mod wire_number;
+pub mod models;
+pub mod pipeline;
+pub mod reply;
+pub mod reshaping;
+pub mod store;
+pub mod wire;
 
 /// The pure checks of private modules, for the fuzz targets in `fuzz/` only; not an API.
 #[doc(hidden)]
 pub mod fuzzing {
-    pub use crate::prompt::check_input as check_prompt_input;
-    pub use crate::search_excerpt::excerpt as search_excerpt;
+    pub use crate::pipeline::prompt::check_input as check_prompt_input;
+    pub use crate::store::search_excerpt::excerpt as search_excerpt;
 }
 
-pub use error::{ErrorBody, ErrorKind, LedgerError};
 pub use ledger::{Ledger, LedgerOptions};
-pub use message_listing_json::MessagePageJson;
-pub use session_runner::SessionRunner;
+pub use reply::session_runner::SessionRunner;
+pub use store::message_listing_json::MessagePageJson;
+pub use wire::error::{ErrorBody, ErrorKind, LedgerError};

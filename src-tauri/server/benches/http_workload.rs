@@ -7,8 +7,8 @@
 // A benchmark is a test harness: a failed unwrap is its error report.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use dossier_core::config::{Config, Locations};
-use dossier_core::message_store::MessageQuery;
+use dossier_core::models::config::{Config, Locations};
+use dossier_core::store::message_store::MessageQuery;
 use dossier_core::{Ledger, LedgerOptions};
 use dossier_server::{bind, serve, ServerOptions};
 use serde_json::{json, Value};

@@ -3,7 +3,7 @@
 //! `GET /config/providers`. Prices and limits come from the catalog (config, else the bundled
 //! models.dev snapshot); figures it does not know are reported as zero.
 
-use dossier_core::model_catalog::{Model, ModelCatalog, Provider};
+use dossier_core::models::model_catalog::{Model, ModelCatalog, Provider};
 use serde_json::{json, Map, Value};
 
 /// `GET /config/providers`: `{providers, default}`.
@@ -105,7 +105,7 @@ fn model(model: &Model, provider: &Provider) -> Value {
 #[allow(clippy::unwrap_used)] // a failing unwrap is the test's report
 mod tests {
     use super::*;
-    use dossier_core::config::Config;
+    use dossier_core::models::config::Config;
 
     fn catalog() -> ModelCatalog {
         let config = Config::parse(

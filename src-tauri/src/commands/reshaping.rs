@@ -7,8 +7,8 @@
 //! choosing.
 
 use crate::error::ShellError;
-use dossier_core::message::MessageWithParts;
-use dossier_core::session::Session;
+use dossier_core::wire::message::MessageWithParts;
+use dossier_core::wire::session::Session;
 use dossier_core::Ledger;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -39,7 +39,7 @@ impl ExportFormat {
 }
 
 pub fn export_file_name(title: &str, format: ExportFormat) -> String {
-    dossier_core::export::export_file_name(title, format.extension())
+    dossier_core::reshaping::export::export_file_name(title, format.extension())
 }
 
 /// Where an export went, or that the person closed the dialog.

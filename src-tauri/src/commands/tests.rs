@@ -2,7 +2,7 @@
 //! folder, no display.
 
 use crate::builder;
-use dossier_core::config::Locations;
+use dossier_core::models::config::Locations;
 use dossier_core::{Ledger, LedgerOptions};
 use serde_json::{json, Value};
 use std::path::Path;

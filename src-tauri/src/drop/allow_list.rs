@@ -3,8 +3,8 @@
 //! draft and have it read on its behalf.
 
 use crate::error::ShellError;
-use dossier_core::draft::{Draft, PromptInput};
-use dossier_core::draft_resolution::file_url_target;
+use dossier_core::pipeline::draft_resolution::file_url_target;
+use dossier_core::wire::draft::{Draft, PromptInput};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;

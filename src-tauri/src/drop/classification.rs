@@ -3,7 +3,7 @@
 //! sniffing rules are the Read tool's own (`sniff_media`, `is_binary`, the attachment cap), so a
 //! chip never promises what the send would then refuse.
 
-use dossier_core::read_tool::{is_binary, sniff_media, ReadKind, MAX_ATTACHMENT_BYTES};
+use dossier_core::pipeline::read_tool::{is_binary, sniff_media, ReadKind, MAX_ATTACHMENT_BYTES};
 use serde::Serialize;
 use std::fs;
 use std::io::Read;

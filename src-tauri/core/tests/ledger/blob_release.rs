@@ -3,10 +3,10 @@
 //! removes pictures nothing else points at, and keeps those a fork still shows.
 
 use crate::support::*;
-use dossier_core::blob_store;
-use dossier_core::draft::Draft;
-use dossier_core::message::MessageWithParts;
-use dossier_core::part::PartBody;
+use dossier_core::store::blob_store;
+use dossier_core::wire::draft::Draft;
+use dossier_core::wire::message::MessageWithParts;
+use dossier_core::wire::part::PartBody;
 
 fn blob_hash(message: &MessageWithParts) -> String {
     message
@@ -27,7 +27,10 @@ async fn stored(test: &TestLedger, hash: &str) -> bool {
         .is_some()
 }
 
-async fn with_picture(test: &TestLedger, name: &str) -> (dossier_core::session::Session, String) {
+async fn with_picture(
+    test: &TestLedger,
+    name: &str,
+) -> (dossier_core::wire::session::Session, String) {
     let path = test.write(name, png(300, 200));
     let session = test.session().await;
     let saved = test

@@ -6,8 +6,8 @@
 
 use crate::crash_child::{ready, CrashChild};
 use crate::support::*;
-use dossier_core::draft::Draft;
-use dossier_core::session::CreateSession;
+use dossier_core::wire::draft::Draft;
+use dossier_core::wire::session::CreateSession;
 use dossier_core::Ledger;
 use rand::Rng;
 use std::io::Write;
@@ -124,7 +124,7 @@ async fn child_fork(folder: std::path::PathBuf) {
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let source = ledger
-        .sessions(&dossier_core::session_store::SessionQuery::default())
+        .sessions(&dossier_core::store::session_store::SessionQuery::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"))
         .sessions
@@ -194,7 +194,7 @@ async fn killed_fork_leaves_no_fork_or_a_whole_one() {
             .await
             .unwrap_or_else(|error| panic!("round {round}: {error}"));
         let sessions = ledger
-            .sessions(&dossier_core::session_store::SessionQuery {
+            .sessions(&dossier_core::store::session_store::SessionQuery {
                 limit: Some(1000),
                 ..Default::default()
             })
@@ -205,7 +205,7 @@ async fn killed_fork_leaves_no_fork_or_a_whole_one() {
             let page = ledger
                 .messages(
                     &session.id,
-                    &dossier_core::message_store::MessageQuery::default(),
+                    &dossier_core::store::message_store::MessageQuery::default(),
                 )
                 .await
                 .unwrap_or_else(|error| panic!("{error}"));

@@ -3,9 +3,9 @@
 //! made before that was switched on is converted once at open without losing what search finds.
 
 use crate::support::*;
-use dossier_core::disk_space::StorageUse;
-use dossier_core::draft::Draft;
 use dossier_core::ledger::DATABASE_FILE;
+use dossier_core::store::disk_space::StorageUse;
+use dossier_core::wire::draft::Draft;
 use sqlx::SqlitePool;
 
 const ATTACHMENT_BYTES: usize = 4 * 1024 * 1024;

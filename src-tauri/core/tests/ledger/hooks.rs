@@ -3,10 +3,10 @@
 
 use crate::support::*;
 use async_trait::async_trait;
-use dossier_core::chat_message_hook::{ChatMessage, ChatMessageHook};
-use dossier_core::draft::Draft;
-use dossier_core::event::EventPayload;
-use dossier_core::part::PartBody;
+use dossier_core::pipeline::chat_message_hook::{ChatMessage, ChatMessageHook};
+use dossier_core::wire::draft::Draft;
+use dossier_core::wire::event::EventPayload;
+use dossier_core::wire::part::PartBody;
 use std::sync::Arc;
 
 struct Shout;
@@ -42,7 +42,7 @@ impl ChatMessageHook for Thief {
     }
 }
 
-fn hook_errors(events: &[dossier_core::event::Event]) -> Vec<String> {
+fn hook_errors(events: &[dossier_core::wire::event::Event]) -> Vec<String> {
     events
         .iter()
         .filter_map(|event| match &event.payload {
@@ -73,7 +73,7 @@ async fn in_process_hook_edits_message_and_parts_before_saving() {
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(describe(&stored.parts), ["text: QUIET WORDS"]);
-    let dossier_core::message::Message::User(user) = stored.info else {
+    let dossier_core::wire::message::Message::User(user) = stored.info else {
         panic!()
     };
     assert_eq!(user.system.as_deref(), Some("be loud"));

@@ -5,10 +5,10 @@
 use crate::fake_provider::*;
 use crate::reply_support::*;
 use crate::support::*;
-use dossier_core::draft::Draft;
-use dossier_core::message::ModelRef;
-use dossier_core::message_store::MessageQuery;
-use dossier_core::part::PartBody;
+use dossier_core::store::message_store::MessageQuery;
+use dossier_core::wire::draft::Draft;
+use dossier_core::wire::message::ModelRef;
+use dossier_core::wire::part::PartBody;
 use dossier_core::ErrorKind;
 
 fn queries() -> [MessageQuery; 3] {

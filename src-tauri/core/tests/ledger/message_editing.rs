@@ -4,12 +4,14 @@
 
 use crate::reply_support::*;
 use crate::support::*;
-use dossier_core::event::EventPayload;
-use dossier_core::part::{PartBody, TextPart};
+use dossier_core::wire::event::EventPayload;
+use dossier_core::wire::part::{PartBody, TextPart};
 use dossier_core::ErrorKind;
 
 /// A session with a question and the offline model's answer (which records its tokens).
-async fn answered(test: &TestLedger) -> (String, Vec<dossier_core::message::MessageWithParts>) {
+async fn answered(
+    test: &TestLedger,
+) -> (String, Vec<dossier_core::wire::message::MessageWithParts>) {
     let session = test.session().await;
     ask(test, &session.id, "What is a periwinkle?").await;
     let history = test.history(&session.id).await;
@@ -151,7 +153,10 @@ async fn a_rewritten_part_is_stored_announced_and_found_by_search() {
 async fn nothing_is_deleted_or_rewritten_while_the_session_replies() {
     let (_fake, test, session) = hanging_after(&["Still ", "thinking"]).await;
     let question = test
-        .no_reply(&session, vec![dossier_core::draft::Draft::text("kept")])
+        .no_reply(
+            &session,
+            vec![dossier_core::wire::draft::Draft::text("kept")],
+        )
         .await;
     let mut reply = reply_in_background(&test, &session.id, "go on");
     wait_for(&mut reply.events, |event| {

@@ -3,7 +3,7 @@
 
 use crate::reply_support::*;
 use crate::support::*;
-use dossier_core::draft::Draft;
+use dossier_core::wire::draft::Draft;
 use std::time::Duration;
 
 #[tokio::test]

@@ -4,7 +4,7 @@
 use crate::fake_provider::*;
 use crate::reply_support::*;
 use crate::support::*;
-use dossier_core::message::ModelRef;
+use dossier_core::wire::message::ModelRef;
 
 #[tokio::test]
 async fn detected_ollama_models_are_listed_and_answer() {

@@ -4,8 +4,8 @@
 
 use crate::reply_support::*;
 use crate::support::*;
-use dossier_core::event::EventPayload;
-use dossier_core::message::Message;
+use dossier_core::wire::event::EventPayload;
+use dossier_core::wire::message::Message;
 use dossier_core::Ledger;
 use std::time::Duration;
 

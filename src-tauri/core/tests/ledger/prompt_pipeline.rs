@@ -2,14 +2,14 @@
 
 use crate::support::*;
 use async_trait::async_trait;
-use dossier_core::assistant_error::AssistantError;
-use dossier_core::blob_store;
-use dossier_core::draft::{Draft, FileDraft, PromptInput, SubtaskDraft, TextDraft};
-use dossier_core::event::EventPayload;
-use dossier_core::mcp_resource::{McpResources, ResourceContent};
-use dossier_core::message::{Message, ModelRef};
-use dossier_core::message_store::MessageQuery;
-use dossier_core::part::{FilePart, FileSource, PartBody, SourceText, SubtaskPart, TextPart};
+use dossier_core::pipeline::mcp_resource::{McpResources, ResourceContent};
+use dossier_core::store::blob_store;
+use dossier_core::store::message_store::MessageQuery;
+use dossier_core::wire::assistant_error::AssistantError;
+use dossier_core::wire::draft::{Draft, FileDraft, PromptInput, SubtaskDraft, TextDraft};
+use dossier_core::wire::event::EventPayload;
+use dossier_core::wire::message::{Message, ModelRef};
+use dossier_core::wire::part::{FilePart, FileSource, PartBody, SourceText, SubtaskPart, TextPart};
 use dossier_core::ErrorKind;
 use std::sync::Arc;
 
@@ -245,7 +245,7 @@ async fn a_comma_in_an_attachments_media_type_keeps_its_bytes_through_storage_an
         .iter()
         .map(|bytes| {
             Draft::file(
-                dossier_core::data_url::build("text/plain", bytes),
+                dossier_core::wire::data_url::build("text/plain", bytes),
                 "text/csv,evil",
                 Some("table.csv"),
             )
@@ -261,7 +261,7 @@ async fn a_comma_in_an_attachments_media_type_keeps_its_bytes_through_storage_an
         .parts
         .iter()
         .filter_map(|part| match &part.body {
-            PartBody::File(file) => dossier_core::data_url::parse(&file.url)
+            PartBody::File(file) => dossier_core::wire::data_url::parse(&file.url)
                 .ok()
                 .map(|url| url.bytes),
             _ => None,
@@ -388,7 +388,7 @@ async fn pdf_file_becomes_attachment() {
     assert_eq!(file.mime, "application/pdf");
     assert_eq!(
         file.url,
-        dossier_core::data_url::build("application/pdf", b"%PDF-1.4\n% tiny\n")
+        dossier_core::wire::data_url::build("application/pdf", b"%PDF-1.4\n% tiny\n")
     );
 }
 
@@ -449,8 +449,8 @@ async fn data_url_text_becomes_read_call_and_decoded_text() {
 async fn data_url_image_is_normalised_and_stored_by_size() {
     let test = open(FAKE_CONFIG).await;
     let session = test.session().await;
-    let small = dossier_core::data_url::build("image/png", &png(8, 8));
-    let large = dossier_core::data_url::build("image/png", &png(400, 400));
+    let small = dossier_core::wire::data_url::build("image/png", &png(8, 8));
+    let large = dossier_core::wire::data_url::build("image/png", &png(400, 400));
     let saved = test
         .no_reply(
             &session,
@@ -480,7 +480,8 @@ async fn data_url_image_is_normalised_and_stored_by_size() {
 async fn oversized_data_url_is_refused_with_sizes() {
     let test = open(FAKE_CONFIG).await;
     let session = test.session().await;
-    let huge = dossier_core::data_url::build("application/pdf", &vec![b'a'; 21 * 1024 * 1024]);
+    let huge =
+        dossier_core::wire::data_url::build("application/pdf", &vec![b'a'; 21 * 1024 * 1024]);
     let saved = test
         .no_reply(
             &session,
@@ -710,7 +711,7 @@ async fn variant_applies_only_when_using_the_agents_model() {
         .prompt(&session.id, other)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
-    let variant = |saved: &dossier_core::message::MessageWithParts| match &saved.info {
+    let variant = |saved: &dossier_core::wire::message::MessageWithParts| match &saved.info {
         Message::User(user) => (user.model.model_id.clone(), user.model.variant.clone()),
         Message::Assistant(_) => panic!("assistant"),
     };
@@ -937,7 +938,9 @@ async fn deprecated_tools_map_becomes_session_permission_rules() {
 async fn prompt_wanting_a_reply_is_saved_and_says_replies_are_unavailable() {
     // Without an agent loop installed (the default now answers with the loop).
     let test = open_with(FAKE_CONFIG, |options| {
-        options.agent_loop = Some(std::sync::Arc::new(dossier_core::agent_loop::NoAgentLoop));
+        options.agent_loop = Some(std::sync::Arc::new(
+            dossier_core::pipeline::agent_loop::NoAgentLoop,
+        ));
     })
     .await;
     let session = test.session().await;
@@ -1003,7 +1006,7 @@ async fn revert_marker_is_cleaned_up_by_the_next_prompt() {
         .session(&session.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
-    stored.revert = Some(dossier_core::session::RevertMarker {
+    stored.revert = Some(dossier_core::wire::session::RevertMarker {
         message_id: undone.info.id().into(),
         part_id: None,
         snapshot: None,
@@ -1015,7 +1018,7 @@ async fn revert_marker_is_cleaned_up_by_the_next_prompt() {
         .acquire()
         .await
         .unwrap_or_else(|error| panic!("{error}"));
-    dossier_core::session_store::save(&mut connection, &stored)
+    dossier_core::store::session_store::save(&mut connection, &stored)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     drop(connection);

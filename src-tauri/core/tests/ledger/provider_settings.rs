@@ -6,9 +6,9 @@
 use crate::fake_provider::*;
 use crate::reply_support::*;
 use crate::support::*;
-use dossier_core::credentials::{CredentialStore, InMemoryCredentials, KeySource};
-use dossier_core::message::ModelRef;
-use dossier_core::provider_settings::ProviderInput;
+use dossier_core::models::credentials::{CredentialStore, InMemoryCredentials, KeySource};
+use dossier_core::models::provider_settings::ProviderInput;
+use dossier_core::wire::message::ModelRef;
 use dossier_core::{ErrorKind, LedgerOptions};
 use std::sync::Arc;
 

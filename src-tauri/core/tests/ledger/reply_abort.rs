@@ -4,9 +4,9 @@
 use crate::fake_provider::*;
 use crate::reply_support::*;
 use crate::support::*;
-use dossier_core::assistant_error::AssistantError;
-use dossier_core::event::{EventPayload, SessionStatus};
-use dossier_core::part::{PartBody, ToolState};
+use dossier_core::wire::assistant_error::AssistantError;
+use dossier_core::wire::event::{EventPayload, SessionStatus};
+use dossier_core::wire::part::{PartBody, ToolState};
 use serde_json::Value;
 use std::time::Duration;
 

@@ -4,8 +4,8 @@
 use crate::fake_provider::*;
 use crate::reply_support::*;
 use crate::support::*;
-use dossier_core::message::{Message, ModelRef};
-use dossier_core::part::{PartBody, ToolState};
+use dossier_core::wire::message::{Message, ModelRef};
+use dossier_core::wire::part::{PartBody, ToolState};
 use serde_json::Value;
 
 #[tokio::test]

@@ -7,9 +7,9 @@ use crate::crash_child::CrashChild;
 use crate::fake_provider::*;
 use crate::reply_support::{ask, assistant_of, reply_input, text_of};
 use crate::support::*;
-use dossier_core::assistant_error::AssistantError;
-use dossier_core::event::EventPayload;
-use dossier_core::part::{PartBody, ToolState};
+use dossier_core::wire::assistant_error::AssistantError;
+use dossier_core::wire::event::EventPayload;
+use dossier_core::wire::part::{PartBody, ToolState};
 use dossier_core::Ledger;
 use serde_json::Value;
 use std::io::Write;
@@ -38,7 +38,7 @@ async fn child(folder: std::path::PathBuf) {
     let running = ledger.clone();
     let session_id = session.id.clone();
     tokio::spawn(async move {
-        let input = reply_input(vec![dossier_core::draft::Draft::text("tell me")]);
+        let input = reply_input(vec![dossier_core::wire::draft::Draft::text("tell me")]);
         running.prompt(&session_id, input).await
     });
     while let Ok(event) = receiver.recv().await {

@@ -5,11 +5,11 @@
 use crate::fake_provider::*;
 use crate::reply_support::*;
 use crate::support::*;
-use dossier_core::assistant_error::AssistantError;
-use dossier_core::draft::Draft;
-use dossier_core::event::{Event, EventPayload, SessionStatus};
-use dossier_core::message::Message;
-use dossier_core::part::PartBody;
+use dossier_core::wire::assistant_error::AssistantError;
+use dossier_core::wire::draft::Draft;
+use dossier_core::wire::event::{Event, EventPayload, SessionStatus};
+use dossier_core::wire::message::Message;
+use dossier_core::wire::part::PartBody;
 use std::time::Duration;
 
 #[tokio::test]

@@ -5,9 +5,9 @@
 use crate::fake_provider::*;
 use crate::reply_support::*;
 use crate::support::*;
-use dossier_core::draft::Draft;
-use dossier_core::event::EventPayload;
-use dossier_core::part::PartBody;
+use dossier_core::wire::draft::Draft;
+use dossier_core::wire::event::EventPayload;
+use dossier_core::wire::part::PartBody;
 use serde_json::Value;
 use std::time::Duration;
 

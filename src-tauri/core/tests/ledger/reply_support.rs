@@ -2,10 +2,10 @@
 //! waiting for an event.
 
 use crate::support::*;
-use dossier_core::draft::{Draft, PromptInput};
-use dossier_core::event::{Event, EventPayload, SessionStatus};
-use dossier_core::message::{Message, MessageWithParts};
-use dossier_core::part::{PartBody, ToolState};
+use dossier_core::wire::draft::{Draft, PromptInput};
+use dossier_core::wire::event::{Event, EventPayload, SessionStatus};
+use dossier_core::wire::message::{Message, MessageWithParts};
+use dossier_core::wire::part::{PartBody, ToolState};
 use serde_json::Value;
 use std::time::Duration;
 
@@ -29,7 +29,7 @@ pub async fn hanging_after(
 ) -> (
     crate::fake_provider::FakeProvider,
     TestLedger,
-    dossier_core::session::Session,
+    dossier_core::wire::session::Session,
 ) {
     use crate::fake_provider::{openai_stream, openai_text_events, Ending, FakeProvider};
     let fake = FakeProvider::start(vec![openai_stream(
@@ -128,7 +128,7 @@ pub fn strings(lines: &[&str]) -> Vec<String> {
     lines.iter().map(|line| line.to_string()).collect()
 }
 
-pub fn assistant_of(message: &MessageWithParts) -> &dossier_core::message::AssistantMessage {
+pub fn assistant_of(message: &MessageWithParts) -> &dossier_core::wire::message::AssistantMessage {
     match &message.info {
         Message::Assistant(assistant) => assistant,
         Message::User(_) => panic!("expected an assistant message, got a user message"),

@@ -4,11 +4,11 @@
 use crate::fake_provider::*;
 use crate::reply_support::*;
 use crate::support::*;
-use dossier_core::draft::Draft;
-use dossier_core::event::EventPayload;
-use dossier_core::part::{PartBody, ToolState};
-use dossier_core::permission::{Action, Rule};
-use dossier_core::permission_request::{PermissionReply, PermissionRequest};
+use dossier_core::reply::permission_request::{PermissionReply, PermissionRequest};
+use dossier_core::wire::draft::Draft;
+use dossier_core::wire::event::EventPayload;
+use dossier_core::wire::part::{PartBody, ToolState};
+use dossier_core::wire::permission::{Action, Rule};
 use serde_json::Value;
 
 #[tokio::test]
@@ -108,7 +108,7 @@ async fn tools_cannot_leave_the_session_folder_and_denied_tools_are_refused() {
     let test = open_with(&fake.openai_config(), |_| {}).await;
     let session = test
         .ledger
-        .create_session(dossier_core::session::CreateSession {
+        .create_session(dossier_core::wire::session::CreateSession {
             permission: Some(vec![Rule::new("grep", "*", Action::Deny)]),
             ..Default::default()
         })
@@ -168,7 +168,7 @@ async fn asked(
     FakeProvider,
     String,
     tokio::task::JoinHandle<
-        Result<dossier_core::message::MessageWithParts, dossier_core::LedgerError>,
+        Result<dossier_core::wire::message::MessageWithParts, dossier_core::LedgerError>,
     >,
     PermissionRequest,
 ) {
@@ -303,7 +303,7 @@ async fn abort_while_waiting_for_permission_withdraws_the_request() {
         .unwrap_or_else(|error| panic!("{error}"));
     assert!(matches!(
         assistant_of(&reply).error,
-        Some(dossier_core::assistant_error::AssistantError::MessageAbortedError { .. })
+        Some(dossier_core::wire::assistant_error::AssistantError::MessageAbortedError { .. })
     ));
     assert!(test.ledger.permission_requests().is_empty());
     assert_eq!(

@@ -4,7 +4,7 @@
 use crate::fake_provider::*;
 use crate::reply_support::*;
 use crate::support::*;
-use dossier_core::draft::Draft;
+use dossier_core::wire::draft::Draft;
 use serde_json::json;
 
 async fn ask_with_variant(test: &TestLedger, session_id: &str, variant: Option<&str>) {

@@ -1,14 +1,14 @@
 //! Fork, undo/redo (revert/unrevert), export and import.
 
 use crate::support::*;
-use dossier_core::draft::Draft;
-use dossier_core::message::{
+use dossier_core::store::message_store::{self, MessageQuery};
+use dossier_core::store::session_store;
+use dossier_core::wire::draft::Draft;
+use dossier_core::wire::message::{
     AssistantMessage, AssistantTime, Message, MessagePath, MessageWithParts,
 };
-use dossier_core::message_store::{self, MessageQuery};
-use dossier_core::part::{Part, PartBody};
-use dossier_core::session::Tokens;
-use dossier_core::session_store;
+use dossier_core::wire::part::{Part, PartBody};
+use dossier_core::wire::session::Tokens;
 use dossier_core::ErrorKind;
 use serde_json::Value;
 
@@ -21,7 +21,7 @@ async fn store_reply(
 ) -> MessageWithParts {
     let ledger = &test.ledger;
     let info = Message::Assistant(AssistantMessage {
-        id: ledger.new_id(dossier_core::id::IdKind::Message),
+        id: ledger.new_id(dossier_core::wire::id::IdKind::Message),
         session_id: session_id.into(),
         time: AssistantTime {
             created: ledger.now(),
@@ -52,7 +52,7 @@ async fn store_reply(
     let parts: Vec<Part> = bodies
         .into_iter()
         .map(|body| Part {
-            id: ledger.new_id(dossier_core::id::IdKind::Part),
+            id: ledger.new_id(dossier_core::wire::id::IdKind::Part),
             session_id: session_id.into(),
             message_id: info.id().into(),
             body,
@@ -285,7 +285,7 @@ async fn export_then_import_round_trips_every_part_type_apart_from_ids() {
     let test = open(FAKE_CONFIG).await;
     let session = test.session().await;
     let path = test.write("notes.txt", "hello\n");
-    let big_image = dossier_core::data_url::build(
+    let big_image = dossier_core::wire::data_url::build(
         "image/png",
         &[
             vec![0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1a, b'\n'],
@@ -347,7 +347,7 @@ async fn export_then_import_round_trips_every_part_type_apart_from_ids() {
         .collect();
     assert!(
         urls.iter()
-            .any(|url| url.starts_with(dossier_core::blob_store::BLOB_URL_PREFIX)),
+            .any(|url| url.starts_with(dossier_core::store::blob_store::BLOB_URL_PREFIX)),
         "{urls:?}"
     );
 }
@@ -493,7 +493,7 @@ async fn edit_and_resend_keeps_attachments_and_replaces_the_text() {
     let test = open(FAKE_CONFIG).await;
     let session = test.session().await;
     let path = test.write("notes.txt", "hello\n");
-    let image = dossier_core::data_url::build(
+    let image = dossier_core::wire::data_url::build(
         "image/png",
         &[
             vec![0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1a, b'\n'],

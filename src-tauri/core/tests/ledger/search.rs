@@ -2,9 +2,9 @@
 //! attachment names; follows edits, deletes, forks and reverts; works for Chinese.
 
 use crate::support::*;
-use dossier_core::draft::Draft;
-use dossier_core::search::{SearchQuery, SearchResult};
-use dossier_core::session::{CreateSession, SessionPatch, SessionTimePatch};
+use dossier_core::store::search::{SearchQuery, SearchResult};
+use dossier_core::wire::draft::Draft;
+use dossier_core::wire::session::{CreateSession, SessionPatch, SessionTimePatch};
 use dossier_core::ErrorKind;
 
 fn highlighted(result: &SearchResult) -> Vec<String> {
@@ -227,7 +227,7 @@ async fn index_follows_part_updates() {
         .no_reply(&session, vec![Draft::text("draft one")])
         .await;
     let mut part = saved.parts[0].clone();
-    if let dossier_core::part::PartBody::Text(text) = &mut part.body {
+    if let dossier_core::wire::part::PartBody::Text(text) = &mut part.body {
         text.text = "final version with kiwis".into();
     }
     let mut connection = test
@@ -236,7 +236,7 @@ async fn index_follows_part_updates() {
         .acquire()
         .await
         .unwrap_or_else(|error| panic!("{error}"));
-    dossier_core::message_store::update_part(&mut connection, &part, 1)
+    dossier_core::store::message_store::update_part(&mut connection, &part, 1)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     drop(connection);

@@ -4,8 +4,8 @@
 //! the end of a reply still streaming never gets into the word list.
 
 use crate::support::*;
-use dossier_core::draft::Draft;
-use dossier_core::session::SessionPatch;
+use dossier_core::wire::draft::Draft;
+use dossier_core::wire::session::SessionPatch;
 use std::time::Duration;
 
 async fn remembered(test: &TestLedger, word: &str) -> bool {
@@ -125,7 +125,7 @@ async fn a_rewritten_part_and_a_renamed_title_leave_their_old_words() {
         .await;
     rename(&test, &session.id, "Trip to Lisbon").await;
     let mut part = message.parts[0].clone();
-    part.body = dossier_core::part::PartBody::Text(dossier_core::part::TextPart {
+    part.body = dossier_core::wire::part::PartBody::Text(dossier_core::wire::part::TextPart {
         text: "meet at the station".into(),
         ..Default::default()
     });
@@ -147,7 +147,7 @@ async fn a_rewritten_part_and_a_renamed_title_leave_their_old_words() {
 
 #[tokio::test]
 async fn a_streaming_replys_cut_off_last_word_is_not_remembered() {
-    use dossier_core::part::{PartBody, PartTime};
+    use dossier_core::wire::part::{PartBody, PartTime};
     let test = open("{}").await;
     let session = test.session().await;
     crate::reply_support::ask(&test, &session.id, "hello").await;

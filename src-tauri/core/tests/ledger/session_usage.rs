@@ -4,10 +4,10 @@
 
 use crate::reply_support::*;
 use crate::support::*;
-use dossier_core::draft::Draft;
-use dossier_core::message::MessageWithParts;
-use dossier_core::part::PartBody;
-use dossier_core::session::Session;
+use dossier_core::wire::draft::Draft;
+use dossier_core::wire::message::MessageWithParts;
+use dossier_core::wire::part::PartBody;
+use dossier_core::wire::session::Session;
 
 /// Input plus output tokens of the steps in `messages`.
 fn step_tokens(messages: &[MessageWithParts]) -> u64 {

@@ -1,11 +1,11 @@
 //! Storage: pragmas, ordered and paged reads, atomic writes, session lifecycle.
 
 use crate::support::*;
-use dossier_core::draft::Draft;
-use dossier_core::id::Clock;
-use dossier_core::message_store::MessageQuery;
-use dossier_core::session::{CreateSession, SessionPatch, SessionTimePatch};
-use dossier_core::session_store::SessionQuery;
+use dossier_core::store::message_store::MessageQuery;
+use dossier_core::store::session_store::SessionQuery;
+use dossier_core::wire::draft::Draft;
+use dossier_core::wire::id::Clock;
+use dossier_core::wire::session::{CreateSession, SessionPatch, SessionTimePatch};
 use dossier_core::ErrorKind;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -108,7 +108,7 @@ async fn session_list_orders_by_last_update_and_hides_archived() {
     let newer = test.session().await;
     now.store(3_000, Ordering::SeqCst);
     test.no_reply(&older, vec![Draft::text("bump")]).await;
-    let ids = |page: dossier_core::session_store::SessionPage| {
+    let ids = |page: dossier_core::store::session_store::SessionPage| {
         page.sessions
             .into_iter()
             .map(|session| session.id)
@@ -347,9 +347,9 @@ async fn failed_part_write_rolls_back_the_whole_prompt() {
     let test = open("{}").await;
     let session = test.session().await;
     let with_id = |text: &str| {
-        Draft::Text(dossier_core::draft::TextDraft {
+        Draft::Text(dossier_core::wire::draft::TextDraft {
             id: Some("prt_duplicate".into()),
-            part: dossier_core::part::TextPart {
+            part: dossier_core::wire::part::TextPart {
                 text: text.into(),
                 ..Default::default()
             },
@@ -552,8 +552,10 @@ async fn json_listing_is_byte_identical_to_the_typed_listing() {
         ],
     )
     .await;
-    let image =
-        dossier_core::data_url::build("image/png", b"\x89PNG\r\n\x1a\n-not-decodable-but-kept");
+    let image = dossier_core::wire::data_url::build(
+        "image/png",
+        b"\x89PNG\r\n\x1a\n-not-decodable-but-kept",
+    );
     test.no_reply(
         &session,
         vec![

@@ -4,10 +4,10 @@
 use crate::fake_provider::*;
 use crate::reply_support::*;
 use crate::support::*;
-use dossier_core::draft::{Draft, SubtaskDraft};
-use dossier_core::part::{PartBody, SubtaskPart, ToolState};
+use dossier_core::wire::draft::{Draft, SubtaskDraft};
+use dossier_core::wire::part::{PartBody, SubtaskPart, ToolState};
 
-fn task_part(reply: &dossier_core::message::MessageWithParts) -> ToolState {
+fn task_part(reply: &dossier_core::wire::message::MessageWithParts) -> ToolState {
     reply
         .parts
         .iter()

@@ -1,11 +1,11 @@
 //! Shared set-up: a ledger in a temporary folder with a given config, and small helpers.
 
-use dossier_core::config::{Config, Locations};
-use dossier_core::draft::{Draft, PromptInput};
-use dossier_core::event::Event;
-use dossier_core::message::MessageWithParts;
-use dossier_core::part::PartBody;
-use dossier_core::session::{CreateSession, Session};
+use dossier_core::models::config::{Config, Locations};
+use dossier_core::wire::draft::{Draft, PromptInput};
+use dossier_core::wire::event::Event;
+use dossier_core::wire::message::MessageWithParts;
+use dossier_core::wire::part::PartBody;
+use dossier_core::wire::session::{CreateSession, Session};
 use dossier_core::{Ledger, LedgerOptions};
 use std::path::{Path, PathBuf};
 use tokio::sync::broadcast;
@@ -106,7 +106,7 @@ pub fn file_draft(path: &Path) -> Draft {
 }
 
 /// Each part as a short readable line: `text: …` (with `*` when synthetic), `file mime url`, …
-pub fn describe(parts: &[dossier_core::part::Part]) -> Vec<String> {
+pub fn describe(parts: &[dossier_core::wire::part::Part]) -> Vec<String> {
     parts
         .iter()
         .map(|part| match &part.body {
@@ -157,9 +157,12 @@ pub fn png(width: u32, height: u32) -> Vec<u8> {
 }
 
 /// What a search for `text` over every session finds.
-pub async fn search(test: &TestLedger, text: &str) -> Vec<dossier_core::search::SearchResult> {
+pub async fn search(
+    test: &TestLedger,
+    text: &str,
+) -> Vec<dossier_core::store::search::SearchResult> {
     test.ledger
-        .search(&dossier_core::search::SearchQuery {
+        .search(&dossier_core::store::search::SearchQuery {
             text: text.into(),
             ..Default::default()
         })
@@ -167,7 +170,7 @@ pub async fn search(test: &TestLedger, text: &str) -> Vec<dossier_core::search::
         .unwrap_or_else(|error| panic!("{error}"))
 }
 
-pub fn session_ids(results: &[dossier_core::search::SearchResult]) -> Vec<String> {
+pub fn session_ids(results: &[dossier_core::store::search::SearchResult]) -> Vec<String> {
     results
         .iter()
         .map(|result| result.session.id.clone())
@@ -175,7 +178,7 @@ pub fn session_ids(results: &[dossier_core::search::SearchResult]) -> Vec<String
 }
 
 /// The message's first text part.
-pub fn text_part_of(message: &MessageWithParts) -> &dossier_core::part::Part {
+pub fn text_part_of(message: &MessageWithParts) -> &dossier_core::wire::part::Part {
     message
         .parts
         .iter()

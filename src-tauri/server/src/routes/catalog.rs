@@ -6,7 +6,7 @@ use crate::provider_listing;
 use crate::request_body::QueryParams;
 use axum::extract::State;
 use axum::Json;
-use dossier_core::agent::Agent;
+use dossier_core::models::agent::Agent;
 use dossier_core::Ledger;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};

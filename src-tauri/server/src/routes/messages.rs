@@ -10,9 +10,9 @@ use axum::extract::{Path, State};
 use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, HeaderName, Uri};
 use axum::Json;
-use dossier_core::message::MessageWithParts;
-use dossier_core::message_store::MessageQuery;
-use dossier_core::part::Part;
+use dossier_core::store::message_store::MessageQuery;
+use dossier_core::wire::message::MessageWithParts;
+use dossier_core::wire::part::Part;
 use dossier_core::Ledger;
 use serde::Deserialize;
 

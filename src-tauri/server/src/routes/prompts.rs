@@ -8,10 +8,10 @@ use crate::request_body::JsonBody;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
-use dossier_core::assistant_error::AssistantError;
-use dossier_core::draft::PromptInput;
-use dossier_core::event::EventPayload;
-use dossier_core::message::MessageWithParts;
+use dossier_core::wire::assistant_error::AssistantError;
+use dossier_core::wire::draft::PromptInput;
+use dossier_core::wire::event::EventPayload;
+use dossier_core::wire::message::MessageWithParts;
 use dossier_core::{Ledger, LedgerError};
 
 fn prompt_input(body: JsonBody) -> ServerResult<PromptInput> {

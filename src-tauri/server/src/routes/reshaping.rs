@@ -6,8 +6,8 @@ use crate::ledger_writes::LedgerWrites;
 use crate::request_body::JsonBody;
 use axum::extract::{Path, State};
 use axum::Json;
-use dossier_core::message::{MessageWithParts, ModelRef};
-use dossier_core::session::Session;
+use dossier_core::wire::message::{MessageWithParts, ModelRef};
+use dossier_core::wire::session::Session;
 use dossier_core::Ledger;
 use serde::Deserialize;
 

@@ -8,8 +8,8 @@ use axum::extract::{Path, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use dossier_core::search::{SearchQuery, SearchResult};
-use dossier_core::session::Session;
+use dossier_core::store::search::{SearchQuery, SearchResult};
+use dossier_core::wire::session::Session;
 use dossier_core::Ledger;
 use serde::Deserialize;
 
@@ -77,7 +77,7 @@ pub async fn export(
 /// Names the download after the session's title (RFC 6266 `filename*`, UTF-8), with the id as
 /// the plain-ASCII fallback for clients that only read `filename`.
 fn attachment_disposition(session_id: &str, title: &str, extension: &str) -> String {
-    let name = dossier_core::export::export_file_name(title, extension);
+    let name = dossier_core::reshaping::export::export_file_name(title, extension);
     let encoded = percent_encoding::utf8_percent_encode(&name, percent_encoding::NON_ALPHANUMERIC);
     format!("attachment; filename=\"{session_id}.{extension}\"; filename*=UTF-8''{encoded}")
 }

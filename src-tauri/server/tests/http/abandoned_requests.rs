@@ -2,7 +2,7 @@
 
 use super::support::{json_of, test_options, TestServer};
 use async_trait::async_trait;
-use dossier_core::chat_message_hook::{ChatMessage, ChatMessageHook};
+use dossier_core::pipeline::chat_message_hook::{ChatMessage, ChatMessageHook};
 use serde_json::json;
 use std::sync::Arc;
 use std::time::Duration;

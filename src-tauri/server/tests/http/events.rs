@@ -2,7 +2,7 @@
 //! replay after a reconnect with `Last-Event-ID`, and resync when replay is impossible.
 
 use super::support::{test_options, TestServer};
-use dossier_core::event::EventPayload;
+use dossier_core::wire::event::EventPayload;
 use dossier_server::ServerOptions;
 use serde_json::json;
 use std::time::Duration;

@@ -1,8 +1,8 @@
 //! Graceful shutdown: accepted work is finished before the database pool closes.
 
 use super::support::{ledger_options, TestServer};
-use dossier_core::event::EventPayload;
-use dossier_core::message_store::MessageQuery;
+use dossier_core::store::message_store::MessageQuery;
+use dossier_core::wire::event::EventPayload;
 use dossier_core::Ledger;
 use serde_json::json;
 use std::time::{Duration, Instant};

@@ -1,7 +1,7 @@
 //! A server on 127.0.0.1:0 over a fresh temporary ledger, a client for it, and a reader for its
 //! SSE stream.
 
-use dossier_core::config::{Config, Locations};
+use dossier_core::models::config::{Config, Locations};
 use dossier_core::{Ledger, LedgerOptions};
 use dossier_server::{bind, serve, ServerError, ServerOptions};
 use serde_json::{json, Value};

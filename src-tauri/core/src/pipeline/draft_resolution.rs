@@ -1,0 +1,456 @@
+//! Expanding drafts into stored parts, contract §3 step 4: a dropped text file becomes the Read
+//! tool's output, a folder its listing, an image or PDF an attachment, an `@agent` a hint for
+//! the task tool, and a failure an honest synthetic note. Drafts resolve concurrently and the
+//! output keeps their input order. A failed read never fails the prompt.
+
+use crate::models::agent::Agent;
+use crate::pipeline::mcp_resource::{McpResources, ResourceContent};
+use crate::pipeline::read_tool::{self, human_size, ReadKind, ReadRequest, MAX_ATTACHMENT_BYTES};
+use crate::wire::assistant_error::AssistantError;
+use crate::wire::data_url;
+use crate::wire::draft::Draft;
+use crate::wire::part::{FilePart, FileSource, PartBody};
+use crate::wire::permission::{evaluate, Action};
+use std::path::{Path, PathBuf};
+
+pub const DIRECTORY_MIME: &str = "application/x-directory";
+
+/// One resolved part; `id` is the draft's own id for the part that stands for the draft.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResolvedPart {
+    pub id: Option<String>,
+    pub body: PartBody,
+}
+
+#[derive(Debug, Default)]
+pub struct Resolution {
+    pub parts: Vec<ResolvedPart>,
+    /// `session.error` payloads to publish once the prompt is saved.
+    pub errors: Vec<AssistantError>,
+}
+
+pub struct DraftContext<'a> {
+    pub agent: &'a Agent,
+    pub mcp: &'a dyn McpResources,
+}
+
+fn synthetic(text: impl Into<String>) -> ResolvedPart {
+    ResolvedPart {
+        id: None,
+        body: PartBody::synthetic_text(text),
+    }
+}
+
+fn read_call(input: &serde_json::Value) -> String {
+    format!("Called the Read tool with the following input: {input}")
+}
+
+/// Resolves every draft concurrently; the result is in input order.
+pub async fn resolve_all(context: &DraftContext<'_>, drafts: Vec<Draft>) -> Resolution {
+    let resolutions =
+        futures::future::join_all(drafts.into_iter().map(|draft| resolve_one(context, draft)))
+            .await;
+    let mut combined = Resolution::default();
+    for resolution in resolutions {
+        combined.parts.extend(resolution.parts);
+        combined.errors.extend(resolution.errors);
+    }
+    combined
+}
+
+async fn resolve_one(context: &DraftContext<'_>, draft: Draft) -> Resolution {
+    match draft {
+        Draft::Text(draft) => Resolution {
+            parts: vec![ResolvedPart {
+                id: draft.id,
+                body: PartBody::Text(draft.part),
+            }],
+            errors: Vec::new(),
+        },
+        Draft::Subtask(draft) => Resolution {
+            parts: vec![ResolvedPart {
+                id: draft.id,
+                body: PartBody::Subtask(draft.part),
+            }],
+            errors: Vec::new(),
+        },
+        Draft::Agent(draft) => {
+            let name = draft.part.name.clone();
+            let denied = evaluate("task", &name, &[&context.agent.permission]) == Action::Deny;
+            let hint = if denied {
+                " . Invoked by user; guaranteed to exist."
+            } else {
+                ""
+            };
+            Resolution {
+                parts: vec![
+                    ResolvedPart {
+                        id: draft.id,
+                        body: PartBody::Agent(draft.part),
+                    },
+                    synthetic(format!(
+                        " Use the above message and context to generate a prompt and call the task tool with subagent: {name}{hint}"
+                    )),
+                ],
+                errors: Vec::new(),
+            }
+        }
+        Draft::File(draft) => resolve_file(context, draft.id, draft.part).await,
+    }
+}
+
+async fn resolve_file(
+    context: &DraftContext<'_>,
+    id: Option<String>,
+    part: FilePart,
+) -> Resolution {
+    if let Some(FileSource::Resource {
+        client_name, uri, ..
+    }) = &part.source
+    {
+        return resolve_mcp_resource(context, id, client_name.clone(), uri.clone(), part).await;
+    }
+    if part.url.starts_with("data:") {
+        return resolve_data_url(id, part);
+    }
+    if part.url.starts_with("file:") {
+        return resolve_file_url(id, part).await;
+    }
+    // http(s) and anything else validated upstream: stored as given, never fetched.
+    Resolution {
+        parts: vec![ResolvedPart {
+            id,
+            body: PartBody::File(part),
+        }],
+        errors: Vec::new(),
+    }
+}
+
+async fn resolve_mcp_resource(
+    context: &DraftContext<'_>,
+    id: Option<String>,
+    client_name: String,
+    uri: String,
+    part: FilePart,
+) -> Resolution {
+    let filename = part.filename.clone().unwrap_or_else(|| uri.clone());
+    let mut parts = vec![synthetic(format!(
+        "Reading MCP resource: {filename} ({uri})"
+    ))];
+    match context.mcp.read(&client_name, &uri).await {
+        Ok(contents) => {
+            for content in contents {
+                parts.push(synthetic(match content {
+                    ResourceContent::Text(text) => text,
+                    ResourceContent::Blob { mime } => format!("[Binary content: {mime}]"),
+                }));
+            }
+            parts.push(ResolvedPart {
+                id,
+                body: PartBody::File(part),
+            });
+        }
+        Err(message) => parts.push(synthetic(format!(
+            "Failed to read MCP resource {filename}: {message}"
+        ))),
+    }
+    Resolution {
+        parts,
+        errors: Vec::new(),
+    }
+}
+
+fn failure(path: &str, message: &str) -> Resolution {
+    Resolution {
+        parts: vec![synthetic(format!(
+            "Read tool failed to read {path} with the following error: {message}"
+        ))],
+        errors: vec![AssistantError::unknown(message)],
+    }
+}
+
+fn resolve_data_url(id: Option<String>, part: FilePart) -> Resolution {
+    let label = part.filename.clone().unwrap_or_else(|| "attachment".into());
+    let decoded = match data_url::parse(&part.url) {
+        Ok(decoded) => decoded,
+        Err(message) => return failure(&label, &message),
+    };
+    if decoded.bytes.len() as u64 > MAX_ATTACHMENT_BYTES {
+        return failure(
+            &label,
+            &format!(
+                "{label} is {}; attachments are limited to {}",
+                human_size(decoded.bytes.len() as u64),
+                human_size(MAX_ATTACHMENT_BYTES)
+            ),
+        );
+    }
+    if part.mime != "text/plain" {
+        return Resolution {
+            parts: vec![ResolvedPart {
+                id,
+                body: PartBody::File(part),
+            }],
+            errors: Vec::new(),
+        };
+    }
+    let input = match &part.filename {
+        Some(filename) => serde_json::json!({ "filePath": filename }),
+        None => serde_json::json!({}),
+    };
+    Resolution {
+        parts: vec![
+            synthetic(read_call(&input)),
+            synthetic(String::from_utf8_lossy(&decoded.bytes).to_string()),
+            ResolvedPart {
+                id,
+                body: PartBody::File(part),
+            },
+        ],
+        errors: Vec::new(),
+    }
+}
+
+/// The local path behind a `file:` URL, and the `?start=&end=` line range if any. A `#` in a
+/// file name that a client forgot to escape arrives as a fragment; it is put back when only the
+/// joined name exists on disk.
+pub fn file_url_target(url: &str) -> Result<(PathBuf, Option<usize>, Option<usize>), String> {
+    let parsed = url::Url::parse(url)
+        .map_err(|error| format!("\"{url}\" is not a valid file URL: {error}"))?;
+    let mut path = parsed
+        .to_file_path()
+        .map_err(|()| format!("\"{url}\" does not name a local file"))?;
+    if let Some(fragment) = parsed.fragment() {
+        let decoded = percent_encoding::percent_decode_str(fragment).decode_utf8_lossy();
+        let joined = PathBuf::from(format!("{}#{decoded}", path.display()));
+        if !path.exists() && joined.exists() {
+            path = joined;
+        }
+    }
+    let mut start = None;
+    let mut end = None;
+    for (key, value) in parsed.query_pairs() {
+        match key.as_ref() {
+            "start" => start = value.parse().ok(),
+            "end" => end = value.parse().ok(),
+            _ => {}
+        }
+    }
+    Ok((path, start, end))
+}
+
+/// `offset = max(start, 1)`, `limit = end − offset + 1`, as the Read tool's input.
+pub fn range_to_read_window(
+    start: Option<usize>,
+    end: Option<usize>,
+) -> (Option<usize>, Option<usize>) {
+    let offset = start.map(|start| start.max(1));
+    let limit = end.map(|end| {
+        end.saturating_add(1)
+            .saturating_sub(offset.unwrap_or(1))
+            .max(1)
+    });
+    (offset, limit)
+}
+
+async fn resolve_file_url(id: Option<String>, part: FilePart) -> Resolution {
+    let (path, start, end) = match file_url_target(&part.url) {
+        Ok(target) => target,
+        Err(message) => return failure(&part.url, &message),
+    };
+    let display = path.display().to_string();
+    let sniffed = {
+        let path = path.clone();
+        tokio::task::spawn_blocking(move || sniff(&path)).await
+    };
+    let sniffed = match sniffed {
+        Ok(sniffed) => sniffed,
+        Err(error) => return failure(&display, &format!("the read was interrupted: {error}")),
+    };
+    let wants_text = part.mime == "text/plain" || part.mime.is_empty();
+    match sniffed {
+        Sniffed::Directory => resolve_directory(id, part, path).await,
+        Sniffed::Media if !wants_text => resolve_media(id, part, path).await,
+        Sniffed::Binary if !wants_text => failure(
+            &display,
+            &format!(
+                "{display} is a binary file ({}); only text files, folders, images and PDFs can be attached",
+                part.mime
+            ),
+        ),
+        // Text, media or binary labelled text/plain, or a missing file: the Read tool decides
+        // and words the outcome ("File not found", "Cannot read binary file", an attachment).
+        _ => resolve_text(id, part, path, start, end).await,
+    }
+}
+
+enum Sniffed {
+    Directory,
+    Media,
+    Binary,
+    Text,
+    Unknown,
+}
+
+fn sniff(path: &Path) -> Sniffed {
+    use std::io::Read;
+    match std::fs::metadata(path) {
+        Ok(metadata) if metadata.is_dir() => return Sniffed::Directory,
+        Ok(_) => {}
+        Err(_) => return Sniffed::Unknown,
+    }
+    let mut sample = vec![0; 4096];
+    let read = std::fs::File::open(path).and_then(|mut file| file.read(&mut sample));
+    let Ok(read) = read else {
+        return Sniffed::Unknown;
+    };
+    sample.truncate(read);
+    if read_tool::sniff_media(&sample).is_some() {
+        Sniffed::Media
+    } else if read_tool::is_binary(path, &sample) {
+        Sniffed::Binary
+    } else {
+        Sniffed::Text
+    }
+}
+
+async fn run_read(request: ReadRequest) -> Result<read_tool::ReadOutput, String> {
+    match tokio::task::spawn_blocking(move || read_tool::read(&request)).await {
+        Ok(result) => result.map_err(|error| error.to_string()),
+        Err(error) => Err(format!("the read was interrupted: {error}")),
+    }
+}
+
+fn default_filename(part: &FilePart, path: &Path) -> String {
+    part.filename.clone().unwrap_or_else(|| {
+        path.file_name().map_or_else(
+            || path.display().to_string(),
+            |name| name.to_string_lossy().to_string(),
+        )
+    })
+}
+
+async fn resolve_text(
+    id: Option<String>,
+    part: FilePart,
+    path: PathBuf,
+    start: Option<usize>,
+    end: Option<usize>,
+) -> Resolution {
+    let display = path.display().to_string();
+    let (offset, limit) = range_to_read_window(start, end);
+    let mut input = serde_json::Map::new();
+    input.insert("filePath".into(), display.clone().into());
+    if let Some(offset) = offset {
+        input.insert("offset".into(), offset.into());
+    }
+    if let Some(limit) = limit {
+        input.insert("limit".into(), limit.into());
+    }
+    let request = ReadRequest {
+        file_path: path.clone(),
+        offset,
+        limit,
+    };
+    let call = synthetic(read_call(&serde_json::Value::Object(input)));
+    let output = match run_read(request).await {
+        Ok(output) => output,
+        Err(message) => {
+            // The seed records the call before trying it, so a model reading the history sees
+            // which read failed, not a failure out of nowhere (the folder branch does not).
+            let mut failed = failure(&display, &message);
+            failed.parts.insert(0, call);
+            return failed;
+        }
+    };
+    let mut parts = vec![call, synthetic(output.output)];
+    if output.attachments.is_empty() {
+        parts.push(ResolvedPart {
+            id,
+            body: PartBody::File(part),
+        });
+    } else {
+        let filename = default_filename(&part, &path);
+        let mut attachments = output.attachments.into_iter();
+        if let Some(first) = attachments.next() {
+            parts.push(ResolvedPart {
+                id,
+                body: PartBody::File(FilePart {
+                    mime: first.mime.clone(),
+                    filename: Some(filename.clone()),
+                    url: data_url::build(&first.mime, &first.bytes),
+                    source: part.source.clone(),
+                }),
+            });
+        }
+        for attachment in attachments {
+            parts.push(ResolvedPart {
+                id: None,
+                body: PartBody::File(FilePart {
+                    mime: attachment.mime.clone(),
+                    filename: Some(filename.clone()),
+                    url: data_url::build(&attachment.mime, &attachment.bytes),
+                    source: None,
+                }),
+            });
+        }
+    }
+    Resolution {
+        parts,
+        errors: Vec::new(),
+    }
+}
+
+async fn resolve_directory(id: Option<String>, part: FilePart, path: PathBuf) -> Resolution {
+    let display = path.display().to_string();
+    let output = match run_read(ReadRequest::whole(path.clone())).await {
+        Ok(output) => output,
+        Err(message) => return failure(&display, &message),
+    };
+    Resolution {
+        parts: vec![
+            synthetic(read_call(&serde_json::json!({ "filePath": display }))),
+            synthetic(output.output),
+            ResolvedPart {
+                id,
+                body: PartBody::File(FilePart {
+                    mime: DIRECTORY_MIME.into(),
+                    filename: Some(default_filename(&part, &path)),
+                    url: part.url,
+                    source: part.source,
+                }),
+            },
+        ],
+        errors: Vec::new(),
+    }
+}
+
+async fn resolve_media(id: Option<String>, part: FilePart, path: PathBuf) -> Resolution {
+    let display = path.display().to_string();
+    let output = match run_read(ReadRequest::whole(path.clone())).await {
+        Ok(output) => output,
+        Err(message) => return failure(&display, &message),
+    };
+    let Some(attachment) = output.attachments.into_iter().next() else {
+        return failure(&display, "the file is not an image or PDF after all");
+    };
+    debug_assert!(matches!(output.kind, ReadKind::Image | ReadKind::Pdf));
+    Resolution {
+        parts: vec![
+            // OpenCode interpolates the path here without JSON escaping; so do we.
+            synthetic(format!(
+                "Called the Read tool with the following input: {{\"filePath\":\"{display}\"}}"
+            )),
+            ResolvedPart {
+                id,
+                body: PartBody::File(FilePart {
+                    mime: attachment.mime.clone(),
+                    filename: Some(default_filename(&part, &path)),
+                    url: data_url::build(&attachment.mime, &attachment.bytes),
+                    source: part.source,
+                }),
+            },
+        ],
+        errors: Vec::new(),
+    }
+}

@@ -1,0 +1,311 @@
+//! The prompt pipeline (contract §3): load the session, choose agent and model, resolve the
+//! drafts, let hooks edit, normalise attachments, validate, save message + parts in ONE
+//! transaction, publish events after the commit, then either return (`noReply`) or hand the
+//! session to the agent loop.
+
+use crate::ledger::Ledger;
+use crate::models::model_choice::{choose_model, choose_variant, current_model};
+use crate::pipeline::attachment_storage;
+use crate::pipeline::chat_message_hook::{run_hooks, ChatMessage};
+use crate::pipeline::draft_resolution::{resolve_all, DraftContext};
+use crate::pipeline::revert_cleanup;
+use crate::store::message_store;
+use crate::store::session_store;
+use crate::wire::assistant_error::AssistantError;
+use crate::wire::draft::{Draft, PromptInput};
+use crate::wire::error::LedgerError;
+use crate::wire::event::EventPayload;
+use crate::wire::id::{validate_given, IdKind};
+use crate::wire::message::{Message, MessageWithParts, ModelRef, UserMessage, UserModel, UserTime};
+use crate::wire::part::{FileSource, Part};
+use crate::wire::permission::{Action, Rule};
+use crate::wire::session::SessionModel;
+use std::collections::{BTreeMap, HashSet};
+
+impl Ledger {
+    pub async fn prompt(
+        &self,
+        session_id: &str,
+        input: PromptInput,
+    ) -> Result<MessageWithParts, LedgerError> {
+        let session = self.session(session_id).await?;
+        check_input(&input)?;
+
+        let agent = match input.agent.as_deref() {
+            Some(name) => match self.require_agent(name) {
+                Ok(agent) => agent,
+                Err(error) => {
+                    self.events.publish(EventPayload::session_error(
+                        session_id,
+                        AssistantError::unknown(error.to_string()),
+                    ));
+                    return Err(error);
+                }
+            },
+            None => self.setup.agents.default_agent()?,
+        };
+
+        let catalog = self.models();
+        if let Some(requested) = &input.model {
+            if catalog.find(requested).is_none() {
+                let error = LedgerError::ModelNotFound {
+                    provider_id: requested.provider_id.clone(),
+                    model_id: requested.model_id.clone(),
+                    available: catalog.labels(),
+                };
+                self.events.publish(EventPayload::session_error(
+                    session_id,
+                    AssistantError::unknown(error.to_string()),
+                ));
+                return Err(error);
+            }
+        }
+        let newest_user_model = if session.model.is_none() {
+            let mut connection = self.pool.acquire().await?;
+            message_store::newest_user_message(&mut connection, session_id)
+                .await?
+                .map(|user| user.model.model_ref())
+        } else {
+            None
+        };
+        let configured = self.config().model.as_deref().and_then(ModelRef::parse);
+        let current = current_model(
+            session.model.as_ref(),
+            newest_user_model.as_ref(),
+            configured.as_ref(),
+            catalog.first_available().as_ref(),
+        );
+        let model = choose_model(input.model.as_ref(), agent, current).ok_or_else(|| {
+            LedgerError::ModelNotFound {
+                provider_id: String::new(),
+                model_id: String::new(),
+                available: catalog.labels(),
+            }
+        })?;
+        let variant = choose_variant(input.variant.as_deref(), agent, &model, &catalog);
+
+        let message_id = input
+            .message_id
+            .clone()
+            .unwrap_or_else(|| self.new_id(IdKind::Message));
+        let message = UserMessage {
+            id: message_id.clone(),
+            session_id: session_id.to_string(),
+            time: UserTime {
+                created: self.now(),
+            },
+            format: input.format.clone(),
+            summary: None,
+            agent: agent.name.clone(),
+            model: UserModel {
+                provider_id: model.provider_id.clone(),
+                model_id: model.model_id.clone(),
+                variant: variant.clone(),
+            },
+            system: input.system.clone(),
+            tools: input.tools.clone(),
+        };
+
+        let context = DraftContext {
+            agent,
+            mcp: self.setup.mcp.as_ref(),
+        };
+        let resolution = resolve_all(&context, input.parts).await;
+        let parts: Vec<Part> = resolution
+            .parts
+            .into_iter()
+            .map(|resolved| Part {
+                id: resolved.id.unwrap_or_else(|| self.new_id(IdKind::Part)),
+                session_id: session_id.to_string(),
+                message_id: message_id.clone(),
+                body: resolved.body,
+            })
+            .collect();
+        let mut errors = resolution.errors;
+
+        let (edited, hook_errors) =
+            run_hooks(&self.setup.hooks, ChatMessage { message, parts }).await;
+        errors.extend(hook_errors);
+        let prepared = attachment_storage::prepare(edited.parts).await;
+
+        let saved = self
+            .save_prompt(edited.message, prepared, input.tools.as_ref(), &errors)
+            .await?;
+        if input.no_reply == Some(true) {
+            return Ok(saved);
+        }
+        self.setup
+            .agent_loop
+            .run(self.clone(), session_id.to_string())
+            .await
+    }
+
+    /// One transaction: revert clean-up, sequence numbers, the message, every part, attachment
+    /// bytes, and the session's agent/model/time. Events go out only after the commit.
+    pub(crate) async fn save_prompt(
+        &self,
+        message: UserMessage,
+        prepared: Vec<attachment_storage::PreparedPart>,
+        tools: Option<&BTreeMap<String, bool>>,
+        errors: &[AssistantError],
+    ) -> Result<MessageWithParts, LedgerError> {
+        let session_id = message.session_id.clone();
+        let now = self.now();
+        let mut transaction = self
+            .pool
+            .begin_with(crate::store::database::BEGIN_WRITE)
+            .await?;
+        // A write first, so this transaction holds SQLite's write lock from the start.
+        let first_seq = session_store::reserve_sequence(
+            &mut transaction,
+            &session_id,
+            1 + prepared.len() as i64,
+        )
+        .await?;
+        let mut session = session_store::get(&mut transaction, &session_id).await?;
+        let removed = revert_cleanup::apply(&mut transaction, &mut session).await?;
+
+        let parts = attachment_storage::store(&mut transaction, prepared, now).await?;
+        let info = Message::User(message.clone());
+        message_store::insert_message(&mut transaction, &info, first_seq, now).await?;
+        for (offset, part) in parts.iter().enumerate() {
+            message_store::insert_part(&mut transaction, part, first_seq + 1 + offset as i64, now)
+                .await?;
+        }
+
+        let chosen_model = SessionModel {
+            id: message.model.model_id.clone(),
+            provider_id: message.model.provider_id.clone(),
+            variant: Some(
+                message
+                    .model
+                    .variant
+                    .clone()
+                    .unwrap_or_else(|| "default".into()),
+            ),
+        };
+        let switched = session.agent.as_deref() != Some(message.agent.as_str())
+            || session.model.as_ref() != Some(&chosen_model);
+        session.agent = Some(message.agent.clone());
+        session.model = Some(chosen_model);
+        if let Some(tools) = tools {
+            // Deprecated input: OpenCode replaces the session's rules with these.
+            session.permission = Some(
+                tools
+                    .iter()
+                    .map(|(tool, enabled)| {
+                        Rule::new(
+                            tool,
+                            "*",
+                            if *enabled {
+                                Action::Allow
+                            } else {
+                                Action::Deny
+                            },
+                        )
+                    })
+                    .collect(),
+            );
+        }
+        session.time.updated = now.max(session.time.updated);
+        session_store::save(&mut transaction, &session).await?;
+        transaction.commit().await?;
+        if !removed.messages.is_empty() || !removed.parts.is_empty() {
+            self.setup.search_purge.wake();
+        }
+
+        for (message_id, part_id) in removed.parts {
+            self.events.publish(EventPayload::PartRemoved {
+                session_id: session_id.clone(),
+                message_id,
+                part_id,
+            });
+        }
+        for message_id in removed.messages {
+            self.events.publish(EventPayload::MessageRemoved {
+                session_id: session_id.clone(),
+                message_id,
+            });
+        }
+        if switched {
+            self.events.publish(EventPayload::SessionUpdated {
+                session_id: session_id.clone(),
+                info: session.clone(),
+            });
+        }
+        self.events.publish(EventPayload::MessageUpdated {
+            session_id: session_id.clone(),
+            info: info.clone(),
+        });
+        for part in &parts {
+            self.events.publish(EventPayload::PartUpdated {
+                session_id: session_id.clone(),
+                part: part.clone(),
+                time: now,
+            });
+        }
+        self.events.publish(EventPayload::SessionUpdated {
+            session_id: session_id.clone(),
+            info: session,
+        });
+        for error in errors {
+            self.events
+                .publish(EventPayload::session_error(&session_id, error.clone()));
+        }
+        Ok(MessageWithParts { info, parts })
+    }
+}
+
+/// Refuses bad input before anything is resolved or stored, naming the offending part.
+pub fn check_input(input: &PromptInput) -> Result<(), LedgerError> {
+    if input.parts.is_empty() {
+        return Err(LedgerError::InvalidPrompt(
+            "a prompt needs at least one part".into(),
+        ));
+    }
+    if let Some(id) = &input.message_id {
+        validate_given(IdKind::Message, id).map_err(|reason| LedgerError::InvalidId {
+            id: id.clone(),
+            reason,
+        })?;
+    }
+    let mut seen = HashSet::new();
+    for (index, draft) in input.parts.iter().enumerate() {
+        if let Some(id) = draft.id() {
+            validate_given(IdKind::Part, id).map_err(|reason| LedgerError::InvalidId {
+                id: id.to_string(),
+                reason,
+            })?;
+            if !seen.insert(id) {
+                return Err(LedgerError::InvalidPrompt(format!(
+                    "part {index} repeats the id {id}"
+                )));
+            }
+        }
+        if let Draft::File(file) = draft {
+            if matches!(file.part.source, Some(FileSource::Resource { .. })) {
+                // An MCP resource's url belongs to its server's scheme; the server reads it.
+                continue;
+            }
+            let url = &file.part.url;
+            let scheme = url
+                .split_once(':')
+                .map(|(scheme, _)| scheme.to_ascii_lowercase());
+            match scheme.as_deref() {
+                Some("data") => {}
+                Some("file" | "http" | "https") => {
+                    url::Url::parse(url).map_err(|error| {
+                        LedgerError::InvalidPrompt(format!("part {index}: \"{url}\" is not a valid URL: {error}"))
+                    })?;
+                }
+                _ => {
+                    return Err(LedgerError::InvalidPrompt(format!(
+                        "part {index}: a file part's url must be a file:, data:, http: or https: URL, not \"{}\"",
+                        url.chars().take(80).collect::<String>()
+                    )))
+                }
+            }
+        }
+    }
+    Ok(())
+}

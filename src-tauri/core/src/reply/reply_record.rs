@@ -1,0 +1,150 @@
+//! Writing a reply as it grows: an assistant message or part is inserted with a sequence number
+//! reserved in the same transaction, rewritten as it changes, and announced after each commit.
+
+use crate::ledger::Ledger;
+use crate::store::message_store;
+use crate::store::session_store;
+use crate::wire::error::LedgerError;
+use crate::wire::event::EventPayload;
+use crate::wire::message::{AssistantMessage, Message, UserMessage};
+use crate::wire::part::Part;
+use crate::wire::session::Tokens;
+
+impl Ledger {
+    pub(crate) async fn insert_reply_message(
+        &self,
+        message: &AssistantMessage,
+    ) -> Result<(), LedgerError> {
+        let info = Message::Assistant(message.clone());
+        let now = self.now();
+        let mut transaction = self
+            .pool
+            .begin_with(crate::store::database::BEGIN_WRITE)
+            .await?;
+        let seq = session_store::reserve_sequence(&mut transaction, &message.session_id, 1).await?;
+        message_store::insert_message(&mut transaction, &info, seq, now).await?;
+        transaction.commit().await?;
+        self.events.publish(EventPayload::MessageUpdated {
+            session_id: message.session_id.clone(),
+            info,
+        });
+        Ok(())
+    }
+
+    /// A user message written by the loop itself (compaction marker, "continue"), with its parts.
+    pub(crate) async fn insert_user_message(
+        &self,
+        message: &UserMessage,
+        parts: &[Part],
+    ) -> Result<(), LedgerError> {
+        let info = Message::User(message.clone());
+        let now = self.now();
+        let mut transaction = self
+            .pool
+            .begin_with(crate::store::database::BEGIN_WRITE)
+            .await?;
+        let first = session_store::reserve_sequence(
+            &mut transaction,
+            &message.session_id,
+            1 + parts.len() as i64,
+        )
+        .await?;
+        message_store::insert_message(&mut transaction, &info, first, now).await?;
+        for (offset, part) in parts.iter().enumerate() {
+            message_store::insert_part(&mut transaction, part, first + 1 + offset as i64, now)
+                .await?;
+        }
+        transaction.commit().await?;
+        self.events.publish(EventPayload::MessageUpdated {
+            session_id: message.session_id.clone(),
+            info,
+        });
+        for part in parts {
+            self.publish_part(part, now);
+        }
+        Ok(())
+    }
+
+    pub(crate) async fn store_reply_message(
+        &self,
+        message: &AssistantMessage,
+    ) -> Result<(), LedgerError> {
+        let info = Message::Assistant(message.clone());
+        let mut connection = self.pool.acquire().await?;
+        message_store::update_message(&mut connection, &info, self.now()).await?;
+        drop(connection);
+        self.events.publish(EventPayload::MessageUpdated {
+            session_id: message.session_id.clone(),
+            info,
+        });
+        Ok(())
+    }
+
+    pub(crate) async fn insert_reply_part(&self, part: &Part) -> Result<(), LedgerError> {
+        let now = self.now();
+        let mut transaction = self
+            .pool
+            .begin_with(crate::store::database::BEGIN_WRITE)
+            .await?;
+        let seq = session_store::reserve_sequence(&mut transaction, &part.session_id, 1).await?;
+        message_store::insert_part(&mut transaction, part, seq, now).await?;
+        transaction.commit().await?;
+        self.publish_part(part, now);
+        Ok(())
+    }
+
+    /// Rewrites a part; `announce` is false for checkpoints, whose text the deltas already told.
+    pub(crate) async fn store_reply_part(
+        &self,
+        part: &Part,
+        announce: bool,
+    ) -> Result<(), LedgerError> {
+        let now = self.now();
+        let mut connection = self.pool.acquire().await?;
+        let found = message_store::update_part(&mut connection, part, now).await?;
+        drop(connection);
+        if !found {
+            return Err(LedgerError::PartNotFound {
+                message_id: part.message_id.clone(),
+                part_id: part.id.clone(),
+            });
+        }
+        if announce {
+            self.publish_part(part, now);
+        }
+        Ok(())
+    }
+
+    /// Adds a step's cost and tokens to the session's totals and announces the session.
+    pub(crate) async fn add_session_usage(
+        &self,
+        session_id: &str,
+        cost: f64,
+        tokens: &Tokens,
+    ) -> Result<(), LedgerError> {
+        let mut connection = self.pool.acquire().await?;
+        session_store::change_usage(
+            &mut connection,
+            session_id,
+            session_store::UsageChange::Add,
+            cost,
+            tokens,
+        )
+        .await?;
+        let session = session_store::get(&mut connection, session_id).await?;
+        drop(connection);
+        self.events.publish(EventPayload::SessionUpdated {
+            session_id: session_id.to_string(),
+            info: session,
+        });
+        Ok(())
+    }
+
+    fn publish_part(&self, part: &Part, now: i64) {
+        self.events.publish(EventPayload::PartUpdated {
+            session_id: part.session_id.clone(),
+            part: part.clone(),
+            time: now,
+        });
+    }
+}

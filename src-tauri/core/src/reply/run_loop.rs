@@ -1,0 +1,503 @@
+//! The agent loop of one run (reference §5.2): while the newest user message has no finished
+//! reply, create the assistant message (persisted before the model is called), stream one step
+//! into parts, retry what is retryable, stop on an error, an abort, or a finished reply.
+
+use crate::ledger::Ledger;
+use crate::models::agent::Agent;
+use crate::models::model_messages::{self, ModelMessage, UserContent};
+use crate::models::provider::{self, ModelProvider, ModelRequest, ProviderFailure};
+use crate::reply::reply_stream::{Step, StepEnd};
+use crate::reply::retry;
+use crate::reply::session_runner::RunControl;
+use crate::reply::title;
+use crate::reply::tools;
+use crate::store::message_store::{self, MessageQuery};
+use crate::wire::assistant_error::AssistantError;
+use crate::wire::error::LedgerError;
+use crate::wire::event::{EventPayload, SessionStatus};
+use crate::wire::id::IdKind;
+use crate::wire::message::{
+    AssistantMessage, AssistantTime, Message, MessagePath, MessageWithParts, UserMessage,
+};
+use crate::wire::part::PartBody;
+use crate::wire::permission::Rule;
+use crate::wire::session::{Session, Tokens};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+pub const ABORTED_MESSAGE: &str = "The operation was aborted.";
+
+pub(crate) async fn run(
+    ledger: &Ledger,
+    control: &RunControl,
+    client: &reqwest::Client,
+) -> Result<MessageWithParts, LedgerError> {
+    let session_id = control.session_id.as_str();
+    control.set_status(SessionStatus::Busy);
+    let mut step: u32 = 0;
+    let mut recent_calls = Vec::new();
+    let mut compacted = false;
+    // `compaction.auto: false` in the config turns automatic summaries off (OpenCode's switch).
+    let auto_compaction = ledger.config().compaction.auto != Some(false);
+    loop {
+        if control.is_aborted() {
+            break;
+        }
+        let mut history =
+            crate::reply::compaction::visible_history(history(ledger, session_id).await?);
+        if reply_is_complete(&history) {
+            break;
+        }
+        let Some(user) = latest_user(&history).cloned() else {
+            break;
+        };
+        step += 1;
+        let session = ledger.session(session_id).await?;
+        if step == 1 && title::wanted(&session, &history) {
+            tokio::spawn(title::generate(
+                ledger.clone(),
+                session.clone(),
+                history.clone(),
+                client.clone(),
+            ));
+        }
+        let agent = match ledger.agents().get(&user.agent) {
+            Some(agent) => agent.clone(),
+            None => ledger.agents().default_agent()?.clone(),
+        };
+        if let Some((_, subtask)) = crate::reply::subtask::pending(&history) {
+            let handled =
+                crate::reply::subtask::run_part(ledger, control, &session, &user, subtask).await?;
+            if handled == StepEnd::Aborted {
+                break;
+            }
+            continue;
+        }
+        if let Some((index, request)) = crate::reply::compaction::pending_request(&history) {
+            // The user asked for a summary: it answers the request instead of a model step.
+            let before = &history[..index];
+            match crate::reply::compaction::summarize_before(
+                ledger, control, &session, request, before, client,
+            )
+            .await?
+            {
+                StepEnd::Finished => continue,
+                _ => break,
+            }
+        }
+        let model = user.model.model_ref();
+        let limit = crate::models::model_snapshot::limit_of(&ledger.config(), &model);
+        if !compacted
+            && auto_compaction
+            && crate::reply::compaction::needs_compaction(&history, limit.as_ref())
+        {
+            // The last reply filled the context: summarise before asking again.
+            compacted = true;
+            let compacted_step = crate::reply::compaction::compact(
+                ledger, control, &session, &user, &history, None, client,
+            );
+            match compacted_step.await? {
+                StepEnd::Finished => continue,
+                _ => break,
+            }
+        }
+        let mut assistant = new_assistant(ledger, &session, &user, &agent);
+        ledger.insert_reply_message(&assistant).await?;
+
+        let provider = match ledger.model_provider(&model, client).await {
+            Ok(provider) => provider,
+            Err(failure) => {
+                let error = failure.to_assistant_error(&model.provider_id);
+                close(ledger, &mut assistant, Some(error)).await?;
+                break;
+            }
+        };
+        if step > 1 {
+            if let Some(finished) = latest_finished_id(&history) {
+                model_messages::wrap_late_user_text(&mut history, &finished);
+            }
+        }
+        // A kept tail sits before its compaction in the ledger; the model reads the summary first.
+        let history = crate::reply::compaction::tail::model_order(history);
+        let mut messages = model_messages::to_model_messages_for(
+            &history,
+            &model,
+            provider.media_in_tool_results(),
+        );
+        inline_blobs(ledger, &mut messages).await?;
+        let rules: Vec<Rule> = agent
+            .permission
+            .iter()
+            .chain(session.permission.iter().flatten())
+            .cloned()
+            .collect();
+        let options = crate::models::model_variant::provider_options(
+            &ledger.config(),
+            &model,
+            user.model.variant.as_deref(),
+        );
+        let request = ModelRequest {
+            model_id: model.model_id.clone(),
+            system: system_prompt(&agent, &session, &user, &model.label()),
+            messages,
+            tools: if provider.is_offline() {
+                Vec::new()
+            } else {
+                offered_tools(ledger, &agent, &rules)
+            },
+            history: Arc::new(history),
+            max_output_tokens: crate::models::model_variant::answer_tokens_beside_thinking(
+                &options,
+                limit
+                    .as_ref()
+                    .and_then(|limit| limit.get("output"))
+                    .and_then(serde_json::Value::as_u64),
+            ),
+            temperature: agent.temperature,
+            top_p: agent.top_p,
+            options,
+        };
+        let plan = StepPlan {
+            provider: provider.as_ref(),
+            request,
+            session: &session,
+            rules,
+        };
+        let end = stream_step(ledger, control, plan, &mut assistant, &mut recent_calls).await?;
+        match end {
+            StepEnd::Finished => close(ledger, &mut assistant, None).await?,
+            StepEnd::Refused => {
+                close(ledger, &mut assistant, None).await?;
+                break;
+            }
+            StepEnd::Aborted => {
+                let error = AssistantError::MessageAbortedError {
+                    message: ABORTED_MESSAGE.into(),
+                };
+                close(ledger, &mut assistant, Some(error)).await?;
+                break;
+            }
+            StepEnd::Failed {
+                failure: ProviderFailure::ContextOverflow { .. },
+                produced: false,
+            } if !compacted && auto_compaction => {
+                // The reply that did not fit is closed quietly; a summary takes the history's place.
+                compacted = true;
+                close(ledger, &mut assistant, None).await?;
+                let fitted = self::history(ledger, session_id).await?;
+                let (before, question) = crate::reply::compaction::replay::split_unanswered(
+                    crate::reply::compaction::visible_history(fitted),
+                    &user.id,
+                );
+                let compacted_step = crate::reply::compaction::compact(
+                    ledger,
+                    control,
+                    &session,
+                    &user,
+                    &before,
+                    question.as_ref(),
+                    client,
+                );
+                match compacted_step.await? {
+                    StepEnd::Finished => continue,
+                    _ => break,
+                }
+            }
+            StepEnd::Failed { failure, .. } => {
+                let error = failure.to_assistant_error(&model.provider_id);
+                close(ledger, &mut assistant, Some(error)).await?;
+                break;
+            }
+        }
+        if agent.steps.is_some_and(|steps| step >= steps) {
+            break;
+        }
+    }
+    if ledger.config().compaction.prune == Some(true) {
+        // As in OpenCode, pruning is housekeeping: its failure is logged, never the reply's.
+        let pruned = match history(ledger, session_id).await {
+            Ok(history) => crate::reply::compaction::prune::prune(ledger, &history).await,
+            Err(error) => Err(error),
+        };
+        if let Err(error) = pruned {
+            tracing::warn!(%error, session = session_id, "pruning old tool outputs failed");
+        }
+    }
+    latest_reply(ledger, session_id).await
+}
+
+/// What one step sends, and under which rules its tool calls run.
+pub(crate) struct StepPlan<'plan> {
+    pub provider: &'plan dyn ModelProvider,
+    pub request: ModelRequest,
+    pub session: &'plan Session,
+    pub rules: Vec<Rule>,
+}
+
+/// Streams one step, retrying failures that happened before anything reached the ledger.
+pub(crate) async fn stream_step(
+    ledger: &Ledger,
+    control: &RunControl,
+    plan: StepPlan<'_>,
+    assistant: &mut AssistantMessage,
+    recent_calls: &mut Vec<(String, serde_json::Value)>,
+) -> Result<StepEnd, LedgerError> {
+    let StepPlan {
+        provider,
+        request,
+        session,
+        rules,
+    } = plan;
+    let price =
+        crate::models::model_snapshot::price_of(&ledger.config(), &request_model(assistant));
+    let mut attempt: u32 = 0;
+    loop {
+        let started = tokio::select! {
+            biased;
+            () = control.aborted() => return Ok(StepEnd::Aborted),
+            started = provider.stream(request.clone()) => started,
+        };
+        let end = match started {
+            Ok(stream) => {
+                let mut step = Step {
+                    ledger,
+                    control,
+                    assistant: &mut *assistant,
+                    directory: PathBuf::from(&session.directory),
+                    session: session.clone(),
+                    rules: rules.clone(),
+                    price,
+                    rejected: false,
+                    recent_calls: &mut *recent_calls,
+                };
+                match step.run(stream).await? {
+                    StepEnd::Finished if step.rejected => StepEnd::Refused,
+                    other => other,
+                }
+            }
+            Err(failure) => StepEnd::Failed {
+                failure,
+                produced: false,
+            },
+        };
+        let failure = match end {
+            StepEnd::Failed {
+                failure,
+                produced: false,
+            } if retry::is_retryable(&failure) && attempt < retry::MAX_RETRIES => failure,
+            other => return Ok(other),
+        };
+        attempt += 1;
+        let headers = match &failure {
+            ProviderFailure::Api { retry_headers, .. } => retry_headers.clone(),
+            _ => Default::default(),
+        };
+        let wait = retry::delay(attempt, &headers, ledger.now());
+        control.set_status(SessionStatus::Retry {
+            attempt,
+            message: failure.message().to_string(),
+            next: ledger.now() + i64::try_from(wait.as_millis()).unwrap_or(i64::MAX),
+        });
+        tokio::select! {
+            biased;
+            () = control.aborted() => return Ok(StepEnd::Aborted),
+            () = tokio::time::sleep(wait) => {}
+        }
+        control.set_status(SessionStatus::Busy);
+    }
+}
+
+fn request_model(assistant: &AssistantMessage) -> crate::wire::message::ModelRef {
+    crate::wire::message::ModelRef::new(&assistant.provider_id, &assistant.model_id)
+}
+
+/// Completes the assistant message (and reports an error as `session.error`).
+pub(crate) async fn close(
+    ledger: &Ledger,
+    assistant: &mut AssistantMessage,
+    error: Option<AssistantError>,
+) -> Result<(), LedgerError> {
+    assistant.time.completed = Some(ledger.now());
+    if let Some(error) = &error {
+        assistant.error = Some(error.clone());
+    }
+    ledger.store_reply_message(assistant).await?;
+    if let Some(error) = error {
+        ledger
+            .events
+            .publish(EventPayload::session_error(&assistant.session_id, error));
+    }
+    Ok(())
+}
+
+pub(crate) fn new_assistant(
+    ledger: &Ledger,
+    session: &Session,
+    user: &UserMessage,
+    agent: &Agent,
+) -> AssistantMessage {
+    AssistantMessage {
+        id: ledger.new_id(IdKind::Message),
+        session_id: session.id.clone(),
+        time: AssistantTime {
+            created: ledger.now(),
+            completed: None,
+        },
+        error: None,
+        parent_id: user.id.clone(),
+        model_id: user.model.model_id.clone(),
+        provider_id: user.model.provider_id.clone(),
+        mode: agent.name.clone(),
+        agent: agent.name.clone(),
+        path: MessagePath {
+            cwd: session.directory.clone(),
+            root: session.directory.clone(),
+        },
+        summary: None,
+        cost: 0.0,
+        tokens: Tokens::default(),
+        structured: None,
+        variant: user.model.variant.clone(),
+        finish: None,
+    }
+}
+
+async fn history(ledger: &Ledger, session_id: &str) -> Result<Vec<MessageWithParts>, LedgerError> {
+    Ok(
+        message_store::list(&ledger.pool, session_id, &MessageQuery::default())
+            .await?
+            .messages,
+    )
+}
+
+/// The newest assistant message, or the newest message when there is none.
+async fn latest_reply(ledger: &Ledger, session_id: &str) -> Result<MessageWithParts, LedgerError> {
+    let mut messages = history(ledger, session_id).await?;
+    let index = messages
+        .iter()
+        .rposition(|message| matches!(message.info, Message::Assistant(_)))
+        .or_else(|| messages.len().checked_sub(1))
+        .ok_or_else(|| {
+            LedgerError::InvalidRequest(format!("session {session_id} has no messages"))
+        })?;
+    Ok(messages.swap_remove(index))
+}
+
+/// True when the newest user message has not been answered yet (no assistant after it).
+pub(crate) async fn awaiting_reply(ledger: &Ledger, session_id: &str) -> Result<bool, LedgerError> {
+    let messages = history(ledger, session_id).await?;
+    let last_user = messages
+        .iter()
+        .rposition(|message| matches!(message.info, Message::User(_)));
+    let last_assistant = messages
+        .iter()
+        .rposition(|message| matches!(message.info, Message::Assistant(_)));
+    Ok(match (last_user, last_assistant) {
+        (Some(user), Some(assistant)) => user > assistant,
+        (Some(_), None) => true,
+        _ => false,
+    })
+}
+
+fn latest_user(history: &[MessageWithParts]) -> Option<&UserMessage> {
+    history
+        .iter()
+        .rev()
+        .find_map(|message| match &message.info {
+            Message::User(user) => Some(user),
+            Message::Assistant(_) => None,
+        })
+}
+
+fn latest_finished_id(history: &[MessageWithParts]) -> Option<String> {
+    history
+        .iter()
+        .rev()
+        .find_map(|message| match &message.info {
+            Message::Assistant(assistant) if assistant.finish.is_some() => {
+                Some(assistant.id.clone())
+            }
+            _ => None,
+        })
+}
+
+/// The loop's exit test (reference §5.2 step 4): the newest assistant finished for a reason
+/// other than tool calls, made no tool calls, and is newer than the newest user message.
+pub fn reply_is_complete(history: &[MessageWithParts]) -> bool {
+    let last_user = history
+        .iter()
+        .rposition(|message| matches!(message.info, Message::User(_)));
+    let Some(last_assistant) = history
+        .iter()
+        .rposition(|message| matches!(message.info, Message::Assistant(_)))
+    else {
+        return false;
+    };
+    let message = &history[last_assistant];
+    let Message::Assistant(assistant) = &message.info else {
+        return false;
+    };
+    let finished = assistant
+        .finish
+        .as_deref()
+        .is_some_and(|finish| finish != "tool-calls");
+    let made_tool_calls = message
+        .parts
+        .iter()
+        .any(|part| matches!(part.body, PartBody::Tool(_)));
+    finished && !made_tool_calls && last_user.is_none_or(|user| user < last_assistant)
+}
+
+/// The tools the rules do not switch off entirely.
+fn offered_tools(ledger: &Ledger, agent: &Agent, rules: &[Rule]) -> Vec<provider::ToolDefinition> {
+    let task = (agent.mode != crate::models::agent::AgentMode::Subagent)
+        .then(|| crate::reply::subtask::definition(ledger))
+        .flatten();
+    tools::definitions()
+        .into_iter()
+        .chain(task)
+        .filter(|tool| !tools::disabled(&tool.name, rules))
+        .collect()
+}
+
+fn system_prompt(agent: &Agent, session: &Session, user: &UserMessage, model: &str) -> Vec<String> {
+    let base = agent.prompt.clone().unwrap_or_else(|| {
+        "You are Dossier, an assistant that helps a person understand and work with the documents \
+         in a folder (their dossier). Answer clearly and concisely, in the language of the question. \
+         Use the read, list, glob and grep tools to look at files when you need their content, and \
+         say which files your answer is based on."
+            .to_string()
+    });
+    let environment = format!(
+        "<env>\n  Model: {model}\n  Working directory: {}\n  Platform: {}\n  Today's date: {}\n</env>",
+        session.directory,
+        std::env::consts::OS,
+        chrono::Utc::now().format("%a %b %d %Y"),
+    );
+    let mut system = vec![base, environment];
+    if let Some(extra) = user
+        .system
+        .as_deref()
+        .filter(|text| !text.trim().is_empty())
+    {
+        system.push(extra.to_string());
+    }
+    system
+}
+
+/// Attachments stored as blob references go to the provider as `data:` URLs.
+async fn inline_blobs(ledger: &Ledger, messages: &mut [ModelMessage]) -> Result<(), LedgerError> {
+    for message in messages {
+        if let ModelMessage::User(content) = message {
+            for item in content {
+                if let UserContent::File { url, .. } = item {
+                    *url = crate::store::blob_store::inline_url(&ledger.pool, url).await?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

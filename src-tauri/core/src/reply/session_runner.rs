@@ -1,0 +1,239 @@
+//! One runner per session (reference §5.1): the first caller starts the agent loop, later
+//! callers join it and every caller gets the same final result. The runner keeps the in-memory
+//! session status (busy / retry; idle means absent) and the abort switch of each run.
+
+use crate::ledger::Ledger;
+use crate::pipeline::agent_loop::AgentLoop;
+use crate::reply::run_loop;
+use crate::wire::error::LedgerError;
+use crate::wire::event::{EventBus, EventPayload, SessionStatus};
+use crate::wire::message::MessageWithParts;
+use async_trait::async_trait;
+use futures::FutureExt;
+use std::collections::{BTreeMap, HashMap};
+use std::panic::AssertUnwindSafe;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use tokio::sync::watch;
+
+type RunResult = Result<MessageWithParts, String>;
+
+struct Run {
+    abort: watch::Sender<bool>,
+    result: watch::Receiver<Option<RunResult>>,
+}
+
+#[derive(Default)]
+struct Board {
+    runs: HashMap<String, Run>,
+    statuses: BTreeMap<String, SessionStatus>,
+}
+
+/// The default `AgentLoop`: real providers, the offline model, tools, retries and abort.
+#[derive(Clone)]
+pub struct SessionRunner {
+    board: Arc<Mutex<Board>>,
+    client: reqwest::Client,
+}
+
+impl Default for SessionRunner {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl SessionRunner {
+    pub fn new() -> Self {
+        Self {
+            board: Arc::new(Mutex::new(Board::default())),
+            client: reqwest::Client::new(),
+        }
+    }
+
+    fn join_or_start(
+        &self,
+        ledger: &Ledger,
+        session_id: &str,
+    ) -> (watch::Receiver<Option<RunResult>>, bool) {
+        let mut board = lock(&self.board);
+        if let Some(run) = board.runs.get(session_id) {
+            return (run.result.clone(), true);
+        }
+        let (abort_sender, abort_receiver) = watch::channel(false);
+        let (result_sender, result_receiver) = watch::channel(None);
+        board.runs.insert(
+            session_id.to_string(),
+            Run {
+                abort: abort_sender,
+                result: result_receiver.clone(),
+            },
+        );
+        drop(board);
+        let control = RunControl {
+            session_id: session_id.to_string(),
+            events: ledger.events.clone(),
+            board: self.board.clone(),
+            abort: abort_receiver,
+        };
+        let ledger = ledger.clone();
+        let client = self.client.clone();
+        // Spawned, so a caller that goes away (a closed HTTP request) does not stop the reply.
+        tokio::spawn(async move {
+            let outcome = AssertUnwindSafe(run_loop::run(&ledger, &control, &client))
+                .catch_unwind()
+                .await;
+            let result = match outcome {
+                Ok(Ok(message)) => Ok(message),
+                // Deleted mid-reply: nobody is left to tell.
+                Ok(Err(error @ LedgerError::SessionNotFound(_))) => Err(error.to_string()),
+                Ok(Err(error)) => {
+                    tracing::error!(%error, session = %control.session_id, "the agent loop failed");
+                    Err(control.report_failure(error.to_string()))
+                }
+                Err(_) => {
+                    Err(control.report_failure("the agent loop stopped unexpectedly".to_string()))
+                }
+            };
+            control.finish();
+            if result_sender.send(Some(result)).is_err() {
+                tracing::debug!("nobody waited for the reply");
+            }
+        });
+        (result_receiver, false)
+    }
+}
+
+#[async_trait]
+impl AgentLoop for SessionRunner {
+    async fn run(
+        &self,
+        ledger: Ledger,
+        session_id: String,
+    ) -> Result<MessageWithParts, LedgerError> {
+        loop {
+            let (mut receiver, joined) = self.join_or_start(&ledger, &session_id);
+            let result = match receiver.wait_for(Option::is_some).await {
+                Ok(value) => value.clone(),
+                Err(_) => None,
+            }
+            .unwrap_or_else(|| Err("the agent loop stopped unexpectedly".to_string()));
+            // A prompt that joined a run in its last moments may not have been seen by it.
+            if joined && result.is_ok() && run_loop::awaiting_reply(&ledger, &session_id).await? {
+                continue;
+            }
+            return match result {
+                Ok(message) => Ok(message),
+                // Deleted while it was answering: say so rather than how the writes failed.
+                Err(_)
+                    if matches!(
+                        ledger.session(&session_id).await,
+                        Err(LedgerError::SessionNotFound(_))
+                    ) =>
+                {
+                    Err(LedgerError::SessionNotFound(session_id))
+                }
+                Err(message) => Err(LedgerError::ReplyFailed(message)),
+            };
+        }
+    }
+
+    fn abort(&self, session_id: &str) -> bool {
+        let board = lock(&self.board);
+        match board.runs.get(session_id) {
+            Some(run) => {
+                run.abort.send_replace(true);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn status(&self) -> BTreeMap<String, SessionStatus> {
+        lock(&self.board).statuses.clone()
+    }
+
+    fn is_busy(&self, session_id: &str) -> bool {
+        lock(&self.board).runs.contains_key(session_id)
+    }
+}
+
+fn lock(board: &Mutex<Board>) -> MutexGuard<'_, Board> {
+    // Only plain maps live behind this lock; a panic elsewhere leaves them usable.
+    board.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// What the loop of one run sees of its runner: its status and its abort switch.
+pub(crate) struct RunControl {
+    pub session_id: String,
+    events: EventBus,
+    board: Arc<Mutex<Board>>,
+    abort: watch::Receiver<bool>,
+}
+
+impl RunControl {
+    pub fn set_status(&self, status: SessionStatus) {
+        let mut board = lock(&self.board);
+        board
+            .statuses
+            .insert(self.session_id.clone(), status.clone());
+        self.events.publish(EventPayload::SessionStatus {
+            session_id: self.session_id.clone(),
+            status,
+        });
+    }
+
+    pub fn is_aborted(&self) -> bool {
+        *self.abort.borrow()
+    }
+
+    /// Resolves when the run is aborted (or its runner is gone).
+    pub async fn aborted(&self) {
+        let mut receiver = self.abort.clone();
+        if receiver.wait_for(|aborted| *aborted).await.is_err() {
+            tracing::debug!("abort switch dropped");
+        }
+    }
+
+    /// A loop that failed outside the reply itself (the ledger could not be written, a bug) has
+    /// no assistant message left to carry the error, so the person learns of it from a
+    /// `session.error` event instead of a reply that silently stops. Returns the message.
+    fn report_failure(&self, message: String) -> String {
+        self.events.publish(EventPayload::session_error(
+            &self.session_id,
+            crate::wire::assistant_error::AssistantError::unknown(message.clone()),
+        ));
+        message
+    }
+
+    /// Idle: the run leaves the board and `session.status` idle + `session.idle` go out, all
+    /// under the board's lock so a new run cannot start in between and be reported idle.
+    fn finish(&self) {
+        let mut board = lock(&self.board);
+        board.runs.remove(&self.session_id);
+        board.statuses.remove(&self.session_id);
+        self.events.publish(EventPayload::SessionStatus {
+            session_id: self.session_id.clone(),
+            status: SessionStatus::Idle,
+        });
+        self.events.publish(EventPayload::SessionIdle {
+            session_id: self.session_id.clone(),
+        });
+    }
+}
+
+impl Ledger {
+    /// Stops the session's running reply, if any: the stream ends at once, the reply is marked
+    /// `MessageAbortedError` and keeps its text. Returns whether something was running.
+    pub fn abort(&self, session_id: &str) -> bool {
+        self.setup.agent_loop.abort(session_id)
+    }
+
+    /// The sessions that are not idle, with their status (OpenCode's `GET /session/status`).
+    pub fn status(&self) -> BTreeMap<String, SessionStatus> {
+        self.setup.agent_loop.status()
+    }
+
+    /// Whether a reply is running in the session (revert, fork and resend refuse with `Busy`).
+    pub fn is_busy(&self, session_id: &str) -> bool {
+        self.setup.agent_loop.is_busy(session_id)
+    }
+}

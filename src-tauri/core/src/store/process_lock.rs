@@ -1,0 +1,60 @@
+//! Which process may run the restart sweep. The desktop app and `dossier-server` can open the
+//! same data folder; a process that starts while another is streaming a reply must not close
+//! that live reply as "interrupted". Every process holding the ledger keeps a shared lock on
+//! `ledger.lock` for its whole life; the sweep runs only when an exclusive lock succeeds, that
+//! is, when no other living process holds the folder. The operating system drops the locks of
+//! a process that crashed, so its open replies are swept by whoever opens the folder next.
+
+use crate::wire::error::LedgerError;
+use std::fs::{File, OpenOptions, TryLockError};
+use std::path::Path;
+
+pub const LOCK_FILE: &str = "ledger.lock";
+
+pub struct ProcessLock {
+    file: File,
+}
+
+/// Whether this process is the only one on the folder (and so may sweep).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Occupancy {
+    Alone,
+    Shared,
+}
+
+impl ProcessLock {
+    /// Takes the folder's lock: exclusively when nobody else holds it, else shared.
+    pub fn acquire(data_dir: &Path) -> Result<(Self, Occupancy), LedgerError> {
+        let path = data_dir.join(LOCK_FILE);
+        std::fs::create_dir_all(data_dir).map_err(|error| LedgerError::io(data_dir, error))?;
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|error| LedgerError::io(&path, error))?;
+        match file.try_lock() {
+            Ok(()) => Ok((Self { file }, Occupancy::Alone)),
+            Err(TryLockError::WouldBlock) => {
+                // Blocks only while another process is between its exclusive lock and its
+                // own `share` — the few milliseconds of its sweep.
+                file.lock_shared()
+                    .map_err(|error| LedgerError::io(&path, error))?;
+                Ok((Self { file }, Occupancy::Shared))
+            }
+            Err(TryLockError::Error(error)) => Err(LedgerError::io(&path, error)),
+        }
+    }
+
+    /// After the sweep: let other processes in. Nothing of this process is open yet, so a
+    /// process that slips in between the unlock and the shared lock has nothing to sweep of ours.
+    pub fn share(&self, data_dir: &Path) -> Result<(), LedgerError> {
+        let path = data_dir.join(LOCK_FILE);
+        self.file
+            .unlock()
+            .map_err(|error| LedgerError::io(&path, error))?;
+        self.file
+            .lock_shared()
+            .map_err(|error| LedgerError::io(&path, error))
+    }
+}

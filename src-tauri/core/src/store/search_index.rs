@@ -1,0 +1,155 @@
+//! Keeping the search index in step with the ledger. The tables and the triggers that remove
+//! rows are in `migrations/0003_search_words.sql`; what goes into them is prepared in Rust
+//! (`search_text`), so the rows are written here, by `message_store` and `session_store`, in the
+//! same transaction as the part or session they index.
+//!
+//! Deletions need no Rust: the index is contentless with `contentless_delete=1`, so a trigger
+//! can drop a row by rowid, and the triggers also fire for rows removed by ON DELETE CASCADE
+//! (a deleted session, a reverted message). An UPDATE of a part's body or a session's title
+//! drops the old row by trigger too, so a write path that forgot to re-index would leave a row
+//! missing, never stale text — and the functions here only ever add a row to a rowid the
+//! triggers have cleared (a plain INSERT: REPLACE would write a needless tombstone).
+
+use crate::store::search_text;
+use crate::wire::error::LedgerError;
+use crate::wire::part::PartBody;
+use sqlx::{Row, SqliteConnection, SqlitePool};
+
+/// What a part contributes to search: what a person or the model said, and attachment names.
+/// Synthetic text (the Read tool's output of a dropped file, hints) is context for the model,
+/// not something said, and is left out.
+pub fn searchable_text(body: &PartBody) -> Option<&str> {
+    let text = match body {
+        PartBody::Text(text) if !text.synthetic.unwrap_or(false) => text.text.as_str(),
+        PartBody::Reasoning(reasoning) => reasoning.text.as_str(),
+        PartBody::File(file) => file.filename.as_deref()?,
+        _ => return None,
+    };
+    (!text.trim().is_empty()).then_some(text)
+}
+
+/// Remembers the index's words, so a query word can be widened to the words it begins
+/// (`invoice` → `invoice`, `invoices`, `invoiced`) without FTS5's own prefix queries, which
+/// merge every matching doclist in full before returning the first row.
+async fn remember_words(
+    connection: &mut SqliteConnection,
+    tokens: &[String],
+) -> Result<(), LedgerError> {
+    let mut words: Vec<&str> = tokens.iter().map(String::as_str).collect();
+    words.sort_unstable();
+    words.dedup();
+    let list = serde_json::to_string(&words)
+        .map_err(|error| LedgerError::Corrupt(format!("search words: {error}")))?;
+    sqlx::query("INSERT OR IGNORE INTO search_word (word) SELECT value FROM json_each(?)")
+        .bind(list)
+        .execute(connection)
+        .await?;
+    Ok(())
+}
+
+/// Indexes the part just inserted or updated at `rowid`. Call inside the transaction that wrote
+/// it.
+pub async fn index_part(
+    connection: &mut SqliteConnection,
+    rowid: i64,
+    body: &PartBody,
+) -> Result<(), LedgerError> {
+    let Some(text) = searchable_text(body) else {
+        return Ok(());
+    };
+    let tokens = search_text::index_tokens(text);
+    sqlx::query("INSERT INTO part_search (rowid, body) VALUES (?, ?)")
+        .bind(rowid)
+        .bind(tokens.join(" "))
+        .execute(&mut *connection)
+        .await?;
+    // A reply still streaming ends in a word cut mid-way ("hunt" of "hunter"): remembering it at
+    // every checkpoint would fill the word list with fragments. The part's last write, when it
+    // finishes, remembers its last word.
+    let settled = if still_streaming(body) {
+        &tokens[..tokens.len().saturating_sub(1)]
+    } else {
+        &tokens[..]
+    };
+    remember_words(connection, settled).await
+}
+
+fn still_streaming(body: &PartBody) -> bool {
+    match body {
+        PartBody::Text(text) => text.time.as_ref().is_some_and(|time| time.end.is_none()),
+        PartBody::Reasoning(reasoning) => reasoning.time.end.is_none(),
+        _ => false,
+    }
+}
+
+/// Indexes the title of the session just inserted at `rowid`, or whose title just changed.
+pub async fn index_title(
+    connection: &mut SqliteConnection,
+    rowid: i64,
+    title: &str,
+) -> Result<(), LedgerError> {
+    let tokens = search_text::index_tokens(title);
+    sqlx::query("INSERT INTO title_search (rowid, title) VALUES (?, ?)")
+        .bind(rowid)
+        .bind(tokens.join(" "))
+        .execute(&mut *connection)
+        .await?;
+    remember_words(connection, &tokens).await
+}
+
+/// Indexes everything already in the ledger when a migration asked for it (a database that
+/// had the trigram index of 0002 gets its new index here: SQL alone cannot prepare the text).
+/// One transaction, so an interrupted rebuild is simply done again at the next open.
+pub async fn rebuild_if_pending(pool: &SqlitePool) -> Result<(), LedgerError> {
+    let pending: i64 = sqlx::query_scalar("SELECT count(*) FROM search_rebuild")
+        .fetch_one(pool)
+        .await?;
+    if pending == 0 {
+        return Ok(());
+    }
+    let mut connection = pool.acquire().await?;
+    let mut transaction = crate::store::database::begin_write(&mut connection).await?;
+    for table in ["part_search", "title_search"] {
+        sqlx::query(&format!(
+            "INSERT INTO {table} ({table}) VALUES ('delete-all')"
+        ))
+        .execute(&mut *transaction)
+        .await?;
+    }
+    let mut after = 0_i64;
+    loop {
+        let rows = sqlx::query(
+            "SELECT rowid, data FROM part WHERE rowid > ? AND type IN ('text', 'reasoning', 'file') \
+             ORDER BY rowid LIMIT 1000",
+        )
+        .bind(after)
+        .fetch_all(&mut *transaction)
+        .await?;
+        let Some(last) = rows.last() else {
+            break;
+        };
+        after = last.try_get("rowid")?;
+        for row in &rows {
+            let data: &str = row.try_get("data")?;
+            let body: PartBody = serde_json::from_str(data)
+                .map_err(|error| LedgerError::Corrupt(format!("part: {error}")))?;
+            index_part(&mut transaction, row.try_get("rowid")?, &body).await?;
+        }
+    }
+    let titles = sqlx::query("SELECT rowid, title FROM session")
+        .fetch_all(&mut *transaction)
+        .await?;
+    for row in &titles {
+        index_title(
+            &mut transaction,
+            row.try_get("rowid")?,
+            row.try_get("title")?,
+        )
+        .await?;
+    }
+    sqlx::query("DELETE FROM search_rebuild")
+        .execute(&mut *transaction)
+        .await?;
+    transaction.commit().await?;
+    Ok(())
+}

@@ -1,0 +1,19 @@
+//! The lowest floor: plain data that crosses to clients — ids and the clock, sessions, messages,
+//! typed parts, drafts, events and the event bus, permission rules, assistant errors, the error
+//! type shown to clients (`{kind, message}`) and the wire's number and data-URL formats. It uses
+//! no other floor: everything above may use it, and it knows nothing of storage, models or the
+//! loop.
+
+pub mod assistant_error;
+pub mod data_url;
+pub mod draft;
+pub mod error;
+pub mod event;
+pub mod id;
+pub mod message;
+pub mod part;
+pub mod permission;
+pub mod session;
+#[cfg(test)]
+pub(crate) mod test_history;
+pub(crate) mod wire_number;
