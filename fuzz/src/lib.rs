@@ -96,7 +96,7 @@ pub fn scratch_ledger(name: &str) -> &'static Scratch {
         ));
         options.config = Some(Config::default());
         let ledger = runtime
-            .block_on(Ledger::open(options))
+            .block_on(dossier_core::start_up::open(options))
             .expect("scratch ledger opens");
         Scratch { runtime, ledger }
     })

@@ -229,7 +229,7 @@ pub async fn abort_reply(
 pub async fn reply_permission(
     ledger: State<'_, Ledger>,
     request_id: String,
-    reply: dossier_core::reply::permission_request::PermissionReply,
+    reply: dossier_core::wire::permission::PermissionReply,
 ) -> Result<(), ShellError> {
     Ok(ledger.reply_permission(&request_id, reply).await?)
 }

@@ -64,7 +64,9 @@ pub fn run() -> Result<(), Box<dyn std::error::Error>> {
             None
         }
     };
-    let ledger = match tauri::async_runtime::block_on(Ledger::open(LedgerOptions::from_env())) {
+    let ledger = match tauri::async_runtime::block_on(dossier_core::start_up::open(
+        LedgerOptions::from_env(),
+    )) {
         Ok(ledger) => ledger,
         Err(error) => {
             show_start_up_error(&error.to_string());

@@ -114,7 +114,7 @@ async fn main() {
         .unwrap_or_default(),
     );
     options.default_directory = Some(folder.path().to_path_buf());
-    let ledger = Ledger::open(options)
+    let ledger = dossier_core::start_up::open(options)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     println!(

@@ -10,7 +10,7 @@ use dossier_core::models::config::{Config, Locations};
 use dossier_core::wire::draft::{Draft, PromptInput};
 use dossier_core::wire::event::EventPayload;
 use dossier_core::wire::session::CreateSession;
-use dossier_core::{Ledger, LedgerOptions};
+use dossier_core::LedgerOptions;
 use std::time::{Duration, Instant};
 use tokio::sync::broadcast::error::RecvError;
 
@@ -47,7 +47,7 @@ async fn main() {
     });
     options.config = Some(Config::default());
     options.default_directory = Some(folder.path().to_path_buf());
-    let ledger = Ledger::open(options)
+    let ledger = dossier_core::start_up::open(options)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
 

@@ -11,7 +11,7 @@ use dossier_core::wire::id::IdKind;
 use dossier_core::wire::message::{Message, UserMessage, UserModel, UserTime};
 use dossier_core::wire::part::{Part, PartBody, TextPart};
 use dossier_core::wire::session::CreateSession;
-use dossier_core::{Ledger, LedgerOptions};
+use dossier_core::LedgerOptions;
 use rand::{Rng, SeedableRng};
 use std::time::{Duration, Instant};
 
@@ -105,7 +105,7 @@ async fn main() {
     });
     options.config = Some(Config::default());
     options.default_directory = Some(folder.path().to_path_buf());
-    let ledger = Ledger::open(options)
+    let ledger = dossier_core::start_up::open(options)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let mut rng = rand::rngs::StdRng::seed_from_u64(7);

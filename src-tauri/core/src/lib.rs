@@ -19,6 +19,7 @@ pub mod models;
 pub mod pipeline;
 pub mod reply;
 pub mod reshaping;
+pub mod start_up;
 pub mod store;
 pub mod wire;
 
@@ -29,7 +30,8 @@ pub mod fuzzing {
     pub use crate::store::search_excerpt::excerpt as search_excerpt;
 }
 
-pub use ledger::{Ledger, LedgerOptions};
+pub use ledger::Ledger;
 pub use reply::session_runner::SessionRunner;
+pub use start_up::LedgerOptions;
 pub use store::message_listing_json::MessagePageJson;
 pub use wire::error::{ErrorBody, ErrorKind, LedgerError};

@@ -14,3 +14,4 @@ pub mod model_variant;
 pub mod provider;
 pub mod provider_settings;
 pub mod reply_cost;
+pub mod settings;

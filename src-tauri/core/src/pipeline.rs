@@ -12,4 +12,14 @@ pub mod image_normalization;
 pub mod mcp_resource;
 pub(crate) mod prompt;
 pub mod read_tool;
-pub(crate) mod revert_cleanup;
+pub mod runtime;
+
+use crate::pipeline::runtime::Runtime;
+use crate::store::Store;
+use std::sync::Arc;
+
+/// What the prompt pipeline works with: the store and the runtime.
+pub struct Pipeline<'a> {
+    pub(crate) store: &'a Store,
+    pub(crate) runtime: &'a Arc<Runtime>,
+}

@@ -6,11 +6,13 @@
 
 pub mod blob_store;
 pub mod database;
+mod database_error;
 pub mod disk_space;
 pub(crate) mod message_listing_json;
 pub(crate) mod message_reading;
 pub mod message_store;
 pub(crate) mod process_lock;
+pub(crate) mod revert_cleanup;
 pub mod search;
 pub(crate) mod search_excerpt;
 pub mod search_index;
@@ -19,3 +21,113 @@ pub mod search_text;
 pub(crate) mod session_lifecycle;
 pub mod session_store;
 pub(crate) mod session_usage;
+
+use crate::wire::error::LedgerError;
+use crate::wire::event::EventBus;
+use crate::wire::id::{Clock, IdGenerator, IdKind};
+use process_lock::{Occupancy, ProcessLock};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The engine's connection pool, one connection and one open transaction. Floors above pass
+/// these back into the store's functions and never run SQL on them themselves.
+pub type Pool = sqlx::SqlitePool;
+pub type Connection = sqlx::SqliteConnection;
+pub type Transaction<'connection> = sqlx::Transaction<'connection, sqlx::Sqlite>;
+
+pub const DATABASE_FILE: &str = "dossier.db";
+
+/// The store handle: the pool, the ids (and their clock) and the event bus, plus the store's own
+/// upkeep. Cheap to clone; everything above the store is given one.
+#[derive(Clone)]
+pub struct Store {
+    pub(crate) pool: Pool,
+    pub(crate) events: EventBus,
+    pub(crate) ids: Arc<IdGenerator>,
+    pub(crate) upkeep: Arc<Upkeep>,
+}
+
+/// What the store keeps running or cached for as long as it is open.
+pub(crate) struct Upkeep {
+    pub data_dir: PathBuf,
+    /// Held for the store's life: tells other processes on the folder that we are alive.
+    pub process_lock: ProcessLock,
+    /// Takes deleted words out of the search index after each deletion (`search_purge`).
+    pub search_purge: search_purge::SearchPurge,
+    /// Listings recently built by `messages_json`, with the version they were built from.
+    pub message_listings: message_listing_json::ListingCache,
+    /// Checkpoints the write-ahead log between requests (`database`); stops when dropped.
+    pub _checkpoint: database::BackgroundCheckpoint,
+}
+
+impl Store {
+    /// Opens the database in `data_dir` and says whether another living process uses the folder
+    /// (then replies left open may be its, streaming right now).
+    pub async fn open(
+        data_dir: &Path,
+        clock: Option<Clock>,
+    ) -> Result<(Self, Occupancy), LedgerError> {
+        let (process_lock, occupancy) = ProcessLock::acquire(data_dir)?;
+        let pool = database::open(&data_dir.join(DATABASE_FILE)).await?;
+        let ids = Arc::new(match clock {
+            Some(clock) => IdGenerator::new(clock),
+            None => IdGenerator::system(),
+        });
+        let search_purge = search_purge::SearchPurge::start(pool.clone());
+        let checkpoint = database::BackgroundCheckpoint::start(pool.clone());
+        let store = Self {
+            events: EventBus::new(ids.clone()),
+            ids,
+            upkeep: Arc::new(Upkeep {
+                data_dir: data_dir.to_path_buf(),
+                process_lock,
+                search_purge,
+                message_listings: Default::default(),
+                _checkpoint: checkpoint,
+            }),
+            pool,
+        };
+        Ok((store, occupancy))
+    }
+
+    /// Tells other processes that this one is past its start-up sweep (see `process_lock`).
+    pub fn share_folder(&self) -> Result<(), LedgerError> {
+        self.upkeep.process_lock.share(&self.upkeep.data_dir)
+    }
+
+    pub fn events(&self) -> &EventBus {
+        &self.events
+    }
+
+    pub fn pool(&self) -> &Pool {
+        &self.pool
+    }
+
+    pub fn data_dir(&self) -> &Path {
+        &self.upkeep.data_dir
+    }
+
+    pub fn new_id(&self, kind: IdKind) -> String {
+        self.ids.next(kind)
+    }
+
+    pub fn now(&self) -> i64 {
+        self.ids.now_millis()
+    }
+
+    /// A write transaction (`BEGIN IMMEDIATE`, see `database::BEGIN_WRITE`).
+    pub async fn begin_write(&self) -> Result<Transaction<'static>, LedgerError> {
+        Ok(self.pool.begin_with(database::BEGIN_WRITE).await?)
+    }
+
+    /// Attachment bytes by hash, for adapters that serve previews.
+    pub async fn blob(&self, hash: &str) -> Result<Option<blob_store::Blob>, LedgerError> {
+        blob_store::get(&self.pool, hash).await
+    }
+
+    /// Closes the pool, finishing in-flight writes; used on shutdown.
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+pub mod message_removal;

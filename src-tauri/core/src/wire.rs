@@ -9,6 +9,7 @@ pub mod data_url;
 pub mod draft;
 pub mod error;
 pub mod event;
+pub mod human_size;
 pub mod id;
 pub mod message;
 pub mod part;

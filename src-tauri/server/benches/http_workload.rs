@@ -9,7 +9,7 @@
 
 use dossier_core::models::config::{Config, Locations};
 use dossier_core::store::message_store::MessageQuery;
-use dossier_core::{Ledger, LedgerOptions};
+use dossier_core::LedgerOptions;
 use dossier_server::{bind, serve, ServerOptions};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
@@ -96,7 +96,7 @@ async fn main() {
     ));
     options.config = Some(Config::parse(CONFIG).unwrap());
     options.default_directory = Some(folder.path().to_path_buf());
-    let ledger = Ledger::open(options).await.unwrap();
+    let ledger = dossier_core::start_up::open(options).await.unwrap();
     let server_options = ServerOptions {
         port: 0,
         ..ServerOptions::default()

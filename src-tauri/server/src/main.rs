@@ -2,7 +2,7 @@
 //! `DOSSIER_DATA_DIR` / `DOSSIER_CONFIG` and prints one line once it answers requests. The
 //! environment's password and allowed hosts and origins are read in `StartEnvironment`.
 
-use dossier_core::{Ledger, LedgerOptions};
+use dossier_core::LedgerOptions;
 use dossier_server::server_options::StartEnvironment;
 use dossier_server::{bind, serve, termination_signal, ServerError, ServerOptions};
 use std::process::ExitCode;
@@ -56,7 +56,7 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let ledger = Ledger::open(LedgerOptions::from_env());
+    let ledger = dossier_core::start_up::open(LedgerOptions::from_env());
     let outcome = serve(
         listener,
         ledger,

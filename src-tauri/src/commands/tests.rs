@@ -3,7 +3,7 @@
 
 use crate::builder;
 use dossier_core::models::config::Locations;
-use dossier_core::{Ledger, LedgerOptions};
+use dossier_core::LedgerOptions;
 use serde_json::{json, Value};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -26,8 +26,9 @@ pub(crate) fn harness(simulated_drops: bool) -> Harness {
         Some(folder.path().join("data")),
         Some(folder.path().join("dossier.json")),
     );
-    let ledger = tauri::async_runtime::block_on(Ledger::open(LedgerOptions::at(locations)))
-        .expect("ledger opens");
+    let ledger =
+        tauri::async_runtime::block_on(dossier_core::start_up::open(LedgerOptions::at(locations)))
+            .expect("ledger opens");
     let app = builder(mock_builder(), ledger, simulated_drops)
         .build(mock_context(noop_assets()))
         .expect("app builds");

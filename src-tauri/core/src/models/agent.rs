@@ -244,6 +244,14 @@ impl AgentRegistry {
         Ok(registry)
     }
 
+    /// The agent called `name`, or an error that lists the ones there are.
+    pub fn require(&self, name: &str) -> Result<&Agent, LedgerError> {
+        self.get(name).ok_or_else(|| LedgerError::AgentNotFound {
+            name: name.to_string(),
+            available: self.visible_names(),
+        })
+    }
+
     pub fn get(&self, name: &str) -> Option<&Agent> {
         self.agents.iter().find(|agent| agent.name == name)
     }

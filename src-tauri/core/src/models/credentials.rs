@@ -4,9 +4,9 @@
 //! an explicit setting always wins over a stored one. Keys leave this module only towards a
 //! provider's request; everything shown to a person is a `key_hint`.
 
-use crate::ledger::Ledger;
 use crate::models::config::ProviderConfig;
 use crate::models::provider::{self, ModelProvider, ProviderFailure};
+use crate::models::settings::Settings;
 use crate::wire::error::LedgerError;
 use crate::wire::message::ModelRef;
 use serde::Serialize;
@@ -150,9 +150,9 @@ pub fn check_key(key: &str) -> Result<&str, LedgerError> {
     Ok(key)
 }
 
-impl Ledger {
+impl Settings {
     pub(crate) fn credentials(&self) -> Arc<dyn CredentialStore> {
-        self.setup.credentials.clone()
+        self.credentials.clone()
     }
 
     /// Runs a keychain call on the blocking pool: it may wait on D-Bus or on an unlock prompt.

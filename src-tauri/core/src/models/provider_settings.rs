@@ -6,10 +6,10 @@
 //! Only the `provider` section changes; agents and hooks keep their start-up values until the
 //! app restarts.
 
-use crate::ledger::{Configured, Ledger};
 use crate::models::config::{Config, ProviderConfig};
 use crate::models::credentials::{self, check_key, key_hint, KeySource};
 use crate::models::model_catalog::{ModelCatalog, OFFLINE_PROVIDER_ID};
+use crate::models::settings::{Configured, Settings};
 use crate::wire::error::LedgerError;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -214,7 +214,7 @@ pub fn check_input(input: &ProviderInput) -> Result<CheckedProvider, LedgerError
     })
 }
 
-impl Ledger {
+impl Settings {
     /// The providers in the config file (and any found on this computer), with key hints.
     pub async fn provider_settings(&self) -> Result<ProviderSettings, LedgerError> {
         let path = self.locations().config_path.clone();
@@ -292,7 +292,7 @@ impl Ledger {
         input: ProviderInput,
     ) -> Result<ProviderSettings, LedgerError> {
         let checked = check_input(&input)?;
-        let guard = self.setup.settings_writes.lock().await;
+        let guard = self.settings_writes.lock().await;
         let path = self.locations().config_path.clone();
         let mut file = ConfigFile::read(&path)?;
         if let Some(key) = checked.api_key.clone() {
@@ -313,7 +313,7 @@ impl Ledger {
         &self,
         provider_id: &str,
     ) -> Result<ProviderSettings, LedgerError> {
-        let guard = self.setup.settings_writes.lock().await;
+        let guard = self.settings_writes.lock().await;
         let path = self.locations().config_path.clone();
         let mut file = ConfigFile::read(&path)?;
         if !file.remove_provider(provider_id)? {
@@ -349,19 +349,14 @@ impl Ledger {
     /// running keep the config they started with.
     pub async fn reload_config(&self) -> Result<(), LedgerError> {
         let mut config = Config::load(&self.locations().config_path)?;
-        if let Some(url) = &self.setup.detect_ollama {
+        if let Some(url) = &self.detect_ollama {
             crate::models::provider::ollama::add_detected(&mut config, url).await;
         }
         let catalog = ModelCatalog::from_config(&config);
-        let mut configured = self
-            .setup
-            .configured
-            .write()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        *configured = Configured {
+        self.replace(Configured {
             config: Arc::new(config),
             catalog: Arc::new(catalog),
-        };
+        });
         Ok(())
     }
 }

@@ -2,18 +2,21 @@
 //! wants a reply is saved, the pipeline hands the session over and returns what the loop
 //! returns (the last assistant message with its parts).
 
-use crate::ledger::Ledger;
+use crate::pipeline::runtime::Runtime;
+use crate::store::Store;
 use crate::wire::error::LedgerError;
 use crate::wire::event::SessionStatus;
 use crate::wire::message::MessageWithParts;
 use async_trait::async_trait;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 #[async_trait]
 pub trait AgentLoop: Send + Sync {
     async fn run(
         &self,
-        ledger: Ledger,
+        store: Store,
+        runtime: Arc<Runtime>,
         session_id: String,
     ) -> Result<MessageWithParts, LedgerError>;
 
@@ -41,7 +44,8 @@ pub struct NoAgentLoop;
 impl AgentLoop for NoAgentLoop {
     async fn run(
         &self,
-        _ledger: Ledger,
+        _store: Store,
+        _runtime: Arc<Runtime>,
         _session_id: String,
     ) -> Result<MessageWithParts, LedgerError> {
         Err(LedgerError::RepliesUnavailable)

@@ -4,10 +4,10 @@
 
 use crate::pipeline::image_normalization::{self, Outcome};
 use crate::store::blob_store::{self, INLINE_LIMIT};
+use crate::store::Transaction;
 use crate::wire::data_url;
 use crate::wire::error::LedgerError;
 use crate::wire::part::{Part, PartBody};
-use sqlx::{Sqlite, Transaction};
 
 pub(crate) struct PreparedPart {
     pub part: Part,
@@ -79,7 +79,7 @@ pub(crate) fn prepare_unchanged(parts: Vec<Part>) -> Vec<PreparedPart> {
 
 /// Writes pending blobs inside the caller's transaction and points their parts at them.
 pub(crate) async fn store(
-    transaction: &mut Transaction<'_, Sqlite>,
+    transaction: &mut Transaction<'_>,
     prepared: Vec<PreparedPart>,
     now: i64,
 ) -> Result<Vec<Part>, LedgerError> {

@@ -5,10 +5,11 @@
 
 use crate::models::agent::Agent;
 use crate::pipeline::mcp_resource::{McpResources, ResourceContent};
-use crate::pipeline::read_tool::{self, human_size, ReadKind, ReadRequest, MAX_ATTACHMENT_BYTES};
+use crate::pipeline::read_tool::{self, ReadKind, ReadRequest, MAX_ATTACHMENT_BYTES};
 use crate::wire::assistant_error::AssistantError;
 use crate::wire::data_url;
 use crate::wire::draft::Draft;
+use crate::wire::human_size::human_size;
 use crate::wire::part::{FilePart, FileSource, PartBody};
 use crate::wire::permission::{evaluate, Action};
 use std::path::{Path, PathBuf};

@@ -3,13 +3,13 @@
 //! transaction, publish events after the commit, then either return (`noReply`) or hand the
 //! session to the agent loop.
 
-use crate::ledger::Ledger;
 use crate::models::model_choice::{choose_model, choose_variant, current_model};
 use crate::pipeline::attachment_storage;
 use crate::pipeline::chat_message_hook::{run_hooks, ChatMessage};
 use crate::pipeline::draft_resolution::{resolve_all, DraftContext};
-use crate::pipeline::revert_cleanup;
+use crate::pipeline::Pipeline;
 use crate::store::message_store;
+use crate::store::revert_cleanup;
 use crate::store::session_store;
 use crate::wire::assistant_error::AssistantError;
 use crate::wire::draft::{Draft, PromptInput};
@@ -22,30 +22,30 @@ use crate::wire::permission::{Action, Rule};
 use crate::wire::session::SessionModel;
 use std::collections::{BTreeMap, HashSet};
 
-impl Ledger {
+impl Pipeline<'_> {
     pub async fn prompt(
         &self,
         session_id: &str,
         input: PromptInput,
     ) -> Result<MessageWithParts, LedgerError> {
-        let session = self.session(session_id).await?;
+        let session = self.store.session(session_id).await?;
         check_input(&input)?;
 
         let agent = match input.agent.as_deref() {
-            Some(name) => match self.require_agent(name) {
+            Some(name) => match self.runtime.agents.require(name) {
                 Ok(agent) => agent,
                 Err(error) => {
-                    self.events.publish(EventPayload::session_error(
+                    self.store.events.publish(EventPayload::session_error(
                         session_id,
                         AssistantError::unknown(error.to_string()),
                     ));
                     return Err(error);
                 }
             },
-            None => self.setup.agents.default_agent()?,
+            None => self.runtime.agents.default_agent()?,
         };
 
-        let catalog = self.models();
+        let catalog = self.runtime.settings.models();
         if let Some(requested) = &input.model {
             if catalog.find(requested).is_none() {
                 let error = LedgerError::ModelNotFound {
@@ -53,7 +53,7 @@ impl Ledger {
                     model_id: requested.model_id.clone(),
                     available: catalog.labels(),
                 };
-                self.events.publish(EventPayload::session_error(
+                self.store.events.publish(EventPayload::session_error(
                     session_id,
                     AssistantError::unknown(error.to_string()),
                 ));
@@ -61,14 +61,20 @@ impl Ledger {
             }
         }
         let newest_user_model = if session.model.is_none() {
-            let mut connection = self.pool.acquire().await?;
+            let mut connection = self.store.pool.acquire().await?;
             message_store::newest_user_message(&mut connection, session_id)
                 .await?
                 .map(|user| user.model.model_ref())
         } else {
             None
         };
-        let configured = self.config().model.as_deref().and_then(ModelRef::parse);
+        let configured = self
+            .runtime
+            .settings
+            .config()
+            .model
+            .as_deref()
+            .and_then(ModelRef::parse);
         let current = current_model(
             session.model.as_ref(),
             newest_user_model.as_ref(),
@@ -87,12 +93,12 @@ impl Ledger {
         let message_id = input
             .message_id
             .clone()
-            .unwrap_or_else(|| self.new_id(IdKind::Message));
+            .unwrap_or_else(|| self.store.new_id(IdKind::Message));
         let message = UserMessage {
             id: message_id.clone(),
             session_id: session_id.to_string(),
             time: UserTime {
-                created: self.now(),
+                created: self.store.now(),
             },
             format: input.format.clone(),
             summary: None,
@@ -108,14 +114,16 @@ impl Ledger {
 
         let context = DraftContext {
             agent,
-            mcp: self.setup.mcp.as_ref(),
+            mcp: self.runtime.mcp.as_ref(),
         };
         let resolution = resolve_all(&context, input.parts).await;
         let parts: Vec<Part> = resolution
             .parts
             .into_iter()
             .map(|resolved| Part {
-                id: resolved.id.unwrap_or_else(|| self.new_id(IdKind::Part)),
+                id: resolved
+                    .id
+                    .unwrap_or_else(|| self.store.new_id(IdKind::Part)),
                 session_id: session_id.to_string(),
                 message_id: message_id.clone(),
                 body: resolved.body,
@@ -124,7 +132,7 @@ impl Ledger {
         let mut errors = resolution.errors;
 
         let (edited, hook_errors) =
-            run_hooks(&self.setup.hooks, ChatMessage { message, parts }).await;
+            run_hooks(&self.runtime.hooks, ChatMessage { message, parts }).await;
         errors.extend(hook_errors);
         let prepared = attachment_storage::prepare(edited.parts).await;
 
@@ -134,9 +142,13 @@ impl Ledger {
         if input.no_reply == Some(true) {
             return Ok(saved);
         }
-        self.setup
+        self.runtime
             .agent_loop
-            .run(self.clone(), session_id.to_string())
+            .run(
+                self.store.clone(),
+                self.runtime.clone(),
+                session_id.to_string(),
+            )
             .await
     }
 
@@ -150,11 +162,8 @@ impl Ledger {
         errors: &[AssistantError],
     ) -> Result<MessageWithParts, LedgerError> {
         let session_id = message.session_id.clone();
-        let now = self.now();
-        let mut transaction = self
-            .pool
-            .begin_with(crate::store::database::BEGIN_WRITE)
-            .await?;
+        let now = self.store.now();
+        let mut transaction = self.store.begin_write().await?;
         // A write first, so this transaction holds SQLite's write lock from the start.
         let first_seq = session_store::reserve_sequence(
             &mut transaction,
@@ -211,45 +220,46 @@ impl Ledger {
         session_store::save(&mut transaction, &session).await?;
         transaction.commit().await?;
         if !removed.messages.is_empty() || !removed.parts.is_empty() {
-            self.setup.search_purge.wake();
+            self.store.upkeep.search_purge.wake();
         }
 
         for (message_id, part_id) in removed.parts {
-            self.events.publish(EventPayload::PartRemoved {
+            self.store.events.publish(EventPayload::PartRemoved {
                 session_id: session_id.clone(),
                 message_id,
                 part_id,
             });
         }
         for message_id in removed.messages {
-            self.events.publish(EventPayload::MessageRemoved {
+            self.store.events.publish(EventPayload::MessageRemoved {
                 session_id: session_id.clone(),
                 message_id,
             });
         }
         if switched {
-            self.events.publish(EventPayload::SessionUpdated {
+            self.store.events.publish(EventPayload::SessionUpdated {
                 session_id: session_id.clone(),
                 info: session.clone(),
             });
         }
-        self.events.publish(EventPayload::MessageUpdated {
+        self.store.events.publish(EventPayload::MessageUpdated {
             session_id: session_id.clone(),
             info: info.clone(),
         });
         for part in &parts {
-            self.events.publish(EventPayload::PartUpdated {
+            self.store.events.publish(EventPayload::PartUpdated {
                 session_id: session_id.clone(),
                 part: part.clone(),
                 time: now,
             });
         }
-        self.events.publish(EventPayload::SessionUpdated {
+        self.store.events.publish(EventPayload::SessionUpdated {
             session_id: session_id.clone(),
             info: session,
         });
         for error in errors {
-            self.events
+            self.store
+                .events
                 .publish(EventPayload::session_error(&session_id, error.clone()));
         }
         Ok(MessageWithParts { info, parts })

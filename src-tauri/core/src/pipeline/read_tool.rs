@@ -2,6 +2,7 @@
 //! attachment — with OpenCode's caps, trailers and error strings, so the model sees exactly
 //! what it would see under OpenCode. Used by the prompt pipeline and, later, the agent loop.
 
+use crate::wire::human_size::human_size;
 use std::fs;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -90,22 +91,6 @@ fn suggestion_text(suggestions: &[String]) -> String {
         String::new()
     } else {
         format!("\n\nDid you mean one of these?\n{}", suggestions.join("\n"))
-    }
-}
-
-/// Human size with one decimal, for messages people read ("31.2 MB").
-pub fn human_size(bytes: u64) -> String {
-    const UNITS: [&str; 4] = ["bytes", "KB", "MB", "GB"];
-    let mut value = bytes as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit < UNITS.len() - 1 {
-        value /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{bytes} bytes")
-    } else {
-        format!("{value:.1} {}", UNITS[unit])
     }
 }
 

@@ -5,10 +5,10 @@
 //! before it, and the last turns kept verbatim beside it (`tail`). Old tool outputs are pruned
 //! separately (`prune`).
 
-use crate::ledger::Ledger;
 use crate::models::model_messages::{to_model_messages, ModelMessage, UserContent};
 use crate::models::provider::ModelRequest;
 use crate::pipeline::attachment_storage;
+use crate::reply::reply_context::ReplyContext;
 use crate::reply::reply_stream::StepEnd;
 use crate::reply::run_loop::{close, new_assistant, stream_step, StepPlan};
 use crate::reply::session_runner::RunControl;
@@ -117,7 +117,7 @@ pub fn visible_history(mut history: Vec<MessageWithParts>) -> Vec<MessageWithPar
 /// Compacts the session after a context overflow; `Finished` when the summary and the continue
 /// message (or the replayed `question`, see `replay`) are recorded.
 pub(crate) async fn compact(
-    ledger: &Ledger,
+    context: &ReplyContext,
     control: &RunControl,
     session: &Session,
     user: &UserMessage,
@@ -126,7 +126,7 @@ pub(crate) async fn compact(
     client: &reqwest::Client,
 ) -> Result<StepEnd, LedgerError> {
     let (marker, marker_part) = synthetic_user(
-        ledger,
+        context,
         session,
         user,
         PartBody::Compaction(CompactionPart {
@@ -142,7 +142,7 @@ pub(crate) async fn compact(
         auto: true,
         replay: question,
     };
-    summarize_before(ledger, control, session, request, history, client).await
+    summarize_before(context, control, session, request, history, client).await
 }
 
 /// A compaction marker: the user message, its compaction part, whether the loop continues on its
@@ -181,7 +181,7 @@ pub(crate) fn pending_request(history: &[MessageWithParts]) -> Option<(usize, Re
 /// marker; when `auto`, the synthetic "continue" message follows so the loop carries on.
 /// `Finished` when recorded.
 pub(crate) async fn summarize_before(
-    ledger: &Ledger,
+    context: &ReplyContext,
     control: &RunControl,
     session: &Session,
     request: Request<'_>,
@@ -194,15 +194,15 @@ pub(crate) async fn summarize_before(
         auto,
         replay: question,
     } = request;
-    let agent = match ledger.agents().get("compaction") {
+    let agent = match context.agents().get("compaction") {
         Some(agent) => agent.clone(),
-        None => ledger.agents().default_agent()?.clone(),
+        None => context.agents().default_agent()?.clone(),
     };
-    let mut assistant = new_assistant(ledger, session, marker, &agent);
+    let mut assistant = new_assistant(context, session, marker, &agent);
     assistant.summary = Some(true);
-    ledger.insert_reply_message(&assistant).await?;
+    context.insert_reply_message(&assistant).await?;
     let model = marker.model.model_ref();
-    let limit = crate::models::model_snapshot::limit_of(&ledger.config(), &model);
+    let limit = crate::models::model_snapshot::limit_of(&context.config(), &model);
     // With a question to replay nothing is kept verbatim: the model reads the summary, then the
     // question, and not the original question a kept tail would bring back beside it.
     let kept_from = match question {
@@ -210,11 +210,11 @@ pub(crate) async fn summarize_before(
         None => tail::tail_start(history, tail::tail_budget(limit.as_ref())),
     };
     let head = &history[..kept_from.unwrap_or(history.len())];
-    let provider = match ledger.model_provider(&model, client).await {
+    let provider = match context.model_provider(&model, client).await {
         Ok(provider) => provider,
         Err(failure) => {
             close(
-                ledger,
+                context,
                 &mut assistant,
                 Some(failure.to_assistant_error(&model.provider_id)),
             )
@@ -247,22 +247,22 @@ pub(crate) async fn summarize_before(
         rules: Vec::new(),
     };
     let mut no_calls = Vec::new();
-    let end = stream_step(ledger, control, plan, &mut assistant, &mut no_calls).await?;
+    let end = stream_step(context, control, plan, &mut assistant, &mut no_calls).await?;
     if end != StepEnd::Finished {
         return Ok(end);
     }
-    close(ledger, &mut assistant, None).await?;
+    close(context, &mut assistant, None).await?;
     if let (Some(index), PartBody::Compaction(compaction)) = (kept_from, &mut marker_part.body) {
         // Recorded once the summary exists, as OpenCode does: from now on the model sees the
         // summary, then these messages as they were.
         compaction.tail_start_id = Some(history[index].info.id().to_string());
-        ledger.store_reply_part(&marker_part, true).await?;
+        context.store_reply_part(&marker_part, true).await?;
     }
     if !auto {
         return Ok(StepEnd::Finished);
     }
     if let Some(question) = question {
-        replay::replay(ledger, session, question).await?;
+        replay::replay(context, session, question).await?;
         return Ok(StepEnd::Finished);
     }
     let mut text = TextPart {
@@ -271,11 +271,11 @@ pub(crate) async fn summarize_before(
         ..TextPart::default()
     };
     text.metadata = Some(json!({"compaction_continue": true}));
-    synthetic_user(ledger, session, marker, PartBody::Text(text)).await?;
+    synthetic_user(context, session, marker, PartBody::Text(text)).await?;
     Ok(StepEnd::Finished)
 }
 
-impl Ledger {
+impl ReplyContext {
     /// OpenCode's `POST /session/:id/summarize`: records a compaction request for `model` under
     /// the agent of the newest user message, then runs the loop, which writes the summary (and,
     /// when `auto`, continues). A pending revert is cleaned up first, as for a prompt.
@@ -285,8 +285,8 @@ impl Ledger {
         model: ModelRef,
         auto: bool,
     ) -> Result<bool, LedgerError> {
-        self.session(session_id).await?;
-        let catalog = self.models();
+        self.store.session(session_id).await?;
+        let catalog = self.runtime.settings.models();
         if catalog.find(&model).is_none() {
             return Err(LedgerError::ModelNotFound {
                 provider_id: model.provider_id,
@@ -295,20 +295,20 @@ impl Ledger {
             });
         }
         let newest_agent = {
-            let mut connection = self.pool.acquire().await?;
+            let mut connection = self.store.pool.acquire().await?;
             crate::store::message_store::newest_user_message(&mut connection, session_id)
                 .await?
                 .map(|user| user.agent)
         };
-        let agent = match newest_agent.filter(|name| self.setup.agents.get(name).is_some()) {
+        let agent = match newest_agent.filter(|name| self.runtime.agents.get(name).is_some()) {
             Some(name) => name,
-            None => self.setup.agents.default_agent()?.name.clone(),
+            None => self.runtime.agents.default_agent()?.name.clone(),
         };
         let message = UserMessage {
-            id: self.new_id(IdKind::Message),
+            id: self.store.new_id(IdKind::Message),
             session_id: session_id.to_string(),
             time: UserTime {
-                created: self.now(),
+                created: self.store.now(),
             },
             format: None,
             summary: None,
@@ -322,7 +322,7 @@ impl Ledger {
             tools: None,
         };
         let part = Part {
-            id: self.new_id(IdKind::Part),
+            id: self.store.new_id(IdKind::Part),
             session_id: session_id.to_string(),
             message_id: message.id.clone(),
             body: PartBody::Compaction(CompactionPart {
@@ -332,10 +332,16 @@ impl Ledger {
             }),
         };
         let prepared = attachment_storage::prepare(vec![part]).await;
-        self.save_prompt(message, prepared, None, &[]).await?;
-        self.setup
+        self.pipeline()
+            .save_prompt(message, prepared, None, &[])
+            .await?;
+        self.runtime
             .agent_loop
-            .run(self.clone(), session_id.to_string())
+            .run(
+                self.store.clone(),
+                self.runtime.clone(),
+                session_id.to_string(),
+            )
             .await?;
         Ok(true)
     }
@@ -374,16 +380,16 @@ pub fn summary_input(mut messages: Vec<ModelMessage>) -> Vec<ModelMessage> {
 
 /// A user message the loop writes itself, with the agent and model of `like`.
 async fn synthetic_user(
-    ledger: &Ledger,
+    context: &ReplyContext,
     session: &Session,
     like: &UserMessage,
     body: PartBody,
 ) -> Result<(UserMessage, Part), LedgerError> {
     let message = UserMessage {
-        id: ledger.new_id(IdKind::Message),
+        id: context.new_id(IdKind::Message),
         session_id: session.id.clone(),
         time: UserTime {
-            created: ledger.now(),
+            created: context.now(),
         },
         format: None,
         summary: None,
@@ -393,12 +399,12 @@ async fn synthetic_user(
         tools: None,
     };
     let part = Part {
-        id: ledger.new_id(IdKind::Part),
+        id: context.new_id(IdKind::Part),
         session_id: session.id.clone(),
         message_id: message.id.clone(),
         body,
     };
-    ledger
+    context
         .insert_user_message(&message, std::slice::from_ref(&part))
         .await?;
     Ok((message, part))

@@ -1,7 +1,7 @@
 //! Writing a reply as it grows: an assistant message or part is inserted with a sequence number
 //! reserved in the same transaction, rewritten as it changes, and announced after each commit.
 
-use crate::ledger::Ledger;
+use crate::reply::reply_context::ReplyContext;
 use crate::store::message_store;
 use crate::store::session_store;
 use crate::wire::error::LedgerError;
@@ -10,21 +10,18 @@ use crate::wire::message::{AssistantMessage, Message, UserMessage};
 use crate::wire::part::Part;
 use crate::wire::session::Tokens;
 
-impl Ledger {
+impl ReplyContext {
     pub(crate) async fn insert_reply_message(
         &self,
         message: &AssistantMessage,
     ) -> Result<(), LedgerError> {
         let info = Message::Assistant(message.clone());
-        let now = self.now();
-        let mut transaction = self
-            .pool
-            .begin_with(crate::store::database::BEGIN_WRITE)
-            .await?;
+        let now = self.store.now();
+        let mut transaction = self.store.begin_write().await?;
         let seq = session_store::reserve_sequence(&mut transaction, &message.session_id, 1).await?;
         message_store::insert_message(&mut transaction, &info, seq, now).await?;
         transaction.commit().await?;
-        self.events.publish(EventPayload::MessageUpdated {
+        self.store.events.publish(EventPayload::MessageUpdated {
             session_id: message.session_id.clone(),
             info,
         });
@@ -38,11 +35,8 @@ impl Ledger {
         parts: &[Part],
     ) -> Result<(), LedgerError> {
         let info = Message::User(message.clone());
-        let now = self.now();
-        let mut transaction = self
-            .pool
-            .begin_with(crate::store::database::BEGIN_WRITE)
-            .await?;
+        let now = self.store.now();
+        let mut transaction = self.store.begin_write().await?;
         let first = session_store::reserve_sequence(
             &mut transaction,
             &message.session_id,
@@ -55,7 +49,7 @@ impl Ledger {
                 .await?;
         }
         transaction.commit().await?;
-        self.events.publish(EventPayload::MessageUpdated {
+        self.store.events.publish(EventPayload::MessageUpdated {
             session_id: message.session_id.clone(),
             info,
         });
@@ -70,10 +64,10 @@ impl Ledger {
         message: &AssistantMessage,
     ) -> Result<(), LedgerError> {
         let info = Message::Assistant(message.clone());
-        let mut connection = self.pool.acquire().await?;
-        message_store::update_message(&mut connection, &info, self.now()).await?;
+        let mut connection = self.store.pool.acquire().await?;
+        message_store::update_message(&mut connection, &info, self.store.now()).await?;
         drop(connection);
-        self.events.publish(EventPayload::MessageUpdated {
+        self.store.events.publish(EventPayload::MessageUpdated {
             session_id: message.session_id.clone(),
             info,
         });
@@ -81,11 +75,8 @@ impl Ledger {
     }
 
     pub(crate) async fn insert_reply_part(&self, part: &Part) -> Result<(), LedgerError> {
-        let now = self.now();
-        let mut transaction = self
-            .pool
-            .begin_with(crate::store::database::BEGIN_WRITE)
-            .await?;
+        let now = self.store.now();
+        let mut transaction = self.store.begin_write().await?;
         let seq = session_store::reserve_sequence(&mut transaction, &part.session_id, 1).await?;
         message_store::insert_part(&mut transaction, part, seq, now).await?;
         transaction.commit().await?;
@@ -99,8 +90,8 @@ impl Ledger {
         part: &Part,
         announce: bool,
     ) -> Result<(), LedgerError> {
-        let now = self.now();
-        let mut connection = self.pool.acquire().await?;
+        let now = self.store.now();
+        let mut connection = self.store.pool.acquire().await?;
         let found = message_store::update_part(&mut connection, part, now).await?;
         drop(connection);
         if !found {
@@ -122,7 +113,7 @@ impl Ledger {
         cost: f64,
         tokens: &Tokens,
     ) -> Result<(), LedgerError> {
-        let mut connection = self.pool.acquire().await?;
+        let mut connection = self.store.pool.acquire().await?;
         session_store::change_usage(
             &mut connection,
             session_id,
@@ -133,7 +124,7 @@ impl Ledger {
         .await?;
         let session = session_store::get(&mut connection, session_id).await?;
         drop(connection);
-        self.events.publish(EventPayload::SessionUpdated {
+        self.store.events.publish(EventPayload::SessionUpdated {
             session_id: session_id.to_string(),
             info: session,
         });
@@ -141,7 +132,7 @@ impl Ledger {
     }
 
     fn publish_part(&self, part: &Part, now: i64) {
-        self.events.publish(EventPayload::PartUpdated {
+        self.store.events.publish(EventPayload::PartUpdated {
             session_id: part.session_id.clone(),
             part: part.clone(),
             time: now,

@@ -4,8 +4,8 @@
 //! with reason and tokens. Streamed text is checkpointed to the database every 250 ms, so a crash
 //! loses at most that much. Abort ends the stream at once and closes what is open.
 
-use crate::ledger::Ledger;
 use crate::models::provider::{EventStream, ProviderFailure, StreamEvent, Usage};
+use crate::reply::reply_context::ReplyContext;
 use crate::reply::session_runner::RunControl;
 use crate::wire::error::LedgerError;
 use crate::wire::event::EventPayload;
@@ -45,7 +45,7 @@ pub(crate) enum StepEnd {
 }
 
 pub(crate) struct Step<'context> {
-    pub ledger: &'context Ledger,
+    pub context: &'context ReplyContext,
     pub control: &'context RunControl,
     pub assistant: &'context mut AssistantMessage,
     pub directory: PathBuf,
@@ -122,7 +122,7 @@ impl Step<'_> {
 
     fn new_part(&self, body: PartBody) -> Part {
         Part {
-            id: self.ledger.new_id(IdKind::Part),
+            id: self.context.new_id(IdKind::Part),
             session_id: self.assistant.session_id.clone(),
             message_id: self.assistant.id.clone(),
             body,
@@ -137,7 +137,7 @@ impl Step<'_> {
         if !state.started {
             state.started = true;
             let part = self.new_part(PartBody::StepStart(StepStartPart { snapshot: None }));
-            self.ledger.insert_reply_part(&part).await?;
+            self.context.insert_reply_part(&part).await?;
         }
         match event {
             StreamEvent::TextStart => self.open_text(state, false).await?,
@@ -176,14 +176,14 @@ impl Step<'_> {
                     cost,
                     tokens: tokens.clone(),
                 }));
-                self.ledger.insert_reply_part(&part).await?;
-                self.ledger
+                self.context.insert_reply_part(&part).await?;
+                self.context
                     .add_session_usage(&self.assistant.session_id, cost, &tokens)
                     .await?;
                 self.assistant.finish = Some(reason);
                 self.assistant.cost += cost;
                 self.assistant.tokens = tokens;
-                self.ledger.store_reply_message(self.assistant).await?;
+                self.context.store_reply_message(self.assistant).await?;
                 return Ok(Flow::Finished);
             }
         }
@@ -197,7 +197,7 @@ impl Step<'_> {
     ) -> Result<(), LedgerError> {
         self.finish_text(state, reasoning).await?;
         let time = PartTime {
-            start: self.ledger.now(),
+            start: self.context.now(),
             end: None,
         };
         let body = if reasoning {
@@ -213,7 +213,7 @@ impl Step<'_> {
             })
         };
         let part = self.new_part(body);
-        self.ledger.insert_reply_part(&part).await?;
+        self.context.insert_reply_part(&part).await?;
         let slot = if reasoning {
             &mut state.reasoning
         } else {
@@ -251,7 +251,7 @@ impl Step<'_> {
             _ => {}
         }
         growing.dirty = true;
-        self.ledger.events.publish(EventPayload::PartDelta {
+        self.context.store.events.publish(EventPayload::PartDelta {
             session_id: growing.part.session_id.clone(),
             message_id: growing.part.message_id.clone(),
             part_id: growing.part.id.clone(),
@@ -274,7 +274,7 @@ impl Step<'_> {
         let Some(mut growing) = slot.take() else {
             return Ok(());
         };
-        let now = self.ledger.now();
+        let now = self.context.now();
         match &mut growing.part.body {
             PartBody::Text(text) => {
                 if let Some(time) = text.time.as_mut() {
@@ -284,7 +284,7 @@ impl Step<'_> {
             PartBody::Reasoning(text) => text.time.end = Some(now),
             _ => {}
         }
-        self.ledger.store_reply_part(&growing.part, true).await
+        self.context.store_reply_part(&growing.part, true).await
     }
 
     async fn checkpoint(&mut self, state: &mut StepState) -> Result<(), LedgerError> {
@@ -293,7 +293,7 @@ impl Step<'_> {
             .flatten()
         {
             if growing.dirty {
-                self.ledger.store_reply_part(&growing.part, false).await?;
+                self.context.store_reply_part(&growing.part, false).await?;
                 growing.dirty = false;
             }
         }
@@ -311,7 +311,7 @@ impl Step<'_> {
                 PartBody::Tool(ToolPart {
                     state: ToolState::Pending { input, .. },
                     ..
-                }) => Some((call_id.clone(), input.clone(), self.ledger.now())),
+                }) => Some((call_id.clone(), input.clone(), self.context.now())),
                 PartBody::Tool(ToolPart {
                     state: ToolState::Running { input, time, .. },
                     ..

@@ -5,28 +5,22 @@
 
 use crate::reply::reply_stream::TOOL_ABORTED;
 use crate::store::message_store;
+use crate::store::Store;
 use crate::wire::assistant_error::AssistantError;
 use crate::wire::error::LedgerError;
 use crate::wire::message::{Message, MessageWithParts};
 use crate::wire::part::{PartBody, ToolEndTime, ToolState};
 use serde_json::json;
-use sqlx::SqlitePool;
 
 pub const INTERRUPTED_MESSAGE: &str = "Dossier stopped before this reply finished";
 
 /// Closes every open reply in one transaction; returns how many there were.
-pub(crate) async fn close_interrupted(pool: &SqlitePool, now: i64) -> Result<usize, LedgerError> {
-    let open: Vec<(String, String)> = sqlx::query_as(
-        "SELECT session_id, id FROM message WHERE role = 'assistant' \
-         AND json_extract(data, '$.time.completed') IS NULL \
-         AND json_extract(data, '$.error') IS NULL",
-    )
-    .fetch_all(pool)
-    .await?;
+pub async fn close_interrupted(store: &Store, now: i64) -> Result<usize, LedgerError> {
+    let open = message_store::open_replies(&store.pool).await?;
     if open.is_empty() {
         return Ok(0);
     }
-    let mut transaction = pool.begin_with(crate::store::database::BEGIN_WRITE).await?;
+    let mut transaction = store.begin_write().await?;
     for (session_id, message_id) in &open {
         let mut reply = message_store::get(&mut transaction, session_id, message_id).await?;
         let changed_parts = close_reply(&mut reply, now);

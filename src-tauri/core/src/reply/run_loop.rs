@@ -2,10 +2,10 @@
 //! reply, create the assistant message (persisted before the model is called), stream one step
 //! into parts, retry what is retryable, stop on an error, an abort, or a finished reply.
 
-use crate::ledger::Ledger;
 use crate::models::agent::Agent;
 use crate::models::model_messages::{self, ModelMessage, UserContent};
 use crate::models::provider::{self, ModelProvider, ModelRequest, ProviderFailure};
+use crate::reply::reply_context::ReplyContext;
 use crate::reply::reply_stream::{Step, StepEnd};
 use crate::reply::retry;
 use crate::reply::session_runner::RunControl;
@@ -28,7 +28,7 @@ use std::sync::Arc;
 pub const ABORTED_MESSAGE: &str = "The operation was aborted.";
 
 pub(crate) async fn run(
-    ledger: &Ledger,
+    context: &ReplyContext,
     control: &RunControl,
     client: &reqwest::Client,
 ) -> Result<MessageWithParts, LedgerError> {
@@ -38,13 +38,13 @@ pub(crate) async fn run(
     let mut recent_calls = Vec::new();
     let mut compacted = false;
     // `compaction.auto: false` in the config turns automatic summaries off (OpenCode's switch).
-    let auto_compaction = ledger.config().compaction.auto != Some(false);
+    let auto_compaction = context.config().compaction.auto != Some(false);
     loop {
         if control.is_aborted() {
             break;
         }
         let mut history =
-            crate::reply::compaction::visible_history(history(ledger, session_id).await?);
+            crate::reply::compaction::visible_history(history(context, session_id).await?);
         if reply_is_complete(&history) {
             break;
         }
@@ -52,22 +52,22 @@ pub(crate) async fn run(
             break;
         };
         step += 1;
-        let session = ledger.session(session_id).await?;
+        let session = context.session(session_id).await?;
         if step == 1 && title::wanted(&session, &history) {
             tokio::spawn(title::generate(
-                ledger.clone(),
+                context.clone(),
                 session.clone(),
                 history.clone(),
                 client.clone(),
             ));
         }
-        let agent = match ledger.agents().get(&user.agent) {
+        let agent = match context.agents().get(&user.agent) {
             Some(agent) => agent.clone(),
-            None => ledger.agents().default_agent()?.clone(),
+            None => context.agents().default_agent()?.clone(),
         };
         if let Some((_, subtask)) = crate::reply::subtask::pending(&history) {
             let handled =
-                crate::reply::subtask::run_part(ledger, control, &session, &user, subtask).await?;
+                crate::reply::subtask::run_part(context, control, &session, &user, subtask).await?;
             if handled == StepEnd::Aborted {
                 break;
             }
@@ -77,7 +77,7 @@ pub(crate) async fn run(
             // The user asked for a summary: it answers the request instead of a model step.
             let before = &history[..index];
             match crate::reply::compaction::summarize_before(
-                ledger, control, &session, request, before, client,
+                context, control, &session, request, before, client,
             )
             .await?
             {
@@ -86,7 +86,7 @@ pub(crate) async fn run(
             }
         }
         let model = user.model.model_ref();
-        let limit = crate::models::model_snapshot::limit_of(&ledger.config(), &model);
+        let limit = crate::models::model_snapshot::limit_of(&context.config(), &model);
         if !compacted
             && auto_compaction
             && crate::reply::compaction::needs_compaction(&history, limit.as_ref())
@@ -94,21 +94,21 @@ pub(crate) async fn run(
             // The last reply filled the context: summarise before asking again.
             compacted = true;
             let compacted_step = crate::reply::compaction::compact(
-                ledger, control, &session, &user, &history, None, client,
+                context, control, &session, &user, &history, None, client,
             );
             match compacted_step.await? {
                 StepEnd::Finished => continue,
                 _ => break,
             }
         }
-        let mut assistant = new_assistant(ledger, &session, &user, &agent);
-        ledger.insert_reply_message(&assistant).await?;
+        let mut assistant = new_assistant(context, &session, &user, &agent);
+        context.insert_reply_message(&assistant).await?;
 
-        let provider = match ledger.model_provider(&model, client).await {
+        let provider = match context.model_provider(&model, client).await {
             Ok(provider) => provider,
             Err(failure) => {
                 let error = failure.to_assistant_error(&model.provider_id);
-                close(ledger, &mut assistant, Some(error)).await?;
+                close(context, &mut assistant, Some(error)).await?;
                 break;
             }
         };
@@ -124,7 +124,7 @@ pub(crate) async fn run(
             &model,
             provider.media_in_tool_results(),
         );
-        inline_blobs(ledger, &mut messages).await?;
+        inline_blobs(context, &mut messages).await?;
         let rules: Vec<Rule> = agent
             .permission
             .iter()
@@ -132,7 +132,7 @@ pub(crate) async fn run(
             .cloned()
             .collect();
         let options = crate::models::model_variant::provider_options(
-            &ledger.config(),
+            &context.config(),
             &model,
             user.model.variant.as_deref(),
         );
@@ -143,7 +143,7 @@ pub(crate) async fn run(
             tools: if provider.is_offline() {
                 Vec::new()
             } else {
-                offered_tools(ledger, &agent, &rules)
+                offered_tools(context, &agent, &rules)
             },
             history: Arc::new(history),
             max_output_tokens: crate::models::model_variant::answer_tokens_beside_thinking(
@@ -163,18 +163,18 @@ pub(crate) async fn run(
             session: &session,
             rules,
         };
-        let end = stream_step(ledger, control, plan, &mut assistant, &mut recent_calls).await?;
+        let end = stream_step(context, control, plan, &mut assistant, &mut recent_calls).await?;
         match end {
-            StepEnd::Finished => close(ledger, &mut assistant, None).await?,
+            StepEnd::Finished => close(context, &mut assistant, None).await?,
             StepEnd::Refused => {
-                close(ledger, &mut assistant, None).await?;
+                close(context, &mut assistant, None).await?;
                 break;
             }
             StepEnd::Aborted => {
                 let error = AssistantError::MessageAbortedError {
                     message: ABORTED_MESSAGE.into(),
                 };
-                close(ledger, &mut assistant, Some(error)).await?;
+                close(context, &mut assistant, Some(error)).await?;
                 break;
             }
             StepEnd::Failed {
@@ -183,14 +183,14 @@ pub(crate) async fn run(
             } if !compacted && auto_compaction => {
                 // The reply that did not fit is closed quietly; a summary takes the history's place.
                 compacted = true;
-                close(ledger, &mut assistant, None).await?;
-                let fitted = self::history(ledger, session_id).await?;
+                close(context, &mut assistant, None).await?;
+                let fitted = self::history(context, session_id).await?;
                 let (before, question) = crate::reply::compaction::replay::split_unanswered(
                     crate::reply::compaction::visible_history(fitted),
                     &user.id,
                 );
                 let compacted_step = crate::reply::compaction::compact(
-                    ledger,
+                    context,
                     control,
                     &session,
                     &user,
@@ -205,7 +205,7 @@ pub(crate) async fn run(
             }
             StepEnd::Failed { failure, .. } => {
                 let error = failure.to_assistant_error(&model.provider_id);
-                close(ledger, &mut assistant, Some(error)).await?;
+                close(context, &mut assistant, Some(error)).await?;
                 break;
             }
         }
@@ -213,17 +213,17 @@ pub(crate) async fn run(
             break;
         }
     }
-    if ledger.config().compaction.prune == Some(true) {
+    if context.config().compaction.prune == Some(true) {
         // As in OpenCode, pruning is housekeeping: its failure is logged, never the reply's.
-        let pruned = match history(ledger, session_id).await {
-            Ok(history) => crate::reply::compaction::prune::prune(ledger, &history).await,
+        let pruned = match history(context, session_id).await {
+            Ok(history) => crate::reply::compaction::prune::prune(context, &history).await,
             Err(error) => Err(error),
         };
         if let Err(error) = pruned {
             tracing::warn!(%error, session = session_id, "pruning old tool outputs failed");
         }
     }
-    latest_reply(ledger, session_id).await
+    latest_reply(context, session_id).await
 }
 
 /// What one step sends, and under which rules its tool calls run.
@@ -236,7 +236,7 @@ pub(crate) struct StepPlan<'plan> {
 
 /// Streams one step, retrying failures that happened before anything reached the ledger.
 pub(crate) async fn stream_step(
-    ledger: &Ledger,
+    context: &ReplyContext,
     control: &RunControl,
     plan: StepPlan<'_>,
     assistant: &mut AssistantMessage,
@@ -249,7 +249,7 @@ pub(crate) async fn stream_step(
         rules,
     } = plan;
     let price =
-        crate::models::model_snapshot::price_of(&ledger.config(), &request_model(assistant));
+        crate::models::model_snapshot::price_of(&context.config(), &request_model(assistant));
     let mut attempt: u32 = 0;
     loop {
         let started = tokio::select! {
@@ -260,7 +260,7 @@ pub(crate) async fn stream_step(
         let end = match started {
             Ok(stream) => {
                 let mut step = Step {
-                    ledger,
+                    context,
                     control,
                     assistant: &mut *assistant,
                     directory: PathBuf::from(&session.directory),
@@ -292,11 +292,11 @@ pub(crate) async fn stream_step(
             ProviderFailure::Api { retry_headers, .. } => retry_headers.clone(),
             _ => Default::default(),
         };
-        let wait = retry::delay(attempt, &headers, ledger.now());
+        let wait = retry::delay(attempt, &headers, context.now());
         control.set_status(SessionStatus::Retry {
             attempt,
             message: failure.message().to_string(),
-            next: ledger.now() + i64::try_from(wait.as_millis()).unwrap_or(i64::MAX),
+            next: context.now() + i64::try_from(wait.as_millis()).unwrap_or(i64::MAX),
         });
         tokio::select! {
             biased;
@@ -313,17 +313,18 @@ fn request_model(assistant: &AssistantMessage) -> crate::wire::message::ModelRef
 
 /// Completes the assistant message (and reports an error as `session.error`).
 pub(crate) async fn close(
-    ledger: &Ledger,
+    context: &ReplyContext,
     assistant: &mut AssistantMessage,
     error: Option<AssistantError>,
 ) -> Result<(), LedgerError> {
-    assistant.time.completed = Some(ledger.now());
+    assistant.time.completed = Some(context.now());
     if let Some(error) = &error {
         assistant.error = Some(error.clone());
     }
-    ledger.store_reply_message(assistant).await?;
+    context.store_reply_message(assistant).await?;
     if let Some(error) = error {
-        ledger
+        context
+            .store
             .events
             .publish(EventPayload::session_error(&assistant.session_id, error));
     }
@@ -331,16 +332,16 @@ pub(crate) async fn close(
 }
 
 pub(crate) fn new_assistant(
-    ledger: &Ledger,
+    context: &ReplyContext,
     session: &Session,
     user: &UserMessage,
     agent: &Agent,
 ) -> AssistantMessage {
     AssistantMessage {
-        id: ledger.new_id(IdKind::Message),
+        id: context.new_id(IdKind::Message),
         session_id: session.id.clone(),
         time: AssistantTime {
-            created: ledger.now(),
+            created: context.now(),
             completed: None,
         },
         error: None,
@@ -362,17 +363,23 @@ pub(crate) fn new_assistant(
     }
 }
 
-async fn history(ledger: &Ledger, session_id: &str) -> Result<Vec<MessageWithParts>, LedgerError> {
+async fn history(
+    context: &ReplyContext,
+    session_id: &str,
+) -> Result<Vec<MessageWithParts>, LedgerError> {
     Ok(
-        message_store::list(&ledger.pool, session_id, &MessageQuery::default())
+        message_store::list(&context.store.pool, session_id, &MessageQuery::default())
             .await?
             .messages,
     )
 }
 
 /// The newest assistant message, or the newest message when there is none.
-async fn latest_reply(ledger: &Ledger, session_id: &str) -> Result<MessageWithParts, LedgerError> {
-    let mut messages = history(ledger, session_id).await?;
+async fn latest_reply(
+    context: &ReplyContext,
+    session_id: &str,
+) -> Result<MessageWithParts, LedgerError> {
+    let mut messages = history(context, session_id).await?;
     let index = messages
         .iter()
         .rposition(|message| matches!(message.info, Message::Assistant(_)))
@@ -384,8 +391,11 @@ async fn latest_reply(ledger: &Ledger, session_id: &str) -> Result<MessageWithPa
 }
 
 /// True when the newest user message has not been answered yet (no assistant after it).
-pub(crate) async fn awaiting_reply(ledger: &Ledger, session_id: &str) -> Result<bool, LedgerError> {
-    let messages = history(ledger, session_id).await?;
+pub(crate) async fn awaiting_reply(
+    context: &ReplyContext,
+    session_id: &str,
+) -> Result<bool, LedgerError> {
+    let messages = history(context, session_id).await?;
     let last_user = messages
         .iter()
         .rposition(|message| matches!(message.info, Message::User(_)));
@@ -449,9 +459,13 @@ pub fn reply_is_complete(history: &[MessageWithParts]) -> bool {
 }
 
 /// The tools the rules do not switch off entirely.
-fn offered_tools(ledger: &Ledger, agent: &Agent, rules: &[Rule]) -> Vec<provider::ToolDefinition> {
+fn offered_tools(
+    context: &ReplyContext,
+    agent: &Agent,
+    rules: &[Rule],
+) -> Vec<provider::ToolDefinition> {
     let task = (agent.mode != crate::models::agent::AgentMode::Subagent)
-        .then(|| crate::reply::subtask::definition(ledger))
+        .then(|| crate::reply::subtask::definition(context))
         .flatten();
     tools::definitions()
         .into_iter()
@@ -486,12 +500,15 @@ fn system_prompt(agent: &Agent, session: &Session, user: &UserMessage, model: &s
 }
 
 /// Attachments stored as blob references go to the provider as `data:` URLs.
-async fn inline_blobs(ledger: &Ledger, messages: &mut [ModelMessage]) -> Result<(), LedgerError> {
+async fn inline_blobs(
+    context: &ReplyContext,
+    messages: &mut [ModelMessage],
+) -> Result<(), LedgerError> {
     for message in messages {
         if let ModelMessage::User(content) = message {
             for item in content {
                 if let UserContent::File { url, .. } = item {
-                    *url = crate::store::blob_store::inline_url(&ledger.pool, url).await?;
+                    *url = crate::store::blob_store::inline_url(&context.store.pool, url).await?;
                 }
             }
         }

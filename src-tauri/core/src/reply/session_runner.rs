@@ -2,9 +2,12 @@
 //! callers join it and every caller gets the same final result. The runner keeps the in-memory
 //! session status (busy / retry; idle means absent) and the abort switch of each run.
 
-use crate::ledger::Ledger;
 use crate::pipeline::agent_loop::AgentLoop;
+use crate::pipeline::runtime::Runtime;
+use crate::reply::permission_request::PermissionRequests;
+use crate::reply::reply_context::ReplyContext;
 use crate::reply::run_loop;
+use crate::store::Store;
 use crate::wire::error::LedgerError;
 use crate::wire::event::{EventBus, EventPayload, SessionStatus};
 use crate::wire::message::MessageWithParts;
@@ -33,6 +36,8 @@ struct Board {
 pub struct SessionRunner {
     board: Arc<Mutex<Board>>,
     client: reqwest::Client,
+    /// The requests its tool calls wait on; the ledger answers them (`permission_request`).
+    permission_requests: Arc<PermissionRequests>,
 }
 
 impl Default for SessionRunner {
@@ -46,12 +51,18 @@ impl SessionRunner {
         Self {
             board: Arc::new(Mutex::new(Board::default())),
             client: reqwest::Client::new(),
+            permission_requests: Arc::default(),
         }
+    }
+
+    /// The permission requests its runs open, for the ledger to list and answer.
+    pub fn permission_requests(&self) -> Arc<PermissionRequests> {
+        self.permission_requests.clone()
     }
 
     fn join_or_start(
         &self,
-        ledger: &Ledger,
+        context: &ReplyContext,
         session_id: &str,
     ) -> (watch::Receiver<Option<RunResult>>, bool) {
         let mut board = lock(&self.board);
@@ -70,15 +81,15 @@ impl SessionRunner {
         drop(board);
         let control = RunControl {
             session_id: session_id.to_string(),
-            events: ledger.events.clone(),
+            events: context.store.events.clone(),
             board: self.board.clone(),
             abort: abort_receiver,
         };
-        let ledger = ledger.clone();
+        let context = context.clone();
         let client = self.client.clone();
         // Spawned, so a caller that goes away (a closed HTTP request) does not stop the reply.
         tokio::spawn(async move {
-            let outcome = AssertUnwindSafe(run_loop::run(&ledger, &control, &client))
+            let outcome = AssertUnwindSafe(run_loop::run(&context, &control, &client))
                 .catch_unwind()
                 .await;
             let result = match outcome {
@@ -106,18 +117,20 @@ impl SessionRunner {
 impl AgentLoop for SessionRunner {
     async fn run(
         &self,
-        ledger: Ledger,
+        store: Store,
+        runtime: Arc<Runtime>,
         session_id: String,
     ) -> Result<MessageWithParts, LedgerError> {
+        let context = ReplyContext::new(store, runtime, self.permission_requests.clone());
         loop {
-            let (mut receiver, joined) = self.join_or_start(&ledger, &session_id);
+            let (mut receiver, joined) = self.join_or_start(&context, &session_id);
             let result = match receiver.wait_for(Option::is_some).await {
                 Ok(value) => value.clone(),
                 Err(_) => None,
             }
             .unwrap_or_else(|| Err("the agent loop stopped unexpectedly".to_string()));
             // A prompt that joined a run in its last moments may not have been seen by it.
-            if joined && result.is_ok() && run_loop::awaiting_reply(&ledger, &session_id).await? {
+            if joined && result.is_ok() && run_loop::awaiting_reply(&context, &session_id).await? {
                 continue;
             }
             return match result {
@@ -125,7 +138,7 @@ impl AgentLoop for SessionRunner {
                 // Deleted while it was answering: say so rather than how the writes failed.
                 Err(_)
                     if matches!(
-                        ledger.session(&session_id).await,
+                        context.session(&session_id).await,
                         Err(LedgerError::SessionNotFound(_))
                     ) =>
                 {
@@ -217,23 +230,5 @@ impl RunControl {
         self.events.publish(EventPayload::SessionIdle {
             session_id: self.session_id.clone(),
         });
-    }
-}
-
-impl Ledger {
-    /// Stops the session's running reply, if any: the stream ends at once, the reply is marked
-    /// `MessageAbortedError` and keeps its text. Returns whether something was running.
-    pub fn abort(&self, session_id: &str) -> bool {
-        self.setup.agent_loop.abort(session_id)
-    }
-
-    /// The sessions that are not idle, with their status (OpenCode's `GET /session/status`).
-    pub fn status(&self) -> BTreeMap<String, SessionStatus> {
-        self.setup.agent_loop.status()
-    }
-
-    /// Whether a reply is running in the session (revert, fork and resend refuse with `Busy`).
-    pub fn is_busy(&self, session_id: &str) -> bool {
-        self.setup.agent_loop.is_busy(session_id)
     }
 }

@@ -2,8 +2,8 @@
 //! a child session (`parentID` set, titled "<description> (@agent subagent)") and returns its
 //! last text, in OpenCode's `<task_result>` wrapping. The child cannot start tasks of its own.
 
-use crate::ledger::Ledger;
 use crate::models::provider::ToolDefinition;
+use crate::reply::reply_context::ReplyContext;
 use crate::reply::reply_stream::StepEnd;
 use crate::reply::session_runner::RunControl;
 use crate::wire::assistant_error::AssistantError;
@@ -79,12 +79,12 @@ fn last_text(reply: &MessageWithParts) -> String {
 
 /// Runs `task` in a new child of `parent`; an abort of the parent run aborts the child.
 pub(crate) async fn run(
-    ledger: &Ledger,
+    context: &ReplyContext,
     parent: &Session,
     task: &Task,
     control: &RunControl,
 ) -> Result<TaskResult, String> {
-    match ledger.agents().get(&task.agent) {
+    match context.agents().get(&task.agent) {
         Some(agent) if agent.mode != crate::models::agent::AgentMode::Primary => {}
         _ => {
             return Err(format!(
@@ -93,7 +93,7 @@ pub(crate) async fn run(
             ))
         }
     }
-    let child = ledger
+    let child = context
         .create_session(CreateSession {
             parent_id: Some(parent.id.clone()),
             title: Some(format!("{} (@{} subagent)", task.description, task.agent)),
@@ -112,10 +112,10 @@ pub(crate) async fn run(
     let reply = tokio::select! {
         biased;
         () = control.aborted() => {
-            ledger.abort(&child.id);
+            context.abort(&child.id);
             return Err(CANCELLED.into());
         }
-        reply = ledger.prompt(&child.id, input) => reply.map_err(|error| error.to_string())?,
+        reply = context.prompt(&child.id, input) => reply.map_err(|error| error.to_string())?,
     };
     let text = last_text(&reply);
     if let crate::wire::message::Message::Assistant(assistant) = &reply.info {
@@ -137,35 +137,35 @@ pub(crate) async fn run(
 /// A subtask part of the prompt: an assistant message holding one `task` tool part, run in a
 /// child session; the reply then continues with the model (reference §5.3).
 pub(crate) async fn run_part(
-    ledger: &Ledger,
+    context: &ReplyContext,
     control: &RunControl,
     session: &Session,
     user: &UserMessage,
     subtask: crate::wire::part::SubtaskPart,
 ) -> Result<StepEnd, LedgerError> {
-    let agent = match ledger.agents().get(&subtask.agent) {
+    let agent = match context.agents().get(&subtask.agent) {
         Some(agent) => agent.clone(),
-        None => ledger.agents().default_agent()?.clone(),
+        None => context.agents().default_agent()?.clone(),
     };
-    let mut assistant = crate::reply::run_loop::new_assistant(ledger, session, user, &agent);
+    let mut assistant = crate::reply::run_loop::new_assistant(context, session, user, &agent);
     if let Some(model) = &subtask.model {
         assistant.provider_id.clone_from(&model.provider_id);
         assistant.model_id.clone_from(&model.model_id);
     }
-    ledger.insert_reply_message(&assistant).await?;
+    context.insert_reply_message(&assistant).await?;
     let task = crate::reply::subtask::Task {
         description: subtask.description.clone(),
         prompt: subtask.prompt.clone(),
         agent: subtask.agent.clone(),
         model: subtask.model.clone(),
     };
-    let start = ledger.now();
+    let start = context.now();
     let mut part = crate::wire::part::Part {
-        id: ledger.new_id(IdKind::Part),
+        id: context.new_id(IdKind::Part),
         session_id: session.id.clone(),
         message_id: assistant.id.clone(),
         body: PartBody::Tool(crate::wire::part::ToolPart {
-            call_id: ledger.new_id(IdKind::Part),
+            call_id: context.new_id(IdKind::Part),
             tool: "task".into(),
             state: crate::wire::part::ToolState::Running {
                 input: task.input(),
@@ -176,9 +176,9 @@ pub(crate) async fn run_part(
             metadata: None,
         }),
     };
-    ledger.insert_reply_part(&part).await?;
-    let result = crate::reply::subtask::run(ledger, session, &task, control).await;
-    let end = ledger.now();
+    context.insert_reply_part(&part).await?;
+    let result = crate::reply::subtask::run(context, session, &task, control).await;
+    let end = context.now();
     let state = match result {
         Ok(result) => crate::wire::part::ToolState::Completed {
             input: task.input(),
@@ -202,22 +202,22 @@ pub(crate) async fn run_part(
     if let PartBody::Tool(tool) = &mut part.body {
         tool.state = state;
     }
-    ledger.store_reply_part(&part, true).await?;
+    context.store_reply_part(&part, true).await?;
     if control.is_aborted() {
         let error = AssistantError::MessageAbortedError {
             message: crate::reply::run_loop::ABORTED_MESSAGE.into(),
         };
-        crate::reply::run_loop::close(ledger, &mut assistant, Some(error)).await?;
+        crate::reply::run_loop::close(context, &mut assistant, Some(error)).await?;
         return Ok(StepEnd::Aborted);
     }
     assistant.finish = Some("tool-calls".into());
-    crate::reply::run_loop::close(ledger, &mut assistant, None).await?;
+    crate::reply::run_loop::close(context, &mut assistant, None).await?;
     Ok(StepEnd::Finished)
 }
 
 /// The `task` tool, listing the subagents it can start.
-pub fn definition(ledger: &Ledger) -> Option<ToolDefinition> {
-    let subagents: Vec<String> = ledger
+pub fn definition(context: &ReplyContext) -> Option<ToolDefinition> {
+    let subagents: Vec<String> = context
         .agents()
         .list()
         .into_iter()

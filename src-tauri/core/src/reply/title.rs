@@ -2,10 +2,10 @@
 //! has its default title gets one from the small model — or, with the offline model, the first
 //! line of the user's text. At most 100 characters; a failure is logged and the default kept.
 
-use crate::ledger::Ledger;
 use crate::models::model_catalog::OFFLINE_PROVIDER_ID;
 use crate::models::model_messages::{to_model_messages, ModelMessage, UserContent};
 use crate::models::provider::{ModelRequest, StreamEvent};
+use crate::reply::reply_context::ReplyContext;
 use crate::wire::message::{Message, MessageWithParts, ModelRef};
 use crate::wire::part::PartBody;
 use crate::wire::session::{is_default_title, Session, SessionPatch};
@@ -67,7 +67,7 @@ pub fn title_from_text(text: &str) -> Option<String> {
 
 /// Generates and stores the title; runs beside the first step, never fails the reply.
 pub(crate) async fn generate(
-    ledger: Ledger,
+    context: ReplyContext,
     session: Session,
     history: Vec<MessageWithParts>,
     client: reqwest::Client,
@@ -79,12 +79,12 @@ pub(crate) async fn generate(
     let Message::User(user) = &head[first].info else {
         return;
     };
-    let model = ledger
+    let model = context
         .config()
         .small_model
         .as_deref()
         .and_then(ModelRef::parse)
-        .filter(|model| ledger.models().find(model).is_some())
+        .filter(|model| context.models().find(model).is_some())
         .unwrap_or_else(|| user.model.model_ref());
     let title = if model.provider_id == OFFLINE_PROVIDER_ID {
         let text: String = head[first]
@@ -98,7 +98,7 @@ pub(crate) async fn generate(
             .join("\n");
         title_from_text(&text)
     } else {
-        match ask_model(&ledger, &model, head, &client).await {
+        match ask_model(&context, &model, head, &client).await {
             Ok(title) => title,
             Err(message) => {
                 tracing::warn!(session = %session.id, %message, "title generation failed");
@@ -110,7 +110,7 @@ pub(crate) async fn generate(
         return;
     };
     // The person may have renamed the session meanwhile; their title wins.
-    match ledger.session(&session.id).await {
+    match context.session(&session.id).await {
         Ok(current) if is_default_title(&current.title) => {}
         _ => return,
     }
@@ -118,18 +118,18 @@ pub(crate) async fn generate(
         title: Some(title),
         ..SessionPatch::default()
     };
-    if let Err(error) = ledger.update_session(&session.id, patch).await {
+    if let Err(error) = context.update_session(&session.id, patch).await {
         tracing::warn!(session = %session.id, %error, "could not store the generated title");
     }
 }
 
 async fn ask_model(
-    ledger: &Ledger,
+    context: &ReplyContext,
     model: &ModelRef,
     head: &[MessageWithParts],
     client: &reqwest::Client,
 ) -> Result<Option<String>, String> {
-    let provider = ledger
+    let provider = context
         .model_provider(model, client)
         .await
         .map_err(|failure| failure.message().to_string())?;

@@ -3,12 +3,12 @@
 //! attachments with names and sizes, tool calls summarised). Exports never carry secrets: the
 //! ledger stores none (provider keys live in the config or the OS keychain).
 
-use crate::ledger::Ledger;
-use crate::pipeline::read_tool::human_size;
+use crate::reshaping::Reshaping;
 use crate::store::blob_store;
 use crate::store::message_store::{self, MessageQuery};
 use crate::wire::data_url;
 use crate::wire::error::LedgerError;
+use crate::wire::human_size::human_size;
 use crate::wire::message::{Message, MessageWithParts};
 use crate::wire::part::{FilePart, Part, PartBody, ToolState};
 use crate::wire::session::{iso_time, Session};
@@ -21,16 +21,17 @@ pub struct SessionExport {
     pub messages: Vec<MessageWithParts>,
 }
 
-impl Ledger {
+impl Reshaping<'_> {
     pub async fn export_json(&self, session_id: &str) -> Result<SessionExport, LedgerError> {
-        let info = self.session(session_id).await?;
-        let mut messages = message_store::list(&self.pool, session_id, &MessageQuery::default())
-            .await?
-            .messages;
+        let info = self.store.session(session_id).await?;
+        let mut messages =
+            message_store::list(&self.store.pool, session_id, &MessageQuery::default())
+                .await?
+                .messages;
         for message in &mut messages {
             for part in &mut message.parts {
                 if let PartBody::File(file) = &mut part.body {
-                    file.url = blob_store::inline_url(&self.pool, &file.url).await?;
+                    file.url = blob_store::inline_url(&self.store.pool, &file.url).await?;
                 }
             }
         }

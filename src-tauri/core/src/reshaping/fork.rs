@@ -3,7 +3,7 @@
 //! back in the composer), with new ids, `parentID` and compaction `tail_start_id` remapped — in
 //! one transaction. Better than OpenCode: the fork keeps the agent, model and permission.
 
-use crate::ledger::Ledger;
+use crate::reshaping::Reshaping;
 use crate::store::message_store::{self, MessageQuery};
 use crate::store::session_store;
 use crate::wire::error::LedgerError;
@@ -26,15 +26,16 @@ pub fn forked_title(title: &str) -> String {
     format!("{title} (fork #1)")
 }
 
-impl Ledger {
+impl Reshaping<'_> {
     /// Forks `session_id` before `message_id` (or copies every message when `None`).
     pub async fn fork_session(
         &self,
         session_id: &str,
         message_id: Option<&str>,
     ) -> Result<Session, LedgerError> {
-        let source = self.session(session_id).await?;
-        let all = message_store::list(&self.pool, session_id, &MessageQuery::default()).await?;
+        let source = self.store.session(session_id).await?;
+        let all =
+            message_store::list(&self.store.pool, session_id, &MessageQuery::default()).await?;
         let kept: Vec<MessageWithParts> = match message_id {
             Some(cut) => {
                 let position = all
@@ -49,9 +50,9 @@ impl Ledger {
             }
             None => all.messages,
         };
-        let now = self.now();
+        let now = self.store.now();
         let mut fork = Session {
-            id: self.new_id(IdKind::Session),
+            id: self.store.new_id(IdKind::Session),
             slug: source.slug.clone(),
             title: forked_title(&source.title),
             parent_id: None,
@@ -73,19 +74,16 @@ impl Ledger {
                 .iter()
                 .flat_map(|message| message.parts.iter().map(|part| &part.body)),
         );
-        let mut transaction = self
-            .pool
-            .begin_with(crate::store::database::BEGIN_WRITE)
-            .await?;
+        let mut transaction = self.store.begin_write().await?;
         session_store::insert(&mut transaction, &fork).await?;
         self.insert_copies(&mut transaction, &fork.id, &copies, now)
             .await?;
         transaction.commit().await?;
-        self.events.publish(EventPayload::SessionCreated {
+        self.store.events.publish(EventPayload::SessionCreated {
             session_id: fork.id.clone(),
             info: fork.clone(),
         });
-        self.events.publish(EventPayload::SessionUpdated {
+        self.store.events.publish(EventPayload::SessionUpdated {
             session_id: fork.id.clone(),
             info: fork.clone(),
         });
@@ -100,7 +98,12 @@ impl Ledger {
     ) -> Vec<MessageWithParts> {
         let new_ids: HashMap<String, String> = messages
             .iter()
-            .map(|message| (message.info.id().to_string(), self.new_id(IdKind::Message)))
+            .map(|message| {
+                (
+                    message.info.id().to_string(),
+                    self.store.new_id(IdKind::Message),
+                )
+            })
             .collect();
         let renamed = |id: &str| new_ids.get(id).cloned().unwrap_or_else(|| id.to_string());
         messages
@@ -121,7 +124,7 @@ impl Ledger {
                 let parts = parts
                     .into_iter()
                     .map(|mut part| {
-                        part.id = self.new_id(IdKind::Part);
+                        part.id = self.store.new_id(IdKind::Part);
                         part.session_id = session_id.to_string();
                         part.message_id.clone_from(&message_id);
                         if let PartBody::Compaction(compaction) = &mut part.body {
@@ -138,7 +141,7 @@ impl Ledger {
 
     pub(crate) async fn insert_copies(
         &self,
-        connection: &mut sqlx::SqliteConnection,
+        connection: &mut crate::store::Connection,
         session_id: &str,
         messages: &[MessageWithParts],
         now: i64,

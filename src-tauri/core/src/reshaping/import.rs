@@ -3,16 +3,16 @@
 //! travel as `data:` URLs and land in the blob store unchanged (no re-encoding), so an export →
 //! import → export round trip is byte-for-byte apart from ids.
 
-use crate::ledger::Ledger;
 use crate::pipeline::attachment_storage;
 use crate::reshaping::export::SessionExport;
+use crate::reshaping::Reshaping;
 use crate::store::session_store;
 use crate::wire::error::LedgerError;
 use crate::wire::event::EventPayload;
 use crate::wire::id::IdKind;
 use crate::wire::session::{Session, SessionTime};
 
-impl Ledger {
+impl Reshaping<'_> {
     pub async fn import_session(
         &self,
         document: serde_json::Value,
@@ -35,9 +35,9 @@ impl Ledger {
                 "this session export holds the message {repeated} twice"
             )));
         }
-        let now = self.now();
+        let now = self.store.now();
         let mut session = Session {
-            id: self.new_id(IdKind::Session),
+            id: self.store.new_id(IdKind::Session),
             parent_id: None,
             revert: None,
             pinned: false,
@@ -58,10 +58,7 @@ impl Ledger {
                 .iter()
                 .flat_map(|message| message.parts.iter().map(|part| &part.body)),
         );
-        let mut transaction = self
-            .pool
-            .begin_with(crate::store::database::BEGIN_WRITE)
-            .await?;
+        let mut transaction = self.store.begin_write().await?;
         session_store::insert(&mut transaction, &session).await?;
         for message in &mut messages {
             let parts = std::mem::take(&mut message.parts);
@@ -71,11 +68,11 @@ impl Ledger {
         self.insert_copies(&mut transaction, &session.id, &messages, now)
             .await?;
         transaction.commit().await?;
-        self.events.publish(EventPayload::SessionCreated {
+        self.store.events.publish(EventPayload::SessionCreated {
             session_id: session.id.clone(),
             info: session.clone(),
         });
-        self.events.publish(EventPayload::SessionUpdated {
+        self.store.events.publish(EventPayload::SessionUpdated {
             session_id: session.id.clone(),
             info: session.clone(),
         });

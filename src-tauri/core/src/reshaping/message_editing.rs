@@ -8,7 +8,8 @@
 //! deleted or rewritten; and a part rewritten as another session's or message's is refused
 //! instead of moved.
 
-use crate::ledger::Ledger;
+use crate::reshaping::Reshaping;
+use crate::store::message_removal;
 use crate::store::message_store;
 use crate::store::session_store::{self, UsageChange};
 use crate::store::session_usage;
@@ -16,9 +17,8 @@ use crate::wire::error::LedgerError;
 use crate::wire::event::EventPayload;
 use crate::wire::part::{Part, PartBody};
 use crate::wire::session::Session;
-use sqlx::Row;
 
-impl Ledger {
+impl Reshaping<'_> {
     /// Deletes the message and its parts for good (not an undo: nothing brings them back).
     pub async fn delete_message(
         &self,
@@ -26,25 +26,11 @@ impl Ledger {
         message_id: &str,
     ) -> Result<(), LedgerError> {
         self.ensure_idle(session_id)?;
-        let mut transaction = self
-            .pool
-            .begin_with(crate::store::database::BEGIN_WRITE)
-            .await?;
+        let mut transaction = self.store.begin_write().await?;
         session_store::get(&mut transaction, session_id).await?;
-        let steps: Vec<String> = sqlx::query_scalar(
-            "SELECT data FROM part WHERE message_id = ? AND session_id = ? AND type = 'step-finish'",
-        )
-        .bind(message_id)
-        .bind(session_id)
-        .fetch_all(&mut *transaction)
-        .await?;
-        let deleted: Option<String> =
-            sqlx::query_scalar("DELETE FROM message WHERE id = ? AND session_id = ? RETURNING id")
-                .bind(message_id)
-                .bind(session_id)
-                .fetch_optional(&mut *transaction)
-                .await?;
-        if deleted.is_none() {
+        let steps =
+            message_removal::step_finish_bodies(&mut transaction, session_id, message_id).await?;
+        if !message_removal::delete_message(&mut transaction, session_id, message_id).await? {
             return Err(LedgerError::MessageNotFound {
                 session_id: session_id.to_string(),
                 message_id: message_id.to_string(),
@@ -54,14 +40,14 @@ impl Ledger {
             session_usage::remove_stored(&mut transaction, session_id, &steps).await?;
         let session = session_store::get(&mut transaction, session_id).await?;
         transaction.commit().await?;
-        self.events.publish(EventPayload::MessageRemoved {
+        self.store.events.publish(EventPayload::MessageRemoved {
             session_id: session_id.to_string(),
             message_id: message_id.to_string(),
         });
         self.announce_usage(session, usage_changed);
-        self.setup.search_purge.wake();
+        self.store.upkeep.search_purge.wake();
         // A message can hold big attachments.
-        if let Err(error) = crate::store::disk_space::give_back_free_pages(&self.pool).await {
+        if let Err(error) = crate::store::disk_space::give_back_free_pages(&self.store.pool).await {
             tracing::warn!("the deleted message's disk space stays reserved for now: {error}");
         }
         Ok(())
@@ -75,33 +61,23 @@ impl Ledger {
         part_id: &str,
     ) -> Result<(), LedgerError> {
         self.ensure_idle(session_id)?;
-        let mut transaction = self
-            .pool
-            .begin_with(crate::store::database::BEGIN_WRITE)
-            .await?;
-        let deleted = sqlx::query(
-            "DELETE FROM part WHERE id = ? AND message_id = ? AND session_id = ? RETURNING data",
-        )
-        .bind(part_id)
-        .bind(message_id)
-        .bind(session_id)
-        .fetch_optional(&mut *transaction)
-        .await?;
+        let mut transaction = self.store.begin_write().await?;
+        let deleted =
+            message_removal::delete_part(&mut transaction, session_id, message_id, part_id).await?;
         let Some(deleted) = deleted else {
             return Err(part_not_found(message_id, part_id));
         };
         let usage_changed =
-            session_usage::remove_stored(&mut transaction, session_id, &[deleted.try_get("data")?])
-                .await?;
+            session_usage::remove_stored(&mut transaction, session_id, &[deleted]).await?;
         let session = session_store::get(&mut transaction, session_id).await?;
         transaction.commit().await?;
-        self.events.publish(EventPayload::PartRemoved {
+        self.store.events.publish(EventPayload::PartRemoved {
             session_id: session_id.to_string(),
             message_id: message_id.to_string(),
             part_id: part_id.to_string(),
         });
         self.announce_usage(session, usage_changed);
-        self.setup.search_purge.wake();
+        self.store.upkeep.search_purge.wake();
         Ok(())
     }
 
@@ -126,27 +102,14 @@ impl Ledger {
             )));
         }
         self.ensure_idle(session_id)?;
-        let now = self.now();
-        let mut transaction = self
-            .pool
-            .begin_with(crate::store::database::BEGIN_WRITE)
-            .await?;
+        let now = self.store.now();
+        let mut transaction = self.store.begin_write().await?;
         let previous =
-            sqlx::query("SELECT data FROM part WHERE id = ? AND message_id = ? AND session_id = ?")
-                .bind(part_id)
-                .bind(message_id)
-                .bind(session_id)
-                .fetch_optional(&mut *transaction)
-                .await?;
-        let Some(previous) = previous else {
+            message_removal::part_body(&mut transaction, session_id, message_id, part_id).await?;
+        let Some(previous_data) = previous else {
             return Err(part_not_found(message_id, part_id));
         };
-        let previous_data: String = previous.try_get("data")?;
-        // The rewritten text's words may leave the index (the delete trigger only sees deletes).
-        sqlx::query("INSERT INTO search_forgotten (kind, text) VALUES ('part', ?)")
-            .bind(&previous_data)
-            .execute(&mut *transaction)
-            .await?;
+        message_removal::forget_part_text(&mut transaction, &previous_data).await?;
         let mut usage_changed = session_usage::remove_stored(
             &mut transaction,
             session_id,
@@ -167,19 +130,19 @@ impl Ledger {
         }
         let session = session_store::get(&mut transaction, session_id).await?;
         transaction.commit().await?;
-        self.events.publish(EventPayload::PartUpdated {
+        self.store.events.publish(EventPayload::PartUpdated {
             session_id: session_id.to_string(),
             part: part.clone(),
             time: now,
         });
         self.announce_usage(session, usage_changed);
-        self.setup.search_purge.wake();
+        self.store.upkeep.search_purge.wake();
         Ok(part)
     }
 
     fn announce_usage(&self, session: Session, changed: bool) {
         if changed {
-            self.events.publish(EventPayload::SessionUpdated {
+            self.store.events.publish(EventPayload::SessionUpdated {
                 session_id: session.id.clone(),
                 info: session,
             });

@@ -2,7 +2,7 @@
 //! session; the messages from the marker on are removed for good only when the next prompt
 //! arrives (`revert_cleanup`), so redo can bring them back until then.
 
-use crate::ledger::Ledger;
+use crate::reshaping::Reshaping;
 use crate::store::message_store;
 use crate::store::session_store;
 use crate::wire::error::LedgerError;
@@ -11,7 +11,7 @@ use crate::wire::message::Message;
 use crate::wire::part::PartBody;
 use crate::wire::session::{RevertMarker, Session};
 
-impl Ledger {
+impl Reshaping<'_> {
     /// Marks `message_id` (optionally from `part_id` on) as reverted. Reverting at an assistant
     /// part with no text or tool before it moves the mark to the user message it answered.
     pub async fn revert(
@@ -21,7 +21,7 @@ impl Ledger {
         part_id: Option<&str>,
     ) -> Result<Session, LedgerError> {
         self.ensure_idle(session_id)?;
-        let target = self.message(session_id, message_id).await?;
+        let target = self.store.message(session_id, message_id).await?;
         let mut marker = RevertMarker {
             message_id: message_id.to_string(),
             part_id: part_id.map(str::to_string),
@@ -63,10 +63,7 @@ impl Ledger {
         session_id: &str,
         marker: Option<RevertMarker>,
     ) -> Result<Session, LedgerError> {
-        let mut transaction = self
-            .pool
-            .begin_with(crate::store::database::BEGIN_WRITE)
-            .await?;
+        let mut transaction = self.store.begin_write().await?;
         let mut session = session_store::get(&mut transaction, session_id).await?;
         if let Some(marker) = &marker {
             // The marked message must exist in this session.
@@ -78,10 +75,10 @@ impl Ledger {
                 })?;
         }
         session.revert = marker;
-        session.time.updated = self.now().max(session.time.updated);
+        session.time.updated = self.store.now().max(session.time.updated);
         session_store::save(&mut transaction, &session).await?;
         transaction.commit().await?;
-        self.events.publish(EventPayload::SessionUpdated {
+        self.store.events.publish(EventPayload::SessionUpdated {
             session_id: session.id.clone(),
             info: session.clone(),
         });
@@ -90,7 +87,7 @@ impl Ledger {
 
     /// Refuses reshaping a session while a reply runs in it.
     pub(crate) fn ensure_idle(&self, session_id: &str) -> Result<(), LedgerError> {
-        if self.setup.agent_loop.is_busy(session_id) {
+        if self.runtime.agent_loop.is_busy(session_id) {
             return Err(LedgerError::Busy(session_id.to_string()));
         }
         Ok(())

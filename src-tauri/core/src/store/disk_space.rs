@@ -13,7 +13,7 @@
 //! the rowids of `part` and `session`) stay valid. The one-time `VACUUM` may renumber rowids, so
 //! the search indexes are rebuilt after it.
 
-use crate::ledger::{Ledger, DATABASE_FILE};
+use crate::store::{Store, DATABASE_FILE};
 use crate::wire::error::LedgerError;
 use serde::Serialize;
 use sqlx::SqlitePool;
@@ -31,9 +31,9 @@ pub struct StorageUse {
     pub bytes: u64,
 }
 
-impl Ledger {
+impl Store {
     pub fn storage_use(&self) -> Result<StorageUse, LedgerError> {
-        let folder = &self.locations().data_dir;
+        let folder = self.data_dir();
         let mut bytes = 0;
         for name in [DATABASE_FILE.to_string(), format!("{DATABASE_FILE}-wal")] {
             let path = folder.join(name);

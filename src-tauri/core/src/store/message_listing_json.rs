@@ -11,9 +11,9 @@
 //! version and the listing are read in one read transaction, so a kept listing is exactly the
 //! messages of its version.
 
-use crate::ledger::Ledger;
 use crate::store::message_store::MessageQuery;
 use crate::store::session_store;
+use crate::store::Store;
 use crate::wire::error::LedgerError;
 use sqlx::{Connection, Row};
 use std::sync::{Mutex, PoisonError};
@@ -152,7 +152,7 @@ impl ListingCache {
     }
 }
 
-impl Ledger {
+impl Store {
     pub async fn messages_json(
         &self,
         session_id: &str,
@@ -169,7 +169,7 @@ impl Ledger {
             .bind(session_id)
             .fetch_one(&mut *transaction)
             .await?;
-        let listings = &self.setup.message_listings;
+        let listings = &self.upkeep.message_listings;
         if let Some(page) = listings.get(session_id, before, limit, version) {
             transaction.commit().await?;
             return Ok(page);

@@ -1,12 +1,12 @@
 //! Reading a session's messages: pages of `limit` before a cursor, or one message.
 
-use crate::ledger::Ledger;
 use crate::store::message_store::{self, MessagePage, MessageQuery};
 use crate::store::session_store;
+use crate::store::Store;
 use crate::wire::error::LedgerError;
 use crate::wire::message::MessageWithParts;
 
-impl Ledger {
+impl Store {
     pub async fn messages(
         &self,
         session_id: &str,

@@ -2,6 +2,7 @@
 //! session's messages in stored order, a page at a time.
 
 use crate::store::search_index;
+use crate::store::Pool;
 use crate::wire::error::LedgerError;
 use crate::wire::message::{Message, MessageWithParts, UserMessage};
 use crate::wire::part::{Part, PartBody};
@@ -334,4 +335,14 @@ pub async fn delete_parts_from(
     .fetch_all(connection)
     .await?;
     Ok(ids)
+}
+/// The replies left open — no `time.completed`, no error — as (session id, message id).
+pub async fn open_replies(pool: &Pool) -> Result<Vec<(String, String)>, LedgerError> {
+    Ok(sqlx::query_as(
+        "SELECT session_id, id FROM message WHERE role = 'assistant' \
+         AND json_extract(data, '$.time.completed') IS NULL \
+         AND json_extract(data, '$.error') IS NULL",
+    )
+    .fetch_all(pool)
+    .await?)
 }

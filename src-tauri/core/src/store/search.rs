@@ -4,11 +4,11 @@
 //! keeping the index in step with the ledger is `search_index` and
 //! `migrations/0003_search_words.sql`; excerpts are `search_excerpt`.
 
-use crate::ledger::Ledger;
 use crate::store::search_excerpt::excerpt;
 use crate::store::search_index::searchable_text;
 use crate::store::search_text::{self, QueryTerm};
 use crate::store::session_store;
+use crate::store::Store;
 use crate::wire::error::LedgerError;
 use crate::wire::part::PartBody;
 use crate::wire::session::Session;
@@ -141,7 +141,7 @@ struct Candidate {
     field: String,
 }
 
-impl Ledger {
+impl Store {
     /// Sessions matching `query`: title matches first (best bm25 first), then sessions by their
     /// most recent matching message. Each result carries up to three excerpts.
     pub async fn search(&self, query: &SearchQuery) -> Result<Vec<SearchResult>, LedgerError> {

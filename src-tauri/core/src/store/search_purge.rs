@@ -7,9 +7,9 @@
 //! because a full merge of a large index takes a moment, and one run covers every deletion
 //! that arrived meanwhile.
 
-use crate::ledger::Ledger;
 use crate::store::search_index::searchable_text;
 use crate::store::search_text;
+use crate::store::Store;
 use crate::wire::error::LedgerError;
 use crate::wire::part::PartBody;
 use sqlx::{Row, SqliteConnection, SqlitePool};
@@ -62,12 +62,12 @@ impl SearchPurge {
     }
 }
 
-impl Ledger {
+impl Store {
     /// Runs the purge now, after any background run still going: when it returns, every
     /// deletion committed before the call has left the index and the files. Returns how many
     /// deleted texts it handled itself.
     pub async fn purge_deleted_words(&self) -> Result<usize, LedgerError> {
-        let _running = self.setup.search_purge.running.lock().await;
+        let _running = self.upkeep.search_purge.running.lock().await;
         purge_deleted_words(&self.pool).await
     }
 }

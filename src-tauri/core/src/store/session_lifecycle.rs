@@ -1,7 +1,7 @@
 //! Creating, reading, listing, updating and deleting sessions, with their events.
 
-use crate::ledger::Ledger;
 use crate::store::session_store::{self, SessionPage, SessionQuery};
+use crate::store::Store;
 use crate::wire::error::LedgerError;
 use crate::wire::event::EventPayload;
 use crate::wire::id::IdKind;
@@ -28,22 +28,25 @@ fn slug() -> String {
     )
 }
 
-impl Ledger {
-    pub async fn create_session(&self, input: CreateSession) -> Result<Session, LedgerError> {
+impl Store {
+    /// A new session. The caller has checked its agent; `default_directory` is where it works
+    /// when neither the input nor a parent names a folder.
+    pub async fn create_session(
+        &self,
+        input: CreateSession,
+        default_directory: &std::path::Path,
+    ) -> Result<Session, LedgerError> {
         let now = self.now();
         let mut connection = self.pool.acquire().await?;
         let parent = match &input.parent_id {
             Some(parent_id) => Some(session_store::get(&mut connection, parent_id).await?),
             None => None,
         };
-        if let Some(agent) = &input.agent {
-            self.require_agent(agent)?;
-        }
         let directory = input
             .directory
             .clone()
             .or_else(|| parent.as_ref().map(|parent| parent.directory.clone()))
-            .unwrap_or_else(|| self.setup.default_directory.display().to_string());
+            .unwrap_or_else(|| default_directory.display().to_string());
         let session = Session {
             id: self.new_id(IdKind::Session),
             slug: slug(),
@@ -107,10 +110,7 @@ impl Ledger {
     ) -> Result<Session, LedgerError> {
         // IMMEDIATE: this reads then writes, and a reply streaming into the session writes
         // meanwhile; a deferred transaction would fail with SQLITE_BUSY_SNAPSHOT.
-        let mut transaction = self
-            .pool
-            .begin_with(crate::store::database::BEGIN_WRITE)
-            .await?;
+        let mut transaction = self.begin_write().await?;
         let mut session = session_store::get(&mut transaction, id).await?;
         let old_title = session.title.clone();
         if let Some(title) = patch.title {
@@ -140,7 +140,7 @@ impl Ledger {
         session_store::save(&mut transaction, &session).await?;
         transaction.commit().await?;
         if session.title != old_title {
-            self.setup.search_purge.wake();
+            self.upkeep.search_purge.wake();
         }
         self.events.publish(EventPayload::SessionUpdated {
             session_id: session.id.clone(),
@@ -149,45 +149,30 @@ impl Ledger {
         Ok(session)
     }
 
-    /// Deletes the session with its children, messages and parts, in one transaction.
-    pub async fn delete_session(&self, id: &str) -> Result<(), LedgerError> {
-        let mut transaction = self
-            .pool
-            .begin_with(crate::store::database::BEGIN_WRITE)
-            .await?;
+    /// Deletes the session with its children, messages and parts, in one transaction; returns
+    /// the sessions removed. The caller stops their replies, then calls `announce_deleted`.
+    pub async fn delete_session(&self, id: &str) -> Result<Vec<Session>, LedgerError> {
+        let mut transaction = self.begin_write().await?;
         let removed = session_store::with_descendants(&mut transaction, id).await?;
         if removed.is_empty() {
             return Err(LedgerError::SessionNotFound(id.to_string()));
         }
         session_store::delete(&mut transaction, id).await?;
         transaction.commit().await?;
-        for session in &removed {
-            // A reply still streaming into a deleted session has nowhere left to write.
-            self.abort(&session.id);
-        }
+        Ok(removed)
+    }
+
+    /// Tells clients of the deleted sessions, and gives their words and disk space back.
+    pub async fn announce_deleted(&self, removed: Vec<Session>) {
         for session in removed.into_iter().rev() {
             self.events.publish(EventPayload::SessionDeleted {
                 session_id: session.id.clone(),
                 info: session,
             });
         }
-        self.setup.search_purge.wake();
+        self.upkeep.search_purge.wake();
         if let Err(error) = crate::store::disk_space::give_back_free_pages(&self.pool).await {
             tracing::warn!("the deleted session's disk space stays reserved for now: {error}");
         }
-        Ok(())
-    }
-
-    pub(crate) fn require_agent(
-        &self,
-        name: &str,
-    ) -> Result<&crate::models::agent::Agent, LedgerError> {
-        self.setup
-            .agents
-            .get(name)
-            .ok_or_else(|| LedgerError::AgentNotFound {
-                name: name.to_string(),
-                available: self.setup.agents.visible_names(),
-            })
     }
 }

@@ -88,14 +88,14 @@ pub enum EventPayload {
         part_id: String,
     },
     #[serde(rename = "permission.asked")]
-    PermissionAsked(crate::reply::permission_request::PermissionRequest),
+    PermissionAsked(crate::wire::permission::PermissionRequest),
     #[serde(rename = "permission.replied")]
     PermissionReplied {
         #[serde(rename = "sessionID")]
         session_id: String,
         #[serde(rename = "requestID")]
         request_id: String,
-        reply: crate::reply::permission_request::PermissionReply,
+        reply: crate::wire::permission::PermissionReply,
     },
     #[serde(rename = "message.part.delta")]
     PartDelta {

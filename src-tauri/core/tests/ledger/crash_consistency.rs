@@ -8,7 +8,6 @@ use crate::crash_child::{ready, CrashChild};
 use crate::support::*;
 use dossier_core::wire::draft::Draft;
 use dossier_core::wire::session::CreateSession;
-use dossier_core::Ledger;
 use rand::Rng;
 use std::io::Write;
 use std::time::Duration;
@@ -23,7 +22,7 @@ const ROUNDS: usize = 12;
 const PARTS_PER_PROMPT: usize = 5;
 
 async fn child_ingest(folder: std::path::PathBuf) {
-    let ledger = Ledger::open(options(&folder, "{}"))
+    let ledger = dossier_core::start_up::open(options(&folder, "{}"))
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let session = ledger
@@ -79,7 +78,7 @@ async fn killed_ingest_never_leaves_half_a_prompt() {
         }
 
         // Restart: open the database the way the app would, and check it.
-        let ledger = Ledger::open(options(folder.path(), "{}"))
+        let ledger = dossier_core::start_up::open(options(folder.path(), "{}"))
             .await
             .unwrap_or_else(|error| panic!("round {round}: {error}"));
         let pool = ledger.pool();
@@ -120,7 +119,7 @@ async fn killed_ingest_never_leaves_half_a_prompt() {
 }
 
 async fn child_fork(folder: std::path::PathBuf) {
-    let ledger = Ledger::open(options(&folder, "{}"))
+    let ledger = dossier_core::start_up::open(options(&folder, "{}"))
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let source = ledger
@@ -153,7 +152,7 @@ async fn killed_fork_leaves_no_fork_or_a_whole_one() {
     let folder = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
     std::fs::create_dir_all(folder.path().join("work")).unwrap_or_default();
     {
-        let ledger = Ledger::open(options(folder.path(), "{}"))
+        let ledger = dossier_core::start_up::open(options(folder.path(), "{}"))
             .await
             .unwrap_or_else(|error| panic!("{error}"));
         let source = ledger
@@ -190,7 +189,7 @@ async fn killed_fork_leaves_no_fork_or_a_whole_one() {
                 .filter_map(|line| line.strip_prefix("ack ").map(str::to_string)),
         );
 
-        let ledger = Ledger::open(options(folder.path(), "{}"))
+        let ledger = dossier_core::start_up::open(options(folder.path(), "{}"))
             .await
             .unwrap_or_else(|error| panic!("round {round}: {error}"));
         let sessions = ledger

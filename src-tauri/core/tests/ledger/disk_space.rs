@@ -3,8 +3,8 @@
 //! made before that was switched on is converted once at open without losing what search finds.
 
 use crate::support::*;
-use dossier_core::ledger::DATABASE_FILE;
 use dossier_core::store::disk_space::StorageUse;
+use dossier_core::store::DATABASE_FILE;
 use dossier_core::wire::draft::Draft;
 use sqlx::SqlitePool;
 
@@ -123,7 +123,7 @@ fn storage_use(test: &TestLedger) -> StorageUse {
 async fn a_database_that_kept_its_free_pages_is_converted_once_and_search_still_works() {
     let folder = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
     std::fs::create_dir_all(folder.path().join("work")).unwrap_or_else(|error| panic!("{error}"));
-    let first = dossier_core::Ledger::open(options(folder.path(), "{}"))
+    let first = dossier_core::start_up::open(options(folder.path(), "{}"))
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let mut sessions = Vec::new();
@@ -161,7 +161,7 @@ async fn a_database_that_kept_its_free_pages_is_converted_once_and_search_still_
     assert_eq!(auto_vacuum_of(&file).await, 0);
 
     let second = TestLedger {
-        ledger: dossier_core::Ledger::open(options(folder.path(), "{}"))
+        ledger: dossier_core::start_up::open(options(folder.path(), "{}"))
             .await
             .unwrap_or_else(|error| panic!("{error}")),
         folder,

@@ -6,7 +6,6 @@ use crate::reply_support::*;
 use crate::support::*;
 use dossier_core::wire::event::EventPayload;
 use dossier_core::wire::message::Message;
-use dossier_core::Ledger;
 use std::time::Duration;
 
 #[tokio::test]
@@ -18,7 +17,7 @@ async fn a_second_process_leaves_the_first_ones_live_reply_alone() {
     } = reply_in_background(&test, &session.id, "hello");
     wait_for(&mut events, |event| matches!(&event.payload, EventPayload::PartDelta { delta, .. } if delta == "streaming")).await;
 
-    let second = Ledger::open(options(test.folder.path(), &fake.openai_config()))
+    let second = dossier_core::start_up::open(options(test.folder.path(), &fake.openai_config()))
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let seen = second

@@ -10,7 +10,6 @@ use crate::support::*;
 use dossier_core::wire::assistant_error::AssistantError;
 use dossier_core::wire::event::EventPayload;
 use dossier_core::wire::part::{PartBody, ToolState};
-use dossier_core::Ledger;
 use serde_json::Value;
 use std::io::Write;
 use std::time::Duration;
@@ -27,7 +26,7 @@ async fn child(folder: std::path::PathBuf) {
         r#"{"filePath": "notes"#,
     ));
     let fake = FakeProvider::start(vec![openai_stream(events, Ending::Hang, Duration::ZERO)]).await;
-    let ledger = Ledger::open(options(&folder, &fake.openai_config()))
+    let ledger = dossier_core::start_up::open(options(&folder, &fake.openai_config()))
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let session = ledger
@@ -72,7 +71,7 @@ async fn killed_mid_reply_is_closed_as_aborted_with_its_text() {
     child.kill();
 
     let fake = FakeProvider::start(vec![openai_text(&["Back ", "again."])]).await;
-    let ledger = Ledger::open(options(folder.path(), &fake.openai_config()))
+    let ledger = dossier_core::start_up::open(options(folder.path(), &fake.openai_config()))
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let messages = ledger

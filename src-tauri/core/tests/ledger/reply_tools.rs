@@ -4,11 +4,11 @@
 use crate::fake_provider::*;
 use crate::reply_support::*;
 use crate::support::*;
-use dossier_core::reply::permission_request::{PermissionReply, PermissionRequest};
 use dossier_core::wire::draft::Draft;
 use dossier_core::wire::event::EventPayload;
 use dossier_core::wire::part::{PartBody, ToolState};
 use dossier_core::wire::permission::{Action, Rule};
+use dossier_core::wire::permission::{PermissionReply, PermissionRequest};
 use serde_json::Value;
 
 #[tokio::test]

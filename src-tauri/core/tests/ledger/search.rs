@@ -406,7 +406,7 @@ async fn a_database_with_the_trigram_index_is_reindexed_when_opened() {
     {
         // The ledger as the previous version left it: migrations 0001 and 0002, rows in place.
         let options = sqlx::sqlite::SqliteConnectOptions::new()
-            .filename(data.join(dossier_core::ledger::DATABASE_FILE))
+            .filename(data.join(dossier_core::store::DATABASE_FILE))
             .create_if_missing(true);
         let pool = sqlx::SqlitePool::connect_with(options)
             .await
@@ -442,7 +442,7 @@ async fn a_database_with_the_trigram_index_is_reindexed_when_opened() {
         }
         pool.close().await;
     }
-    let ledger = dossier_core::Ledger::open(options(folder.path(), FAKE_CONFIG))
+    let ledger = dossier_core::start_up::open(options(folder.path(), FAKE_CONFIG))
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let test = TestLedger { ledger, folder };

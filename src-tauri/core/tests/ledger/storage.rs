@@ -39,7 +39,7 @@ async fn database_uses_wal_foreign_keys_and_a_busy_timeout() {
 async fn reopening_an_existing_database_keeps_everything() {
     let folder = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
     std::fs::create_dir_all(folder.path().join("work")).unwrap_or_default();
-    let first = dossier_core::Ledger::open(options(folder.path(), "{}"))
+    let first = dossier_core::start_up::open(options(folder.path(), "{}"))
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let session = first
@@ -51,7 +51,7 @@ async fn reopening_an_existing_database_keeps_everything() {
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     first.close().await;
-    let second = dossier_core::Ledger::open(options(folder.path(), "{}"))
+    let second = dossier_core::start_up::open(options(folder.path(), "{}"))
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let page = second

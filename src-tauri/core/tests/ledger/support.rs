@@ -40,7 +40,7 @@ pub async fn open_with(config: &str, adjust: impl FnOnce(&mut LedgerOptions)) ->
     std::fs::create_dir_all(folder.path().join("work")).unwrap_or_else(|error| panic!("{error}"));
     let mut options = options(folder.path(), config);
     adjust(&mut options);
-    let ledger = Ledger::open(options)
+    let ledger = dossier_core::start_up::open(options)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     TestLedger { ledger, folder }

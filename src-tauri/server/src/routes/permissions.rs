@@ -5,7 +5,7 @@ use crate::error::ServerResult;
 use crate::request_body::JsonBody;
 use axum::extract::{Path, State};
 use axum::Json;
-use dossier_core::reply::permission_request::{PermissionReply, PermissionRequest};
+use dossier_core::wire::permission::{PermissionReply, PermissionRequest};
 use dossier_core::Ledger;
 use serde::Deserialize;
 

@@ -3,7 +3,6 @@
 use super::support::{ledger_options, TestServer};
 use dossier_core::store::message_store::MessageQuery;
 use dossier_core::wire::event::EventPayload;
-use dossier_core::Ledger;
 use serde_json::json;
 use std::time::{Duration, Instant};
 
@@ -21,7 +20,9 @@ async fn a_prompt_accepted_just_before_shutdown_is_saved() {
     assert_eq!(response.status(), 204);
     let folder = server.folder.clone();
     server.stop().await.unwrap();
-    let reopened = Ledger::open(ledger_options(&folder)).await.unwrap();
+    let reopened = dossier_core::start_up::open(ledger_options(&folder))
+        .await
+        .unwrap();
     let page = reopened
         .messages(&id, &MessageQuery::default())
         .await

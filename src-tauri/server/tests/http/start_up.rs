@@ -1,7 +1,6 @@
 //! Start-up: a request that connects before the ledger is open waits and is answered.
 
 use super::support::{ledger_options, test_options};
-use dossier_core::Ledger;
 use dossier_server::{bind, serve};
 use std::time::{Duration, Instant};
 
@@ -23,7 +22,7 @@ async fn a_request_during_start_up_waits_and_is_answered() {
     let opening = async move {
         // A slow start: the request above is already connected and waiting.
         tokio::time::sleep(Duration::from_millis(400)).await;
-        Ledger::open(ledger).await
+        dossier_core::start_up::open(ledger).await
     };
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let server = tokio::spawn(async move {
@@ -58,7 +57,7 @@ async fn a_ledger_that_cannot_open_stops_start_up_with_the_reason() {
     let listener = bind(&options).await.unwrap();
     let outcome = serve(
         listener,
-        Ledger::open(ledger),
+        dossier_core::start_up::open(ledger),
         &options,
         std::future::pending(),
         |_| {},

@@ -56,7 +56,7 @@ impl TestServer {
         let folder = tempfile::tempdir().unwrap();
         let mut ledger_options = ledger_options(&folder);
         customise(&mut ledger_options);
-        let ledger = Ledger::open(ledger_options).await.unwrap();
+        let ledger = dossier_core::start_up::open(ledger_options).await.unwrap();
         let listener = bind(&options).await.unwrap();
         let (ready_sender, ready) = oneshot::channel::<SocketAddr>();
         let (stop, stopped) = oneshot::channel::<()>();

@@ -3,8 +3,8 @@
 //! offline model, which files it received (size and line count), and the question it was asked.
 
 use super::{EventStream, ModelProvider, ModelRequest, ProviderFailure, StreamEvent, Usage};
-use crate::pipeline::read_tool::human_size;
 use crate::wire::data_url;
+use crate::wire::human_size::human_size;
 use crate::wire::message::{Message, MessageWithParts};
 use crate::wire::part::PartBody;
 use async_trait::async_trait;

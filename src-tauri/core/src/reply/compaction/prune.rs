@@ -6,7 +6,7 @@
 //! or at an output already pruned, and `skill` outputs are never pruned. The stored output is
 //! kept: the person reading the session still sees it.
 
-use crate::ledger::Ledger;
+use crate::reply::reply_context::ReplyContext;
 use crate::wire::error::LedgerError;
 use crate::wire::message::{Message, MessageWithParts};
 use crate::wire::part::{Part, PartBody, ToolState};
@@ -73,18 +73,18 @@ pub fn outputs_to_prune(history: &[MessageWithParts]) -> Vec<&Part> {
 /// Marks the session's prunable tool outputs compacted; how many were marked. Runs after a
 /// reply when the config's `compaction.prune` is on.
 pub(crate) async fn prune(
-    ledger: &Ledger,
+    context: &ReplyContext,
     history: &[MessageWithParts],
 ) -> Result<usize, LedgerError> {
     let chosen: Vec<Part> = outputs_to_prune(history).into_iter().cloned().collect();
-    let now = ledger.now();
+    let now = context.now();
     for mut part in chosen.iter().cloned() {
         if let PartBody::Tool(tool) = &mut part.body {
             if let ToolState::Completed { time, .. } = &mut tool.state {
                 time.compacted = Some(now);
             }
         }
-        ledger.store_reply_part(&part, true).await?;
+        context.store_reply_part(&part, true).await?;
     }
     Ok(chosen.len())
 }

@@ -4,8 +4,8 @@
 //! replaced by a line naming them, since media is what overflows most often. Without the replay
 //! the model would only read the question as the summary retold it.
 
-use crate::ledger::Ledger;
 use crate::models::model_messages::is_inlined;
+use crate::reply::reply_context::ReplyContext;
 use crate::wire::error::LedgerError;
 use crate::wire::id::IdKind;
 use crate::wire::message::{Message, MessageWithParts, UserMessage, UserTime};
@@ -39,7 +39,7 @@ pub(crate) fn split_unanswered(
 
 /// Records `question` again as the newest user message, under the same agent and model.
 pub(crate) async fn replay(
-    ledger: &Ledger,
+    context: &ReplyContext,
     session: &Session,
     question: &MessageWithParts,
 ) -> Result<(), LedgerError> {
@@ -47,9 +47,9 @@ pub(crate) async fn replay(
         return Ok(());
     };
     let message = UserMessage {
-        id: ledger.new_id(IdKind::Message),
+        id: context.new_id(IdKind::Message),
         time: UserTime {
-            created: ledger.now(),
+            created: context.now(),
         },
         ..original.clone()
     };
@@ -58,13 +58,13 @@ pub(crate) async fn replay(
         .iter()
         .filter_map(|part| replayed_body(&part.body))
         .map(|body| Part {
-            id: ledger.new_id(IdKind::Part),
+            id: context.new_id(IdKind::Part),
             session_id: session.id.clone(),
             message_id: message.id.clone(),
             body,
         })
         .collect();
-    ledger.insert_user_message(&message, &parts).await
+    context.insert_user_message(&message, &parts).await
 }
 
 /// What a part of the question becomes in the replay: text, agent mentions and the files the

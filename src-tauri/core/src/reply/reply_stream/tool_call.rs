@@ -3,7 +3,6 @@
 //! runtime — abandoned at once if the reply is aborted.
 
 use super::{Flow, Step, StepState};
-use crate::reply::permission_request::{PermissionReply, PermissionRequest, PermissionTool};
 use crate::reply::tools;
 use crate::wire::error::LedgerError;
 use crate::wire::event::EventPayload;
@@ -12,6 +11,7 @@ use crate::wire::part::{
     FilePart, Part, PartBody, ToolCompletedTime, ToolEndTime, ToolPart, ToolStartTime, ToolState,
 };
 use crate::wire::permission::{evaluate, Action};
+use crate::wire::permission::{PermissionReply, PermissionRequest, PermissionTool};
 use serde_json::{json, Value};
 
 /// OpenCode's wording when the person refuses a tool call.
@@ -48,7 +48,7 @@ impl Step<'_> {
             },
             metadata: None,
         }));
-        self.ledger.insert_reply_part(&part).await?;
+        self.context.insert_reply_part(&part).await?;
         state.tools.insert(call_id.to_string(), part);
         Ok(())
     }
@@ -63,7 +63,7 @@ impl Step<'_> {
         self.finish_text(state, true).await?;
         self.finish_text(state, false).await?;
         self.pending_tool(state, &call_id, &name).await?;
-        let start = self.ledger.now();
+        let start = self.context.now();
         let input: Value = match serde_json::from_str(&raw) {
             Ok(input @ Value::Object(_)) => input,
             _ => {
@@ -185,7 +185,7 @@ impl Step<'_> {
             }
         }
         let session = self.session.clone();
-        let result = crate::reply::subtask::run(self.ledger, &session, &task, self.control).await;
+        let result = crate::reply::subtask::run(self.context, &session, &task, self.control).await;
         if self.control.is_aborted() {
             return Ok(Flow::Aborted);
         }
@@ -208,9 +208,9 @@ impl Step<'_> {
 
     /// Publishes a permission request and waits for the answer (or an abort); true to go on.
     async fn ask_permission(&mut self, call_id: &str, name: &str, pattern: &str) -> bool {
-        let requests = &self.ledger.setup.permission_requests;
+        let requests = &self.context.permission_requests;
         let request = PermissionRequest {
-            id: self.ledger.new_id(IdKind::Permission),
+            id: self.context.new_id(IdKind::Permission),
             session_id: self.assistant.session_id.clone(),
             permission: name.to_string(),
             patterns: vec![pattern.to_string()],
@@ -222,7 +222,8 @@ impl Step<'_> {
             }),
         };
         let answer = requests.open(request.clone());
-        self.ledger
+        self.context
+            .store
             .events
             .publish(EventPayload::PermissionAsked(request.clone()));
         let control = self.control;
@@ -243,7 +244,7 @@ impl Step<'_> {
         result: Result<(Value, tools::ToolOutcome), (Value, String, Option<Value>)>,
         start: i64,
     ) -> Result<(), LedgerError> {
-        let end = self.ledger.now();
+        let end = self.context.now();
         let next = match result {
             Ok((input, outcome)) => {
                 let attachments: Vec<Part> = outcome
@@ -294,7 +295,7 @@ impl Step<'_> {
             tool.state = next;
         }
         let part = part.clone();
-        self.ledger.store_reply_part(&part, true).await
+        self.context.store_reply_part(&part, true).await
     }
 }
 

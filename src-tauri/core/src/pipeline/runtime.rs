@@ -1,0 +1,23 @@
+//! What the pipeline and the floors above it run with besides the store: the settings (config,
+//! catalog, credentials), the agents, the `chat.message` hooks, the MCP resources, the folder new
+//! sessions work in, and the agent loop. Whoever assembles the app builds one (the crate root's
+//! start-up builder) and hands it in; nothing below builds the loop.
+
+use crate::models::agent::AgentRegistry;
+use crate::models::settings::Settings;
+use crate::pipeline::agent_loop::AgentLoop;
+use crate::pipeline::chat_message_hook::ChatMessageHook;
+use crate::pipeline::mcp_resource::McpResources;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+pub struct Runtime {
+    pub settings: Settings,
+    pub agents: AgentRegistry,
+    /// In-process hooks first, then the configured command hooks.
+    pub hooks: Vec<Arc<dyn ChatMessageHook>>,
+    pub mcp: Arc<dyn McpResources>,
+    pub agent_loop: Arc<dyn AgentLoop>,
+    /// The folder new sessions work in when the caller names none.
+    pub default_directory: PathBuf,
+}

@@ -1,0 +1,147 @@
+//! Start-up: assembles a `Ledger` from `LedgerOptions` — opens the store, reads the config,
+//! loads the agents, chains the hooks, picks the agent loop (the `SessionRunner` unless the
+//! options bring one) and closes replies a crash left open. The adapters' start-up (the server's
+//! `main`, the app's setup) and the tests' support call `open`; nothing below the crate root
+//! builds the loop.
+
+use crate::ledger::Ledger;
+use crate::models::agent::{load_markdown_agents, AgentRegistry};
+use crate::models::config::{Config, Locations};
+use crate::models::credentials::{
+    CredentialStore, InMemoryCredentials, OsKeychain, RememberedCredentials,
+};
+use crate::models::settings::Settings;
+use crate::pipeline::agent_loop::AgentLoop;
+use crate::pipeline::chat_message_hook::{ChatMessageHook, CommandHook};
+use crate::pipeline::mcp_resource::{McpResources, NoMcpClients};
+use crate::pipeline::runtime::Runtime;
+use crate::reply::permission_request::PermissionRequests;
+use crate::reply::session_runner::SessionRunner;
+use crate::store::process_lock::Occupancy;
+use crate::store::Store;
+use crate::wire::error::LedgerError;
+use crate::wire::id::Clock;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// How to open a ledger. `LedgerOptions::from_env()` is what the apps use; tests set fields.
+pub struct LedgerOptions {
+    pub locations: Locations,
+    /// Replaces reading `locations.config_path` when set.
+    pub config: Option<Config>,
+    pub clock: Option<Clock>,
+    /// In-process `chat.message` hooks, run before the configured command hooks.
+    pub hooks: Vec<Arc<dyn ChatMessageHook>>,
+    pub mcp: Option<Arc<dyn McpResources>>,
+    /// The agent loop; `SessionRunner` (real providers and the offline model) when absent.
+    pub agent_loop: Option<Arc<dyn AgentLoop>>,
+    /// The folder new sessions work in when the caller names none.
+    pub default_directory: Option<PathBuf>,
+    /// Where to look for a local Ollama at start-up (`None`: do not look). Its models become
+    /// provider `ollama` unless the config already has one.
+    pub detect_ollama: Option<String>,
+    /// Where provider keys are kept: the OS keychain for the apps (`from_env`), an empty
+    /// in-memory store when absent, so tests never touch the person's keychain.
+    pub credentials: Option<Arc<dyn CredentialStore>>,
+}
+
+impl LedgerOptions {
+    /// The apps' options: data and config from the environment, and a local Ollama looked for
+    /// at `DOSSIER_OLLAMA_URL` (default 127.0.0.1:11434) unless `DOSSIER_OLLAMA=off`.
+    pub fn from_env() -> Self {
+        let mut options = Self::at(Locations::from_env());
+        options.credentials = Some(Arc::new(RememberedCredentials::new(OsKeychain)));
+        if std::env::var("DOSSIER_OLLAMA").ok().as_deref() != Some("off") {
+            options.detect_ollama = Some(
+                std::env::var("DOSSIER_OLLAMA_URL")
+                    .unwrap_or_else(|_| crate::models::provider::ollama::DEFAULT_URL.into()),
+            );
+        }
+        options
+    }
+
+    pub fn at(locations: Locations) -> Self {
+        Self {
+            locations,
+            config: None,
+            clock: None,
+            hooks: Vec::new(),
+            mcp: None,
+            agent_loop: None,
+            default_directory: None,
+            detect_ollama: None,
+            credentials: None,
+        }
+    }
+}
+
+/// Opens the store and assembles the runtime around it.
+pub async fn open(options: LedgerOptions) -> Result<Ledger, LedgerError> {
+    let mut config = match options.config {
+        Some(config) => config,
+        None => Config::load(&options.locations.config_path)?,
+    };
+    if let Some(url) = &options.detect_ollama {
+        crate::models::provider::ollama::add_detected(&mut config, url).await;
+    }
+    let markdown_folder = options
+        .locations
+        .config_path
+        .parent()
+        .map(|folder| folder.join("agent"));
+    let markdown = markdown_folder
+        .as_deref()
+        .map(load_markdown_agents)
+        .unwrap_or_default();
+    let agents = AgentRegistry::from_config(&config, &markdown)?;
+    let mut hooks = options.hooks;
+    hooks.extend(
+        config
+            .hooks
+            .chat_message
+            .iter()
+            .map(|hook| Arc::new(CommandHook::from_config(hook)) as Arc<dyn ChatMessageHook>),
+    );
+    let (store, occupancy) = Store::open(&options.locations.data_dir, options.clock).await?;
+    let default_directory = match options.default_directory {
+        Some(directory) => directory,
+        None => dirs::home_dir()
+            .or_else(|| std::env::current_dir().ok())
+            .unwrap_or_else(std::env::temp_dir),
+    };
+    let (agent_loop, permission_requests) = match options.agent_loop {
+        Some(agent_loop) => (agent_loop, Arc::new(PermissionRequests::default())),
+        None => {
+            let runner = SessionRunner::new();
+            let requests = runner.permission_requests();
+            (Arc::new(runner) as Arc<dyn AgentLoop>, requests)
+        }
+    };
+    let credentials = options
+        .credentials
+        .unwrap_or_else(|| Arc::new(InMemoryCredentials::default()));
+    let runtime = Runtime {
+        settings: Settings::new(
+            config,
+            credentials,
+            options.locations,
+            options.detect_ollama,
+        ),
+        agents,
+        hooks,
+        mcp: options.mcp.unwrap_or_else(|| Arc::new(NoMcpClients)),
+        agent_loop,
+        default_directory,
+    };
+    // Replies a crash left open are closed before anyone can prompt — unless another living
+    // process uses the folder: open replies may then be its, streaming right now.
+    if occupancy == Occupancy::Alone {
+        crate::reply::restart_sweep::close_interrupted(&store, store.now()).await?;
+        store.share_folder()?;
+    } else {
+        tracing::info!(
+            "another Dossier process uses this data folder: its open replies are left alone"
+        );
+    }
+    Ok(Ledger::new(store, Arc::new(runtime), permission_requests))
+}
