@@ -1,18 +1,14 @@
 //! dossier-core: the session ledger and the prompt pipeline, with no knowledge of Tauri or HTTP.
 //!
-//! Where to find things: wire types in `session`, `message`, `part`, `draft`,
-//! `assistant_error`; ids in `id`; storage in `database`, `session_store`, `message_store`,
-//! `blob_store`; the pipeline in `prompt`, with agent choice in `agent`, model choice in
-//! `model_choice`, draft expansion in `draft_resolution`, the Read tool in `read_tool`, hooks in
-//! `chat_message_hook`, image limits in `image_normalization`, revert clean-up in
-//! `revert_cleanup`; events in `event`; configuration in `config`. The agent loop: runs per
-//! session in `session_runner`, the loop in `run_loop`, one streamed step in `reply_stream`,
-//! providers in `provider` (OpenAI-compatible, Anthropic, the offline model), stored parts to
-//! model messages in `model_messages`, back-off in `retry`, tools in `tools`, asking the person in
-//! `permission_request`, subagents in `subtask`, prices in `reply_cost`, titles in `title`,
-//! context overflow in `compaction`, crash recovery in `restart_sweep`; deleted sessions give disk space back in `disk_space`. Provider keys in the
-//! keychain in `credentials`; the settings view's provider list and config-file edits in
-//! `provider_settings`.
+//! The crate is built in floors, each a folder that opens with what it owns; a file uses only
+//! its own floor and the floors below it (`tests/architecture.rs` checks it), lowest first:
+//! `wire` (plain data: ids, sessions, messages, parts, drafts, events, errors), `store` (the only
+//! place with SQL, behind the `Store` handle), `models` (config, agents, the model catalog,
+//! providers, keys), `pipeline` (the prompt pipeline, the `Runtime` and the `AgentLoop` seam),
+//! `reshaping` (fork, revert, resend, editing, export, import) and `reply` (the session runner,
+//! the run loop, tools, compaction, titles, subagents, permissions). At the top, `start_up`
+//! assembles a `Ledger` — the facade the adapters hold — from the store and a runtime whose loop
+//! it chooses. `docs/architecture.md` has the picture.
 
 pub mod ledger;
 pub mod models;

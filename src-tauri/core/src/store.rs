@@ -1,8 +1,9 @@
 //! The store: the only place with SQL. The `Store` handle (pool, ids, event bus), the database
 //! and its migrations, sessions, messages, parts, blobs, the search index, its purge and its
-//! queries, usage totals, listings, the process lock and disk space. Every other floor reaches the
-//! database through the functions and types here, so a second engine implements this surface
-//! (see `docs/architecture.md`). It uses only `wire`.
+//! queries, usage totals, listings, the rows behind revert clean-up and deletions, the process
+//! lock and disk space. Every other floor reaches the database through the functions and types
+//! here, so a second engine implements this surface (see `docs/architecture.md`). It uses only
+//! `wire`.
 
 pub mod blob_store;
 pub mod database;
@@ -10,6 +11,7 @@ mod database_error;
 pub mod disk_space;
 pub(crate) mod message_listing_json;
 pub(crate) mod message_reading;
+pub mod message_removal;
 pub mod message_store;
 pub(crate) mod process_lock;
 pub(crate) mod revert_cleanup;
@@ -34,6 +36,7 @@ use std::sync::Arc;
 pub type Pool = sqlx::SqlitePool;
 pub type Connection = sqlx::SqliteConnection;
 pub type Transaction<'connection> = sqlx::Transaction<'connection, sqlx::Sqlite>;
+pub type PooledConnection = sqlx::pool::PoolConnection<sqlx::Sqlite>;
 
 pub const DATABASE_FILE: &str = "dossier.db";
 
@@ -43,12 +46,12 @@ pub const DATABASE_FILE: &str = "dossier.db";
 pub struct Store {
     pub(crate) pool: Pool,
     pub(crate) events: EventBus,
-    pub(crate) ids: Arc<IdGenerator>,
-    pub(crate) upkeep: Arc<Upkeep>,
+    ids: Arc<IdGenerator>,
+    upkeep: Arc<Upkeep>,
 }
 
 /// What the store keeps running or cached for as long as it is open.
-pub(crate) struct Upkeep {
+struct Upkeep {
     pub data_dir: PathBuf,
     /// Held for the store's life: tells other processes on the folder that we are alive.
     pub process_lock: ProcessLock,
@@ -120,6 +123,16 @@ impl Store {
         Ok(self.pool.begin_with(database::BEGIN_WRITE).await?)
     }
 
+    /// One connection from the pool, for reads that must see one snapshot.
+    pub async fn connection(&self) -> Result<PooledConnection, LedgerError> {
+        Ok(self.pool.acquire().await?)
+    }
+
+    /// Asks the search purge for a run after text was deleted or rewritten (`search_purge`).
+    pub fn wake_search_purge(&self) {
+        self.upkeep.search_purge.wake();
+    }
+
     /// Attachment bytes by hash, for adapters that serve previews.
     pub async fn blob(&self, hash: &str) -> Result<Option<blob_store::Blob>, LedgerError> {
         blob_store::get(&self.pool, hash).await
@@ -130,4 +143,3 @@ impl Store {
         self.pool.close().await;
     }
 }
-pub mod message_removal;

@@ -1,8 +1,8 @@
 //! The lowest floor: plain data that crosses to clients — ids and the clock, sessions, messages,
-//! typed parts, drafts, events and the event bus, permission rules, assistant errors, the error
-//! type shown to clients (`{kind, message}`) and the wire's number and data-URL formats. It uses
-//! no other floor: everything above may use it, and it knows nothing of storage, models or the
-//! loop.
+//! typed parts, drafts, events and the event bus, permission rules and requests, assistant
+//! errors, the error type shown to clients (`{kind, message}`), the wire's number and data-URL
+//! formats, and byte sizes said for people. It uses no other floor: everything above may use it,
+//! and it knows nothing of storage, models or the loop.
 
 pub mod assistant_error;
 pub mod data_url;

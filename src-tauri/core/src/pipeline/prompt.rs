@@ -61,7 +61,7 @@ impl Pipeline<'_> {
             }
         }
         let newest_user_model = if session.model.is_none() {
-            let mut connection = self.store.pool.acquire().await?;
+            let mut connection = self.store.connection().await?;
             message_store::newest_user_message(&mut connection, session_id)
                 .await?
                 .map(|user| user.model.model_ref())
@@ -220,7 +220,7 @@ impl Pipeline<'_> {
         session_store::save(&mut transaction, &session).await?;
         transaction.commit().await?;
         if !removed.messages.is_empty() || !removed.parts.is_empty() {
-            self.store.upkeep.search_purge.wake();
+            self.store.wake_search_purge();
         }
 
         for (message_id, part_id) in removed.parts {

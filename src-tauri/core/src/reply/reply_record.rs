@@ -64,7 +64,7 @@ impl ReplyContext {
         message: &AssistantMessage,
     ) -> Result<(), LedgerError> {
         let info = Message::Assistant(message.clone());
-        let mut connection = self.store.pool.acquire().await?;
+        let mut connection = self.store.connection().await?;
         message_store::update_message(&mut connection, &info, self.store.now()).await?;
         drop(connection);
         self.store.events.publish(EventPayload::MessageUpdated {
@@ -91,7 +91,7 @@ impl ReplyContext {
         announce: bool,
     ) -> Result<(), LedgerError> {
         let now = self.store.now();
-        let mut connection = self.store.pool.acquire().await?;
+        let mut connection = self.store.connection().await?;
         let found = message_store::update_part(&mut connection, part, now).await?;
         drop(connection);
         if !found {
@@ -113,7 +113,7 @@ impl ReplyContext {
         cost: f64,
         tokens: &Tokens,
     ) -> Result<(), LedgerError> {
-        let mut connection = self.store.pool.acquire().await?;
+        let mut connection = self.store.connection().await?;
         session_store::change_usage(
             &mut connection,
             session_id,

@@ -45,7 +45,7 @@ impl Reshaping<'_> {
             message_id: message_id.to_string(),
         });
         self.announce_usage(session, usage_changed);
-        self.store.upkeep.search_purge.wake();
+        self.store.wake_search_purge();
         // A message can hold big attachments.
         if let Err(error) = crate::store::disk_space::give_back_free_pages(&self.store.pool).await {
             tracing::warn!("the deleted message's disk space stays reserved for now: {error}");
@@ -77,7 +77,7 @@ impl Reshaping<'_> {
             part_id: part_id.to_string(),
         });
         self.announce_usage(session, usage_changed);
-        self.store.upkeep.search_purge.wake();
+        self.store.wake_search_purge();
         Ok(())
     }
 
@@ -136,7 +136,7 @@ impl Reshaping<'_> {
             time: now,
         });
         self.announce_usage(session, usage_changed);
-        self.store.upkeep.search_purge.wake();
+        self.store.wake_search_purge();
         Ok(part)
     }
 

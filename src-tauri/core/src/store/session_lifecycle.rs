@@ -140,7 +140,7 @@ impl Store {
         session_store::save(&mut transaction, &session).await?;
         transaction.commit().await?;
         if session.title != old_title {
-            self.upkeep.search_purge.wake();
+            self.wake_search_purge();
         }
         self.events.publish(EventPayload::SessionUpdated {
             session_id: session.id.clone(),
@@ -170,7 +170,7 @@ impl Store {
                 info: session,
             });
         }
-        self.upkeep.search_purge.wake();
+        self.wake_search_purge();
         if let Err(error) = crate::store::disk_space::give_back_free_pages(&self.pool).await {
             tracing::warn!("the deleted session's disk space stays reserved for now: {error}");
         }
