@@ -11,7 +11,7 @@ use dossier_core::store::message_store::MessageQuery;
 use dossier_core::store::session_store::SessionQuery;
 use dossier_core::wire::draft::PromptInput;
 use dossier_core::wire::message::MessageWithParts;
-use dossier_core::wire::session::{CreateSession, Session, SessionPatch, SessionTimePatch};
+use dossier_core::wire::session::{CreateSession, Session, SessionPatch};
 use dossier_core::Ledger;
 use serde::{Deserialize, Serialize};
 use tauri::{AppHandle, Emitter, Manager, Runtime, State};
@@ -109,14 +109,7 @@ pub async fn archive_session(
     session_id: String,
     archived: bool,
 ) -> Result<Session, ShellError> {
-    let archived_at = archived.then(|| ledger.now());
-    let patch = SessionPatch {
-        time: Some(SessionTimePatch {
-            archived: Some(archived_at),
-        }),
-        ..SessionPatch::default()
-    };
-    Ok(ledger.update_session(&session_id, patch).await?)
+    Ok(ledger.archive_session(&session_id, archived).await?)
 }
 
 #[tauri::command]

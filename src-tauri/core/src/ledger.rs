@@ -142,6 +142,11 @@ impl Ledger {
         self.store.update_session(id, patch).await
     }
 
+    /// Archives the session now (the core's clock), or brings it back.
+    pub async fn archive_session(&self, id: &str, archived: bool) -> Result<Session, LedgerError> {
+        self.store.archive_session(id, archived).await
+    }
+
     pub async fn delete_session(&self, id: &str) -> Result<(), LedgerError> {
         let removed = self.store.delete_session(id).await?;
         for session in &removed {
@@ -254,6 +259,18 @@ impl Ledger {
         input: PromptInput,
     ) -> Result<MessageWithParts, LedgerError> {
         self.pipeline().prompt(session_id, input).await
+    }
+
+    /// A prompt nobody waits for (`prompt_async`): failures are published as `session.error`
+    /// once; the error is returned for the caller's log.
+    pub async fn prompt_in_background(
+        &self,
+        session_id: &str,
+        input: PromptInput,
+    ) -> Result<(), LedgerError> {
+        self.pipeline()
+            .prompt_in_background(session_id, input)
+            .await
     }
 
     // Reshaping.

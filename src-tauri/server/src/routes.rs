@@ -83,6 +83,10 @@ pub fn router(state: ServerState, options: &ServerOptions, origins: OriginPolicy
         .route("/session/import", post(transfer::import))
         .route("/dossier/search", get(transfer::search))
         .route(
+            "/dossier/session/{session_id}/archive",
+            post(sessions::archive),
+        )
+        .route(
             "/session/{session_id}/message",
             get(messages::list).post(prompts::prompt),
         )
@@ -113,6 +117,10 @@ pub fn router(state: ServerState, options: &ServerOptions, origins: OriginPolicy
         .route("/lsp", get(catalog::empty_list))
         .route("/formatter", get(catalog::empty_list))
         .route("/permission", get(permissions::list))
+        .route(
+            "/session/{session_id}/permissions/{permission_id}",
+            post(permissions::reply),
+        )
         .route("/question", get(catalog::empty_list))
         .route("/mcp", get(catalog::empty_map));
     let router = not_implemented_routes(router)
@@ -157,10 +165,6 @@ fn not_implemented_routes(router: Router<ServerState>) -> Router<ServerState> {
         )
         .route("/session/{session_id}/todo", get(not_implemented))
         .route("/session/{session_id}/diff", get(not_implemented))
-        .route(
-            "/session/{session_id}/permissions/{permission_id}",
-            post(permissions::reply),
-        )
 }
 
 async fn not_implemented(method: Method, uri: Uri) -> ServerError {

@@ -152,6 +152,28 @@ impl Pipeline<'_> {
             .await
     }
 
+    /// A prompt nobody waits for (OpenCode's `prompt_async`): a failure reaches the person as
+    /// exactly one `session.error`. The pipeline publishes its own for an unknown agent and for
+    /// an unknown model the caller named, and the session's runner for a reply that failed; any
+    /// other failure is published here. The error is still returned, for the caller's log.
+    pub async fn prompt_in_background(
+        &self,
+        session_id: &str,
+        input: PromptInput,
+    ) -> Result<(), LedgerError> {
+        let names_model = input.model.is_some();
+        let Err(error) = self.prompt(session_id, input).await else {
+            return Ok(());
+        };
+        if !already_reported(&error, names_model) {
+            self.store.events.publish(EventPayload::session_error(
+                session_id,
+                AssistantError::unknown(error.to_string()),
+            ));
+        }
+        Err(error)
+    }
+
     /// One transaction: revert clean-up, sequence numbers, the message, every part, attachment
     /// bytes, and the session's agent/model/time. Events go out only after the commit.
     pub(crate) async fn save_prompt(
@@ -318,4 +340,50 @@ pub fn check_input(input: &PromptInput) -> Result<(), LedgerError> {
         }
     }
     Ok(())
+}
+/// Whether `error` was already published as `session.error` by the pipeline or the runner.
+fn already_reported(error: &LedgerError, names_model: bool) -> bool {
+    match error {
+        LedgerError::AgentNotFound { .. } | LedgerError::ReplyFailed(_) => true,
+        LedgerError::ModelNotFound { .. } => names_model,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::already_reported;
+    use crate::wire::error::LedgerError;
+
+    #[test]
+    fn only_errors_nobody_published_are_reported_in_the_background() {
+        let unknown_model = || LedgerError::ModelNotFound {
+            provider_id: "p".into(),
+            model_id: "m".into(),
+            available: Vec::new(),
+        };
+        let cases = [
+            (
+                LedgerError::AgentNotFound {
+                    name: "x".into(),
+                    available: Vec::new(),
+                },
+                false,
+                true,
+            ),
+            (LedgerError::ReplyFailed("boom".into()), false, true),
+            // Named by the caller: the pipeline said so; chosen by it: nobody has yet.
+            (unknown_model(), true, true),
+            (unknown_model(), false, false),
+            (LedgerError::RepliesUnavailable, false, false),
+            (LedgerError::SessionNotFound("ses_x".into()), true, false),
+        ];
+        for (error, names_model, expected) in cases {
+            assert_eq!(
+                already_reported(&error, names_model),
+                expected,
+                "{error:?} (model named: {names_model})"
+            );
+        }
+    }
 }

@@ -6,7 +6,7 @@ use crate::wire::error::LedgerError;
 use crate::wire::event::EventPayload;
 use crate::wire::id::IdKind;
 use crate::wire::session::{
-    default_title, CreateSession, Session, SessionPatch, SessionTime, Tokens,
+    default_title, CreateSession, Session, SessionPatch, SessionTime, SessionTimePatch, Tokens,
 };
 
 const ADJECTIVES: [&str; 16] = [
@@ -147,6 +147,18 @@ impl Store {
             info: session.clone(),
         });
         Ok(session)
+    }
+
+    /// Archives the session now — by the store's clock, so every adapter stamps it the same way
+    /// — or brings it back.
+    pub async fn archive_session(&self, id: &str, archived: bool) -> Result<Session, LedgerError> {
+        let patch = SessionPatch {
+            time: Some(SessionTimePatch {
+                archived: Some(archived.then(|| self.now())),
+            }),
+            ..SessionPatch::default()
+        };
+        self.update_session(id, patch).await
     }
 
     /// Deletes the session with its children, messages and parts, in one transaction; returns

@@ -8,11 +8,9 @@ use crate::request_body::JsonBody;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
-use dossier_core::wire::assistant_error::AssistantError;
 use dossier_core::wire::draft::PromptInput;
-use dossier_core::wire::event::EventPayload;
 use dossier_core::wire::message::MessageWithParts;
-use dossier_core::{Ledger, LedgerError};
+use dossier_core::Ledger;
 
 fn prompt_input(body: JsonBody) -> ServerResult<PromptInput> {
     let value = body.0.ok_or_else(|| {
@@ -42,28 +40,11 @@ pub async fn prompt_async(
 ) -> ServerResult<StatusCode> {
     let input = prompt_input(body)?;
     ledger.session(&session_id).await?;
-    let names_model = input.model.is_some();
     writes.detach(async move {
-        if let Err(error) = ledger.prompt(&session_id, input).await {
+        // The core publishes the failure to the session's listeners; here it is only logged.
+        if let Err(error) = ledger.prompt_in_background(&session_id, input).await {
             tracing::warn!(session = %session_id, %error, "background prompt failed");
-            if !already_reported(&error, names_model) {
-                ledger.events().publish(EventPayload::session_error(
-                    &session_id,
-                    AssistantError::unknown(error.to_string()),
-                ));
-            }
         }
     });
     Ok(StatusCode::NO_CONTENT)
-}
-
-/// The pipeline itself publishes `session.error` for an unknown agent and for an unknown model
-/// the caller named, and the session's runner for a reply that failed; reporting those again
-/// would show the person the same error twice.
-fn already_reported(error: &LedgerError, names_model: bool) -> bool {
-    match error {
-        LedgerError::AgentNotFound { .. } | LedgerError::ReplyFailed(_) => true,
-        LedgerError::ModelNotFound { .. } => names_model,
-        _ => false,
-    }
 }

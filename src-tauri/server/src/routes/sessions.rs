@@ -103,6 +103,28 @@ pub async fn update(
     Ok(Json(session))
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArchiveBody {
+    archived: bool,
+}
+
+/// Dossier's addition: archives the session now, by the ledger's clock (the desktop app's
+/// command does the same), or brings it back. `PATCH /session/:id` with `time.archived` stays
+/// for OpenCode clients that stamp the time themselves.
+pub async fn archive(
+    State(ledger): State<Ledger>,
+    State(writes): State<LedgerWrites>,
+    Path(session_id): Path<String>,
+    body: JsonBody,
+) -> ServerResult<Json<Session>> {
+    let body: ArchiveBody = body.parse_or_default()?;
+    let session = writes
+        .finish(async move { ledger.archive_session(&session_id, body.archived).await })
+        .await?;
+    Ok(Json(session))
+}
+
 pub async fn delete(
     State(ledger): State<Ledger>,
     State(writes): State<LedgerWrites>,

@@ -1,7 +1,7 @@
 //! Session routes: shapes, listing (order, limit, cursor, search, roots, archived), updates,
 //! deletion and their error statuses.
 
-use super::support::{assert_error, json_of, TestServer};
+use super::support::{assert_error, json_of, test_options, TestServer};
 use serde_json::json;
 
 #[tokio::test]
@@ -176,6 +176,40 @@ async fn archived_sessions_are_hidden_unless_asked_for() {
     );
     let with_archived = json_of(server.get("/session?archived=true").await).await;
     assert_eq!(with_archived.as_array().unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn archiving_stamps_the_ledgers_clock_and_unarchiving_clears_it() {
+    const LEDGER_NOW: i64 = 1_800_000_000_000;
+    let server = TestServer::start_customised(test_options(), |options| {
+        options.clock = Some(std::sync::Arc::new(|| LEDGER_NOW));
+    })
+    .await;
+    let session = server.create_session(json!({"title": "Old"})).await;
+    let id = session["id"].as_str().unwrap();
+    let path = format!("/dossier/session/{id}/archive");
+    let archived = json_of(server.post(&path, json!({"archived": true})).await).await;
+    assert_eq!(archived["time"]["archived"], LEDGER_NOW);
+    assert!(json_of(server.get("/session").await)
+        .await
+        .as_array()
+        .unwrap()
+        .is_empty());
+    let restored = json_of(server.post(&path, json!({"archived": false})).await).await;
+    assert_eq!(restored["time"].get("archived"), None);
+    let listed = json_of(server.get("/session").await).await;
+    assert_eq!(listed.as_array().unwrap().len(), 1);
+    assert_error(
+        server
+            .post(
+                "/dossier/session/ses_missing/archive",
+                json!({"archived": true}),
+            )
+            .await,
+        404,
+        "not_found",
+    )
+    .await;
 }
 
 #[tokio::test]

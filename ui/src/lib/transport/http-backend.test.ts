@@ -101,6 +101,21 @@ describe("httpBackend reshaping", () => {
     expect(seen).toHaveLength(5);
   });
 
+  it("archives through Dossier's route and leaves the time to the server's clock", async () => {
+    const sent: { key: string; body: unknown }[] = [];
+    const backend = httpBackend("http://127.0.0.1:4096", (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(input instanceof Request ? input.url : input.toString());
+      sent.push({ key: `${init?.method ?? "GET"} ${url.pathname}`, body: JSON.parse(typeof init?.body === "string" ? init.body : "null") });
+      return Promise.resolve(new Response(JSON.stringify({ id: "ses_a", time: { created: 1, updated: 2, archived: 3 } })));
+    });
+    expect((await backend.archiveSession("ses_a", true)).time.archived).toBe(3);
+    await backend.archiveSession("ses_a", false);
+    expect(sent).toEqual([
+      { key: "POST /dossier/session/ses_a/archive", body: { archived: true } },
+      { key: "POST /dossier/session/ses_a/archive", body: { archived: false } },
+    ]);
+  });
+
   it("refuses to import a file that is not JSON before sending anything", async () => {
     const seen: string[] = [];
     const backend = httpBackend("http://127.0.0.1:4096", fetcher({}, seen));

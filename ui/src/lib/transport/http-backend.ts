@@ -125,8 +125,9 @@ export function httpBackend(baseUrl: string, fetcher: typeof fetch = fetch.bind(
     listChildSessions: async (id) => (await request<Session[]>("GET", `${session(id)}/children`)).body,
     createSession: async (input) => (await request<Session>("POST", "/session", input)).body,
     updateSession: async (id, patch) => (await request<Session>("PATCH", session(id), patch)).body,
+    // The server stamps the time with the ledger's clock, as the desktop app's command does.
     archiveSession: async (id, archived) =>
-      (await request<Session>("PATCH", session(id), { time: { archived: archived ? Date.now() : null } })).body,
+      (await request<Session>("POST", `/dossier/session/${encodeURIComponent(id)}/archive`, { archived })).body,
     deleteSession: async (id) => {
       await request<unknown>("DELETE", session(id));
     },
