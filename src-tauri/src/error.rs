@@ -18,9 +18,6 @@ pub enum ShellError {
     TestHookDisabled { what: String },
     #[error("Could not reach the window: {0}")]
     Window(String),
-    /// An export or import file the person chose could not be written or read.
-    #[error("Could not use {path}: {reason}")]
-    File { path: String, reason: String },
 }
 
 impl ShellError {
@@ -30,7 +27,6 @@ impl ShellError {
             Self::PathNotAllowed { .. } | Self::InvalidFileUrl { .. } => ErrorKind::Invalid,
             Self::TestHookDisabled { .. } => ErrorKind::NotFound,
             Self::Window(_) => ErrorKind::Internal,
-            Self::File { .. } => ErrorKind::Invalid,
         }
     }
 

@@ -14,6 +14,7 @@ use crate::pipeline::Pipeline;
 use crate::reply::permission_request::{self, PermissionRequests};
 use crate::reply::reply_context::ReplyContext;
 use crate::reshaping::export::SessionExport;
+use crate::reshaping::export_file::ExportFileKind;
 use crate::reshaping::Reshaping;
 use crate::store::blob_store::Blob;
 use crate::store::disk_space::StorageUse;
@@ -357,6 +358,21 @@ impl Ledger {
 
     pub async fn export_markdown(&self, session_id: &str) -> Result<String, LedgerError> {
         self.reshaping().export_markdown(session_id).await
+    }
+
+    /// Writes the export whole to `path` (a path the person chose).
+    pub async fn write_export(
+        &self,
+        session_id: &str,
+        kind: ExportFileKind,
+        path: &std::path::Path,
+    ) -> Result<(), LedgerError> {
+        self.reshaping().write_export(session_id, kind, path).await
+    }
+
+    /// Imports the export file at `path` (a path the person chose) as a new session.
+    pub async fn import_file(&self, path: &std::path::Path) -> Result<Session, LedgerError> {
+        self.reshaping().import_file(path).await
     }
 
     pub async fn import_session(

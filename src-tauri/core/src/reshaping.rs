@@ -3,6 +3,7 @@
 //! (the runtime's loop, to refuse while a reply runs), never `reply`.
 
 pub mod export;
+pub mod export_file;
 pub(crate) mod fork;
 pub(crate) mod import;
 pub(crate) mod message_editing;

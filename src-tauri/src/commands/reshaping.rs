@@ -7,6 +7,7 @@
 //! choosing.
 
 use crate::error::ShellError;
+use dossier_core::reshaping::export_file::ExportFileKind;
 use dossier_core::wire::message::MessageWithParts;
 use dossier_core::wire::session::Session;
 use dossier_core::Ledger;
@@ -14,10 +15,6 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 use tauri::State;
 use ts_rs::TS;
-
-/// An import larger than this is refused before it is read: the whole document is parsed in
-/// memory, and no real session export comes near it.
-pub const IMPORT_SIZE_LIMIT: u64 = 512 * 1024 * 1024;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, TS)]
 #[ts(export, export_to = "../shell-bindings/")]
@@ -30,11 +27,15 @@ pub enum ExportFormat {
 }
 
 impl ExportFormat {
-    fn extension(self) -> &'static str {
+    fn kind(self) -> ExportFileKind {
         match self {
-            Self::Json => "json",
-            Self::Markdown => "md",
+            Self::Json => ExportFileKind::Json,
+            Self::Markdown => ExportFileKind::Markdown,
         }
+    }
+
+    fn extension(self) -> &'static str {
+        self.kind().extension()
     }
 }
 
@@ -146,60 +147,19 @@ pub async fn import_session(ledger: State<'_, Ledger>) -> Result<Option<Session>
     Ok(Some(import_from(&ledger, handle.path()).await?))
 }
 
-/// Renders the export and writes it whole: to a temporary file beside the target first, so a
-/// failure half-way never leaves a truncated file under the name the person chose.
+/// Writes the export to the path the person chose (the core writes it whole or not at all).
 pub async fn write_export(
     ledger: &Ledger,
     session_id: &str,
     format: ExportFormat,
     path: &Path,
 ) -> Result<(), ShellError> {
-    let bytes = match format {
-        ExportFormat::Json => {
-            let export = ledger.export_json(session_id).await?;
-            serde_json::to_vec_pretty(&export).map_err(|error| ShellError::File {
-                path: path.display().to_string(),
-                reason: error.to_string(),
-            })?
-        }
-        ExportFormat::Markdown => ledger.export_markdown(session_id).await?.into_bytes(),
-    };
-    let file_error = |error: std::io::Error| ShellError::File {
-        path: path.display().to_string(),
-        reason: error.to_string(),
-    };
-    let partial = path.with_extension(format!("{}.partial", format.extension()));
-    tokio::fs::write(&partial, &bytes)
-        .await
-        .map_err(file_error)?;
-    tokio::fs::rename(&partial, path).await.map_err(|error| {
-        let _ = std::fs::remove_file(&partial);
-        file_error(error)
-    })
+    Ok(ledger.write_export(session_id, format.kind(), path).await?)
 }
 
+/// Imports the file the person chose (the core checks its size and shape).
 pub async fn import_from(ledger: &Ledger, path: &Path) -> Result<Session, ShellError> {
-    let file_error = |reason: String| ShellError::File {
-        path: path.display().to_string(),
-        reason,
-    };
-    let size = tokio::fs::metadata(path)
-        .await
-        .map_err(|error| file_error(error.to_string()))?
-        .len();
-    if size > IMPORT_SIZE_LIMIT {
-        return Err(file_error(format!(
-            "it is {} MB, more than the {} MB an export can be",
-            size / (1024 * 1024),
-            IMPORT_SIZE_LIMIT / (1024 * 1024)
-        )));
-    }
-    let bytes = tokio::fs::read(path)
-        .await
-        .map_err(|error| file_error(error.to_string()))?;
-    let document: serde_json::Value = serde_json::from_slice(&bytes)
-        .map_err(|error| file_error(format!("it is not JSON ({error})")))?;
-    Ok(ledger.import_session(document).await?)
+    Ok(ledger.import_file(path).await?)
 }
 
 #[cfg(test)]

@@ -72,6 +72,9 @@ pub enum LedgerError {
     PermissionRequestNotFound(String),
     #[error("The reply could not be completed: {0}")]
     ReplyFailed(String),
+    /// An export or import file the person chose could not be written or read.
+    #[error("Could not use {path}: {reason}")]
+    File { path: String, reason: String },
     #[error("File system error at {path}: {message}")]
     Io { path: String, message: String },
     /// SQLite could not grow the file (`SQLITE_FULL`, or `ENOSPC` from the file system).
@@ -113,7 +116,8 @@ impl LedgerError {
             | Self::InvalidId { .. }
             | Self::InvalidData { .. }
             | Self::DefaultAgentUnusable { .. }
-            | Self::Config { .. } => ErrorKind::Invalid,
+            | Self::Config { .. }
+            | Self::File { .. } => ErrorKind::Invalid,
             Self::DuplicateId(_) => ErrorKind::Conflict,
             Self::Busy(_) | Self::StorageBusy => ErrorKind::Busy,
             Self::RepliesUnavailable | Self::KeychainUnavailable(_) => ErrorKind::Unavailable,
@@ -134,6 +138,13 @@ impl LedgerError {
         ErrorBody {
             kind: self.kind(),
             message: self.to_string(),
+        }
+    }
+
+    pub(crate) fn file(path: impl AsRef<std::path::Path>, reason: String) -> Self {
+        Self::File {
+            path: path.as_ref().display().to_string(),
+            reason,
         }
     }
 

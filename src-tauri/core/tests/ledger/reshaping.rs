@@ -556,3 +556,70 @@ async fn edit_and_resend_keeps_attachments_and_replaces_the_text() {
         .err();
     assert_eq!(not_user.map(|error| error.kind()), Some(ErrorKind::Invalid));
 }
+
+#[tokio::test]
+async fn an_import_file_over_the_size_limit_is_refused_before_it_is_read() {
+    use dossier_core::reshaping::export_file::IMPORT_SIZE_LIMIT;
+    let test = open(FAKE_CONFIG).await;
+    let path = test.folder.path().join("huge.json");
+    // Sparse: the size is what the file system reports, without writing half a gigabyte.
+    std::fs::File::create(&path)
+        .and_then(|file| file.set_len(IMPORT_SIZE_LIMIT + 1))
+        .unwrap_or_else(|error| panic!("{error}"));
+    let error = test
+        .ledger
+        .import_file(&path)
+        .await
+        .expect_err("too big to import");
+    assert_eq!(error.kind(), ErrorKind::Invalid);
+    assert!(
+        error.to_string().contains("more than the 512 MB"),
+        "{error}"
+    );
+    let listed = test
+        .ledger
+        .sessions(&session_store::SessionQuery::default())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert!(listed.sessions.is_empty());
+}
+
+#[tokio::test]
+async fn an_export_that_cannot_be_written_names_the_path_and_leaves_nothing_behind() {
+    use dossier_core::reshaping::export_file::ExportFileKind;
+    let test = open(FAKE_CONFIG).await;
+    let session = test.session().await;
+    let folder = test.folder.path().join("exports");
+    let error = test
+        .ledger
+        .write_export(
+            &session.id,
+            ExportFileKind::Json,
+            &folder.join("gone/export.json"),
+        )
+        .await
+        .expect_err("the folder does not exist");
+    assert_eq!(error.kind(), ErrorKind::Invalid);
+    assert!(error.to_string().contains("gone/export.json"), "{error}");
+
+    std::fs::create_dir(&folder).unwrap_or_else(|error| panic!("{error}"));
+    let target = folder.join("export.md");
+    test.ledger
+        .write_export(&session.id, ExportFileKind::Markdown, &target)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let written = std::fs::read_to_string(&target).unwrap_or_else(|error| panic!("{error}"));
+    assert!(
+        written.starts_with(&format!("# {}", session.title)),
+        "{written}"
+    );
+    let names: Vec<String> = std::fs::read_dir(&folder)
+        .unwrap_or_else(|error| panic!("{error}"))
+        .map(|entry| {
+            entry
+                .map(|entry| entry.file_name().to_string_lossy().into_owned())
+                .unwrap_or_default()
+        })
+        .collect();
+    assert_eq!(names, vec!["export.md".to_string()]);
+}
