@@ -34,11 +34,11 @@ use crate::wire::session::{CreateSession, Session, SessionPatch};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+/// Holds what the top floor runs with — the store, the runtime and the permission requests —
+/// and nothing else.
 #[derive(Clone)]
 pub struct Ledger {
-    store: Store,
-    runtime: Arc<Runtime>,
-    permission_requests: Arc<PermissionRequests>,
+    parts: ReplyContext,
 }
 
 impl Ledger {
@@ -50,89 +50,77 @@ impl Ledger {
         permission_requests: Arc<PermissionRequests>,
     ) -> Self {
         Self {
-            store,
-            runtime,
-            permission_requests,
+            parts: ReplyContext::new(store, runtime, permission_requests),
         }
     }
 
     pub fn store(&self) -> &Store {
-        &self.store
+        &self.parts.store
     }
 
     pub fn runtime(&self) -> &Arc<Runtime> {
-        &self.runtime
+        &self.parts.runtime
     }
 
     fn pipeline(&self) -> Pipeline<'_> {
-        Pipeline {
-            store: &self.store,
-            runtime: &self.runtime,
-        }
+        self.parts.pipeline()
     }
 
     fn reshaping(&self) -> Reshaping<'_> {
         Reshaping {
-            store: &self.store,
-            runtime: &self.runtime,
+            store: &self.parts.store,
+            runtime: &self.parts.runtime,
         }
-    }
-
-    fn reply_context(&self) -> ReplyContext {
-        ReplyContext::new(
-            self.store.clone(),
-            self.runtime.clone(),
-            self.permission_requests.clone(),
-        )
     }
 
     // The store.
 
     pub fn events(&self) -> &EventBus {
-        self.store.events()
+        self.store().events()
     }
 
     pub fn pool(&self) -> &Pool {
-        self.store.pool()
+        self.store().pool()
     }
 
     pub fn new_id(&self, kind: IdKind) -> String {
-        self.store.new_id(kind)
+        self.store().new_id(kind)
     }
 
     pub fn now(&self) -> i64 {
-        self.store.now()
+        self.store().now()
     }
 
     /// Attachment bytes by hash, for adapters that serve previews.
     pub async fn blob(&self, hash: &str) -> Result<Option<Blob>, LedgerError> {
-        self.store.blob(hash).await
+        self.store().blob(hash).await
     }
 
     /// Closes the pool, finishing in-flight writes; used on shutdown.
     pub async fn close(&self) {
-        self.store.close().await;
+        self.store().close().await;
     }
 
     pub async fn create_session(&self, input: CreateSession) -> Result<Session, LedgerError> {
         if let Some(agent) = &input.agent {
-            self.runtime.agents.require(agent)?;
+            self.runtime().agents.require(agent)?;
         }
-        self.store
-            .create_session(input, &self.runtime.default_directory)
+        self.parts
+            .store
+            .create_session(input, &self.runtime().default_directory)
             .await
     }
 
     pub async fn session(&self, id: &str) -> Result<Session, LedgerError> {
-        self.store.session(id).await
+        self.store().session(id).await
     }
 
     pub async fn sessions(&self, query: &SessionQuery) -> Result<SessionPage, LedgerError> {
-        self.store.sessions(query).await
+        self.store().sessions(query).await
     }
 
     pub async fn children(&self, id: &str) -> Result<Vec<Session>, LedgerError> {
-        self.store.children(id).await
+        self.store().children(id).await
     }
 
     pub async fn update_session(
@@ -140,21 +128,21 @@ impl Ledger {
         id: &str,
         patch: SessionPatch,
     ) -> Result<Session, LedgerError> {
-        self.store.update_session(id, patch).await
+        self.store().update_session(id, patch).await
     }
 
     /// Archives the session now (the core's clock), or brings it back.
     pub async fn archive_session(&self, id: &str, archived: bool) -> Result<Session, LedgerError> {
-        self.store.archive_session(id, archived).await
+        self.store().archive_session(id, archived).await
     }
 
     pub async fn delete_session(&self, id: &str) -> Result<(), LedgerError> {
-        let removed = self.store.delete_session(id).await?;
+        let removed = self.store().delete_session(id).await?;
         for session in &removed {
             // A reply still streaming into a deleted session has nowhere left to write.
             self.abort(&session.id);
         }
-        self.store.announce_deleted(removed).await;
+        self.store().announce_deleted(removed).await;
         Ok(())
     }
 
@@ -163,7 +151,7 @@ impl Ledger {
         session_id: &str,
         query: &MessageQuery,
     ) -> Result<MessagePage, LedgerError> {
-        self.store.messages(session_id, query).await
+        self.store().messages(session_id, query).await
     }
 
     pub async fn messages_json(
@@ -171,7 +159,7 @@ impl Ledger {
         session_id: &str,
         query: &MessageQuery,
     ) -> Result<MessagePageJson, LedgerError> {
-        self.store.messages_json(session_id, query).await
+        self.store().messages_json(session_id, query).await
     }
 
     pub async fn message(
@@ -179,77 +167,85 @@ impl Ledger {
         session_id: &str,
         message_id: &str,
     ) -> Result<MessageWithParts, LedgerError> {
-        self.store.message(session_id, message_id).await
+        self.store().message(session_id, message_id).await
     }
 
     pub async fn search(&self, query: &SearchQuery) -> Result<Vec<SearchResult>, LedgerError> {
-        self.store.search(query).await
+        self.store().search(query).await
     }
 
     pub async fn purge_deleted_words(&self) -> Result<usize, LedgerError> {
-        self.store.purge_deleted_words().await
+        self.store().purge_deleted_words().await
     }
 
     pub fn storage_use(&self) -> Result<StorageUse, LedgerError> {
-        self.store.storage_use()
+        self.store().storage_use()
     }
 
     // The settings and the agents.
 
     pub fn agents(&self) -> &AgentRegistry {
-        &self.runtime.agents
+        &self.runtime().agents
     }
 
     /// The model catalog now; a settings change replaces it (see `provider_settings`).
     pub fn models(&self) -> Arc<ModelCatalog> {
-        self.runtime.settings.models()
+        self.runtime().settings.models()
     }
 
     /// The config now; a settings change replaces it (see `provider_settings`).
     pub fn config(&self) -> Arc<Config> {
-        self.runtime.settings.config()
+        self.runtime().settings.config()
     }
 
     /// The folder new sessions work in when the caller names none.
     pub fn default_directory(&self) -> &std::path::Path {
-        &self.runtime.default_directory
+        &self.runtime().default_directory
     }
 
     pub fn locations(&self) -> &Locations {
-        self.runtime.settings.locations()
+        self.runtime().settings.locations()
     }
 
     pub async fn provider_key(&self, provider_id: &str) -> Option<FoundKey> {
-        self.runtime.settings.provider_key(provider_id).await
+        self.runtime().settings.provider_key(provider_id).await
     }
 
     pub async fn provider_settings(&self) -> Result<ProviderSettings, LedgerError> {
-        self.runtime.settings.provider_settings().await
+        self.runtime().settings.provider_settings().await
     }
 
     pub async fn save_provider(
         &self,
         input: ProviderInput,
     ) -> Result<ProviderSettings, LedgerError> {
-        self.runtime.settings.save_provider(input).await
+        self.runtime().settings.save_provider(input).await
     }
 
     pub async fn remove_provider(
         &self,
         provider_id: &str,
     ) -> Result<ProviderSettings, LedgerError> {
-        self.runtime.settings.remove_provider(provider_id).await
+        self.parts
+            .runtime
+            .settings
+            .remove_provider(provider_id)
+            .await
     }
 
     pub async fn remove_provider_key(
         &self,
         provider_id: &str,
     ) -> Result<ProviderSettings, LedgerError> {
-        self.runtime.settings.remove_provider_key(provider_id).await
+        self.parts
+            .runtime
+            .settings
+            .remove_provider_key(provider_id)
+            .await
     }
 
     pub async fn reload_config(&self) -> Result<(), LedgerError> {
-        self.runtime.settings.reload_config().await
+        self.runtime().settings.reload_config().await
     }
 
     // The pipeline.
@@ -387,17 +383,17 @@ impl Ledger {
     /// Stops the session's running reply, if any: the stream ends at once, the reply is marked
     /// `MessageAbortedError` and keeps its text. Returns whether something was running.
     pub fn abort(&self, session_id: &str) -> bool {
-        self.runtime.agent_loop.abort(session_id)
+        self.runtime().agent_loop.abort(session_id)
     }
 
     /// The sessions that are not idle, with their status (OpenCode's `GET /session/status`).
     pub fn status(&self) -> BTreeMap<String, SessionStatus> {
-        self.runtime.agent_loop.status()
+        self.runtime().agent_loop.status()
     }
 
     /// Whether a reply is running in the session (revert, fork and resend refuse with `Busy`).
     pub fn is_busy(&self, session_id: &str) -> bool {
-        self.runtime.agent_loop.is_busy(session_id)
+        self.runtime().agent_loop.is_busy(session_id)
     }
 
     pub async fn summarize(
@@ -406,14 +402,12 @@ impl Ledger {
         model: ModelRef,
         auto: bool,
     ) -> Result<bool, LedgerError> {
-        self.reply_context()
-            .summarize(session_id, model, auto)
-            .await
+        self.parts.summarize(session_id, model, auto).await
     }
 
     /// Pending permission requests, oldest first (OpenCode's `GET /permission`).
     pub fn permission_requests(&self) -> Vec<PermissionRequest> {
-        permission_request::pending(&self.permission_requests)
+        permission_request::pending(&self.parts.permission_requests)
     }
 
     /// Answers a pending request; the waiting tool call continues (or is refused).
@@ -422,6 +416,12 @@ impl Ledger {
         request_id: &str,
         reply: PermissionReply,
     ) -> Result<(), LedgerError> {
-        permission_request::answer(&self.store, &self.permission_requests, request_id, reply).await
+        permission_request::answer(
+            &self.parts.store,
+            &self.parts.permission_requests,
+            request_id,
+            reply,
+        )
+        .await
     }
 }

@@ -142,13 +142,19 @@ impl Pipeline<'_> {
         if input.no_reply == Some(true) {
             return Ok(saved);
         }
+        self.hand_to_loop(session_id).await
+    }
+
+    /// Hands the session to the agent loop and waits for what it returns (the last reply).
+    pub(crate) async fn hand_to_loop(
+        &self,
+        session_id: &str,
+    ) -> Result<MessageWithParts, LedgerError> {
+        let (store, runtime) = (self.store.clone(), self.runtime.clone());
+        let session_id = session_id.to_string();
         self.runtime
             .agent_loop
-            .run(
-                self.store.clone(),
-                self.runtime.clone(),
-                session_id.to_string(),
-            )
+            .run(store, runtime, session_id)
             .await
     }
 

@@ -335,14 +335,7 @@ impl ReplyContext {
         self.pipeline()
             .save_prompt(message, prepared, None, &[])
             .await?;
-        self.runtime
-            .agent_loop
-            .run(
-                self.store.clone(),
-                self.runtime.clone(),
-                session_id.to_string(),
-            )
-            .await?;
+        self.pipeline().hand_to_loop(session_id).await?;
         Ok(true)
     }
 }
