@@ -11,7 +11,7 @@ use crate::models::model_catalog::ModelCatalog;
 use crate::models::provider_settings::{ProviderInput, ProviderSettings};
 use crate::pipeline::runtime::Runtime;
 use crate::pipeline::Pipeline;
-use crate::reply::permission_request::{self, PermissionRequests};
+use crate::reply::permission_request;
 use crate::reply::reply_context::ReplyContext;
 use crate::reshaping::export::SessionExport;
 use crate::reshaping::export_file::ExportFileKind;
@@ -42,16 +42,10 @@ pub struct Ledger {
 }
 
 impl Ledger {
-    /// A ledger over parts assembled elsewhere (see `start_up`); the loop in `runtime` is
+    /// A ledger over parts assembled elsewhere (see `start_up`); the loop in their runtime is
     /// whatever the assembler chose.
-    pub fn new(
-        store: Store,
-        runtime: Arc<Runtime>,
-        permission_requests: Arc<PermissionRequests>,
-    ) -> Self {
-        Self {
-            parts: ReplyContext::new(store, runtime, permission_requests),
-        }
+    pub fn new(parts: ReplyContext) -> Self {
+        Self { parts }
     }
 
     pub fn store(&self) -> &Store {

@@ -16,6 +16,7 @@ use crate::pipeline::chat_message_hook::{ChatMessageHook, CommandHook};
 use crate::pipeline::mcp_resource::{McpResources, NoMcpClients};
 use crate::pipeline::runtime::Runtime;
 use crate::reply::permission_request::PermissionRequests;
+use crate::reply::reply_context::ReplyContext;
 use crate::reply::session_runner::SessionRunner;
 use crate::store::process_lock::Occupancy;
 use crate::store::Store;
@@ -143,5 +144,9 @@ pub async fn open(options: LedgerOptions) -> Result<Ledger, LedgerError> {
             "another Dossier process uses this data folder: its open replies are left alone"
         );
     }
-    Ok(Ledger::new(store, Arc::new(runtime), permission_requests))
+    Ok(Ledger::new(ReplyContext::new(
+        store,
+        Arc::new(runtime),
+        permission_requests,
+    )))
 }
