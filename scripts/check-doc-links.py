@@ -12,6 +12,7 @@ are not fetched: the test run stays on loopback. Links inside code blocks and co
 text, not links, so they are skipped. Prints one line per broken link and exits 1 if there is any.
 """
 
+import functools
 import os
 import re
 import sys
@@ -56,22 +57,22 @@ def github_slug(heading_text):
     return text.replace(" ", "-")
 
 
-def anchors_of(path, cache={}):
-    if path not in cache:
-        with open(path, encoding="utf-8") as file:
-            text = file.read()
-        found, seen = set(), {}
-        for _, line, _ in prose_lines(text):
-            heading = HEADING.match(line)
-            if heading:
-                slug = github_slug(heading.group(2))
-                # A repeated heading gets -1, -2, … in the order it appears.
-                count = seen.get(slug, 0)
-                seen[slug] = count + 1
-                found.add(slug if count == 0 else f"{slug}-{count}")
-            found.update(EXPLICIT_ANCHOR.findall(line))
-        cache[path] = found
-    return cache[path]
+@functools.lru_cache(maxsize=None)
+def anchors_of(path):
+    """Every anchor a Markdown file offers: its headings' and explicit `<a name|id="…">` ones."""
+    with open(path, encoding="utf-8") as file:
+        text = file.read()
+    found, seen = set(), {}
+    for _, line, _ in prose_lines(text):
+        heading = HEADING.match(line)
+        if heading:
+            slug = github_slug(heading.group(2))
+            # A repeated heading gets -1, -2, … in the order it appears.
+            count = seen.get(slug, 0)
+            seen[slug] = count + 1
+            found.add(slug if count == 0 else f"{slug}-{count}")
+        found.update(EXPLICIT_ANCHOR.findall(line))
+    return frozenset(found)
 
 
 def link_targets(text):
