@@ -42,6 +42,10 @@ cargo fmt --all -- --check
 step "GitHub workflows (actionlint + shellcheck on their run: scripts)"
 bash scripts/test-workflows.sh
 
+step "Documentation links (README.md and docs/*.md resolve)"
+python3 scripts/check-doc-links.py --self-test
+python3 scripts/check-doc-links.py
+
 step "UI: install, typecheck, lint, unit tests"
 bash scripts/test-ui.sh
 
