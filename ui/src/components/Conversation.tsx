@@ -114,6 +114,13 @@ export const Conversation: Component<{
   onCleanup(() => { scroller?.removeEventListener("toggle", readerToggled, true); });
 
   const notice = () => props.chat.notices[props.sessionId];
+  /** Busy, and the newest message is not yet a reply with something in it to read. */
+  const awaitingWords = () => {
+    if (!props.chat.isBusy(props.sessionId)) return false;
+    const last = messages().at(-1);
+    if (last === undefined || last.role !== "assistant") return true;
+    return !(props.chat.state.parts[last.id] ?? []).some((part) => (part.type === "text" || part.type === "reasoning" ? part.text.trim() !== "" : part.type === "tool"));
+  };
   /**
    * The session's error, for its newest reply when that reply stopped unfinished without an
    * error of its own: the loop failed where it could not write one (a full disk, for one).
@@ -239,10 +246,18 @@ export const Conversation: Component<{
           </button>
         </div>
       </Show>
-      <Show when={props.chat.isBusy(props.sessionId)}>
-        <p class="typing" role="status">
-          {props.chat.sending[props.sessionId] === true && props.chat.state.status[props.sessionId]?.type !== "busy" ? props.t("sending") : props.t("replying")}
-        </p>
+      {/* Where the reply will appear, until its first words do. */}
+      <Show when={awaitingWords()}>
+        <div class="typing" role="status" data-testid="typing-indicator">
+          <span class="typing-dots" aria-hidden="true">
+            <span />
+            <span />
+            <span />
+          </span>
+          <span class="visually-hidden">
+            {props.chat.sending[props.sessionId] === true && props.chat.state.status[props.sessionId]?.type !== "busy" ? props.t("sending") : props.t("replying")}
+          </span>
+        </div>
       </Show>
       <Show when={!pinned() && messages().length > 0}>
         <button type="button" class="jump-to-newest" data-testid="jump-to-newest" onClick={jumpToNewest}>
@@ -269,7 +284,11 @@ export const Conversation: Component<{
         {(current) => (
           <div class={`notice notice--${current().kind}`} role="alert" data-testid="notice" data-kind={current().kind} title={current().message}>
             <p>
-              {current().kind === "unavailable" ? props.t("errorUnavailable") : props.t("errorGeneric", { message: current().message })}
+              {current().kind === "unavailable"
+                ? props.t("errorUnavailable")
+                : current().kind === "network"
+                  ? props.t("errorOffline")
+                  : props.t("errorGeneric", { message: current().message })}
             </p>
             <Show when={current().retry}>
               {(retry) => (
