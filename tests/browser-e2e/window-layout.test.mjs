@@ -155,6 +155,8 @@ test("screenshots of every screen at 1280×800 and 800×600, light and dark, Eng
       await page.keyboard.press("Control+k")
       await page.getByTestId("palette-input").fill(english ? "notes" : "Summary")
       await page.getByTestId("palette-result").first().waitFor()
+      // The title's excerpt is plain text too.
+      assert.ok((await page.getByTestId("palette-excerpt").allInnerTexts()).includes("Summary of your notes"))
       await shot(page, size, look, "5-palette")
       await page.keyboard.press("Escape")
 
@@ -244,6 +246,13 @@ test("archive says so in a toast with Undo; the delete question is whole; the mo
   const current = page.locator('[data-testid=model-option][aria-pressed="true"]')
   assert.equal(await current.count(), 1)
   assert.match(await current.innerText(), /Scripted\s+current/)
+  // The list opens over the export's toast, not under it.
+  assert.ok(await page.getByTestId("toast").isVisible(), "the export's toast is still up")
+  const hidden = await page.locator(".popover").evaluate((element) => {
+    const box = element.getBoundingClientRect()
+    return [0.1, 0.3, 0.5, 0.7, 0.9].some((fraction) => !element.contains(document.elementFromPoint(box.x + box.width / 2, box.y + box.height * fraction)))
+  })
+  assert.equal(hidden, false, "the model list is on top of the toast")
   await page.screenshot({ path: path.join(artifacts, "layout-model-picker.png") })
   await page.keyboard.press("Escape")
 

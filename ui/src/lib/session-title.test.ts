@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { translator } from "./i18n";
-import { displayTitle, plainFileName, plainTitle } from "./session-title";
+import { displayTitle, plainFileName, plainTitle, plainTitlePieces } from "./session-title";
 
 describe("displayTitle", () => {
   it("keeps real titles as they are", () => {
@@ -45,5 +45,24 @@ describe("plainFileName", () => {
     expect(plainFileName("**Plan**: a/b?.json")).toBe("Plan a b.json");
     expect(plainFileName("###.md")).toBe("session.md");
     expect(plainFileName("Taxes.md")).toBe("Taxes.md");
+  });
+});
+
+describe("plainTitlePieces", () => {
+  it("drops Markdown's marks from a title excerpt and keeps the matched words marked", () => {
+    expect(
+      plainTitlePieces([
+        { text: "## ", highlighted: false },
+        { text: "Summary", highlighted: true },
+        { text: " of **your** notes", highlighted: false },
+      ]),
+    ).toEqual([
+      { text: "Summary", highlighted: true },
+      { text: " of your notes", highlighted: false },
+    ]);
+    expect(plainTitlePieces([{ text: "## Plan for ", highlighted: false }, { text: "Monday", highlighted: true }])).toEqual([
+      { text: "Plan for ", highlighted: false },
+      { text: "Monday", highlighted: true },
+    ]);
   });
 });

@@ -5,6 +5,7 @@
 // ("New session - 2026-11-30T03:15:19.420Z", which tells title generation it is still a
 // placeholder); people see a short "New session · 03:15" (today) or "New session · 30 Nov"
 // in their own language instead.
+import type { ExcerptPiece } from "./bindings/ExcerptPiece";
 import type { Locale, Translate } from "./i18n";
 
 const placeholder = /^(New|Child) session - (\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z)$/;
@@ -53,4 +54,18 @@ export function plainFileName(name: string): string {
     .replace(/\s+/g, " ")
     .trim();
   return `${cleaned === "" ? "session" : cleaned}${extension}`;
+}
+
+/**
+ * A search excerpt of a title, as plain text too: Markdown's marks leave the unmatched pieces
+ * (a leading "## ", emphasis and code marks), the matched words stay marked as they were.
+ */
+export function plainTitlePieces(pieces: readonly ExcerptPiece[]): ExcerptPiece[] {
+  return pieces
+    .map((piece, index) => {
+      if (piece.highlighted) return piece;
+      const text = (index === 0 ? piece.text.replace(/^\s{0,3}#{1,6}\s+/, "") : piece.text).replace(/\*\*|__|~~|`/g, "");
+      return { ...piece, text };
+    })
+    .filter((piece) => piece.text !== "");
 }
