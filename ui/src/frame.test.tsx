@@ -36,6 +36,22 @@ describe("the window's frame", () => {
     expect(document.querySelector(".app")?.classList.contains("app--sidebar-collapsed")).toBe(true);
   });
 
+  it("puts Import and Settings in the sidebar as one Tab stop, the arrows between them", async () => {
+    render(() => <App locale="en" backend={fakeBackend([session("ses_a", "Taxes", Date.now())])} />);
+    await screen.findByText("Taxes");
+    const toolbar = screen.getByRole("toolbar", { name: "App" });
+    expect(toolbar.closest("aside")).not.toBeNull();
+    const importButton = within(toolbar).getByTestId("import");
+    const settings = within(toolbar).getByTestId("open-settings");
+    expect([importButton.tabIndex, settings.tabIndex]).toEqual([0, -1]);
+    importButton.focus();
+    fireEvent.keyDown(importButton, { key: "ArrowRight" });
+    expect(document.activeElement).toBe(settings);
+    expect([importButton.tabIndex, settings.tabIndex]).toEqual([-1, 0]);
+    fireEvent.keyDown(settings, { key: "ArrowLeft" });
+    expect(document.activeElement).toBe(importButton);
+  });
+
   it("groups the sessions by date under Pinned, with titles as plain text", async () => {
     const now = Date.now();
     const pinned = { ...session("ses_p", "**Pinned** plan", now - 400 * 24 * 3600 * 1000), pinned: true };

@@ -132,6 +132,18 @@ export const Sidebar: Component<SidebarProps> = (props) => {
     observeElementRect: observeRectOr({ width: 260, height: 600 }),
   });
 
+  const [footerStop, setFooterStop] = createSignal<"import" | "settings">("import");
+  const onFooterKeyDown = (event: KeyboardEvent) => {
+    if (!["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"].includes(event.key)) return;
+    const buttons = Array.from((event.currentTarget as HTMLElement).querySelectorAll<HTMLButtonElement>("button:not(:disabled)"));
+    const at = buttons.indexOf(event.target as HTMLButtonElement);
+    const key = event.key === "ArrowRight" ? "ArrowDown" : event.key === "ArrowLeft" ? "ArrowUp" : event.key;
+    const next = rovingIndex(key, at, buttons.length);
+    if (next === undefined) return;
+    event.preventDefault();
+    buttons[next]?.focus();
+  };
+
   // The open session is in view in the list: a new one (at the top) after scrolling down, say.
   createEffect(
     on(
@@ -271,17 +283,35 @@ export const Sidebar: Component<SidebarProps> = (props) => {
           </For>
         </ul>
       </div>
-      <div class="sidebar-footer">
-        <button type="button" class="sidebar-settings" data-testid="import" title={props.t("importHint")} disabled={props.working !== undefined} onClick={() => { props.onImport(); }}>
+      {/* The app's own actions: one Tab stop, ←/→ between them (a toolbar). */}
+      <div class="sidebar-footer" role="toolbar" aria-label={props.t("appActions")} onKeyDown={onFooterKeyDown}>
+        <button
+          type="button"
+          class="sidebar-settings"
+          data-testid="import"
+          title={props.t("importHint")}
+          disabled={props.working !== undefined}
+          tabIndex={footerStop() === "import" && props.working === undefined ? 0 : -1}
+          onFocus={() => setFooterStop("import")}
+          onClick={() => { props.onImport(); }}
+        >
           <Icon name="import" /> {props.working === "import" ? props.t("importing") : props.t("importSession")}
         </button>
-      <Show when={props.onOpenSettings}>
-        {(open) => (
-          <button type="button" class="sidebar-settings" data-testid="open-settings" title={props.t("settingsOpen")} onClick={() => { open()(); }}>
-            <Icon name="settings" /> {props.t("settingsTitle")}
-          </button>
-        )}
-      </Show>
+        <Show when={props.onOpenSettings}>
+          {(open) => (
+            <button
+              type="button"
+              class="sidebar-settings"
+              data-testid="open-settings"
+              title={props.t("settingsOpen")}
+              tabIndex={footerStop() === "import" && props.working === undefined ? -1 : 0}
+              onFocus={() => setFooterStop("settings")}
+              onClick={() => { open()(); }}
+            >
+              <Icon name="settings" /> {props.t("settingsTitle")}
+            </button>
+          )}
+        </Show>
       </div>
     </aside>
   );

@@ -226,6 +226,7 @@ const en = {
   welcomeAddProvider: "Add a model provider",
   welcomeProviderHint: "Until you add one, the built-in offline model answers.",
   modelCurrent: "current",
+  appActions: "App",
 } as const;
 
 /** A key of the string table; the English table is the source of truth for which keys exist. */
@@ -456,6 +457,7 @@ const zhCN: Messages = {
   welcomeAddProvider: "添加模型提供方",
   welcomeProviderHint: "添加之前，由内置的离线模型回答。",
   modelCurrent: "当前",
+  appActions: "应用",
 };
 
 /** All tables by locale. */
