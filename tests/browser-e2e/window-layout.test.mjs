@@ -276,6 +276,26 @@ test("archive says so in a toast with Undo; the delete question is whole; the mo
   await page.screenshot({ path: path.join(artifacts, "layout-delete-question.png") })
   await page.keyboard.press("Escape")
 
+  // While the model has not said a word, three dots stand where its reply will be; then the words.
+  const composer = page.locator("#composer-input")
+  await composer.fill("keep thinking")
+  await composer.press("Enter")
+  const typing = page.getByTestId("typing-indicator")
+  await typing.waitFor({ timeout: 10_000 })
+  assert.equal(await typing.locator(".typing-dots span").count(), 3)
+  assert.match(await typing.locator(".visually-hidden").textContent(), /^(Sending|Replying)…$/, "said to screen readers")
+  // Right below the message just sent, where the reply goes (measured in one go: the dots move
+  // into the reply's own slot when its empty message arrives).
+  const gap = await page.evaluate(() => {
+    const dots = document.querySelector('[data-testid="typing-indicator"]')
+    const sent = [...document.querySelectorAll('[data-testid="message"][data-role="user"]')].at(-1)
+    return dots && sent ? dots.getBoundingClientRect().top - sent.getBoundingClientRect().bottom : undefined
+  })
+  assert.ok(gap !== undefined && gap >= 0 && gap < 80, `the dots are just below the message sent (${gap} px)`)
+  await page.screenshot({ path: path.join(artifacts, "layout-typing-indicator.png") })
+  await page.getByTestId("reply-text").filter({ hasText: "after a pause" }).waitFor({ timeout: 20_000 })
+  await typing.waitFor({ state: "detached" })
+
   // Archive from the menu: a toast says so, Undo brings the session back.
   await page.getByTestId("session-menu").click()
   await page.getByTestId("archive-session").click()

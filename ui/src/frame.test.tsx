@@ -138,6 +138,31 @@ describe("the window's frame", () => {
     const indicator = await screen.findByTestId("typing-indicator");
     expect(indicator.textContent).toBe("Replying…");
     expect(indicator.getAttribute("role")).toBe("status");
+    // The reply's message arrives, still empty: the dots stand in its place, once.
+    const info = {
+      role: "assistant" as const,
+      id: "msg_reply",
+      sessionID: "ses_a",
+      parentID: "msg_x",
+      time: { created: 5 },
+      agent: "build",
+      modelID: "offline",
+      providerID: "dossier",
+      mode: "build",
+      path: { cwd: "/", root: "/" },
+      cost: 0,
+      tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
+    };
+    backend.publish({ type: "message.updated", properties: { sessionID: "ses_a", info } });
+    await waitFor(() => {
+      expect(document.querySelector("[data-message-id=msg_reply] [data-testid=typing-indicator]")).not.toBeNull();
+    });
+    expect(screen.getAllByTestId("typing-indicator")).toHaveLength(1);
+    // Its first words replace the dots.
+    const part = { id: "prt_1", sessionID: "ses_a", messageID: "msg_reply", type: "text" as const, text: "Hello there" };
+    backend.publish({ type: "message.part.updated", properties: { sessionID: "ses_a", part, time: 6 } });
+    expect(await screen.findByText("Hello there")).toBeTruthy();
+    expect(screen.queryByTestId("typing-indicator")).toBeNull();
     backend.publish({ type: "session.status", properties: { sessionID: "ses_a", status: { type: "idle" } } });
     await waitFor(() => {
       expect(screen.queryByTestId("typing-indicator")).toBeNull();

@@ -114,6 +114,8 @@ export const Conversation: Component<{
   onCleanup(() => { scroller?.removeEventListener("toggle", readerToggled, true); });
 
   const notice = () => props.chat.notices[props.sessionId];
+  const typingLabel = () =>
+    props.chat.sending[props.sessionId] === true && props.chat.state.status[props.sessionId]?.type !== "busy" ? props.t("sending") : props.t("replying");
   /** Busy, and the newest message is not yet a reply with something in it to read. */
   const awaitingWords = () => {
     if (!props.chat.isBusy(props.sessionId)) return false;
@@ -226,8 +228,11 @@ export const Conversation: Component<{
             <Show when={messages()[row.index]}>
               {(message) => (
                 <div class="message-slot" classList={{ "message-slot--marked": marked() === message().id }} data-index={row.index} data-message-id={message().id} ref={(element) => { queueMicrotask(() => { virtualizer.measureElement(element); }); }} style={{ transform: `translateY(${String(row.start)}px)` }}>
-                  <MessageView t={props.t} message={message()} parts={props.chat.state.parts[message().id] ?? []} mediaUrl={(url) => props.chat.backend.mediaUrl(url)} unrecordedError={unrecordedError(message())} />
-                  <MessageActions t={props.t} chat={props.chat} reshaping={props.reshaping} sessionId={props.sessionId} message={message()} unrecordedError={unrecordedError(message())} />
+                  {/* The newest reply, before its first words: the typing indicator in its place. */}
+                  <Show when={!(awaitingWords() && message().role === "assistant" && messages().at(-1)?.id === message().id)} fallback={<TypingIndicator label={typingLabel()} />}>
+                    <MessageView t={props.t} message={message()} parts={props.chat.state.parts[message().id] ?? []} mediaUrl={(url) => props.chat.backend.mediaUrl(url)} unrecordedError={unrecordedError(message())} />
+                    <MessageActions t={props.t} chat={props.chat} reshaping={props.reshaping} sessionId={props.sessionId} message={message()} unrecordedError={unrecordedError(message())} />
+                  </Show>
                 </div>
               )}
             </Show>
@@ -246,18 +251,9 @@ export const Conversation: Component<{
           </button>
         </div>
       </Show>
-      {/* Where the reply will appear, until its first words do. */}
-      <Show when={awaitingWords()}>
-        <div class="typing" role="status" data-testid="typing-indicator">
-          <span class="typing-dots" aria-hidden="true">
-            <span />
-            <span />
-            <span />
-          </span>
-          <span class="visually-hidden">
-            {props.chat.sending[props.sessionId] === true && props.chat.state.status[props.sessionId]?.type !== "busy" ? props.t("sending") : props.t("replying")}
-          </span>
-        </div>
+      {/* Where the reply will appear, until it exists (then in its own place, above). */}
+      <Show when={awaitingWords() && messages().at(-1)?.role !== "assistant"}>
+        <TypingIndicator label={typingLabel()} />
       </Show>
       <Show when={!pinned() && messages().length > 0}>
         <button type="button" class="jump-to-newest" data-testid="jump-to-newest" onClick={jumpToNewest}>
@@ -303,3 +299,15 @@ export const Conversation: Component<{
     </div>
   );
 };
+
+/** Three dots where a reply is about to appear; screen readers hear "Replying…". */
+const TypingIndicator: Component<{ label: string }> = (props) => (
+  <div class="typing" role="status" data-testid="typing-indicator">
+    <span class="typing-dots" aria-hidden="true">
+      <span />
+      <span />
+      <span />
+    </span>
+    <span class="visually-hidden">{props.label}</span>
+  </div>
+);
