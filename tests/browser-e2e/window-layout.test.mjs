@@ -306,6 +306,8 @@ test("archive says so in a toast with Undo; the delete question is whole; the mo
   await page.screenshot({ path: path.join(artifacts, "layout-archived-toast.png") })
   await page.getByTestId("toast-undo").click()
   await row.waitFor()
+  // And it is open again, as before.
+  await page.getByTestId("session-heading").filter({ hasText: "Home network: the router" }).waitFor()
   const listed = await api("GET", "/session")
   assert.ok(listed.some((item) => item.id === session.id && item.time.archived === undefined), "restored on the server")
   assert.deepEqual(problems, [])

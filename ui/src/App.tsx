@@ -91,11 +91,15 @@ export const App: Component<AppProps> = (props) => {
   /** Archives, then says so in a toast whose Undo restores the sessions. */
   const archive = async (sessionIds: readonly string[]): Promise<string[]> => {
     const title = sessionIds.length === 1 && sessionIds[0] !== undefined ? titleOf(sessionIds[0]) : "";
+    const wasOpen = chat.selectedId();
     const failed = await chat.archiveSessions(sessionIds);
     const archived = sessionIds.filter((id) => !failed.includes(id));
     if (archived.length > 0) {
       toasts.show(archived.length === 1 && title !== "" ? t("archivedToast", { title }) : t("archivedManyToast", { count: archived.length }), () => {
-        void Promise.all(archived.map((id) => chat.restoreSession(id)));
+        void Promise.all(archived.map((id) => chat.restoreSession(id))).then(() => {
+          // Undo puts back what was on screen too.
+          if (wasOpen !== undefined && archived.includes(wasOpen) && chat.selectedId() === undefined) void chat.openSession(wasOpen);
+        });
       });
     }
     return failed;

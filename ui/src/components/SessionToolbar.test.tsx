@@ -80,8 +80,13 @@ describe("session actions", () => {
     await waitFor(() => {
       expect(screen.queryByTestId("session-row")).toBeNull();
     });
+    expect(screen.queryByTestId("session-heading")?.textContent).toBe("");
     fireEvent.click(screen.getByTestId("toast-undo"));
     expect(await screen.findByTestId("session-row")).toBeTruthy();
+    // The session that was open is open again.
+    await waitFor(() => {
+      expect(screen.getByTestId("session-heading").textContent).toBe("Taxes");
+    });
     expect(screen.queryByTestId("toast")).toBeNull();
     // The server agrees: the session is current again, not archived.
     expect((await backend.listSessions({ limit: 10 })).sessions.map((item) => item.id)).toEqual(["ses_a"]);
