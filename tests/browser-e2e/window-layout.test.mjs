@@ -9,6 +9,7 @@
 import { after, before, test } from "node:test"
 import assert from "node:assert/strict"
 import { execFileSync } from "node:child_process"
+import axe from "axe-core"
 import { mkdtempSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
@@ -38,7 +39,8 @@ function lastActive(session, when) {
 }
 
 async function openPage({ width, height, colorScheme = "light", locale = "en-US" }, server = run.server) {
-  const context = await run.browser.newContext({ viewport: { width, height }, colorScheme, locale })
+  // CSP allows only the page's own scripts; axe-core is put in by the test (bypassCSP).
+  const context = await run.browser.newContext({ viewport: { width, height }, colorScheme, locale, bypassCSP: true })
   const page = await context.newPage()
   const problems = []
   page.on("pageerror", (error) => problems.push(String(error)))
@@ -74,6 +76,16 @@ function wrappedControls(page) {
   })
 }
 
+/** Runs axe-core on the page as it is; fails on any serious or critical violation. */
+async function noSeriousViolations(page, screen) {
+  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: axe.source })
+  const result = await page.evaluate(() => window.axe.run(document))
+  const serious = result.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(" ")).join(" | ")}`)
+  assert.deepEqual(serious, [], `axe on ${screen}`)
+}
+
 const sizes = [
   { width: 1280, height: 800 },
   { width: 800, height: 600 },
@@ -95,6 +107,7 @@ test("screenshots of every screen at 1280×800 and 800×600, light and dark, Eng
       await page.getByTestId("welcome").waitFor()
       assert.ok((await page.getByTestId("welcome-example").count()) >= 3, "example prompts")
       await page.getByTestId("welcome-add-provider").waitFor()
+      await noSeriousViolations(page, `the first run, ${size.width}×${size.height} ${look.name}`)
       assert.deepEqual(await wrappedControls(page), [], `first run, ${size.width}×${size.height} ${look.name}`)
       await shot(page, size, look, "1-first-run")
       assert.deepEqual(problems, [])
@@ -202,6 +215,7 @@ test("a narrow window: one line per control at 800×600 and 640×420 in both lan
       await page.keyboard.press("ArrowDown")
       assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-testid")), "menu-find")
       assert.deepEqual(await wrappedControls(page), [], `the menu at ${size.width}×${size.height} ${locale}`)
+      await noSeriousViolations(page, `the open menu at ${size.width}×${size.height} ${locale}`)
       await page.screenshot({ path: path.join(artifacts, `layout-narrow-menu-${size.width}x${size.height}-${locale}.png`) })
       await page.keyboard.press("Escape")
       await page.waitForFunction(() => document.activeElement?.getAttribute("data-testid") === "session-menu")
@@ -304,6 +318,7 @@ test("archive says so in a toast with Undo; the delete question is whole; the mo
   assert.equal(await page.getByTestId("toast-text").innerText(), "Archived “Home network: the router, the mesh and the printer upstairs”")
   await row.waitFor({ state: "detached" })
   await page.screenshot({ path: path.join(artifacts, "layout-archived-toast.png") })
+  await noSeriousViolations(page, "the archive toast")
   await page.getByTestId("toast-undo").click()
   await row.waitFor()
   // And it is open again, as before.
