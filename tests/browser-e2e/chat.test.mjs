@@ -34,6 +34,8 @@ test("a browser session: attach a text file, send, see the reply stream in, find
   const reply = page.getByTestId("reply-text").first()
   await reply.waitFor({ timeout: 20_000 })
   await page.waitForFunction(() => (document.querySelector('[data-testid="reply-text"]')?.textContent ?? "").length > 40, null, { timeout: 20_000 })
+  // The attached three-line file (ending in a newline) is counted as three lines, not four.
+  assert.match(await page.locator("[data-testid=context] summary").first().innerText(), /notes\.txt.*3 lines/)
   const replyText = await reply.innerText()
   assert.match(replyText, /offline/i, "the offline model says what it is")
   assert.match(replyText, /notes\.txt/, "the reply describes the attached file")

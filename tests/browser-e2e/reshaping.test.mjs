@@ -59,15 +59,15 @@ test("undo, redo, edit and resend, fork, export and import a session, and delete
   }, null, { timeout: 20_000 })
   await page.getByTestId("reply-text").first().waitFor()
 
-  // Export as Markdown: a real download named after the session.
-  await page.getByTestId("export").click()
+  // Export as Markdown (in the header's "More actions" menu): a real download named after the session.
+  await page.getByTestId("session-menu").click()
   const [markdownDownload] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-markdown").click()])
   assert.match(markdownDownload.suggestedFilename(), /\.md$/)
   const markdown = readFileSync(await markdownDownload.path(), "utf8")
   assert.match(markdown, /first question, edited/)
   assert.doesNotMatch(markdown, /second question/, "the undone turn was removed for good by the resend")
 
-  await page.getByTestId("export").click()
+  await page.getByTestId("session-menu").click()
   const [jsonDownload] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-json").click()])
   const exportedPath = path.join(run.server.folder, "exported.json")
   await jsonDownload.saveAs(exportedPath)
@@ -76,6 +76,7 @@ test("undo, redo, edit and resend, fork, export and import a session, and delete
   // Fork the whole session: a new session opens with the same messages.
   const heading = page.getByTestId("session-heading")
   const title = await heading.innerText()
+  await page.getByTestId("session-menu").click()
   await page.getByTestId("fork-session").click()
   await page.waitForFunction((before) => document.querySelector('[data-testid="session-heading"]')?.textContent === `${before} (fork #1)`, title)
   await page.locator('[data-testid="message"][data-role="user"]').first().waitFor()

@@ -27,6 +27,10 @@ export function script(userText) {
   if (/\bcode\b/i.test(userText)) {
     return { deltas: ["Here is **the fix**:\n\n", "```rust\nfn main() {\n    println!(\"hi\");\n}\n```\n\nDone."], pause: 5 }
   }
+  if (/\bthinking\b/i.test(userText)) {
+    // A model that takes its time before the first word (the typing indicator's moment).
+    return { deltas: ["Here I am, ", "after a pause."], pause: 5, before: 2500 }
+  }
   if (/\blong\b/i.test(userText)) {
     return { deltas: Array.from({ length: 120 }, (_, index) => `Line ${index} of a long reply.\n\n`), pause: 40 }
   }
@@ -50,10 +54,12 @@ export async function startScriptedProvider() {
     request.on("end", async () => {
       const body = JSON.parse(raw || "{}")
       const isTitle = JSON.stringify(body.messages ?? []).includes("title generator")
-      const { deltas, pause } = isTitle ? { deltas: ["Scripted session"], pause: 0 } : script(lastUserText(body))
+      const { deltas, pause, before = 0 } = isTitle ? { deltas: ["Scripted session"], pause: 0 } : script(lastUserText(body))
       response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" })
       let closed = false
       response.on("close", () => (closed = true))
+      await sleep(before)
+      if (closed) return
       response.write(chunk({ role: "assistant", content: "" }))
       for (const delta of deltas) {
         if (closed) return

@@ -153,6 +153,31 @@ window.__TAURI_INTERNALS__.invoke(command, args)
 """
 
 
+# Every visible control of the header, the sidebar and the composer whose label runs onto a
+# second line (the same measure as tests/browser-e2e/window-layout.test.mjs).
+WRAPPED_CONTROLS = """
+const selector = ['.main-header button', '.main-header h2', '.sidebar button:not(.session-open)', '.session-title',
+  '.session-group-title', '.composer-footer button', '.composer-footer select', '.menu-item'].join(',');
+const lines = (element) => {
+  let most = 0;
+  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+    if (node.textContent.trim() === '') continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const tops = new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)));
+    most = Math.max(most, tops.size);
+  }
+  return most;
+};
+return [...document.querySelectorAll(selector)]
+  .filter((element) => element.getClientRects().length > 0)
+  .map((element) => ({label: (element.getAttribute('aria-label') || element.textContent).trim().slice(0, 40),
+    lines: lines(element), height: Math.round(element.getBoundingClientRect().height)}))
+  .filter((control) => control.lines > 1 || control.height > 46);
+"""
+
+
 def main():
     application, webdriver_url, artifacts, fixtures = sys.argv[1:5]
     os.makedirs(artifacts, exist_ok=True)
@@ -176,7 +201,8 @@ def main():
     def launch():
         driver.start(application)
         driver.wait_for("[data-testid=new-session]", timeout=60)
-        driver.wait_for("[data-testid=connection-status]", contains="Desktop app")
+        # The core is in-process: the window never says it cannot reach it.
+        assert not driver.find_all("[data-testid=connection-status]")
 
     def create_session():
         before = len(driver.find_all("[data-testid=session-row]"))
@@ -397,6 +423,8 @@ def main():
         )
 
     def fork_opens_a_copy():
+        # Fork is in the header's "More actions" menu.
+        driver.click(driver.wait_for("[data-testid=session-menu]")[0])
         driver.click(driver.wait_for("[data-testid=fork-session]")[0])
         heading = lambda: driver.script(  # noqa: E731
             "return document.querySelector('[data-testid=session-heading]').textContent"
@@ -410,6 +438,29 @@ def main():
             ),
         )
         driver.wait_for("[data-testid=message][data-role=user]", contains="Garden note 63")
+    def narrow_window_keeps_one_line():
+        # 800x600 (the issue's narrow window): WebKitGTK applies the same container query as
+        # chromium, so every control stays on one line and Undo, Redo and Find move into the menu.
+        driver.command("POST", "/window/rect", {"width": 800, "height": 600})
+        wait_until("the window to be 800 wide", lambda: driver.script("return window.innerWidth") <= 820)
+        wrapped = lambda: driver.script(WRAPPED_CONTROLS)  # noqa: E731
+        wait_until("no control on two lines", lambda: wrapped() == [])
+        assert not driver.script("return document.querySelector('[data-testid=undo]').checkVisibility()")
+        driver.click(driver.find_all("[data-testid=session-menu]")[0])
+        driver.wait_for("[data-testid=menu-undo]")
+        assert driver.script("return document.querySelector('[data-testid=menu-undo]').checkVisibility()")
+        assert wrapped() == [], wrapped()
+        driver.screenshot(os.path.join(artifacts, "11-narrow-menu.png"))
+        driver.keys([ESCAPE])
+        wait_until("the menu to close", lambda: not driver.find_all("[role=menu]"))
+        # The sidebar hides and shows with its button.
+        driver.click(driver.find_all("[data-testid=toggle-sidebar]")[0])
+        wait_until("the sidebar to hide", lambda: not driver.script("return document.querySelector('.sidebar').checkVisibility()"))
+        driver.screenshot(os.path.join(artifacts, "12-narrow-no-sidebar.png"))
+        driver.click(driver.find_all("[data-testid=toggle-sidebar]")[0])
+        wait_until("the sidebar to show", lambda: driver.script("return document.querySelector('.sidebar').checkVisibility()"))
+        driver.command("POST", "/window/rect", {"width": 1100, "height": 720})
+
     def second_launch_hands_over():
         # Real: a second process of the same binary on the same data folder. It must hand over
         # to the first over the single-instance socket (the first brings its window forward and
@@ -474,6 +525,7 @@ def main():
         check("Ctrl+F counts and steps through matches in the session", find_steps_through_matches)
         check("Undo and Redo in the header hide and bring back the last turn", undo_and_redo_through_the_buttons)
         check("Fork in the header opens a copy of the session", fork_opens_a_copy)
+        check("a narrow window keeps every control on one line, actions in the menu", narrow_window_keeps_one_line)
         check("a second launch hands over to the running window", second_launch_hands_over)
         check("settings add a provider (a key without a keychain is refused) and show the room sessions take", settings_add_provider)
     finally:

@@ -1,7 +1,8 @@
 // The app's frame: the sessions sidebar on the left; the open conversation and the composer on
-// the right; the drop overlay over everything while files hover. Keyboard: Ctrl/Cmd+N new
-// session, Ctrl/Cmd+K search everything (the palette), Ctrl/Cmd+F find in the open session,
-// Ctrl/Cmd+, settings, Esc stops a streaming reply (or closes whatever handled it first).
+// the right; the drop overlay over everything while files hover; transient results in a toast.
+// Keyboard: Ctrl/Cmd+N new session, Ctrl/Cmd+K search everything (the palette), Ctrl/Cmd+F find
+// in the open session, Ctrl/Cmd+B hide or show the sidebar, Ctrl/Cmd+, settings, Esc stops a
+// streaming reply (or closes whatever handled it first).
 import { type Component, createEffect, createSignal, on, onCleanup, onMount, Show, untrack } from "solid-js";
 import { Composer } from "./components/Composer";
 import { Conversation } from "./components/Conversation";
@@ -9,14 +10,21 @@ import { SessionToolbar } from "./components/SessionToolbar";
 import { FindInSession } from "./components/FindInSession";
 import { SearchPalette } from "./components/SearchPalette";
 import { Settings } from "./components/Settings";
+import { Icon } from "./components/Icon";
 import { Sidebar } from "./components/Sidebar";
+import { ToastView } from "./components/Toast";
+import { Welcome } from "./components/Welcome";
 import { createChat, type Notice } from "./lib/chat";
 import { noSessionKey } from "./lib/composer-drafts";
 import { type Attachment, attachmentFromBrowserFile, attachmentFromDrop } from "./lib/drafts";
 import { type Locale, type ShortcutKeys, type Translate, translator } from "./lib/i18n";
 import { createReshaping } from "./lib/reshaping";
 import { displayTitle } from "./lib/session-title";
+import { createToasts } from "./lib/toasts";
 import type { Backend } from "./lib/transport";
+
+/** Where the sidebar's hidden or shown state is remembered between launches. */
+const sidebarKey = "dossier.sidebarCollapsed";
 
 /** The browser cannot ask the backend to classify a file, so it applies the same attachment cap. */
 const browserAttachmentLimit = 20 * 1024 * 1024;
@@ -63,22 +71,43 @@ export const App: Component<AppProps> = (props) => {
   const [settingsOpen, setSettingsOpen] = createSignal(false);
   let composerField: HTMLTextAreaElement | undefined;
   let fileInput: HTMLInputElement | undefined;
-  const [announcement, setAnnouncement] = createSignal("");
+  let importInput: HTMLInputElement | undefined;
+  const toasts = createToasts();
   const reshaping = createReshaping(chat, {
     restoreDraft: (restored, files) => {
       setText(restored);
       setAttachments(files);
       composerField?.focus();
     },
-    announce: (path) => {
-      setAnnouncement(t("exportSaved", { path }));
-      // A confirmation, not a state: it goes away on its own.
-      const shown = announcement();
-      setTimeout(() => {
-        if (announcement() === shown) setAnnouncement("");
-      }, 8000);
-    },
+    announce: (path) => { toasts.show(t("exportSaved", { path })); },
   });
+  const [sidebarCollapsed, setSidebarCollapsed] = createSignal(localStorage.getItem(sidebarKey) === "true");
+  const toggleSidebar = () => {
+    const collapsed = !sidebarCollapsed();
+    setSidebarCollapsed(collapsed);
+    localStorage.setItem(sidebarKey, String(collapsed));
+  };
+  const titleOf = (sessionId: string) => displayTitle(chat.state.sessions[sessionId]?.title ?? "", t, props.locale);
+  /** Archives, then says so in a toast whose Undo restores the sessions. */
+  const archive = async (sessionIds: readonly string[]): Promise<string[]> => {
+    const title = sessionIds.length === 1 && sessionIds[0] !== undefined ? titleOf(sessionIds[0]) : "";
+    const wasOpen = chat.selectedId();
+    const failed = await chat.archiveSessions(sessionIds);
+    const archived = sessionIds.filter((id) => !failed.includes(id));
+    if (archived.length > 0) {
+      toasts.show(archived.length === 1 && title !== "" ? t("archivedToast", { title }) : t("archivedManyToast", { count: archived.length }), () => {
+        void Promise.all(archived.map((id) => chat.restoreSession(id))).then(() => {
+          // Undo puts back what was on screen too.
+          if (wasOpen !== undefined && archived.includes(wasOpen) && chat.selectedId() === undefined) void chat.openSession(wasOpen);
+        });
+      });
+    }
+    return failed;
+  };
+  const startImport = () => {
+    if (chat.backend.importWithDialog !== undefined) void reshaping.importSession();
+    else importInput?.click();
+  };
 
   const addAttachments = (added: Attachment[]) => {
     setAttachments((current) => [...current.filter((existing) => !added.some((item) => item.key === existing.key)), ...added]);
@@ -130,6 +159,9 @@ export const App: Component<AppProps> = (props) => {
       if (open === undefined) return;
       event.preventDefault();
       void (event.shiftKey ? reshaping.redo(open) : reshaping.undo(open));
+    } else if (command && event.key.toLowerCase() === "b" && !event.shiftKey) {
+      event.preventDefault();
+      toggleSidebar();
     } else if (command && event.key === ",") {
       event.preventDefault();
       setSettingsOpen(true);
@@ -198,9 +230,12 @@ export const App: Component<AppProps> = (props) => {
     return title === undefined ? undefined : displayTitle(title, t, props.locale);
   };
 
+  const offlineOnly = () => chat.catalog().providers.every((provider) => provider.id === "dossier");
+
   return (
     <div
       class="app"
+      classList={{ "app--sidebar-collapsed": sidebarCollapsed() }}
       onPaste={(event) => {
         const files = event.clipboardData?.files;
         if (files !== undefined && files.length > 0) {
@@ -209,29 +244,61 @@ export const App: Component<AppProps> = (props) => {
         }
       }}
     >
-      <Sidebar t={t} locale={props.locale} chat={chat} onOpenSearch={() => setPaletteOpen(true)} onOpenSettings={() => setSettingsOpen(true)} />
+      <Sidebar
+        t={t}
+        locale={props.locale}
+        chat={chat}
+        onOpenSearch={() => setPaletteOpen(true)}
+        onOpenSettings={() => setSettingsOpen(true)}
+        onImport={startImport}
+        working={reshaping.working()}
+        onArchive={archive}
+      />
       <main class="main" aria-label={t("conversationLabel")}>
         <header class="main-header">
-          {/* Kept for the layout when no session is open, but then not a heading to read (axe: empty-heading). */}
-          <h2 class="session-heading" data-testid="session-heading" aria-hidden={openTitle() === undefined ? "true" : undefined}>
-            {openTitle() ?? ""}
-          </h2>
-          <SessionToolbar t={t} chat={chat} reshaping={reshaping} sessionId={chat.selectedId()} />
-          <Show when={announcement() !== ""}>
-            <p class="announcement" role="status" data-testid="announcement">
-              {announcement()}
-            </p>
-          </Show>
-          <Show when={chat.selectedId() !== undefined && !findOpen()}>
-            <button type="button" class="plain-button find-open" data-testid="open-find" title={t("findPlaceholder")} onClick={() => setFindOpen(true)}>
-              {t("findButton")}
+          <button
+            type="button"
+            class="icon-button toolbar-button"
+            data-testid="toggle-sidebar"
+            aria-controls="sidebar"
+            aria-expanded={!sidebarCollapsed()}
+            aria-label={sidebarCollapsed() ? t("sidebarShow") : t("sidebarHide")}
+            title={sidebarCollapsed() ? t("sidebarShow") : t("sidebarHide")}
+            onClick={toggleSidebar}
+          >
+            <Icon name="sidebar" size={16} />
+          </button>
+          <Show when={sidebarCollapsed()}>
+            <button
+              type="button"
+              class="icon-button toolbar-button"
+              data-testid="header-new-session"
+              aria-label={t("newSession")}
+              title={t("newSession")}
+              onClick={() => void chat.newSession().then(() => composerField?.focus())}
+            >
+              <Icon name="new-session" size={16} />
             </button>
           </Show>
-          <p class="status" data-testid="connection-status">
-            <span class="status-dot" aria-hidden="true" />
-            {props.backend.transport === "tauri" ? t("transportTauri") : t("transportHttp")}
-          </p>
+          {/* Kept for the layout when no session is open, but then not a heading to read (axe: empty-heading). */}
+          <h2 class="session-heading" data-testid="session-heading" aria-hidden={openTitle() === undefined ? "true" : undefined} title={openTitle()}>
+            {openTitle() ?? ""}
+          </h2>
+          <SessionToolbar
+            t={t}
+            chat={chat}
+            reshaping={reshaping}
+            sessionId={chat.selectedId()}
+            onArchive={(id) => void archive([id])}
+            {...(findOpen() ? {} : { onFind: () => setFindOpen(true) })}
+          />
         </header>
+        <Show when={chat.connection() === "reconnecting"}>
+          <p class="connection-banner" role="status" data-testid="connection-status" data-state="reconnecting">
+            <span class="connection-dot" aria-hidden="true" />
+            {t("connectionLost")}
+          </p>
+        </Show>
         <Show when={findOpen() ? chat.selectedId() : undefined} keyed>
           {(sessionId) => <FindInSession t={t} chat={chat} sessionId={sessionId} onClose={() => setFindOpen(false)} />}
         </Show>
@@ -239,16 +306,20 @@ export const App: Component<AppProps> = (props) => {
           when={chat.selectedId()}
           keyed
           fallback={
-            <div class="conversation conversation--empty">
-              <div class="empty-state">
-                <p class="empty-state-title">{t("noSessionTitle")}</p>
-                <p class="empty-state-body">{t("noSessionBody")}</p>
-              </div>
-            </div>
+            <Welcome
+              t={t}
+              offlineOnly={offlineOnly()}
+              onExample={(example) => {
+                setText(example);
+                composerField?.focus();
+              }}
+              onAddProvider={() => setSettingsOpen(true)}
+            />
           }
         >
           {(sessionId) => <Conversation t={t} locale={props.locale} chat={chat} reshaping={reshaping} sessionId={sessionId} onRetry={retry} />}
         </Show>
+        <ToastView t={t} toasts={toasts} />
         <Composer
           t={t}
           chat={chat}
@@ -272,6 +343,18 @@ export const App: Component<AppProps> = (props) => {
           onChange={(event) => {
             const files = event.currentTarget.files;
             if (files !== null) void addBrowserFiles(files);
+            event.currentTarget.value = "";
+          }}
+        />
+        <input
+          ref={importInput}
+          type="file"
+          accept="application/json,.json"
+          hidden
+          data-testid="import-file"
+          onChange={(event) => {
+            const file = event.currentTarget.files?.[0];
+            if (file !== undefined) void reshaping.importSession(file);
             event.currentTarget.value = "";
           }}
         />

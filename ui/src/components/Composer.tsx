@@ -148,8 +148,8 @@ export const Composer: Component<ComposerProps> = (props) => {
         </Show>
       </div>
       <div class="composer-footer">
-        <button type="button" class="plain-button" data-testid="attach" onClick={() => { props.onAttach(); }}>
-          <Icon name="clip" /> {props.t("attachButton")}
+        <button type="button" class="plain-button composer-attach" data-testid="attach" title={props.t("attachButton")} onClick={() => { props.onAttach(); }}>
+          <Icon name="clip" /> <span class="composer-attach-label">{props.t("attachButton")}</span>
         </button>
         <label class="picker">
           <span class="visually-hidden">{props.t("agentLabel")}</span>

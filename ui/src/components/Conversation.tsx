@@ -114,6 +114,15 @@ export const Conversation: Component<{
   onCleanup(() => { scroller?.removeEventListener("toggle", readerToggled, true); });
 
   const notice = () => props.chat.notices[props.sessionId];
+  const typingLabel = () =>
+    props.chat.sending[props.sessionId] === true && props.chat.state.status[props.sessionId]?.type !== "busy" ? props.t("sending") : props.t("replying");
+  /** Busy, and the newest message is not yet a reply with something in it to read. */
+  const awaitingWords = () => {
+    if (!props.chat.isBusy(props.sessionId)) return false;
+    const last = messages().at(-1);
+    if (last === undefined || last.role !== "assistant") return true;
+    return !(props.chat.state.parts[last.id] ?? []).some((part) => (part.type === "text" || part.type === "reasoning" ? part.text.trim() !== "" : part.type === "tool"));
+  };
   /**
    * The session's error, for its newest reply when that reply stopped unfinished without an
    * error of its own: the loop failed where it could not write one (a full disk, for one).
@@ -219,8 +228,11 @@ export const Conversation: Component<{
             <Show when={messages()[row.index]}>
               {(message) => (
                 <div class="message-slot" classList={{ "message-slot--marked": marked() === message().id }} data-index={row.index} data-message-id={message().id} ref={(element) => { queueMicrotask(() => { virtualizer.measureElement(element); }); }} style={{ transform: `translateY(${String(row.start)}px)` }}>
-                  <MessageView t={props.t} message={message()} parts={props.chat.state.parts[message().id] ?? []} mediaUrl={(url) => props.chat.backend.mediaUrl(url)} unrecordedError={unrecordedError(message())} />
-                  <MessageActions t={props.t} chat={props.chat} reshaping={props.reshaping} sessionId={props.sessionId} message={message()} unrecordedError={unrecordedError(message())} />
+                  {/* The newest reply, before its first words: the typing indicator in its place. */}
+                  <Show when={!(awaitingWords() && message().role === "assistant" && messages().at(-1)?.id === message().id)} fallback={<TypingIndicator label={typingLabel()} />}>
+                    <MessageView t={props.t} message={message()} parts={props.chat.state.parts[message().id] ?? []} mediaUrl={(url) => props.chat.backend.mediaUrl(url)} unrecordedError={unrecordedError(message())} />
+                    <MessageActions t={props.t} chat={props.chat} reshaping={props.reshaping} sessionId={props.sessionId} message={message()} unrecordedError={unrecordedError(message())} />
+                  </Show>
                 </div>
               )}
             </Show>
@@ -239,10 +251,9 @@ export const Conversation: Component<{
           </button>
         </div>
       </Show>
-      <Show when={props.chat.isBusy(props.sessionId)}>
-        <p class="typing" role="status">
-          {props.chat.sending[props.sessionId] === true && props.chat.state.status[props.sessionId]?.type !== "busy" ? props.t("sending") : props.t("replying")}
-        </p>
+      {/* Where the reply will appear, until it exists (then in its own place, above). */}
+      <Show when={awaitingWords() && messages().at(-1)?.role !== "assistant"}>
+        <TypingIndicator label={typingLabel()} />
       </Show>
       <Show when={!pinned() && messages().length > 0}>
         <button type="button" class="jump-to-newest" data-testid="jump-to-newest" onClick={jumpToNewest}>
@@ -269,7 +280,11 @@ export const Conversation: Component<{
         {(current) => (
           <div class={`notice notice--${current().kind}`} role="alert" data-testid="notice" data-kind={current().kind} title={current().message}>
             <p>
-              {current().kind === "unavailable" ? props.t("errorUnavailable") : props.t("errorGeneric", { message: current().message })}
+              {current().kind === "unavailable"
+                ? props.t("errorUnavailable")
+                : current().kind === "network"
+                  ? props.t("errorOffline")
+                  : props.t("errorGeneric", { message: current().message })}
             </p>
             <Show when={current().retry}>
               {(retry) => (
@@ -284,3 +299,15 @@ export const Conversation: Component<{
     </div>
   );
 };
+
+/** Three dots where a reply is about to appear; screen readers hear "Replying…". */
+const TypingIndicator: Component<{ label: string }> = (props) => (
+  <div class="typing" role="status" data-testid="typing-indicator">
+    <span class="typing-dots" aria-hidden="true">
+      <span />
+      <span />
+      <span />
+    </span>
+    <span class="visually-hidden">{props.label}</span>
+  </div>
+);

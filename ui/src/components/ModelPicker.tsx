@@ -6,11 +6,19 @@ import { type Component, createMemo, createSignal, For, Show } from "solid-js";
 import type { Chat } from "../lib/chat";
 import type { Translate } from "../lib/i18n";
 import { rovingIndex } from "../lib/keyboard-focus";
+import { Icon } from "./Icon";
 
 export const ModelPicker: Component<{ t: Translate; chat: Chat; sessionId: string; onPicked?: () => void }> = (props) => {
   const [open, setOpen] = createSignal(false);
   const [search, setSearch] = createSignal("");
-  const current = () => props.chat.choiceFor(props.sessionId).model;
+  /** The model replies use: the one chosen, else the catalog's first (the default). */
+  const current = () => {
+    const chosen = props.chat.choiceFor(props.sessionId).model;
+    if (chosen !== undefined) return chosen;
+    const provider = props.chat.catalog().providers[0];
+    const model = provider?.models[0];
+    return model === undefined ? undefined : { providerID: model.providerID, modelID: model.id };
+  };
   const currentName = () => {
     const chosen = current();
     const providers = props.chat.catalog().providers;
@@ -62,9 +70,9 @@ export const ModelPicker: Component<{ t: Translate; chat: Chat; sessionId: strin
 
   return (
     <div class="model-picker">
-      <button type="button" class="plain-button" ref={trigger} data-testid="model-picker" aria-haspopup="listbox" aria-expanded={open()} onClick={() => setOpen(!open())}>
+      <button type="button" class="plain-button model-picker-button" ref={trigger} data-testid="model-picker" aria-haspopup="listbox" aria-expanded={open()} title={currentName()} onClick={() => setOpen(!open())}>
         <span class="visually-hidden">{props.t("modelLabel")}: </span>
-        {currentName()}
+        <span class="model-picker-name">{currentName()}</span>
       </button>
       <Show when={open()}>
         <div class="popover" ref={popover} role="dialog" aria-label={props.t("modelLabel")} onKeyDown={onPopoverKeyDown}>
@@ -88,10 +96,16 @@ export const ModelPicker: Component<{ t: Translate; chat: Chat; sessionId: strin
                       <button
                         type="button"
                         class="popover-option"
+                        data-testid="model-option"
                         aria-pressed={current()?.providerID === model.providerID && current()?.modelID === model.id}
                         onClick={() => { pick({ model: { providerID: model.providerID, modelID: model.id } }); }}
                       >
-                        {model.name}
+                        <span class="popover-option-name">{model.name}</span>
+                        <Show when={current()?.providerID === model.providerID && current()?.modelID === model.id}>
+                          <span class="popover-current" data-testid="model-current">
+                            <Icon name="check" /> {props.t("modelCurrent")}
+                          </span>
+                        </Show>
                       </button>
                       <Show when={model.variants.length > 0}>
                         <div class="popover-variants" role="group" aria-label={props.t("variantLabel")}>

@@ -13,6 +13,8 @@ export const SessionBulkActions: Component<{
   archivedView: boolean;
   /** An action ran: the selection is spent and the lists may have changed. */
   onDone: () => void;
+  /** Archives and offers Undo (App.tsx); resolves with the ids that could not be archived. */
+  archive: (sessionIds: readonly string[]) => Promise<string[]>;
   onClear: () => void;
 }> = (props) => {
   const [confirming, setConfirming] = createSignal(false);
@@ -28,7 +30,7 @@ export const SessionBulkActions: Component<{
     const ids = props.sessionIds;
     setWorking(true);
     try {
-      if (action === "archive") await props.chat.archiveSessions(ids);
+      if (action === "archive") await props.archive(ids);
       else if (action === "delete") await props.chat.deleteSessions(ids);
       else for (const id of ids) await props.chat.restoreSession(id);
     } finally {

@@ -26,11 +26,12 @@ describe("session actions", () => {
   it("fork and export wait for a first message, and say why", async () => {
     render(() => <App locale="en" backend={fakeBackend([session("ses_a", "Empty", 1)])} />);
     fireEvent.click(await screen.findByText("Empty"));
+    fireEvent.click(await screen.findByTestId("session-menu"));
     const fork = await screen.findByTestId("fork-session");
     await waitFor(() => {
       expect(fork.hasAttribute("disabled")).toBe(true);
     });
-    expect(screen.getByTestId("export").hasAttribute("disabled")).toBe(true);
+    expect(screen.getByTestId("export-markdown").hasAttribute("disabled")).toBe(true);
     expect(fork.getAttribute("title")).toBe("Nothing to fork or export yet: send a message first");
     const field = screen.getByRole<HTMLTextAreaElement>("textbox", { name: "Message" });
     fireEvent.input(field, { target: { value: "hello" } });
@@ -38,7 +39,57 @@ describe("session actions", () => {
     await waitFor(() => {
       expect(fork.hasAttribute("disabled")).toBe(false);
     });
-    expect(screen.getByTestId("export").hasAttribute("disabled")).toBe(false);
+    expect(screen.getByTestId("export-markdown").hasAttribute("disabled")).toBe(false);
+  });
+
+  it("the session menu opens on its first item, walks with the arrows and gives focus back on Esc", async () => {
+    await sessionWithTwoMessages();
+    const button = screen.getByTestId("session-menu");
+    expect(button.getAttribute("aria-haspopup")).toBe("menu");
+    button.focus();
+    fireEvent.keyDown(button, { key: "ArrowDown" });
+    const menu = await screen.findByRole("menu");
+    expect(button.getAttribute("aria-expanded")).toBe("true");
+    // jsdom has no stylesheet, so the narrow window's Undo, Redo and Find are items here too.
+    await waitFor(() => {
+      expect(document.activeElement?.getAttribute("data-testid")).toBe("menu-undo");
+    });
+    fireEvent.keyDown(document.activeElement as HTMLElement, { key: "End" });
+    expect(document.activeElement?.getAttribute("data-testid")).toBe("archive-session");
+    fireEvent.keyDown(document.activeElement as HTMLElement, { key: "ArrowUp" });
+    expect(document.activeElement?.getAttribute("data-testid")).toBe("export-json");
+    expect(within(menu).getAllByRole("menuitem").map((item) => item.getAttribute("data-testid"))).toEqual([
+      "menu-undo",
+      "menu-redo",
+      "menu-find",
+      "fork-session",
+      "export-markdown",
+      "export-json",
+      "archive-session",
+    ]);
+    fireEvent.keyDown(document.activeElement as HTMLElement, { key: "Escape" });
+    expect(screen.queryByRole("menu")).toBeNull();
+    expect(document.activeElement).toBe(button);
+  });
+
+  it("archiving from the menu says so in a toast whose Undo restores the session", async () => {
+    const { backend } = await sessionWithTwoMessages();
+    fireEvent.click(screen.getByTestId("session-menu"));
+    fireEvent.click(await screen.findByTestId("archive-session"));
+    expect((await screen.findByTestId("toast-text")).textContent).toBe("Archived “Taxes”");
+    await waitFor(() => {
+      expect(screen.queryByTestId("session-row")).toBeNull();
+    });
+    expect(screen.queryByTestId("session-heading")?.textContent).toBe("");
+    fireEvent.click(screen.getByTestId("toast-undo"));
+    expect(await screen.findByTestId("session-row")).toBeTruthy();
+    // The session that was open is open again.
+    await waitFor(() => {
+      expect(screen.getByTestId("session-heading").textContent).toBe("Taxes");
+    });
+    expect(screen.queryByTestId("toast")).toBeNull();
+    // The server agrees: the session is current again, not archived.
+    expect((await backend.listSessions({ limit: 10 })).sessions.map((item) => item.id)).toEqual(["ses_a"]);
   });
 
   it("undo hides the last message you sent and puts its text back; redo brings it back", async () => {
@@ -108,14 +159,17 @@ describe("session actions", () => {
     expect((await screen.findByTestId("notice")).dataset.kind).toBe("unavailable");
   });
 
-  it("export says where the file went; import opens the new session", async () => {
+  it("export says where the file went in a toast; import, in the sidebar, opens the new session", async () => {
     const { backend } = await sessionWithTwoMessages();
-    fireEvent.click(screen.getByTestId("export"));
+    fireEvent.click(screen.getByTestId("session-menu"));
     fireEvent.click(await screen.findByTestId("export-markdown"));
-    expect((await screen.findByTestId("announcement")).textContent).toBe("Saved to /home/ada/ses_a.md");
+    expect((await screen.findByTestId("toast-text")).textContent).toBe("Saved to /home/ada/ses_a.md");
+    expect(screen.queryByTestId("toast-undo")).toBeNull();
     expect(backend.calls).toContainEqual({ command: "exportSession", argument: { id: "ses_a", format: "markdown" } });
 
-    fireEvent.click(screen.getByTestId("import"));
+    const importButton = screen.getByTestId("import");
+    expect(importButton.closest("aside")).not.toBeNull();
+    fireEvent.click(importButton);
     await waitFor(() => {
       expect(screen.getByTestId("session-heading").textContent).toBe("Imported");
     });
@@ -130,20 +184,18 @@ describe("session actions", () => {
           resolve({ outcome: "saved", path: "/home/ada/big.json" });
         };
       });
-    fireEvent.click(screen.getByTestId("export"));
+    fireEvent.click(screen.getByTestId("session-menu"));
     fireEvent.click(await screen.findByTestId("export-json"));
-    const exportButton = screen.getByTestId("export");
-    await waitFor(() => {
-      expect(exportButton.textContent).toBe("Exporting…");
-    });
-    for (const action of ["export", "fork-session", "import"]) {
+    expect((await screen.findByTestId("toolbar-working")).textContent).toBe("Exporting…");
+    fireEvent.click(screen.getByTestId("session-menu"));
+    for (const action of ["export-markdown", "export-json", "fork-session", "import"]) {
       expect(screen.getByTestId(action).hasAttribute("disabled"), action).toBe(true);
     }
-    expect(screen.getByRole("toolbar").getAttribute("aria-busy")).toBe("true");
+    expect(screen.getByRole("toolbar", { name: "Session actions" }).getAttribute("aria-busy")).toBe("true");
     finish?.();
-    expect((await screen.findByTestId("announcement")).textContent).toBe("Saved to /home/ada/big.json");
-    expect(exportButton.textContent).toBe("Export");
-    for (const action of ["export", "fork-session", "import"]) {
+    expect((await screen.findByTestId("toast-text")).textContent).toBe("Saved to /home/ada/big.json");
+    expect(screen.queryByTestId("toolbar-working")).toBeNull();
+    for (const action of ["export-markdown", "export-json", "fork-session", "import"]) {
       expect(screen.getByTestId(action).hasAttribute("disabled"), action).toBe(false);
     }
   });

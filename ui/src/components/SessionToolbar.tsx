@@ -1,111 +1,219 @@
-// The open session's actions in the header: undo and redo of the last turns, fork the whole
-// session, export (Markdown or JSON), and import a session from a file. Undo and redo are also
-// Ctrl/Cmd+Z and Ctrl/Cmd+Shift+Z (wired in App.tsx).
-import { type Component, createSignal, Show } from "solid-js";
+// The open session's actions in the header. Undo, Redo and Find are icon buttons (labelled on
+// hover and for readers); the rest — fork, export as Markdown or JSON, archive — sit in the
+// "More actions" menu. In a narrow window Undo, Redo and Find move into the menu too (CSS
+// container query on the main column), so the header never wraps. The menu is a menu button:
+// Enter, Space or ↓ opens it on its first item, ↑/↓/Home/End move, Esc closes it onto its button.
+// Undo and redo are also Ctrl/Cmd+Z and Ctrl/Cmd+Shift+Z (wired in App.tsx).
+import { type Component, createSignal, type JSX, onCleanup, Show } from "solid-js";
 import type { Chat } from "../lib/chat";
 import type { Translate } from "../lib/i18n";
+import { rovingIndex } from "../lib/keyboard-focus";
 import type { Reshaping } from "../lib/reshaping";
 import type { ExportFormat } from "../lib/shell-bindings/ExportFormat";
+import { Icon, type IconName } from "./Icon";
 
-export const SessionToolbar: Component<{ t: Translate; chat: Chat; reshaping: Reshaping; sessionId: string | undefined }> = (props) => {
-  const [exportOpen, setExportOpen] = createSignal(false);
-  let importInput: HTMLInputElement | undefined;
+export interface SessionToolbarProps {
+  t: Translate;
+  chat: Chat;
+  reshaping: Reshaping;
+  sessionId: string | undefined;
+  /** Opens find in the session (absent while the find bar is open). */
+  onFind?: () => void;
+  onArchive: (sessionId: string) => void;
+}
+
+/** The menu's items that can take focus now: shown (not a wide-window duplicate) and enabled. */
+function reachableItems(menu: HTMLElement | undefined): HTMLElement[] {
+  return Array.from(menu?.querySelectorAll<HTMLElement>("[role=menuitem]") ?? []).filter(
+    (item) => !(item as HTMLButtonElement).disabled && getComputedStyle(item).display !== "none",
+  );
+}
+
+export const SessionToolbar: Component<SessionToolbarProps> = (props) => {
+  const [menuOpen, setMenuOpen] = createSignal(false);
+  let menuButton: HTMLButtonElement | undefined;
+  let menu: HTMLDivElement | undefined;
   const busy = () => props.sessionId !== undefined && props.chat.isBusy(props.sessionId);
-  /** A fork, export or import under way: its button says so and the three wait for it. */
+  /** A fork, export or import under way: the header says so and the actions wait for it. */
   const working = () => props.reshaping.working();
-  const exportAs = (format: ExportFormat) => {
-    setExportOpen(false);
-    const id = props.sessionId;
-    if (id !== undefined) void props.reshaping.exportSession(id, format);
+  const closeMenu = (focusButton: boolean) => {
+    setMenuOpen(false);
+    if (focusButton) menuButton?.focus();
   };
-  const startImport = () => {
-    if (props.chat.backend.importWithDialog !== undefined) void props.reshaping.importSession();
-    else importInput?.click();
+  const openMenu = (focus: "first" | "last") => {
+    setMenuOpen(true);
+    queueMicrotask(() => {
+      const items = reachableItems(menu);
+      (focus === "first" ? items[0] : items.at(-1))?.focus();
+    });
+  };
+  // A click anywhere else closes the menu.
+  const onDocumentPointer = (event: PointerEvent) => {
+    const target = event.target as Node | null;
+    if (menuOpen() && target !== null && menu?.contains(target) !== true && menuButton?.contains(target) !== true) closeMenu(false);
+  };
+  document.addEventListener("pointerdown", onDocumentPointer);
+  onCleanup(() => { document.removeEventListener("pointerdown", onDocumentPointer); });
+
+  const onMenuKeyDown = (event: KeyboardEvent) => {
+    if (event.key === "Escape") {
+      event.preventDefault();
+      closeMenu(true);
+      return;
+    }
+    if (event.key === "Tab") {
+      closeMenu(false);
+      return;
+    }
+    const items = reachableItems(menu);
+    const next = rovingIndex(event.key, items.indexOf(event.target as HTMLElement), items.length);
+    if (next === undefined) return;
+    event.preventDefault();
+    items[next]?.focus();
+  };
+  const exportAs = (id: string, format: ExportFormat) => {
+    closeMenu(true);
+    void props.reshaping.exportSession(id, format);
+  };
+  const workingLabel = () => {
+    const now = working();
+    return now === "fork" ? props.t("forking") : now === "export" ? props.t("exporting") : now === "import" ? props.t("importing") : undefined;
   };
 
   return (
     <div class="toolbar" role="toolbar" aria-label={props.t("sessionActions")} aria-busy={working() !== undefined}>
+      <Show when={workingLabel()}>
+        {(label) => (
+          <span class="toolbar-working" data-testid="toolbar-working">
+            {label()}
+          </span>
+        )}
+      </Show>
       <Show when={props.sessionId}>
         {(id) => (
           <>
-            <button
-              type="button"
-              class="plain-button"
-              data-testid="undo"
+            <ToolbarButton
+              icon="undo"
+              testId="undo"
+              label={props.t("undo")}
+              hint={busy() ? props.t("busyRefused") : props.t("undoHint")}
               disabled={!props.reshaping.canUndo(id())}
-              title={busy() ? props.t("busyRefused") : props.t("undoHint")}
               onClick={() => void props.reshaping.undo(id())}
-            >
-              {props.t("undo")}
-            </button>
-            <button
-              type="button"
-              class="plain-button"
-              data-testid="redo"
+            />
+            <ToolbarButton
+              icon="redo"
+              testId="redo"
+              label={props.t("redo")}
+              hint={props.t("redoHint")}
               disabled={!props.reshaping.canRedo(id())}
-              title={props.t("redoHint")}
               onClick={() => void props.reshaping.redo(id())}
-            >
-              {props.t("redo")}
-            </button>
-            <button
-              type="button"
-              class="plain-button"
-              data-testid="fork-session"
-              disabled={busy() || working() !== undefined || !props.reshaping.hasContent(id())}
-              title={props.reshaping.hasContent(id()) ? props.t("forkSessionHint") : props.t("emptySessionHint")}
-              onClick={() => void props.reshaping.fork(id(), undefined)}
-            >
-              {working() === "fork" ? props.t("forking") : props.t("forkSession")}
-            </button>
+            />
+            <Show when={props.onFind}>
+              {(find) => <ToolbarButton icon="search" testId="open-find" label={props.t("findButton")} hint={props.t("findPlaceholder")} disabled={false} onClick={find()} />}
+            </Show>
             <div class="menu">
               <button
                 type="button"
-                class="plain-button"
-                data-testid="export"
+                class="icon-button toolbar-button"
+                ref={menuButton}
+                data-testid="session-menu"
                 aria-haspopup="menu"
-                aria-expanded={exportOpen()}
-                disabled={working() !== undefined || !props.reshaping.hasContent(id())}
-                title={props.reshaping.hasContent(id()) ? undefined : props.t("emptySessionHint")}
-                onClick={() => setExportOpen((open) => !open)}
+                aria-expanded={menuOpen()}
+                aria-controls={menuOpen() ? "session-menu" : undefined}
+                aria-label={props.t("moreActions")}
+                title={props.t("moreActions")}
+                onClick={() => { if (menuOpen()) closeMenu(false); else openMenu("first"); }}
+                onKeyDown={(event) => {
+                  if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+                    event.preventDefault();
+                    openMenu(event.key === "ArrowDown" ? "first" : "last");
+                  }
+                }}
               >
-                {working() === "export" ? props.t("exporting") : props.t("exportSession")}
+                <Icon name="more" size={16} />
               </button>
-              <Show when={exportOpen()}>
-                <div
-                  class="menu-items"
-                  role="menu"
-                  onKeyDown={(event) => {
-                    if (event.key === "Escape") setExportOpen(false);
-                  }}
-                >
-                  <button type="button" role="menuitem" class="plain-button" data-testid="export-markdown" ref={(element) => { queueMicrotask(() => { element.focus(); }); }} onClick={() => { exportAs("markdown"); }}>
-                    {props.t("exportMarkdown")}
-                  </button>
-                  <button type="button" role="menuitem" class="plain-button" data-testid="export-json" onClick={() => { exportAs("json"); }}>
-                    {props.t("exportJson")}
-                  </button>
+              <Show when={menuOpen()}>
+                <div class="menu-items" id="session-menu" role="menu" aria-label={props.t("sessionActions")} ref={menu} onKeyDown={onMenuKeyDown}>
+                  {/* Shown only when the header is too narrow for their own buttons. */}
+                  <MenuItem icon="undo" testId="menu-undo" narrowOnly disabled={!props.reshaping.canUndo(id())} onClick={() => { closeMenu(true); void props.reshaping.undo(id()); }}>
+                    {props.t("undo")}
+                  </MenuItem>
+                  <MenuItem icon="redo" testId="menu-redo" narrowOnly disabled={!props.reshaping.canRedo(id())} onClick={() => { closeMenu(true); void props.reshaping.redo(id()); }}>
+                    {props.t("redo")}
+                  </MenuItem>
+                  <Show when={props.onFind}>
+                    {(find) => (
+                      <MenuItem icon="search" testId="menu-find" narrowOnly disabled={false} onClick={() => { closeMenu(false); find()(); }}>
+                        {props.t("findButton")}
+                      </MenuItem>
+                    )}
+                  </Show>
+                  <MenuItem
+                    icon="fork"
+                    testId="fork-session"
+                    disabled={busy() || working() !== undefined || !props.reshaping.hasContent(id())}
+                    hint={props.reshaping.hasContent(id()) ? props.t("forkSessionHint") : props.t("emptySessionHint")}
+                    onClick={() => { closeMenu(true); void props.reshaping.fork(id(), undefined); }}
+                  >
+                    {props.t("forkSession")}
+                  </MenuItem>
+                  <MenuItem
+                    icon="import"
+                    testId="export-markdown"
+                    disabled={working() !== undefined || !props.reshaping.hasContent(id())}
+                    hint={props.reshaping.hasContent(id()) ? undefined : props.t("emptySessionHint")}
+                    onClick={() => { exportAs(id(), "markdown"); }}
+                  >
+                    {props.t("menuExportMarkdown")}
+                  </MenuItem>
+                  <MenuItem
+                    icon="import"
+                    testId="export-json"
+                    disabled={working() !== undefined || !props.reshaping.hasContent(id())}
+                    hint={props.reshaping.hasContent(id()) ? undefined : props.t("emptySessionHint")}
+                    onClick={() => { exportAs(id(), "json"); }}
+                  >
+                    {props.t("menuExportJson")}
+                  </MenuItem>
+                  <MenuItem icon="archive" testId="archive-session" disabled={busy()} onClick={() => { closeMenu(false); props.onArchive(id()); }}>
+                    {props.t("archiveSession")}
+                  </MenuItem>
                 </div>
               </Show>
             </div>
           </>
         )}
       </Show>
-      <button type="button" class="plain-button" data-testid="import" title={props.t("importHint")} disabled={working() !== undefined} onClick={startImport}>
-        {working() === "import" ? props.t("importing") : props.t("importSession")}
-      </button>
-      <input
-        ref={importInput}
-        type="file"
-        accept="application/json,.json"
-        hidden
-        data-testid="import-file"
-        onChange={(event) => {
-          const file = event.currentTarget.files?.[0];
-          if (file !== undefined) void props.reshaping.importSession(file);
-          event.currentTarget.value = "";
-        }}
-      />
     </div>
   );
 };
+
+const ToolbarButton: Component<{ icon: IconName; testId: string; label: string; hint: string; disabled: boolean; onClick: () => void }> = (props) => (
+  <button
+    type="button"
+    class="icon-button toolbar-button toolbar-wide"
+    data-testid={props.testId}
+    aria-label={props.label}
+    title={props.hint}
+    disabled={props.disabled}
+    onClick={() => { props.onClick(); }}
+  >
+    <Icon name={props.icon} size={16} />
+  </button>
+);
+
+const MenuItem: Component<{ icon: IconName; testId: string; disabled: boolean; hint?: string | undefined; narrowOnly?: boolean; onClick: () => void; children: JSX.Element }> = (props) => (
+  <button
+    type="button"
+    role="menuitem"
+    tabIndex={-1}
+    class="menu-item"
+    classList={{ "menu-item--narrow": props.narrowOnly === true }}
+    data-testid={props.testId}
+    disabled={props.disabled}
+    title={props.hint}
+    onClick={() => { props.onClick(); }}
+  >
+    <Icon name={props.icon} /> <span>{props.children}</span>
+  </button>
+);

@@ -1,15 +1,18 @@
 // The left column: new session, search everything (Ctrl/Cmd+K opens the palette), a filter by
-// title, and the sessions — pinned first, then newest first — paged from the backend and
-// virtualised, so ten thousand sessions scroll like ten. Rename inline, pin, archive, delete
+// title, and the sessions in sections — Pinned, Today, Yesterday, Previous 7 days, then by
+// month (`session-groups.ts`) — paged from the backend and virtualised, so ten thousand
+// sessions scroll like ten; at the bottom the app's own actions, Import and Settings. Rename inline, pin, archive, delete
 // after an inline confirmation; tick several (or Ctrl/Cmd-click, Shift-click) to archive or
 // delete them at once. The list is one Tab stop: ↑/↓, Home and End move between sessions, Enter
 // opens, →/← reach the row's own buttons, Delete asks to delete and F2 renames.
 import { createVirtualizer } from "@tanstack/solid-virtual";
-import { type Component, createEffect, createSignal, For, on, onCleanup, Show, untrack } from "solid-js";
+import { type Component, createEffect, createMemo, createSignal, For, on, onCleanup, Show, untrack } from "solid-js";
 import type { Session } from "../lib/bindings/Session";
 import type { Chat } from "../lib/chat";
 import type { Locale, Translate } from "../lib/i18n";
 import { cycleTab, focusWhenPresent, rovingIndex } from "../lib/keyboard-focus";
+import type { ReshapingWork } from "../lib/reshaping";
+import { groupSessions, type SessionListItem } from "../lib/session-groups";
 import { displayTitle } from "../lib/session-title";
 import { extend, noSelection, prune, type Selection, selectedInOrder, toggle } from "../lib/session-selection";
 import { observeRectOr } from "../lib/virtual-list";
@@ -17,6 +20,7 @@ import { Icon } from "./Icon";
 import { SessionBulkActions } from "./SessionBulkActions";
 
 const rowHeight = 38;
+const headingHeight = 30;
 
 export interface SidebarProps {
   t: Translate;
@@ -28,11 +32,12 @@ export interface SidebarProps {
   onOpenSearch?: () => void;
   /** Opens the settings view (also Ctrl/Cmd+,). */
   onOpenSettings?: () => void;
-}
-
-/** Pinned first, keeping the given order otherwise (the filter's answer is newest first). */
-function pinnedFirst(sessions: readonly Session[]): Session[] {
-  return [...sessions].sort((a, b) => (b.pinned ? 1 : 0) - (a.pinned ? 1 : 0));
+  /** Imports a session from a file (an app action, not the open session's). */
+  onImport: () => void;
+  /** What a fork, export or import under way is (import waits for any of them). */
+  working: ReshapingWork | undefined;
+  /** Archives and says so with Undo; resolves with the ids that could not be archived. */
+  onArchive: (sessionIds: readonly string[]) => Promise<string[]>;
 }
 
 export const Sidebar: Component<SidebarProps> = (props) => {
@@ -75,10 +80,13 @@ export const Sidebar: Component<SidebarProps> = (props) => {
   const filtered = () => {
     const found = results();
     // The live copy, so a pin or rename shows at once.
-    return found === undefined ? undefined : pinnedFirst(found.map((session) => props.chat.state.sessions[session.id] ?? session));
+    return found === undefined ? undefined : found.map((session) => props.chat.state.sessions[session.id] ?? session);
   };
   const shown = () => archived() ?? filtered() ?? props.chat.sessions();
-  const order = () => shown().map((session) => session.id);
+  /** Section headings and sessions, as drawn; the keyboard walks the sessions in this order. */
+  const items = createMemo<SessionListItem[]>(() => groupSessions(shown(), new Date(), props.t, props.locale));
+  const order = createMemo(() => items().flatMap((item) => (item.kind === "session" ? [item.session.id] : [])));
+  const itemIndexOf = (id: string) => items().findIndex((item) => item.kind === "session" && item.session.id === id);
   createEffect(on(order, (ids) => setSelection((current) => prune(current, ids))));
   const select = (id: string, how: "toggle" | "extend") => {
     setSelection((current) => (how === "extend" && !current.ids.has(id) ? extend(current, order(), id) : toggle(current, id)));
@@ -102,7 +110,7 @@ export const Sidebar: Component<SidebarProps> = (props) => {
     const nextId = ids[next];
     if (nextId === undefined) return;
     setRoving(nextId);
-    virtualizer.scrollToIndex(next);
+    virtualizer.scrollToIndex(itemIndexOf(nextId));
     focusWhenPresent(() =>
       Array.from(scroller?.querySelectorAll<HTMLElement>("[data-session-id]") ?? [])
         .find((element) => element.dataset.sessionId === nextId)
@@ -111,14 +119,43 @@ export const Sidebar: Component<SidebarProps> = (props) => {
   };
   const virtualizer = createVirtualizer({
     get count() {
-      return shown().length;
+      return items().length;
     },
     getScrollElement: () => scroller ?? null,
-    estimateSize: () => rowHeight,
+    estimateSize: (index) => (items()[index]?.kind === "heading" ? headingHeight : rowHeight),
+    getItemKey: (index) => {
+      const item = items()[index];
+      return item === undefined ? index : item.kind === "heading" ? `heading:${item.key}` : item.session.id;
+    },
     overscan: 12,
     initialRect: { width: 260, height: 600 },
     observeElementRect: observeRectOr({ width: 260, height: 600 }),
   });
+
+  const [footerStop, setFooterStop] = createSignal<"import" | "settings">("import");
+  const onFooterKeyDown = (event: KeyboardEvent) => {
+    if (!["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"].includes(event.key)) return;
+    const buttons = Array.from((event.currentTarget as HTMLElement).querySelectorAll<HTMLButtonElement>("button:not(:disabled)"));
+    const at = buttons.indexOf(event.target as HTMLButtonElement);
+    const key = event.key === "ArrowRight" ? "ArrowDown" : event.key === "ArrowLeft" ? "ArrowUp" : event.key;
+    const next = rovingIndex(key, at, buttons.length);
+    if (next === undefined) return;
+    event.preventDefault();
+    buttons[next]?.focus();
+  };
+
+  // The open session is in view in the list: a new one (at the top) after scrolling down, say.
+  createEffect(
+    on(
+      () => props.chat.selectedId(),
+      (id) => {
+        if (id === undefined) return;
+        const index = untrack(() => itemIndexOf(id));
+        if (index >= 0) virtualizer.scrollToIndex(index, { align: "auto" });
+      },
+      { defer: true },
+    ),
+  );
 
   const onScroll = () => {
     const element = scroller;
@@ -129,6 +166,7 @@ export const Sidebar: Component<SidebarProps> = (props) => {
 
   return (
     <aside
+      id="sidebar"
       class="sidebar"
       classList={{ "sidebar--selecting": selection().ids.size > 0 }}
       aria-labelledby="sessions-title"
@@ -177,6 +215,7 @@ export const Sidebar: Component<SidebarProps> = (props) => {
       <Show when={selection().ids.size > 0}>
         <SessionBulkActions
           t={props.t}
+          archive={props.onArchive}
           chat={props.chat}
           sessionIds={selectedInOrder(selection(), order())}
           archivedView={archived() !== undefined}
@@ -214,34 +253,66 @@ export const Sidebar: Component<SidebarProps> = (props) => {
         >
           <For each={virtualizer.getVirtualItems()}>
             {(row) => (
-              <Show when={shown()[row.index]}>
-                {(session) => (
-                  <li class="session-row-slot" style={{ transform: `translateY(${String(row.start)}px)`, height: `${String(rowHeight)}px` }}>
-                    <SessionRow
-                      t={props.t}
-                      locale={props.locale}
-                      chat={props.chat}
-                      session={session()}
-                      onRestored={() => setArchived((list) => list?.filter((item) => item.id !== session().id))}
-                      checked={selection().ids.has(session().id)}
-                      tabStop={tabStop() === session().id}
-                      onSelect={(how) => { select(session().id, how); }}
-                      onChanged={refresh}
-                    />
-                  </li>
-                )}
+              <Show when={items()[row.index]} keyed>
+                {(item) =>
+                  item.kind === "heading" ? (
+                    <li class="session-row-slot session-group" style={{ transform: `translateY(${String(row.start)}px)`, height: `${String(headingHeight)}px` }}>
+                      <h3 class="session-group-title" data-testid="session-group">
+                        {item.label}
+                      </h3>
+                    </li>
+                  ) : (
+                    <li class="session-row-slot" style={{ transform: `translateY(${String(row.start)}px)`, height: `${String(rowHeight)}px` }}>
+                      <SessionRow
+                        t={props.t}
+                        locale={props.locale}
+                        chat={props.chat}
+                        session={props.chat.state.sessions[item.session.id] ?? item.session}
+                        onRestored={() => setArchived((list) => list?.filter((entry) => entry.id !== item.session.id))}
+                        onArchive={() => void props.onArchive([item.session.id]).then(refresh)}
+                        checked={selection().ids.has(item.session.id)}
+                        tabStop={tabStop() === item.session.id}
+                        onSelect={(how) => { select(item.session.id, how); }}
+                        onChanged={refresh}
+                      />
+                    </li>
+                  )
+                }
               </Show>
             )}
           </For>
         </ul>
       </div>
-      <Show when={props.onOpenSettings}>
-        {(open) => (
-          <button type="button" class="sidebar-settings" data-testid="open-settings" onClick={() => { open()(); }}>
-            <Icon name="settings" /> {props.t("settingsOpen")}
-          </button>
-        )}
-      </Show>
+      {/* The app's own actions: one Tab stop, ←/→ between them (a toolbar). */}
+      <div class="sidebar-footer" role="toolbar" aria-label={props.t("appActions")} onKeyDown={onFooterKeyDown}>
+        <button
+          type="button"
+          class="sidebar-settings"
+          data-testid="import"
+          title={props.t("importHint")}
+          disabled={props.working !== undefined}
+          tabIndex={footerStop() === "import" && props.working === undefined ? 0 : -1}
+          onFocus={() => setFooterStop("import")}
+          onClick={() => { props.onImport(); }}
+        >
+          <Icon name="import" /> {props.working === "import" ? props.t("importing") : props.t("importSession")}
+        </button>
+        <Show when={props.onOpenSettings}>
+          {(open) => (
+            <button
+              type="button"
+              class="sidebar-settings"
+              data-testid="open-settings"
+              title={props.t("settingsOpen")}
+              tabIndex={footerStop() === "import" && props.working === undefined ? -1 : 0}
+              onFocus={() => setFooterStop("settings")}
+              onClick={() => { open()(); }}
+            >
+              <Icon name="settings" /> {props.t("settingsTitle")}
+            </button>
+          )}
+        </Show>
+      </div>
     </aside>
   );
 };
@@ -252,6 +323,7 @@ const SessionRow: Component<{
   chat: Chat;
   session: Session;
   onRestored: () => void;
+  onArchive: () => void;
   checked: boolean;
   /** The list's one Tab stop is this row's button. */
   tabStop: boolean;
@@ -332,11 +404,6 @@ const SessionRow: Component<{
           }}
           onDblClick={() => setMode("rename")}
         >
-          <Show when={props.session.pinned}>
-            <span class="pin" title={props.t("pinnedMark")} aria-label={props.t("pinnedMark")}>
-              •
-            </span>
-          </Show>
           <span class="session-title">{displayTitle(props.session.title, props.t, props.locale)}</span>
         </button>
         <div class="session-actions">
@@ -344,7 +411,7 @@ const SessionRow: Component<{
             <button
               type="button"
               class="icon-button"
-                tabIndex={-1}
+              tabIndex={-1}
               classList={{ "icon-button--on": props.session.pinned }}
               title={props.session.pinned ? props.t("unpinSession") : props.t("pinSession")}
               aria-label={props.session.pinned ? props.t("unpinSession") : props.t("pinSession")}
@@ -355,9 +422,8 @@ const SessionRow: Component<{
               <Icon name="pin" />
             </button>
           </Show>
-          <button type="button" class="icon-button"
-                tabIndex={-1} title={props.t("renameSession")} aria-label={props.t("renameSession")} onClick={() => setMode("rename")}>
-            ✎
+          <button type="button" class="icon-button" tabIndex={-1} title={props.t("renameSession")} aria-label={props.t("renameSession")} onClick={() => setMode("rename")}>
+            <Icon name="pencil" />
           </button>
           <Show
             when={props.session.time.archived === undefined}
@@ -370,18 +436,16 @@ const SessionRow: Component<{
                 aria-label={props.t("restoreSession")}
                 onClick={() => void props.chat.restoreSession(props.session.id).then(props.onRestored)}
               >
-                ↺
+                <Icon name="restore" />
               </button>
             }
           >
-            <button type="button" class="icon-button"
-                tabIndex={-1} title={props.t("archiveSession")} aria-label={props.t("archiveSession")} onClick={() => void props.chat.archiveSession(props.session.id).then(props.onChanged)}>
-              ⌫
+            <button type="button" class="icon-button" tabIndex={-1} data-testid="archive-row" title={props.t("archiveSession")} aria-label={props.t("archiveSession")} onClick={() => { props.onArchive(); }}>
+              <Icon name="archive" />
             </button>
           </Show>
-          <button type="button" class="icon-button"
-                tabIndex={-1} title={props.t("deleteSession")} aria-label={props.t("deleteSession")} onClick={() => setMode("confirm-delete")}>
-            ✕
+          <button type="button" class="icon-button" tabIndex={-1} data-testid="delete-session" title={props.t("deleteSession")} aria-label={props.t("deleteSession")} onClick={() => setMode("confirm-delete")}>
+            <Icon name="trash" />
           </button>
         </div>
       </Show>
@@ -402,7 +466,7 @@ const SessionRow: Component<{
         <div
           class="confirm"
           role="alertdialog"
-          aria-label={props.t("deleteConfirm", { title: props.session.title })}
+          aria-label={props.t("deleteConfirm", { title: displayTitle(props.session.title, props.t, props.locale) })}
           onKeyDown={(event) => {
             if (event.key === "Escape") {
               event.preventDefault();
@@ -411,7 +475,9 @@ const SessionRow: Component<{
             cycleTab(event, event.currentTarget);
           }}
         >
-          <span class="confirm-text">{props.t("deleteConfirm", { title: props.session.title })}</span>
+          <p class="confirm-text" data-testid="delete-question">
+            {props.t("deleteConfirm", { title: displayTitle(props.session.title, props.t, props.locale) })}
+          </p>
           <button type="button" class="danger-button" onClick={() => void props.chat.deleteSession(props.session.id).then(props.onChanged)}>
             {props.t("deleteConfirmYes")}
           </button>

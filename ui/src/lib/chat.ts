@@ -14,7 +14,7 @@ import { createComposerDrafts } from "./composer-drafts";
 import type { Event } from "./bindings/Event";
 import { frameBatch } from "./frame-batch";
 import { applyEvent, type ChatState, emptyChatState, loadMessages, SeenEvents } from "./event-reducer";
-import { type Backend, BackendError, type SearchQuery, type SearchResult, toBackendError } from "./transport";
+import { type Backend, BackendError, type ConnectionState, type SearchQuery, type SearchResult, toBackendError } from "./transport";
 
 export const sessionPageSize = 100;
 /** Pinned sessions load all at once beside the first page (the server's largest page). */
@@ -70,6 +70,7 @@ export function createChat(backend: Backend) {
   const [choices, setChoices] = createStore<Record<string, Choice | undefined>>({});
   const [children, setChildren] = createStore<Record<string, Session[] | undefined>>({});
   const [focus, setFocus] = createSignal<MessageFocus | undefined>();
+  const [connection, setConnection] = createSignal<ConnectionState>("connected");
   let focusSerial = 0;
   /** Unsent text per session; a deleted session's goes with it (here or in another client). */
   const drafts = createComposerDrafts(localStorage);
@@ -190,6 +191,8 @@ export function createChat(backend: Backend) {
     selectedId,
     notices,
     sending,
+    /** Whether the server is reachable (a browser's event stream); the window shows it when not. */
+    connection,
     children,
     hasOlderMessages: (sessionId: string) => typeof messageCursors[sessionId] === "string",
     hasMoreSessions: () => sessionCursor() !== null,
@@ -227,6 +230,7 @@ export function createChat(backend: Backend) {
           const open = selectedId();
           if (open !== undefined) void openSession(open);
         },
+        onConnection: setConnection,
       });
       const [agentList, models] = await Promise.all([backend.listAgents(), backend.listModels(), loadSessions(true)]);
       batch(() => {

@@ -92,7 +92,7 @@ export type ReshapingWork = "fork" | "export" | "import";
 export interface ReshapingHooks {
   /** Puts text and files back in the composer (after undo, or in a fork made at a message you sent). */
   restoreDraft: (text: string, attachments: Attachment[]) => void;
-  /** A short confirmation ("Saved to …") for the status line. */
+  /** A short confirmation ("Saved to …"), shown in a toast. */
   announce: (text: string) => void;
 }
 

@@ -1,15 +1,71 @@
-// What the sidebar calls a session. The core gives new sessions OpenCode's placeholder title
+// What the sidebar, the header and the palette call a session. Titles are shown as plain text:
+// a model sometimes writes its title as Markdown ("## Summary of your file"), and the marks mean
+// nothing in a one-line label (the core should strip them when it generates the title; this
+// also covers titles already stored). The core gives new sessions OpenCode's placeholder title
 // ("New session - 2026-11-30T03:15:19.420Z", which tells title generation it is still a
-// placeholder); people see "New session · 30 Nov 2026, 03:15" in their own language instead.
+// placeholder); people see a short "New session · 03:15" (today) or "New session · 30 Nov"
+// in their own language instead.
+import type { ExcerptPiece } from "./bindings/ExcerptPiece";
 import type { Locale, Translate } from "./i18n";
 
 const placeholder = /^(New|Child) session - (\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z)$/;
 
-export function displayTitle(title: string, t: Translate, locale: Locale): string {
+/** The title's words without Markdown's marks: headings, emphasis, code, links, quotes, lists. */
+export function plainTitle(title: string): string {
+  const words = title
+    .split("\n")
+    .map((line) =>
+      line
+        .replace(/^\s{0,3}(#{1,6}\s+|>\s*|[-*+]\s+|\d+[.)]\s+)/, "")
+        .replace(/\s+#+\s*$/, ""),
+    )
+    .join(" ")
+    // Images and links keep their words.
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/<\/?[a-zA-Z][^>]*>/g, "")
+    .replace(/`+([^`]*)`+/g, "$1")
+    .replace(/(\*\*|__|~~)(.+?)\1/g, "$2")
+    .replace(/(^|[\s(])[*_]([^*_\s][^*_]*?)[*_](?=[\s).,:;!?]|$)/g, "$1$2")
+    .replace(/\s+/g, " ")
+    .trim();
+  return words === "" ? title.trim() : words;
+}
+
+export function displayTitle(title: string, t: Translate, locale: Locale, now: Date = new Date()): string {
   const match = placeholder.exec(title);
-  if (match?.[2] === undefined) return title;
+  if (match?.[2] === undefined) return plainTitle(title);
   const when = new Date(match[2]);
   if (Number.isNaN(when.getTime())) return title;
-  const formatted = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(when);
+  const sameDay = when.toDateString() === now.toDateString();
+  const formatted = new Intl.DateTimeFormat(locale, sameDay ? { timeStyle: "short" } : { month: "short", day: "numeric" }).format(when);
   return `${match[1] === "Child" ? t("childSession") : t("newSession")} · ${formatted}`;
+}
+
+/**
+ * A download's file name as plain text: a server that named the file after a Markdown title
+ * ("## Summary.md") gets "Summary.md"; characters no file system takes become spaces.
+ */
+export function plainFileName(name: string): string {
+  const dot = name.lastIndexOf(".");
+  const stem = dot > 0 ? name.slice(0, dot) : name;
+  const extension = dot > 0 ? name.slice(dot) : "";
+  const cleaned = plainTitle(stem)
+    .replace(/[\\/:*?"<>|#]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  return `${cleaned === "" ? "session" : cleaned}${extension}`;
+}
+
+/**
+ * A search excerpt of a title, as plain text too: Markdown's marks leave the unmatched pieces
+ * (a leading "## ", emphasis and code marks), the matched words stay marked as they were.
+ */
+export function plainTitlePieces(pieces: readonly ExcerptPiece[]): ExcerptPiece[] {
+  return pieces
+    .map((piece, index) => {
+      if (piece.highlighted) return piece;
+      const text = (index === 0 ? piece.text.replace(/^\s{0,3}#{1,6}\s+/, "") : piece.text).replace(/\*\*|__|~~|`/g, "");
+      return { ...piece, text };
+    })
+    .filter((piece) => piece.text !== "");
 }

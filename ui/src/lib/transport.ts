@@ -69,7 +69,12 @@ export interface EventHandlers {
   onEvent: (event: Event) => void;
   /** Events were lost (a lagging forwarder, a reconnect after a gap): reload what is shown. */
   onResync: () => void;
+  /** Whether the event stream reaches the server: lost when it drops, back when it reopens. */
+  onConnection?: (state: ConnectionState) => void;
 }
+
+/** The desktop app's core is in-process and always reachable; a browser's server may go away. */
+export type ConnectionState = "connected" | "reconnecting";
 
 export interface Backend {
   readonly transport: Transport;

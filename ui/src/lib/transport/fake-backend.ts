@@ -10,13 +10,15 @@ import type { ProviderSettings } from "../bindings/ProviderSettings";
 import type { Session } from "../bindings/Session";
 import type { DragHover } from "../shell-bindings/DragHover";
 import type { DroppedFile } from "../shell-bindings/DroppedFile";
-import { type Backend, BackendError, type EventHandlers } from "../transport";
+import { type Backend, BackendError, type ConnectionState, type EventHandlers } from "../transport";
 
 export interface FakeBackend extends Backend {
   readonly calls: { command: string; argument: unknown }[];
   drop(files: DroppedFile[]): void;
   hover(state: DragHover): void;
   publish(payload: EventPayload): void;
+  /** Reports the event stream lost or back, as a browser's would. */
+  connection(state: ConnectionState): void;
   /** From now on, saving a key fails as on a computer without a keychain. */
   setKeychainUnavailable(reason: string): void;
 }
@@ -72,6 +74,7 @@ export function fakeBackend(initial: Session[] = []): FakeBackend {
     transport: "tauri",
     calls,
     publish,
+    connection: (state) => handlers?.onConnection?.(state),
     drop: (files) => dropHandlers?.[1](files),
     hover: (state) => dropHandlers?.[0](state),
     listSessions: (request) => {

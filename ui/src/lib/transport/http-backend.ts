@@ -10,6 +10,7 @@ import type { ExportFormat } from "../shell-bindings/ExportFormat";
 import type { ExportOutcome } from "../shell-bindings/ExportOutcome";
 import type { SearchResult } from "../bindings/SearchResult";
 import { type Backend, BackendError, settingsUnavailable, toBackendError } from "../transport";
+import { plainFileName } from "../session-title";
 
 const nextCursorHeader = "x-next-cursor";
 
@@ -45,6 +46,9 @@ export function catalogFromProviderListing(listing: { providers: ListedProvider[
     })),
   };
 }
+
+/** The pause before opening the event stream again after the browser gave up on it. */
+const streamRetryMs = 3000;
 
 /** The file name a `Content-Disposition` header offers: its UTF-8 `filename*`, else `filename`. */
 export function downloadName(disposition: string | null): string | undefined {
@@ -101,7 +105,8 @@ export function httpBackend(baseUrl: string, fetcher: typeof fetch = fetch.bind(
       const text = await response.text();
       throw toBackendError(text === "" ? { kind: "internal", message: `${String(response.status)} ${response.statusText}` } : JSON.parse(text));
     }
-    const name = downloadName(response.headers.get("content-disposition")) ?? `${id}.${format === "json" ? "json" : "md"}`;
+    // Plain words: a title written in Markdown must not give the file "## " in its name.
+    const name = plainFileName(downloadName(response.headers.get("content-disposition")) ?? `${id}.${format === "json" ? "json" : "md"}`);
     const link = document.createElement("a");
     link.href = URL.createObjectURL(await response.blob());
     link.download = name;
@@ -170,16 +175,38 @@ export function httpBackend(baseUrl: string, fetcher: typeof fetch = fetch.bind(
       }
       return (await request<Session>("POST", "/session/import", document)).body;
     },
-    subscribe: ({ onEvent, onResync }) => {
-      const source = new EventSource(new URL("/event", baseUrl));
-      source.onmessage = (message: MessageEvent<string>) => {
-        const event = JSON.parse(message.data) as { type: string };
-        // The browser resumes with Last-Event-ID by itself; the server says when it cannot.
-        if (event.type === "server.resync-required") onResync();
-        else if (!event.type.startsWith("server.")) onEvent(event as Event);
+    subscribe: ({ onEvent, onResync, onConnection }) => {
+      let source: EventSource | undefined;
+      let retry: ReturnType<typeof setTimeout> | undefined;
+      let stopped = false;
+      const open = () => {
+        const current = new EventSource(new URL("/event", baseUrl));
+        source = current;
+        current.onopen = () => onConnection?.("connected");
+        current.onmessage = (message: MessageEvent<string>) => {
+          const event = JSON.parse(message.data) as { type: string };
+          // The browser resumes with Last-Event-ID by itself; the server says when it cannot.
+          if (event.type === "server.resync-required") onResync();
+          else if (!event.type.startsWith("server.")) onEvent(event as Event);
+        };
+        current.onerror = () => {
+          onConnection?.("reconnecting");
+          // The browser retries a dropped stream by itself, but gives up for good when a
+          // reconnect is answered with an error (a proxy's 502 while the server restarts): then
+          // start again, after a pause, with what was missed reloaded.
+          if (current.readyState === EventSource.CLOSED && !stopped) {
+            retry = setTimeout(() => {
+              onResync();
+              open();
+            }, streamRetryMs);
+          }
+        };
       };
+      open();
       return () => {
-        source.close();
+        stopped = true;
+        clearTimeout(retry);
+        source?.close();
       };
     },
     search: async (options) =>

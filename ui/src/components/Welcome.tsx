@@ -1,0 +1,63 @@
+// What the window shows with no session open: a greeting, a few example prompts (one puts its
+// words in the composer) and, while only the built-in offline model answers, "Add a model
+// provider". The examples and that button are one Tab stop walked with the arrow keys, so the
+// composer stays a few Tab presses from a fresh load.
+import { type Component, createSignal, For, Show } from "solid-js";
+import type { MessageKey, Translate } from "../lib/i18n";
+import { rovingIndex } from "../lib/keyboard-focus";
+
+const examples: MessageKey[] = ["welcomeExampleSummarise", "welcomeExampleExplain", "welcomeExamplePlan", "welcomeExampleEmail"];
+
+export const Welcome: Component<{ t: Translate; offlineOnly: boolean; onExample: (text: string) => void; onAddProvider: () => void }> = (props) => {
+  const [active, setActive] = createSignal(0);
+  let group: HTMLDivElement | undefined;
+  const onKeyDown = (event: KeyboardEvent) => {
+    const buttons = Array.from(group?.querySelectorAll<HTMLButtonElement>("button") ?? []);
+    const key = event.key === "ArrowRight" ? "ArrowDown" : event.key === "ArrowLeft" ? "ArrowUp" : event.key;
+    const next = rovingIndex(key, buttons.indexOf(event.target as HTMLButtonElement), buttons.length);
+    if (next === undefined) return;
+    event.preventDefault();
+    setActive(next);
+    buttons[next]?.focus();
+  };
+  return (
+    <div class="conversation conversation--empty" data-testid="welcome">
+      <div class="welcome">
+        <img class="welcome-mark" src="/favicon.png" alt="" width="40" height="40" />
+        <h2 class="welcome-title">{props.t("welcomeTitle")}</h2>
+        <p class="welcome-body">{props.t("welcomeBody")}</p>
+        <div class="welcome-actions" role="group" aria-label={props.t("welcomeExamples")} ref={group} onKeyDown={onKeyDown}>
+          <For each={examples}>
+            {(key, index) => (
+              <button
+                type="button"
+                class="welcome-example"
+                data-testid="welcome-example"
+                tabIndex={active() === index() ? 0 : -1}
+                onFocus={() => setActive(index())}
+                onClick={() => { props.onExample(props.t(key)); }}
+              >
+                {props.t(key)}
+              </button>
+            )}
+          </For>
+          <Show when={props.offlineOnly}>
+            <button
+              type="button"
+              class="welcome-provider"
+              data-testid="welcome-add-provider"
+              tabIndex={active() === examples.length ? 0 : -1}
+              onFocus={() => setActive(examples.length)}
+              onClick={() => { props.onAddProvider(); }}
+            >
+              {props.t("welcomeAddProvider")}
+            </button>
+          </Show>
+        </div>
+        <Show when={props.offlineOnly}>
+          <p class="welcome-hint">{props.t("welcomeProviderHint")}</p>
+        </Show>
+      </div>
+    </div>
+  );
+};
