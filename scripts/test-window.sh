@@ -17,7 +17,7 @@ step() { printf '\n==> %s\n' "$*"; }
 
 # shellcheck source=scripts/system-packages.sh
 source scripts/system-packages.sh
-install_missing_system_packages xvfb xauth webkit2gtk-driver dbus-daemon
+install_missing_system_packages xvfb xauth webkit2gtk-driver dbus-daemon fonts-wqy-microhei
 
 command -v cargo >/dev/null || { echo "cargo not found: install Rust (stable) first" >&2; exit 1; }
 if ! command -v tauri-driver >/dev/null; then
