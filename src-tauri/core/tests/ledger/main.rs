@@ -9,6 +9,7 @@ mod crash_consistency;
 mod disk_space;
 mod fake_provider;
 mod hooks;
+mod ledger_fixture;
 mod listing_cache;
 mod message_editing;
 mod offline_model;
