@@ -89,26 +89,33 @@ async fn prepare_existing(
     keep_backups: usize,
 ) -> Result<Option<PathBuf>, LedgerError> {
     let mut connection = integrity_check::open_checked(path, data_dir).await?;
-    let outcome = async {
-        let applied = schema_upgrade::applied_versions(&mut connection).await?;
-        schema_upgrade::refuse_newer(&mut connection, path, &applied, migrations).await?;
-        let Some(&old_version) = applied.iter().max() else {
-            // A file with no migrations applied holds no sessions: nothing to keep.
-            return Ok(None);
-        };
-        if schema_upgrade::pending(migrations, &applied).is_empty() {
-            return Ok(None);
-        }
-        let backup =
-            upgrade_backup::write(&mut connection, data_dir, old_version, keep_backups).await?;
-        tracing::info!(backup = %backup.display(), "backed up the ledger before a schema update");
-        Ok(Some(backup))
-    }
-    .await;
+    let outcome =
+        check_and_back_up(&mut connection, path, data_dir, migrations, keep_backups).await;
     if let Err(error) = connection.close().await {
         tracing::debug!(%error, "closing the read-only check connection");
     }
     outcome
+}
+
+async fn check_and_back_up(
+    connection: &mut sqlx::SqliteConnection,
+    path: &Path,
+    data_dir: &Path,
+    migrations: &[Migration],
+    keep_backups: usize,
+) -> Result<Option<PathBuf>, LedgerError> {
+    let applied = schema_upgrade::applied_versions(connection).await?;
+    schema_upgrade::refuse_newer(connection, path, &applied, migrations).await?;
+    let Some(&old_version) = applied.iter().max() else {
+        // A file with no migrations applied holds no sessions: nothing to keep.
+        return Ok(None);
+    };
+    if schema_upgrade::pending(migrations, &applied).is_empty() {
+        return Ok(None);
+    }
+    let backup = upgrade_backup::write(connection, data_dir, old_version, keep_backups).await?;
+    tracing::info!(backup = %backup.display(), "backed up the ledger before a schema update");
+    Ok(Some(backup))
 }
 
 /// How every write transaction starts. A deferred `BEGIN` takes the write lock only at its first

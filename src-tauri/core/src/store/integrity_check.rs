@@ -122,3 +122,124 @@ fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
     text.push(suffix);
     PathBuf::from(text)
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // a failing unwrap is the test's report
+mod tests {
+    use super::*;
+    use crate::store::database;
+    use sqlx::migrate::Migration;
+
+    fn ours() -> Vec<Migration> {
+        sqlx::migrate!("./migrations").iter().cloned().collect()
+    }
+
+    /// A database one migration behind, opened once (so an upgrade backup exists), with the
+    /// log folded into the file.
+    async fn upgraded_database(path: &Path) {
+        let mut older = ours();
+        older.pop();
+        let pool = database::open_with(path, &older, 5).await.unwrap();
+        pool.close().await;
+        let pool = database::open_with(path, &ours(), 5).await.unwrap();
+        sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+            .execute(&pool)
+            .await
+            .unwrap();
+        pool.close().await;
+    }
+
+    /// Overwrites the middle of every page after the first with noise: the schema still
+    /// reads, the tables do not.
+    fn damage(path: &Path) {
+        let mut bytes = std::fs::read(path).unwrap();
+        let page_size = 4096;
+        for page in bytes.chunks_mut(page_size).skip(1) {
+            let middle = page.len() / 2;
+            for (offset, byte) in page[middle - 64..middle + 64].iter_mut().enumerate() {
+                *byte = (offset * 37 % 251) as u8;
+            }
+            page[0] = 0x42; // not a valid b-tree page type
+        }
+        std::fs::write(path, bytes).unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_damaged_database_is_not_opened_and_names_the_newest_good_backup() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("dossier.db");
+        upgraded_database(&path).await;
+        let backup = upgrade_backup::list(&folder.path().join("backups"))
+            .unwrap()
+            .pop()
+            .unwrap();
+        damage(&path);
+        let damaged = std::fs::read(&path).unwrap();
+
+        let error = database::open_with(&path, &ours(), 5).await.unwrap_err();
+
+        let LedgerError::DatabaseDamaged {
+            kept_at: Some(kept_at),
+            newest_backup: Some(newest_backup),
+            ..
+        } = &error
+        else {
+            panic!("not a damaged database with a backup: {error:?}");
+        };
+        assert_eq!(newest_backup, &backup.display().to_string());
+        assert!(
+            std::fs::read(&path).unwrap() == damaged,
+            "the damaged file was written to"
+        );
+        assert!(
+            std::fs::read(kept_at).unwrap() == damaged,
+            "the copy aside differs"
+        );
+        let message = error.to_string();
+        assert!(message.contains("is damaged"), "{message}");
+        assert!(message.contains(&backup.display().to_string()), "{message}");
+        assert!(
+            message.contains("copy the backup in its place"),
+            "{message}"
+        );
+
+        // A second start finds the same damage and keeps no second copy of the same bytes.
+        database::open_with(&path, &ours(), 5).await.unwrap_err();
+        let mut kept: Vec<String> = std::fs::read_dir(folder.path().join(DAMAGED_FOLDER))
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().to_string())
+            .collect();
+        kept.sort();
+        // The file, and its (empty) write-ahead log beside it.
+        assert_eq!(kept.len(), 2, "{kept:?}");
+        assert!(
+            kept[0].ends_with(".db") && kept[1].ends_with(".db-wal"),
+            "{kept:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_file_that_is_not_a_database_is_refused_untouched() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("dossier.db");
+        let noise: Vec<u8> = (0..10_000u32)
+            .map(|index| (index * 7 % 256) as u8)
+            .collect();
+        std::fs::write(&path, &noise).unwrap();
+
+        let error = database::open_with(&path, &ours(), 5).await.unwrap_err();
+
+        assert!(
+            matches!(
+                &error,
+                LedgerError::DatabaseDamaged {
+                    newest_backup: None,
+                    ..
+                }
+            ),
+            "{error:?}"
+        );
+        assert!(std::fs::read(&path).unwrap() == noise);
+        assert!(error.to_string().contains("no good backup"), "{error}");
+    }
+}

@@ -43,7 +43,7 @@ async fn table_exists(connection: &mut SqliteConnection, name: &str) -> Result<b
     sqlx::query_scalar::<_, i64>(
         "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?",
     )
-    .bind(name)
+    .bind(name.to_string())
     .fetch_one(connection)
     .await
     .map(|count| count > 0)
@@ -63,13 +63,13 @@ fn up_migrations(migrations: &[Migration]) -> impl Iterator<Item = &Migration> {
         .filter(|migration| !migration.migration_type.is_down_migration())
 }
 
-/// The migrations this build has and the database has not applied yet.
-pub(crate) fn pending<'list>(
-    migrations: &'list [Migration],
-    applied: &[i64],
-) -> Vec<&'list Migration> {
+/// The migrations this build has and the database has not applied yet. Owned: a list of
+/// references held across the awaits that run them makes the compiler unable to prove the
+/// opening future `Send`.
+pub(crate) fn pending(migrations: &[Migration], applied: &[i64]) -> Vec<Migration> {
     up_migrations(migrations)
         .filter(|migration| !applied.contains(&migration.version))
+        .cloned()
         .collect()
 }
 
@@ -137,35 +137,7 @@ pub(crate) async fn migrate(
         backup: backup.map(|path| path.display().to_string()),
         reason,
     };
-    let outcome: Result<(), (i64, sqlx::Error)> = async {
-        sqlx::raw_sql(MIGRATIONS_TABLE)
-            .execute(&mut *transaction)
-            .await
-            .map_err(|error| (0, error))?;
-        for migration in &to_run {
-            apply(&mut transaction, migration)
-                .await
-                .map_err(|error| (migration.version, error))?;
-        }
-        if table_exists(&mut transaction, "migration_app_version")
-            .await
-            .map_err(|error| (0, error))?
-        {
-            for migration in &to_run {
-                sqlx::query(
-                    "INSERT OR IGNORE INTO migration_app_version (version, app_version) \
-                     VALUES (?, ?)",
-                )
-                .bind(migration.version)
-                .bind(APP_VERSION)
-                .execute(&mut *transaction)
-                .await
-                .map_err(|error| (migration.version, error))?;
-            }
-        }
-        Ok(())
-    }
-    .await;
+    let outcome = run_all(&mut transaction, &to_run).await;
     match outcome {
         Ok(()) => transaction
             .commit()
@@ -185,11 +157,49 @@ pub(crate) async fn migrate(
     }
 }
 
+/// Runs `to_run` and records each, with this build's version; the failing step's version with
+/// the error (0 for the bookkeeping around the steps).
+async fn run_all(
+    connection: &mut SqliteConnection,
+    to_run: &[Migration],
+) -> Result<(), (i64, sqlx::Error)> {
+    sqlx::query(MIGRATIONS_TABLE)
+        .execute(&mut *connection)
+        .await
+        .map_err(|error| (0, error))?;
+    for migration in to_run {
+        if let Err(error) = apply(connection, migration).await {
+            return Err((migration.version, error));
+        }
+    }
+    let recorded = table_exists(connection, "migration_app_version")
+        .await
+        .map_err(|error| (0, error))?;
+    if recorded {
+        for migration in to_run {
+            let written = sqlx::query(
+                "INSERT OR IGNORE INTO migration_app_version (version, app_version) VALUES (?, ?)",
+            )
+            .bind(migration.version)
+            .bind(APP_VERSION)
+            .execute(&mut *connection)
+            .await;
+            if let Err(error) = written {
+                return Err((migration.version, error));
+            }
+        }
+    }
+    Ok(())
+}
+
 async fn apply(
     connection: &mut SqliteConnection,
     migration: &Migration,
 ) -> Result<(), sqlx::Error> {
-    sqlx::raw_sql(&migration.sql)
+    // SQLite's driver runs every statement of an argument-less query, as sqlx's own runner
+    // relies on. (Not `raw_sql`: the compiler cannot prove its future `Send` for every
+    // lifetime, which the server's spawned start-up needs.)
+    sqlx::query(&migration.sql)
         .execute(&mut *connection)
         .await?;
     sqlx::query(
@@ -197,9 +207,9 @@ async fn apply(
          VALUES (?, ?, TRUE, ?, 0)",
     )
     .bind(migration.version)
-    .bind(&*migration.description)
-    .bind(&*migration.checksum)
-    .execute(connection)
+    .bind(migration.description.to_string())
+    .bind(migration.checksum.to_vec())
+    .execute(&mut *connection)
     .await?;
     Ok(())
 }

@@ -58,7 +58,7 @@ pub(crate) async fn write(
         .to_str()
         .ok_or_else(|| LedgerError::file(&partial, "the path is not valid UTF-8".into()))?;
     sqlx::query("VACUUM INTO ?")
-        .bind(partial_text)
+        .bind(partial_text.to_string())
         .execute(&mut *connection)
         .await?;
     // Durable before it counts as a backup: the rename must not reach the disk before the bytes.
