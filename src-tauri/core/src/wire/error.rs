@@ -168,6 +168,18 @@ impl LedgerError {
         }
     }
 
+    /// Whether the message already says what to do about the ledger's file (a database from a
+    /// newer Dossier, a damaged one, an update that failed), so an adapter adds no advice of
+    /// its own that could contradict it.
+    pub fn says_what_to_do(&self) -> bool {
+        matches!(
+            self,
+            Self::MigrationFailed { .. }
+                | Self::NewerDatabase { .. }
+                | Self::DatabaseDamaged { .. }
+        )
+    }
+
     pub fn body(&self) -> ErrorBody {
         ErrorBody {
             kind: self.kind(),
