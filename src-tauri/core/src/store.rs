@@ -10,6 +10,7 @@ pub mod database;
 mod database_error;
 pub mod disk_space;
 pub(crate) mod integrity_check;
+pub mod manual_backup;
 pub(crate) mod message_listing_json;
 pub(crate) mod message_reading;
 pub mod message_removal;
@@ -141,6 +142,11 @@ impl Store {
     /// Attachment bytes by hash, for adapters that serve previews.
     pub async fn blob(&self, hash: &str) -> Result<Option<blob_store::Blob>, LedgerError> {
         blob_store::get(&self.pool, hash).await
+    }
+
+    /// "Back up now": a consistent copy of the ledger at `target` (`manual_backup`).
+    pub async fn back_up_to(&self, target: &Path) -> Result<(), LedgerError> {
+        manual_backup::write_to(&self.pool, target).await
     }
 
     /// Closes the pool, finishing in-flight writes; used on shutdown.

@@ -17,7 +17,7 @@ static MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 /// Opens (creating if needed) the ledger database at `path` and brings its schema up to date,
 /// keeping the last `keep_backups` copies written before an upgrade.
 pub async fn open(path: &Path, keep_backups: usize) -> Result<SqlitePool, LedgerError> {
-    let migrations: Vec<Migration> = MIGRATIONS.iter().cloned().collect();
+    let migrations = migrations();
     let pool = open_with(path, &migrations, keep_backups).await?;
     // sqlx's runner finds nothing left to do; it still verifies that every applied
     // migration's checksum matches the one built in.
@@ -25,6 +25,11 @@ pub async fn open(path: &Path, keep_backups: usize) -> Result<SqlitePool, Ledger
     crate::store::disk_space::convert_if_needed(&pool).await;
     crate::store::search_index::rebuild_if_pending(&pool).await?;
     Ok(pool)
+}
+
+/// This build's migrations.
+pub(crate) fn migrations() -> Vec<Migration> {
+    MIGRATIONS.iter().cloned().collect()
 }
 
 /// `open` with a given list of migrations (tests add one made to fail).

@@ -94,6 +94,15 @@ pub enum LedgerError {
     Migration(Box<dyn std::error::Error + Send + Sync>),
     #[error("Stored data is unreadable: {0}")]
     Corrupt(String),
+    /// A file chosen as a backup is not an SQLite database at all.
+    #[error("{path} is not a Dossier backup: it is not a database file at all. Nothing was changed; choose a file that Dossier's \"Back up now\" or its automatic backups wrote.")]
+    BackupNotADatabase { path: String },
+    /// A file chosen as a backup is cut short or damaged.
+    #[error("The backup {path} is incomplete or damaged ({detail}); it may have been cut off while it was copied. Nothing was changed; choose another backup.")]
+    BackupIncomplete { path: String, detail: String },
+    /// A file chosen as a backup is an SQLite database of some other program.
+    #[error("{path} is a database, but not one of Dossier's: it holds no Dossier sessions. Nothing was changed; choose a file that Dossier's \"Back up now\" or its automatic backups wrote.")]
+    BackupFromAnotherApp { path: String },
     /// Updating the database to this build's schema failed. The update runs as one
     /// transaction, so the database is exactly as it was; `backup` is the copy written first
     /// (none when the database was new and held nothing).
@@ -147,7 +156,10 @@ impl LedgerError {
             | Self::InvalidData { .. }
             | Self::DefaultAgentUnusable { .. }
             | Self::Config { .. }
-            | Self::File { .. } => ErrorKind::Invalid,
+            | Self::File { .. }
+            | Self::BackupNotADatabase { .. }
+            | Self::BackupIncomplete { .. }
+            | Self::BackupFromAnotherApp { .. } => ErrorKind::Invalid,
             Self::DuplicateId(_) => ErrorKind::Conflict,
             Self::Busy(_) | Self::StorageBusy => ErrorKind::Busy,
             Self::RepliesUnavailable | Self::KeychainUnavailable(_) => ErrorKind::Unavailable,

@@ -11,6 +11,7 @@ mod fake_provider;
 mod hooks;
 mod ledger_fixture;
 mod listing_cache;
+mod manual_backup;
 mod message_editing;
 mod offline_model;
 mod ollama_detection;
