@@ -11,6 +11,7 @@ pub mod error;
 pub mod events;
 pub mod logging;
 pub mod single_instance;
+pub mod start_up_error;
 
 use dossier_core::{Ledger, LedgerOptions};
 use tauri::{Manager, Runtime};
@@ -69,7 +70,7 @@ pub fn run() -> Result<(), Box<dyn std::error::Error>> {
     )) {
         Ok(ledger) => ledger,
         Err(error) => {
-            show_start_up_error(&error.to_string());
+            show_start_up_error(&start_up_error::description(&error));
             return Err(error.into());
         }
     };
@@ -144,15 +145,13 @@ pub fn start<R: Runtime>(app: &tauri::App<R>) {
     events::spawn_forwarding(app.handle().clone(), app.state::<Ledger>().inner());
 }
 
-fn show_start_up_error(message: &str) {
-    eprintln!("dossier: could not open the ledger: {message}");
+fn show_start_up_error(description: &str) {
+    eprintln!("dossier: could not open the ledger: {description}");
     // English only: the i18n table lives in the webview, which never started.
     let shown = rfd::MessageDialog::new()
         .set_level(rfd::MessageLevel::Error)
         .set_title("Dossier cannot start")
-        .set_description(format!(
-            "Dossier could not open its saved sessions.\n\n{message}\n\nSet DOSSIER_DATA_DIR to another folder, or fix the file named above, then start Dossier again."
-        ))
+        .set_description(description)
         .set_buttons(rfd::MessageButtons::Ok)
         .show();
     tracing::debug!(?shown, "start-up error shown");

@@ -91,6 +91,19 @@ impl Ledger {
     }
 
     /// Closes the pool, finishing in-flight writes; used on shutdown.
+    /// "Back up now": a consistent copy of the ledger, attachments included, at `target`.
+    pub async fn back_up_to(&self, target: &std::path::Path) -> Result<(), LedgerError> {
+        self.store().back_up_to(target).await
+    }
+
+    /// Whether `path` is a whole Dossier backup this build can open (each refusal its own error).
+    pub async fn inspect_backup(
+        &self,
+        path: &std::path::Path,
+    ) -> Result<crate::store::manual_backup::BackupSummary, LedgerError> {
+        crate::store::manual_backup::inspect(path).await
+    }
+
     pub async fn close(&self) {
         self.store().close().await;
     }

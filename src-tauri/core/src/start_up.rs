@@ -103,7 +103,12 @@ pub async fn open(options: LedgerOptions) -> Result<Ledger, LedgerError> {
             .iter()
             .map(|hook| Arc::new(CommandHook::from_config(hook)) as Arc<dyn ChatMessageHook>),
     );
-    let (store, occupancy) = Store::open(&options.locations.data_dir, options.clock).await?;
+    let keep_backups = config
+        .backups
+        .keep
+        .unwrap_or(crate::store::upgrade_backup::DEFAULT_KEEP);
+    let (store, occupancy) =
+        Store::open(&options.locations.data_dir, options.clock, keep_backups).await?;
     let default_directory = match options.default_directory {
         Some(directory) => directory,
         None => dirs::home_dir()

@@ -9,12 +9,15 @@ pub mod blob_store;
 pub mod database;
 mod database_error;
 pub mod disk_space;
+pub(crate) mod integrity_check;
+pub mod manual_backup;
 pub(crate) mod message_listing_json;
 pub(crate) mod message_reading;
 pub mod message_removal;
 pub mod message_store;
 pub(crate) mod process_lock;
 pub(crate) mod revert_cleanup;
+pub(crate) mod schema_upgrade;
 pub mod search;
 pub(crate) mod search_excerpt;
 pub mod search_index;
@@ -23,6 +26,7 @@ pub mod search_text;
 pub(crate) mod session_lifecycle;
 pub mod session_store;
 pub(crate) mod session_usage;
+pub mod upgrade_backup;
 
 use crate::wire::error::LedgerError;
 use crate::wire::event::EventBus;
@@ -64,14 +68,16 @@ struct Upkeep {
 }
 
 impl Store {
-    /// Opens the database in `data_dir` and says whether another living process uses the folder
+    /// Opens the database in `data_dir` (keeping the last `keep_backups` copies written before a
+    /// schema update) and says whether another living process uses the folder
     /// (then replies left open may be its, streaming right now).
     pub async fn open(
         data_dir: &Path,
         clock: Option<Clock>,
+        keep_backups: usize,
     ) -> Result<(Self, Occupancy), LedgerError> {
         let (process_lock, occupancy) = ProcessLock::acquire(data_dir)?;
-        let pool = database::open(&data_dir.join(DATABASE_FILE)).await?;
+        let pool = database::open(&data_dir.join(DATABASE_FILE), keep_backups).await?;
         let ids = Arc::new(match clock {
             Some(clock) => IdGenerator::new(clock),
             None => IdGenerator::system(),
@@ -136,6 +142,11 @@ impl Store {
     /// Attachment bytes by hash, for adapters that serve previews.
     pub async fn blob(&self, hash: &str) -> Result<Option<blob_store::Blob>, LedgerError> {
         blob_store::get(&self.pool, hash).await
+    }
+
+    /// "Back up now": a consistent copy of the ledger at `target` (`manual_backup`).
+    pub async fn back_up_to(&self, target: &Path) -> Result<(), LedgerError> {
+        manual_backup::write_to(&self.pool, target).await
     }
 
     /// Closes the pool, finishing in-flight writes; used on shutdown.

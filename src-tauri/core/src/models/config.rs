@@ -26,6 +26,16 @@ pub struct Config {
     pub hooks: HooksConfig,
     #[serde(default)]
     pub compaction: CompactionConfig,
+    #[serde(default)]
+    pub backups: BackupsConfig,
+}
+
+/// Dossier's `backups` section: how many copies written before a schema update are kept
+/// (`keep`, five when absent; the newest is never deleted, so 0 keeps one).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct BackupsConfig {
+    #[serde(default)]
+    pub keep: Option<usize>,
 }
 
 /// OpenCode's `compaction` section. `auto: false` turns automatic summaries off; `prune: true`

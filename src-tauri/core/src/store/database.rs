@@ -1,19 +1,51 @@
-//! Opening the SQLite database: WAL, foreign keys, a busy timeout, and the embedded
-//! forward-only migrations; and the background task that checkpoints the write-ahead log.
+//! Opening the SQLite database: the checks before anything is written (`integrity_check`, then
+//! `schema_upgrade` refusing a newer schema and `upgrade_backup` copying an older one), WAL,
+//! foreign keys, a busy timeout, and the embedded forward-only migrations; and the background
+//! task that checkpoints the write-ahead log.
 
+use crate::store::{integrity_check, schema_upgrade, upgrade_backup};
 use crate::wire::error::LedgerError;
+use sqlx::migrate::Migration;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::Connection;
 use sqlx::SqlitePool;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 static MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
-/// Opens (creating if needed) the ledger database at `path` and brings its schema up to date.
-pub async fn open(path: &Path) -> Result<SqlitePool, LedgerError> {
-    if let Some(folder) = path.parent() {
-        std::fs::create_dir_all(folder).map_err(|error| LedgerError::io(folder, error))?;
-    }
+/// Opens (creating if needed) the ledger database at `path` and brings its schema up to date,
+/// keeping the last `keep_backups` copies written before an upgrade.
+pub async fn open(path: &Path, keep_backups: usize) -> Result<SqlitePool, LedgerError> {
+    let migrations = migrations();
+    let pool = open_with(path, &migrations, keep_backups).await?;
+    // sqlx's runner finds nothing left to do; it still verifies that every applied
+    // migration's checksum matches the one built in.
+    MIGRATIONS.run(&pool).await?;
+    crate::store::disk_space::convert_if_needed(&pool).await;
+    crate::store::search_index::rebuild_if_pending(&pool).await?;
+    Ok(pool)
+}
+
+/// This build's migrations.
+pub(crate) fn migrations() -> Vec<Migration> {
+    MIGRATIONS.iter().cloned().collect()
+}
+
+/// `open` with a given list of migrations (tests add one made to fail).
+pub(crate) async fn open_with(
+    path: &Path,
+    migrations: &[Migration],
+    keep_backups: usize,
+) -> Result<SqlitePool, LedgerError> {
+    let data_dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(data_dir).map_err(|error| LedgerError::io(data_dir, error))?;
+    let backup = match std::fs::metadata(path) {
+        Ok(metadata) if metadata.len() > 0 => {
+            prepare_existing(path, data_dir, migrations, keep_backups).await?
+        }
+        _ => None,
+    };
     let options = SqliteConnectOptions::new()
         .filename(path)
         .create_if_missing(true)
@@ -45,10 +77,50 @@ pub async fn open(path: &Path) -> Result<SqlitePool, LedgerError> {
         .min_connections(1)
         .connect_with(options)
         .await?;
-    MIGRATIONS.run(&pool).await?;
-    crate::store::disk_space::convert_if_needed(&pool).await;
-    crate::store::search_index::rebuild_if_pending(&pool).await?;
+    if let Err(error) = schema_upgrade::migrate(&pool, path, migrations, backup.as_deref()).await {
+        pool.close().await;
+        return Err(error);
+    }
     Ok(pool)
+}
+
+/// The checks on a database that already holds something, on a read-only connection: sound
+/// (`integrity_check`), not from a newer Dossier, and copied to `backups/` when a migration is
+/// about to run. Returns that copy.
+async fn prepare_existing(
+    path: &Path,
+    data_dir: &Path,
+    migrations: &[Migration],
+    keep_backups: usize,
+) -> Result<Option<PathBuf>, LedgerError> {
+    let mut connection = integrity_check::open_checked(path, data_dir).await?;
+    let outcome =
+        check_and_back_up(&mut connection, path, data_dir, migrations, keep_backups).await;
+    if let Err(error) = connection.close().await {
+        tracing::debug!(%error, "closing the read-only check connection");
+    }
+    outcome
+}
+
+async fn check_and_back_up(
+    connection: &mut sqlx::SqliteConnection,
+    path: &Path,
+    data_dir: &Path,
+    migrations: &[Migration],
+    keep_backups: usize,
+) -> Result<Option<PathBuf>, LedgerError> {
+    let applied = schema_upgrade::applied_versions(connection).await?;
+    schema_upgrade::refuse_newer(connection, path, &applied, migrations).await?;
+    let Some(&old_version) = applied.iter().max() else {
+        // A file with no migrations applied holds no sessions: nothing to keep.
+        return Ok(None);
+    };
+    if schema_upgrade::pending(migrations, &applied).is_empty() {
+        return Ok(None);
+    }
+    let backup = upgrade_backup::write(connection, data_dir, old_version, keep_backups).await?;
+    tracing::info!(backup = %backup.display(), "backed up the ledger before a schema update");
+    Ok(Some(backup))
 }
 
 /// How every write transaction starts. A deferred `BEGIN` takes the write lock only at its first

@@ -94,6 +94,45 @@ pub enum LedgerError {
     Migration(Box<dyn std::error::Error + Send + Sync>),
     #[error("Stored data is unreadable: {0}")]
     Corrupt(String),
+    /// A file chosen as a backup is not an SQLite database at all.
+    #[error("{path} is not a Dossier backup: it is not a database file at all. Nothing was changed; choose a file that Dossier's \"Back up now\" or its automatic backups wrote.")]
+    BackupNotADatabase { path: String },
+    /// A file chosen as a backup is cut short or damaged.
+    #[error("The backup {path} is incomplete or damaged ({detail}); it may have been cut off while it was copied. Nothing was changed; choose another backup.")]
+    BackupIncomplete { path: String, detail: String },
+    /// A file chosen as a backup is an SQLite database of some other program.
+    #[error("{path} is a database, but not one of Dossier's: it holds no Dossier sessions. Nothing was changed; choose a file that Dossier's \"Back up now\" or its automatic backups wrote.")]
+    BackupFromAnotherApp { path: String },
+    /// Updating the database to this build's schema failed. The update runs as one
+    /// transaction, so the database is exactly as it was; `backup` is the copy written first
+    /// (none when the database was new and held nothing).
+    #[error("{}", migration_failed_message(database, *from_version, *to_version, backup.as_deref(), reason))]
+    MigrationFailed {
+        database: String,
+        from_version: i64,
+        to_version: i64,
+        backup: Option<String>,
+        reason: String,
+    },
+    /// The database holds migrations this build does not know: a newer Dossier wrote it, and
+    /// writing to it could break what that version stored.
+    #[error("{}", newer_database_message(database, *schema_version, *known_version, made_by.as_deref()))]
+    NewerDatabase {
+        database: String,
+        schema_version: i64,
+        known_version: i64,
+        /// The Dossier version that applied the newest migration, when it recorded one.
+        made_by: Option<String>,
+    },
+    /// `PRAGMA quick_check` found damage, or SQLite cannot read the file as a database.
+    #[error("{}", damaged_database_message(database, detail, kept_at.as_deref(), newest_backup.as_deref()))]
+    DatabaseDamaged {
+        database: String,
+        detail: String,
+        /// Where a copy of the damaged file was put aside, if it could be.
+        kept_at: Option<String>,
+        newest_backup: Option<String>,
+    },
     /// No keychain to keep a key in; the message says how to go on without one.
     #[error("No keychain is available to store the key: {0}. Save the provider without a key and set its API key environment variable instead, or unlock or install a keychain (on Linux, a Secret Service such as GNOME Keyring).")]
     KeychainUnavailable(String),
@@ -117,7 +156,10 @@ impl LedgerError {
             | Self::InvalidData { .. }
             | Self::DefaultAgentUnusable { .. }
             | Self::Config { .. }
-            | Self::File { .. } => ErrorKind::Invalid,
+            | Self::File { .. }
+            | Self::BackupNotADatabase { .. }
+            | Self::BackupIncomplete { .. }
+            | Self::BackupFromAnotherApp { .. } => ErrorKind::Invalid,
             Self::DuplicateId(_) => ErrorKind::Conflict,
             Self::Busy(_) | Self::StorageBusy => ErrorKind::Busy,
             Self::RepliesUnavailable | Self::KeychainUnavailable(_) => ErrorKind::Unavailable,
@@ -130,8 +172,24 @@ impl LedgerError {
             | Self::Database(_)
             | Self::Migration(_)
             | Self::Corrupt(_)
+            | Self::MigrationFailed { .. }
+            | Self::DatabaseDamaged { .. }
             | Self::Keychain(_) => ErrorKind::Internal,
+            // Not ours to change: a newer version owns that file.
+            Self::NewerDatabase { .. } => ErrorKind::Conflict,
         }
+    }
+
+    /// Whether the message already says what to do about the ledger's file (a database from a
+    /// newer Dossier, a damaged one, an update that failed), so an adapter adds no advice of
+    /// its own that could contradict it.
+    pub fn says_what_to_do(&self) -> bool {
+        matches!(
+            self,
+            Self::MigrationFailed { .. }
+                | Self::NewerDatabase { .. }
+                | Self::DatabaseDamaged { .. }
+        )
     }
 
     pub fn body(&self) -> ErrorBody {
@@ -154,6 +212,67 @@ impl LedgerError {
             message: error.to_string(),
         }
     }
+}
+
+fn migration_failed_message(
+    database: &str,
+    from_version: i64,
+    to_version: i64,
+    backup: Option<&str>,
+    reason: &str,
+) -> String {
+    let copy = match backup {
+        Some(backup) => format!(" A copy made just before the update is also at {backup}."),
+        None => String::new(),
+    };
+    format!(
+        "Dossier could not update your saved sessions from format {from_version} to format \
+         {to_version}: {reason}. Nothing was changed: {database} is exactly as it was.{copy} \
+         Keep these files. To go on working, start the Dossier version you used before, or \
+         report this problem with this message."
+    )
+}
+
+fn newer_database_message(
+    database: &str,
+    schema_version: i64,
+    known_version: i64,
+    made_by: Option<&str>,
+) -> String {
+    let maker = match made_by {
+        Some(version) => format!("Dossier {version}"),
+        None => "a newer version of Dossier".to_string(),
+    };
+    format!(
+        "Your saved sessions in {database} were last updated by {maker} (format \
+         {schema_version}); this version of Dossier only knows formats up to {known_version}. To \
+         keep them safe, nothing was opened or changed. Install {maker} or later to use them."
+    )
+}
+
+fn damaged_database_message(
+    database: &str,
+    detail: &str,
+    kept_at: Option<&str>,
+    newest_backup: Option<&str>,
+) -> String {
+    let kept = match kept_at {
+        Some(kept_at) => format!(" A copy of the damaged file was put aside at {kept_at}."),
+        None => String::new(),
+    };
+    let what_to_do = match newest_backup {
+        Some(backup) => format!(
+            "The newest good backup is {backup}: quit Dossier, move {database} somewhere else, \
+             copy the backup in its place under the same name, then start Dossier again."
+        ),
+        None => "There is no good backup in the backups folder; SQLite's \".recover\" command \
+                 can often get most of the sessions back from the damaged file."
+            .to_string(),
+    };
+    format!(
+        "Your saved sessions file {database} is damaged ({detail}), so Dossier did not open or \
+         change it.{kept} {what_to_do}"
+    )
 }
 
 pub type LedgerResult<T> = Result<T, LedgerError>;

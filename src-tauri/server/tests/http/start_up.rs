@@ -66,3 +66,57 @@ async fn a_ledger_that_cannot_open_stops_start_up_with_the_reason() {
     let error = outcome.unwrap_err().to_string();
     assert!(error.contains("dossier.json"), "{error}");
 }
+
+#[tokio::test]
+async fn a_database_from_a_newer_dossier_stops_start_up_naming_its_version() {
+    let folder = tempfile::tempdir().unwrap();
+    let ledger = dossier_core::start_up::open(ledger_options(&folder))
+        .await
+        .unwrap();
+    ledger.close().await;
+    let database = folder.path().join("data/dossier.db");
+    {
+        // What a newer Dossier leaves behind: a migration this build does not have, and the
+        // version that applied it.
+        use sqlx::ConnectOptions;
+        let mut connection = sqlx::sqlite::SqliteConnectOptions::new()
+            .filename(&database)
+            .connect()
+            .await
+            .unwrap();
+        sqlx::query(
+            "INSERT INTO _sqlx_migrations (version, description, success, checksum, \
+             execution_time) VALUES (4000, 'from the future', TRUE, x'00', 0)",
+        )
+        .execute(&mut connection)
+        .await
+        .unwrap();
+        sqlx::query("INSERT INTO migration_app_version VALUES (4000, '7.2.0')")
+            .execute(&mut connection)
+            .await
+            .unwrap();
+        sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+            .execute(&mut connection)
+            .await
+            .unwrap();
+        sqlx::Connection::close(connection).await.unwrap();
+    }
+    let before = std::fs::read(&database).unwrap();
+    let options = test_options();
+    let listener = bind(&options).await.unwrap();
+    let outcome = serve(
+        listener,
+        dossier_core::start_up::open(ledger_options(&folder)),
+        &options,
+        std::future::pending(),
+        |_| {},
+    )
+    .await;
+    let error = outcome.unwrap_err().to_string();
+    assert!(error.contains("Dossier 7.2.0"), "{error}");
+    assert!(error.contains("nothing was opened or changed"), "{error}");
+    assert!(
+        std::fs::read(&database).unwrap() == before,
+        "the newer database was written to"
+    );
+}
