@@ -11,6 +11,7 @@ pub mod error;
 pub mod events;
 pub mod logging;
 pub mod single_instance;
+pub mod webview_names;
 
 use dossier_core::{Ledger, LedgerOptions};
 use tauri::{Manager, Runtime};
