@@ -27,203 +27,375 @@ use std::sync::Arc;
 
 pub const ABORTED_MESSAGE: &str = "The operation was aborted.";
 
+/// Steps until the newest user message has its finished reply, something ends the run, or it is
+/// aborted; then tidies up and returns the reply.
 pub(crate) async fn run(
     context: &ReplyContext,
     control: &RunControl,
     client: &reqwest::Client,
 ) -> Result<MessageWithParts, LedgerError> {
-    let session_id = control.session_id.as_str();
     control.set_status(SessionStatus::Busy);
-    let mut step: u32 = 0;
-    let mut recent_calls = Vec::new();
-    let mut compacted = false;
-    // `compaction.auto: false` in the config turns automatic summaries off (OpenCode's switch).
-    let auto_compaction = context.config().compaction.auto != Some(false);
-    loop {
-        if control.is_aborted() {
+    let mut state = RunState::new(context);
+    while !control.is_aborted() {
+        if take_step(context, control, client, &mut state).await? == Next::Stop {
             break;
         }
-        let mut history =
-            crate::reply::compaction::visible_history(history(context, session_id).await?);
-        if reply_is_complete(&history) {
-            break;
-        }
-        let Some(user) = latest_user(&history).cloned() else {
-            break;
-        };
-        step += 1;
-        let session = context.session(session_id).await?;
-        if step == 1 && title::wanted(&session, &history) {
-            tokio::spawn(title::generate(
-                context.clone(),
-                session.clone(),
-                history.clone(),
-                client.clone(),
-            ));
-        }
-        let agent = match context.agents().get(&user.agent) {
-            Some(agent) => agent.clone(),
-            None => context.agents().default_agent()?.clone(),
-        };
-        if let Some((_, subtask)) = crate::reply::subtask::pending(&history) {
-            let handled =
-                crate::reply::subtask::run_part(context, control, &session, &user, subtask).await?;
-            if handled == StepEnd::Aborted {
-                break;
-            }
-            continue;
-        }
-        if let Some((index, request)) = crate::reply::compaction::pending_request(&history) {
-            // The user asked for a summary: it answers the request instead of a model step.
-            let before = &history[..index];
-            match crate::reply::compaction::summarize_before(
-                context, control, &session, request, before, client,
-            )
-            .await?
-            {
-                StepEnd::Finished => continue,
-                _ => break,
-            }
-        }
-        let model = user.model.model_ref();
-        let limit = crate::models::model_snapshot::limit_of(&context.config(), &model);
-        if !compacted
-            && auto_compaction
-            && crate::reply::compaction::needs_compaction(&history, limit.as_ref())
-        {
-            // The last reply filled the context: summarise before asking again.
-            compacted = true;
-            let compacted_step = crate::reply::compaction::compact(
-                context, control, &session, &user, &history, None, client,
-            );
-            match compacted_step.await? {
-                StepEnd::Finished => continue,
-                _ => break,
-            }
-        }
-        let mut assistant = new_assistant(context, &session, &user, &agent);
-        context.insert_reply_message(&assistant).await?;
+    }
+    prune_old_tool_outputs(context, &control.session_id).await;
+    latest_reply(context, &control.session_id).await
+}
 
-        let provider = match context.model_provider(&model, client).await {
-            Ok(provider) => provider,
-            Err(failure) => {
-                let error = failure.to_assistant_error(&model.provider_id);
-                close(context, &mut assistant, Some(error)).await?;
-                break;
-            }
-        };
-        if step > 1 {
-            if let Some(finished) = latest_finished_id(&history) {
-                model_messages::wrap_late_user_text(&mut history, &finished);
-            }
+/// Whether the loop takes another step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Next {
+    Continue,
+    Stop,
+}
+
+impl Next {
+    /// A summary or subtask that finished lets the loop go on; anything else ends the run.
+    fn after(end: &StepEnd) -> Self {
+        if *end == StepEnd::Finished {
+            Self::Continue
+        } else {
+            Self::Stop
         }
-        // A kept tail sits before its compaction in the ledger; the model reads the summary first.
-        let history = crate::reply::compaction::tail::model_order(history);
-        let mut messages = model_messages::to_model_messages_for(
-            &history,
-            &model,
-            provider.media_in_tool_results(),
-        );
-        inline_blobs(context, &mut messages).await?;
-        let rules: Vec<Rule> = agent
-            .permission
-            .iter()
-            .chain(session.permission.iter().flatten())
-            .cloned()
-            .collect();
-        let options = crate::models::model_variant::provider_options(
-            &context.config(),
-            &model,
-            user.model.variant.as_deref(),
-        );
-        let request = ModelRequest {
-            model_id: model.model_id.clone(),
-            system: system_prompt(&agent, &session, &user, &model.label()),
-            messages,
-            tools: if provider.is_offline() {
-                Vec::new()
+    }
+}
+
+/// What one run carries from step to step.
+struct RunState {
+    step: u32,
+    /// Recent tool calls, to notice a model repeating itself.
+    recent_calls: Vec<(String, serde_json::Value)>,
+    /// A run summarises the history at most once.
+    compacted: bool,
+    /// `compaction.auto: false` in the config turns automatic summaries off (OpenCode's switch).
+    auto_compaction: bool,
+}
+
+impl RunState {
+    fn new(context: &ReplyContext) -> Self {
+        Self {
+            step: 0,
+            recent_calls: Vec::new(),
+            compacted: false,
+            auto_compaction: context.config().compaction.auto != Some(false),
+        }
+    }
+
+    /// Takes the run's one automatic summary, if it is still to be had.
+    fn take_compaction(&mut self) -> bool {
+        let allowed = !self.compacted && self.auto_compaction;
+        self.compacted |= allowed;
+        allowed
+    }
+}
+
+/// Who answers whom in one step: the newest user message, its session, agent and model.
+struct Turn<'run> {
+    context: &'run ReplyContext,
+    control: &'run RunControl,
+    client: &'run reqwest::Client,
+    session: Session,
+    user: UserMessage,
+    agent: Agent,
+    model: crate::wire::message::ModelRef,
+    /// The model's context and output limits, when known.
+    limit: Option<serde_json::Value>,
+}
+
+/// One pass of the loop: answer what the newest user message still waits for.
+async fn take_step(
+    context: &ReplyContext,
+    control: &RunControl,
+    client: &reqwest::Client,
+    state: &mut RunState,
+) -> Result<Next, LedgerError> {
+    let history =
+        crate::reply::compaction::visible_history(history(context, &control.session_id).await?);
+    if reply_is_complete(&history) {
+        return Ok(Next::Stop);
+    }
+    let Some(user) = latest_user(&history).cloned() else {
+        return Ok(Next::Stop);
+    };
+    state.step += 1;
+    let session = context.session(&control.session_id).await?;
+    if state.step == 1 {
+        start_title(context, &session, &history, client);
+    }
+    let agent = answering_agent(context, &user)?;
+    let model = user.model.model_ref();
+    let limit = crate::models::model_snapshot::limit_of(&context.config(), &model);
+    let turn = Turn {
+        context,
+        control,
+        client,
+        session,
+        user,
+        agent,
+        model,
+        limit,
+    };
+    if let Some(next) = answer_before_the_model(&turn, state, &history).await? {
+        return Ok(next);
+    }
+    ask_the_model(&turn, state, history).await
+}
+
+/// A new session's title is written beside the first reply, not before it.
+fn start_title(
+    context: &ReplyContext,
+    session: &Session,
+    history: &[MessageWithParts],
+    client: &reqwest::Client,
+) {
+    if title::wanted(session, history) {
+        tokio::spawn(title::generate(
+            context.clone(),
+            session.clone(),
+            history.to_vec(),
+            client.clone(),
+        ));
+    }
+}
+
+/// The agent the user message names, else the default one.
+fn answering_agent(context: &ReplyContext, user: &UserMessage) -> Result<Agent, LedgerError> {
+    match context.agents().get(&user.agent) {
+        Some(agent) => Ok(agent.clone()),
+        None => Ok(context.agents().default_agent()?.clone()),
+    }
+}
+
+/// Work that takes the place of a model step: a subtask part, a summary the person asked for,
+/// or an automatic one when the last reply filled the context. `None` when there is none.
+async fn answer_before_the_model(
+    turn: &Turn<'_>,
+    state: &mut RunState,
+    history: &[MessageWithParts],
+) -> Result<Option<Next>, LedgerError> {
+    let Turn {
+        context,
+        control,
+        client,
+        session,
+        user,
+        ..
+    } = turn;
+    if let Some((_, subtask)) = crate::reply::subtask::pending(history) {
+        let handled =
+            crate::reply::subtask::run_part(context, control, session, user, subtask).await?;
+        return Ok(Some(if handled == StepEnd::Aborted {
+            Next::Stop
+        } else {
+            Next::Continue
+        }));
+    }
+    if let Some((index, request)) = crate::reply::compaction::pending_request(history) {
+        // The user asked for a summary: it answers the request instead of a model step.
+        let before = &history[..index];
+        let end = crate::reply::compaction::summarize_before(
+            context, control, session, request, before, client,
+        )
+        .await?;
+        return Ok(Some(Next::after(&end)));
+    }
+    if crate::reply::compaction::needs_compaction(history, turn.limit.as_ref())
+        && state.take_compaction()
+    {
+        // The last reply filled the context: summarise before asking again.
+        let end = crate::reply::compaction::compact(
+            context, control, session, user, history, None, client,
+        )
+        .await?;
+        return Ok(Some(Next::after(&end)));
+    }
+    Ok(None)
+}
+
+/// A model step: the assistant message first (persisted before the model is called), then the
+/// request, the streamed reply, and how it ended.
+async fn ask_the_model(
+    turn: &Turn<'_>,
+    state: &mut RunState,
+    history: Vec<MessageWithParts>,
+) -> Result<Next, LedgerError> {
+    let context = turn.context;
+    let mut assistant = new_assistant(context, &turn.session, &turn.user, &turn.agent);
+    context.insert_reply_message(&assistant).await?;
+    let provider = match context.model_provider(&turn.model, turn.client).await {
+        Ok(provider) => provider,
+        Err(failure) => {
+            let error = failure.to_assistant_error(&turn.model.provider_id);
+            close(context, &mut assistant, Some(error)).await?;
+            return Ok(Next::Stop);
+        }
+    };
+    let rules = step_rules(&turn.agent, &turn.session);
+    let request = model_request(turn, state.step, history, provider.as_ref(), &rules).await?;
+    let plan = StepPlan {
+        provider: provider.as_ref(),
+        request,
+        session: &turn.session,
+        rules,
+    };
+    let end = stream_step(
+        context,
+        turn.control,
+        plan,
+        &mut assistant,
+        &mut state.recent_calls,
+    )
+    .await?;
+    settle_step(turn, state, &mut assistant, end).await
+}
+
+/// The agent's rules, then the session's.
+fn step_rules(agent: &Agent, session: &Session) -> Vec<Rule> {
+    agent
+        .permission
+        .iter()
+        .chain(session.permission.iter().flatten())
+        .cloned()
+        .collect()
+}
+
+/// What the model is sent: the system prompt, the history in the model's order and form, the
+/// tools the rules allow, and the variant's options.
+async fn model_request(
+    turn: &Turn<'_>,
+    step: u32,
+    mut history: Vec<MessageWithParts>,
+    provider: &dyn ModelProvider,
+    rules: &[Rule],
+) -> Result<ModelRequest, LedgerError> {
+    let Turn {
+        context,
+        session,
+        user,
+        agent,
+        model,
+        limit,
+        ..
+    } = turn;
+    if step > 1 {
+        if let Some(finished) = latest_finished_id(&history) {
+            model_messages::wrap_late_user_text(&mut history, &finished);
+        }
+    }
+    // A kept tail sits before its compaction in the ledger; the model reads the summary first.
+    let history = crate::reply::compaction::tail::model_order(history);
+    let mut messages =
+        model_messages::to_model_messages_for(&history, model, provider.media_in_tool_results());
+    inline_blobs(context, &mut messages).await?;
+    let options = crate::models::model_variant::provider_options(
+        &context.config(),
+        model,
+        user.model.variant.as_deref(),
+    );
+    Ok(ModelRequest {
+        model_id: model.model_id.clone(),
+        system: system_prompt(agent, session, user, &model.label()),
+        messages,
+        tools: if provider.is_offline() {
+            Vec::new()
+        } else {
+            offered_tools(context, agent, rules)
+        },
+        history: Arc::new(history),
+        max_output_tokens: crate::models::model_variant::answer_tokens_beside_thinking(
+            &options,
+            limit
+                .as_ref()
+                .and_then(|limit| limit.get("output"))
+                .and_then(serde_json::Value::as_u64),
+        ),
+        temperature: agent.temperature,
+        top_p: agent.top_p,
+        options,
+    })
+}
+
+/// Closes the assistant message as the step ended, and says whether the run goes on.
+async fn settle_step(
+    turn: &Turn<'_>,
+    state: &mut RunState,
+    assistant: &mut AssistantMessage,
+    end: StepEnd,
+) -> Result<Next, LedgerError> {
+    let context = turn.context;
+    match end {
+        StepEnd::Finished => {
+            close(context, assistant, None).await?;
+            let out_of_steps = turn.agent.steps.is_some_and(|steps| state.step >= steps);
+            Ok(if out_of_steps {
+                Next::Stop
             } else {
-                offered_tools(context, &agent, &rules)
-            },
-            history: Arc::new(history),
-            max_output_tokens: crate::models::model_variant::answer_tokens_beside_thinking(
-                &options,
-                limit
-                    .as_ref()
-                    .and_then(|limit| limit.get("output"))
-                    .and_then(serde_json::Value::as_u64),
-            ),
-            temperature: agent.temperature,
-            top_p: agent.top_p,
-            options,
-        };
-        let plan = StepPlan {
-            provider: provider.as_ref(),
-            request,
-            session: &session,
-            rules,
-        };
-        let end = stream_step(context, control, plan, &mut assistant, &mut recent_calls).await?;
-        match end {
-            StepEnd::Finished => close(context, &mut assistant, None).await?,
-            StepEnd::Refused => {
-                close(context, &mut assistant, None).await?;
-                break;
-            }
-            StepEnd::Aborted => {
-                let error = AssistantError::MessageAbortedError {
-                    message: ABORTED_MESSAGE.into(),
-                };
-                close(context, &mut assistant, Some(error)).await?;
-                break;
-            }
-            StepEnd::Failed {
-                failure: ProviderFailure::ContextOverflow { .. },
-                produced: false,
-            } if !compacted && auto_compaction => {
-                // The reply that did not fit is closed quietly; a summary takes the history's place.
-                compacted = true;
-                close(context, &mut assistant, None).await?;
-                let fitted = self::history(context, session_id).await?;
-                let (before, question) = crate::reply::compaction::replay::split_unanswered(
-                    crate::reply::compaction::visible_history(fitted),
-                    &user.id,
-                );
-                let compacted_step = crate::reply::compaction::compact(
-                    context,
-                    control,
-                    &session,
-                    &user,
-                    &before,
-                    question.as_ref(),
-                    client,
-                );
-                match compacted_step.await? {
-                    StepEnd::Finished => continue,
-                    _ => break,
-                }
-            }
-            StepEnd::Failed { failure, .. } => {
-                let error = failure.to_assistant_error(&model.provider_id);
-                close(context, &mut assistant, Some(error)).await?;
-                break;
-            }
+                Next::Continue
+            })
         }
-        if agent.steps.is_some_and(|steps| step >= steps) {
-            break;
+        StepEnd::Refused => {
+            close(context, assistant, None).await?;
+            Ok(Next::Stop)
+        }
+        StepEnd::Aborted => {
+            let error = AssistantError::MessageAbortedError {
+                message: ABORTED_MESSAGE.into(),
+            };
+            close(context, assistant, Some(error)).await?;
+            Ok(Next::Stop)
+        }
+        StepEnd::Failed {
+            failure: ProviderFailure::ContextOverflow { .. },
+            produced: false,
+        } if state.take_compaction() => {
+            // The reply that did not fit is closed quietly; a summary takes the history's place.
+            close(context, assistant, None).await?;
+            compact_after_overflow(turn).await
+        }
+        StepEnd::Failed { failure, .. } => {
+            let error = failure.to_assistant_error(&turn.model.provider_id);
+            close(context, assistant, Some(error)).await?;
+            Ok(Next::Stop)
         }
     }
-    if context.config().compaction.prune == Some(true) {
-        // As in OpenCode, pruning is housekeeping: its failure is logged, never the reply's.
-        let pruned = match history(context, session_id).await {
-            Ok(history) => crate::reply::compaction::prune::prune(context, &history).await,
-            Err(error) => Err(error),
-        };
-        if let Err(error) = pruned {
-            tracing::warn!(%error, session = session_id, "pruning old tool outputs failed");
-        }
+}
+
+/// Summarises what came before the unanswered question, which is then asked again.
+async fn compact_after_overflow(turn: &Turn<'_>) -> Result<Next, LedgerError> {
+    let fitted = history(turn.context, &turn.control.session_id).await?;
+    let (before, question) = crate::reply::compaction::replay::split_unanswered(
+        crate::reply::compaction::visible_history(fitted),
+        &turn.user.id,
+    );
+    let end = crate::reply::compaction::compact(
+        turn.context,
+        turn.control,
+        &turn.session,
+        &turn.user,
+        &before,
+        question.as_ref(),
+        turn.client,
+    )
+    .await?;
+    Ok(Next::after(&end))
+}
+
+/// `compaction.prune: true` clears old tool outputs once the run is over. As in OpenCode,
+/// pruning is housekeeping: its failure is logged, never the reply's.
+async fn prune_old_tool_outputs(context: &ReplyContext, session_id: &str) {
+    if context.config().compaction.prune != Some(true) {
+        return;
     }
-    latest_reply(context, session_id).await
+    let pruned = match history(context, session_id).await {
+        Ok(history) => crate::reply::compaction::prune::prune(context, &history).await,
+        Err(error) => Err(error),
+    };
+    if let Err(error) = pruned {
+        tracing::warn!(%error, session = session_id, "pruning old tool outputs failed");
+    }
 }
 
 /// What one step sends, and under which rules its tool calls run.
