@@ -7,13 +7,13 @@ use crate::drop::classification::DroppedFile;
 use crate::error::ShellError;
 use dossier_core::models::agent::Agent;
 use dossier_core::models::model_catalog::ModelCatalog;
-use dossier_core::store::message_store::MessageQuery;
-use dossier_core::store::session_store::SessionQuery;
+use dossier_core::store::message_store::{MessagePage, MessageQuery};
+use dossier_core::store::session_store::{SessionPage, SessionQuery};
 use dossier_core::wire::draft::PromptInput;
 use dossier_core::wire::message::MessageWithParts;
 use dossier_core::wire::session::{CreateSession, Session, SessionPatch};
 use dossier_core::Ledger;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use tauri::{AppHandle, Emitter, Manager, Runtime, State};
 use ts_rs::TS;
 
@@ -37,29 +37,11 @@ pub struct SessionListRequest {
     pub pinned_only: bool,
 }
 
-#[derive(Debug, Clone, Serialize, TS)]
-#[ts(export, export_to = "../shell-bindings/")]
-#[serde(rename_all = "camelCase")]
-pub struct SessionListing {
-    pub sessions: Vec<Session>,
-    pub next_cursor: Option<String>,
-}
-
-#[derive(Debug, Clone, Serialize, TS)]
-#[ts(export, export_to = "../shell-bindings/")]
-#[serde(rename_all = "camelCase")]
-pub struct MessageListing {
-    /// Oldest first.
-    pub messages: Vec<MessageWithParts>,
-    /// Pass back as `before` for older messages.
-    pub next_cursor: Option<String>,
-}
-
 #[tauri::command]
 pub async fn list_sessions(
     ledger: State<'_, Ledger>,
     request: SessionListRequest,
-) -> Result<SessionListing, ShellError> {
+) -> Result<SessionPage, ShellError> {
     let query = SessionQuery {
         limit: request.limit,
         cursor: request.cursor,
@@ -69,11 +51,7 @@ pub async fn list_sessions(
         updated_since: None,
         pinned_only: request.pinned_only,
     };
-    let page = ledger.sessions(&query).await?;
-    Ok(SessionListing {
-        sessions: page.sessions,
-        next_cursor: page.next_cursor,
-    })
+    Ok(ledger.sessions(&query).await?)
 }
 
 #[tauri::command]
@@ -137,14 +115,10 @@ pub async fn list_messages(
     session_id: String,
     limit: Option<u32>,
     before: Option<String>,
-) -> Result<MessageListing, ShellError> {
-    let page = ledger
+) -> Result<MessagePage, ShellError> {
+    Ok(ledger
         .messages(&session_id, &MessageQuery { limit, before })
-        .await?;
-    Ok(MessageListing {
-        messages: page.messages,
-        next_cursor: page.next_cursor,
-    })
+        .await?)
 }
 
 /// Sends drafts built like OpenCode's client. `file:` drafts must name a dropped or picked path.

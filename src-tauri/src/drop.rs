@@ -6,6 +6,7 @@
 pub mod allow_list;
 pub mod classification;
 
+use crate::webview_names::EventName;
 use allow_list::AllowList;
 use classification::{classify, DroppedFile};
 use serde::Serialize;
@@ -14,9 +15,9 @@ use tauri::{AppHandle, DragDropEvent, Emitter, Manager, Runtime, WindowEvent};
 use ts_rs::TS;
 
 /// Emitted while files hover over the window (the UI shows its drop overlay).
-pub const DRAG_EVENT: &str = "dossier://drag";
+pub const DRAG_EVENT: &str = EventName::Drag.as_str();
 /// Emitted with the classified files once a native drop lands.
-pub const DROPPED_EVENT: &str = "dossier://dropped";
+pub const DROPPED_EVENT: &str = EventName::Dropped.as_str();
 
 #[derive(Debug, Clone, Copy, Serialize, TS)]
 #[ts(export, export_to = "../shell-bindings/")]

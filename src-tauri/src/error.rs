@@ -12,7 +12,10 @@ pub enum ShellError {
     #[error("Dossier may only read files you dropped or picked: {path} was not one of them")]
     PathNotAllowed { path: String },
     #[error("Invalid file link \"{url}\": {reason}")]
-    InvalidFileUrl { url: String, reason: String },
+    InvalidFileUrl {
+        url: String,
+        reason: dossier_core::pipeline::draft_resolution::FileUrlError,
+    },
     /// A test-only hook was called in a normal run.
     #[error("{what} is only available when the app runs under the end-to-end test")]
     TestHookDisabled { what: String },

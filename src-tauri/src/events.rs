@@ -2,6 +2,7 @@
 //! the `{id, type, properties}` envelope the HTTP event stream uses, so one reducer in the UI
 //! serves both transports. Tauri event names may not contain dots, hence one fixed name.
 
+use crate::webview_names::EventName;
 use dossier_core::wire::event::Event;
 use dossier_core::Ledger;
 use serde::Serialize;
@@ -9,9 +10,9 @@ use tauri::{AppHandle, Emitter, Runtime};
 use tokio::sync::broadcast::{self, error::RecvError};
 use ts_rs::TS;
 
-pub const CORE_EVENT: &str = "dossier://event";
+pub const CORE_EVENT: &str = EventName::Core.as_str();
 /// Sent when this forwarder fell behind and events were lost: the UI reloads what it shows.
-pub const RESYNC_EVENT: &str = "dossier://resync";
+pub const RESYNC_EVENT: &str = EventName::Resync.as_str();
 
 #[derive(Debug, Clone, Copy, Serialize, TS)]
 #[ts(export, export_to = "../shell-bindings/")]

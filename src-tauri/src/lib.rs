@@ -12,6 +12,7 @@ pub mod events;
 pub mod logging;
 pub mod single_instance;
 pub mod start_up_error;
+pub mod webview_names;
 
 use dossier_core::{Ledger, LedgerOptions};
 use tauri::{Manager, Runtime};

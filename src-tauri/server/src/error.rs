@@ -87,8 +87,10 @@ pub enum ServerError {
     Serve(std::io::Error),
 }
 
-/// The adapter's closed set of kinds: the core's, plus the few only HTTP has.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// The adapter's closed set of kinds: the core's, plus the few only HTTP has. Generated for the
+/// UI, which tells every one of them from a network failure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[ts(export)]
 #[serde(rename_all = "snake_case")]
 pub enum ResponseKind {
     NotFound,

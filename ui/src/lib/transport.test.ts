@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { detectTransport } from "./transport";
+import { detectTransport, toBackendError } from "./transport";
 
 describe("detectTransport", () => {
   afterEach(() => {
@@ -23,5 +23,18 @@ describe("detectTransport", () => {
     expect(detectTransport()).toBe("http");
     Reflect.set(window, "__TAURI_INTERNALS__", {});
     expect(detectTransport()).toBe("tauri");
+  });
+});
+
+describe("toBackendError", () => {
+  it("keeps the server's own kinds, which the core's ErrorKind does not have", () => {
+    for (const kind of ["misdirected", "forbidden_origin", "unsupported_media_type", "not_found"]) {
+      expect(toBackendError({ kind, message: "refused" })).toMatchObject({ kind, message: "refused" });
+    }
+  });
+
+  it("reads a kind it does not know as internal, and anything else as a network failure", () => {
+    expect(toBackendError({ kind: "teapot", message: "short and stout" }).kind).toBe("internal");
+    expect(toBackendError(new Error("connection refused")).kind).toBe("network");
   });
 });

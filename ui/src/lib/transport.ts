@@ -5,7 +5,7 @@ import type { Agent } from "./bindings/Agent";
 import type { PermissionReply } from "./bindings/PermissionReply";
 import type { CreateSession } from "./bindings/CreateSession";
 import type { ErrorBody } from "./bindings/ErrorBody";
-import type { ErrorKind } from "./bindings/ErrorKind";
+import type { ResponseKind } from "./bindings/ResponseKind";
 import type { Event } from "./bindings/Event";
 import type { MessageWithParts } from "./bindings/MessageWithParts";
 import type { ModelCatalog } from "./bindings/ModelCatalog";
@@ -21,8 +21,9 @@ import type { DragHover } from "./shell-bindings/DragHover";
 import type { ExportFormat } from "./shell-bindings/ExportFormat";
 import type { ExportOutcome } from "./shell-bindings/ExportOutcome";
 import type { DroppedFile } from "./shell-bindings/DroppedFile";
-import type { MessageListing } from "./shell-bindings/MessageListing";
-import type { SessionListing } from "./shell-bindings/SessionListing";
+import type { MessagePage } from "./bindings/MessagePage";
+import type { SessionPage } from "./bindings/SessionPage";
+import type { EventName } from "./shell-bindings/EventName";
 import type { SessionListRequest } from "./shell-bindings/SessionListRequest";
 
 /** How the UI talks to the core. */
@@ -39,18 +40,39 @@ export function detectTransport(scope: object = globalThis): Transport {
   return typeof internals === "object" && internals !== null ? "tauri" : "http";
 }
 
-/** A failed call, with the core's closed set of kinds (`unavailable`, `not_found`, …). */
+/** A failed call, with the adapters' closed set of kinds (`unavailable`, `not_found`, …). */
 export class BackendError extends Error {
-  readonly kind: ErrorKind | "network";
+  readonly kind: ResponseKind | "network";
 
-  constructor(body: { kind: ErrorKind | "network"; message: string }) {
+  constructor(body: { kind: ResponseKind | "network"; message: string }) {
     super(body.message);
     this.name = "BackendError";
     this.kind = body.kind;
   }
 }
 
-const errorKinds: readonly string[] = ["not_found", "invalid", "conflict", "busy", "unavailable", "internal"];
+// Every kind a failure can carry (the core's `ErrorKind` and the server's own, `ResponseKind`
+// in Rust). Typed by the generated union, so the compiler refuses a list missing one or naming
+// one Rust does not have.
+const responseKinds: Readonly<Record<ResponseKind, true>> = {
+  not_found: true,
+  invalid: true,
+  conflict: true,
+  busy: true,
+  unavailable: true,
+  internal: true,
+  not_implemented: true,
+  method_not_allowed: true,
+  unauthorized: true,
+  too_large: true,
+  misdirected: true,
+  forbidden_origin: true,
+  unsupported_media_type: true,
+};
+
+function isResponseKind(kind: string): kind is ResponseKind {
+  return Object.hasOwn(responseKinds, kind);
+}
 
 /** Turns whatever a call rejected with into a `BackendError`. */
 export function toBackendError(error: unknown): BackendError {
@@ -59,7 +81,7 @@ export function toBackendError(error: unknown): BackendError {
     const kind: unknown = Reflect.get(error, "kind");
     const message: unknown = Reflect.get(error, "message");
     if (typeof kind === "string" && typeof message === "string") {
-      return new BackendError({ kind: errorKinds.includes(kind) ? (kind as ErrorKind) : "internal", message });
+      return new BackendError({ kind: isResponseKind(kind) ? kind : "internal", message });
     }
   }
   return new BackendError({ kind: "network", message: error instanceof Error ? error.message : String(error) });
@@ -78,7 +100,7 @@ export type ConnectionState = "connected" | "reconnecting";
 
 export interface Backend {
   readonly transport: Transport;
-  listSessions(request: SessionListRequest): Promise<SessionListing>;
+  listSessions(request: SessionListRequest): Promise<SessionPage>;
   /** Sub-sessions of a session (agents that ran as subtasks), oldest first. */
   readonly listChildSessions?: (sessionID: string) => Promise<Session[]>;
   createSession(input: CreateSession): Promise<Session>;
@@ -87,7 +109,7 @@ export interface Backend {
   deleteSession(sessionID: string): Promise<void>;
   /** A message and its parts, for good; refused with `busy` while the session replies. */
   deleteMessage(sessionID: string, messageID: string): Promise<void>;
-  listMessages(sessionID: string, limit: number, before?: string): Promise<MessageListing>;
+  listMessages(sessionID: string, limit: number, before?: string): Promise<MessagePage>;
   sendPrompt(sessionID: string, input: PromptInput): Promise<MessageWithParts>;
   /** Stops a streaming reply; absent where the build cannot stop one yet. */
   readonly abort?: (sessionID: string) => Promise<void>;
@@ -147,7 +169,7 @@ export const tauriEventNames = {
   resync: "dossier://resync",
   drag: "dossier://drag",
   dropped: "dossier://dropped",
-} as const;
+} as const satisfies Record<string, EventName>;
 
 export async function createBackend(transport: Transport, baseUrl = location.origin): Promise<Backend> {
   if (transport === "tauri") {

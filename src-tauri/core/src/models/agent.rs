@@ -21,14 +21,25 @@ pub enum AgentMode {
 }
 
 impl AgentMode {
-    fn parse(text: &str) -> Result<Self, String> {
+    fn parse(text: &str) -> Result<Self, AgentSettingError> {
         match text {
             "primary" => Ok(Self::Primary),
             "subagent" => Ok(Self::Subagent),
             "all" => Ok(Self::All),
-            other => Err(format!("mode \"{other}\" is not primary, subagent or all")),
+            other => Err(AgentSettingError::UnknownMode(other.to_string())),
         }
     }
+}
+
+/// A setting of one agent that cannot be used; reported as a config error naming the agent.
+#[derive(Debug, thiserror::Error)]
+pub enum AgentSettingError {
+    #[error("model \"{0}\" is not in provider/model form")]
+    NotProviderModel(String),
+    #[error("mode \"{0}\" is not primary, subagent or all")]
+    UnknownMode(String),
+    #[error(transparent)]
+    Permission(#[from] crate::wire::permission::PermissionConfigError),
 }
 
 /// OpenCode's `Agent.Info`, serialised with its field names for `GET /agent`.
@@ -305,18 +316,18 @@ impl AgentRegistry {
     }
 }
 
-fn invalid_agent(name: &str, message: String) -> LedgerError {
+fn invalid_agent(name: &str, error: impl std::fmt::Display) -> LedgerError {
     LedgerError::Config {
         path: format!("agent \"{name}\""),
-        message,
+        message: error.to_string(),
     }
 }
 
-fn apply_settings(agent: &mut Agent, settings: &AgentConfig) -> Result<(), String> {
+fn apply_settings(agent: &mut Agent, settings: &AgentConfig) -> Result<(), AgentSettingError> {
     if let Some(model) = &settings.model {
         agent.model = Some(
             ModelRef::parse(model)
-                .ok_or_else(|| format!("model \"{model}\" is not in provider/model form"))?,
+                .ok_or_else(|| AgentSettingError::NotProviderModel(model.clone()))?,
         );
     }
     if let Some(mode) = &settings.mode {

@@ -27,7 +27,46 @@ pub struct ChatMessage {
 pub trait ChatMessageHook: Send + Sync {
     /// A short name for error messages.
     fn name(&self) -> String;
-    async fn chat_message(&self, input: ChatMessage) -> Result<ChatMessage, String>;
+    async fn chat_message(&self, input: ChatMessage) -> Result<ChatMessage, HookError>;
+}
+
+/// Why a hook's edit was skipped; shown inside "The chat.message hook … failed (…)".
+#[derive(Debug, thiserror::Error)]
+pub enum HookError {
+    #[error("the hook has an empty command")]
+    EmptyCommand,
+    #[error("could not start {program}: {source}")]
+    Start {
+        program: String,
+        source: std::io::Error,
+    },
+    #[error("timed out after {} ms", .0.as_millis())]
+    TimedOut(Duration),
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    #[error("{0}")]
+    Encode(serde_json::Error),
+    #[error("exited with {status}: {stderr}")]
+    Failed {
+        status: std::process::ExitStatus,
+        stderr: String,
+    },
+    #[error("printed something that is not {{message, parts}} JSON: {0}")]
+    NotJson(serde_json::Error),
+    #[error("it changed the message's id or session")]
+    ChangedIdentity,
+    #[error("part {0} does not belong to this message")]
+    ForeignPart(String),
+    #[error("part id {id} is invalid: {reason}")]
+    InvalidPartId {
+        id: String,
+        reason: crate::wire::id::IdError,
+    },
+    #[error("part id {0} appears twice")]
+    DuplicatePart(String),
+    /// An in-process hook's own reason for refusing the message.
+    #[error("{0}")]
+    Refused(String),
 }
 
 /// An external hook: a program and its arguments, run without a shell.
@@ -57,12 +96,9 @@ impl ChatMessageHook for CommandHook {
         self.command.join(" ")
     }
 
-    async fn chat_message(&self, input: ChatMessage) -> Result<ChatMessage, String> {
-        let (program, arguments) = self
-            .command
-            .split_first()
-            .ok_or("the hook has an empty command")?;
-        let payload = serde_json::to_vec(&input).map_err(|error| error.to_string())?;
+    async fn chat_message(&self, input: ChatMessage) -> Result<ChatMessage, HookError> {
+        let (program, arguments) = self.command.split_first().ok_or(HookError::EmptyCommand)?;
+        let payload = serde_json::to_vec(&input).map_err(HookError::Encode)?;
         let mut child = tokio::process::Command::new(program)
             .args(arguments)
             .stdin(Stdio::piped())
@@ -70,7 +106,10 @@ impl ChatMessageHook for CommandHook {
             .stderr(Stdio::piped())
             .kill_on_drop(true)
             .spawn()
-            .map_err(|error| format!("could not start {program}: {error}"))?;
+            .map_err(|source| HookError::Start {
+                program: program.clone(),
+                source,
+            })?;
         let run = async {
             if let Some(mut stdin) = child.stdin.take() {
                 // A hook may exit without reading its input; that is its business.
@@ -82,36 +121,40 @@ impl ChatMessageHook for CommandHook {
         };
         let output = tokio::time::timeout(self.timeout, run)
             .await
-            .map_err(|_| format!("timed out after {} ms", self.timeout.as_millis()))?
-            .map_err(|error| error.to_string())?;
+            .map_err(|_| HookError::TimedOut(self.timeout))??;
         if !output.status.success() {
             let stderr = String::from_utf8_lossy(&output.stderr);
             let stderr: String = stderr.trim().chars().take(500).collect();
-            return Err(format!("exited with {}: {stderr}", output.status));
+            return Err(HookError::Failed {
+                status: output.status,
+                stderr,
+            });
         }
-        serde_json::from_slice(&output.stdout).map_err(|error| {
-            format!("printed something that is not {{message, parts}} JSON: {error}")
-        })
+        serde_json::from_slice(&output.stdout).map_err(HookError::NotJson)
     }
 }
 
 /// Checks that a hook kept the identity of what it was given: the same message and session,
 /// every part belonging to them, no id twice.
-fn check_output(before: &ChatMessage, after: &ChatMessage) -> Result<(), String> {
+fn check_output(before: &ChatMessage, after: &ChatMessage) -> Result<(), HookError> {
     if after.message.id != before.message.id
         || after.message.session_id != before.message.session_id
     {
-        return Err("it changed the message's id or session".into());
+        return Err(HookError::ChangedIdentity);
     }
     let mut seen = HashSet::new();
     for part in &after.parts {
         if part.message_id != before.message.id || part.session_id != before.message.session_id {
-            return Err(format!("part {} does not belong to this message", part.id));
+            return Err(HookError::ForeignPart(part.id.clone()));
         }
-        crate::wire::id::validate_given(crate::wire::id::IdKind::Part, &part.id)
-            .map_err(|reason| format!("part id {} is invalid: {reason}", part.id))?;
+        crate::wire::id::validate_given(crate::wire::id::IdKind::Part, &part.id).map_err(
+            |reason| HookError::InvalidPartId {
+                id: part.id.clone(),
+                reason,
+            },
+        )?;
         if !seen.insert(part.id.as_str()) {
-            return Err(format!("part id {} appears twice", part.id));
+            return Err(HookError::DuplicatePart(part.id.clone()));
         }
     }
     Ok(())

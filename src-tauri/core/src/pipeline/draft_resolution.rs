@@ -161,12 +161,13 @@ async fn resolve_mcp_resource(
     }
 }
 
-fn failure(path: &str, message: &str) -> Resolution {
+fn failure(path: &str, message: impl std::fmt::Display) -> Resolution {
+    let message = message.to_string();
     Resolution {
         parts: vec![synthetic(format!(
             "Read tool failed to read {path} with the following error: {message}"
         ))],
-        errors: vec![AssistantError::unknown(message)],
+        errors: vec![AssistantError::unknown(&message)],
     }
 }
 
@@ -179,7 +180,7 @@ fn resolve_data_url(id: Option<String>, part: FilePart) -> Resolution {
     if decoded.bytes.len() as u64 > MAX_ATTACHMENT_BYTES {
         return failure(
             &label,
-            &format!(
+            format!(
                 "{label} is {}; attachments are limited to {}",
                 human_size(decoded.bytes.len() as u64),
                 human_size(MAX_ATTACHMENT_BYTES)
@@ -215,12 +216,14 @@ fn resolve_data_url(id: Option<String>, part: FilePart) -> Resolution {
 /// The local path behind a `file:` URL, and the `?start=&end=` line range if any. A `#` in a
 /// file name that a client forgot to escape arrives as a fragment; it is put back when only the
 /// joined name exists on disk.
-pub fn file_url_target(url: &str) -> Result<(PathBuf, Option<usize>, Option<usize>), String> {
-    let parsed = url::Url::parse(url)
-        .map_err(|error| format!("\"{url}\" is not a valid file URL: {error}"))?;
-    let mut path = parsed
-        .to_file_path()
-        .map_err(|()| format!("\"{url}\" does not name a local file"))?;
+pub fn file_url_target(url: &str) -> Result<(PathBuf, Option<usize>, Option<usize>), FileUrlError> {
+    let parsed = url::Url::parse(url).map_err(|source| FileUrlError::Invalid {
+        url: url.to_string(),
+        source,
+    })?;
+    let mut path = parsed.to_file_path().map_err(|()| FileUrlError::NotLocal {
+        url: url.to_string(),
+    })?;
     if let Some(fragment) = parsed.fragment() {
         let decoded = percent_encoding::percent_decode_str(fragment).decode_utf8_lossy();
         let joined = PathBuf::from(format!("{}#{decoded}", path.display()));
@@ -266,7 +269,7 @@ async fn resolve_file_url(id: Option<String>, part: FilePart) -> Resolution {
     };
     let sniffed = match sniffed {
         Ok(sniffed) => sniffed,
-        Err(error) => return failure(&display, &format!("the read was interrupted: {error}")),
+        Err(error) => return failure(&display, format!("the read was interrupted: {error}")),
     };
     let wants_text = part.mime == "text/plain" || part.mime.is_empty();
     match sniffed {
@@ -274,7 +277,7 @@ async fn resolve_file_url(id: Option<String>, part: FilePart) -> Resolution {
         Sniffed::Media if !wants_text => resolve_media(id, part, path).await,
         Sniffed::Binary if !wants_text => failure(
             &display,
-            &format!(
+            format!(
                 "{display} is a binary file ({}); only text files, folders, images and PDFs can be attached",
                 part.mime
             ),
@@ -315,11 +318,29 @@ fn sniff(path: &Path) -> Sniffed {
     }
 }
 
-async fn run_read(request: ReadRequest) -> Result<read_tool::ReadOutput, String> {
-    match tokio::task::spawn_blocking(move || read_tool::read(&request)).await {
-        Ok(result) => result.map_err(|error| error.to_string()),
-        Err(error) => Err(format!("the read was interrupted: {error}")),
-    }
+/// A `file:` URL that names no local file.
+#[derive(Debug, thiserror::Error)]
+pub enum FileUrlError {
+    #[error("\"{url}\" is not a valid file URL: {source}")]
+    Invalid {
+        url: String,
+        source: url::ParseError,
+    },
+    #[error("\"{url}\" does not name a local file")]
+    NotLocal { url: String },
+}
+
+/// Why the Read tool produced nothing for a draft.
+#[derive(Debug, thiserror::Error)]
+enum ReadFailure {
+    #[error(transparent)]
+    Read(#[from] read_tool::ReadError),
+    #[error("the read was interrupted: {0}")]
+    Interrupted(#[from] tokio::task::JoinError),
+}
+
+async fn run_read(request: ReadRequest) -> Result<read_tool::ReadOutput, ReadFailure> {
+    Ok(tokio::task::spawn_blocking(move || read_tool::read(&request)).await??)
 }
 
 fn default_filename(part: &FilePart, path: &Path) -> String {

@@ -3,13 +3,12 @@
 //! into parts, retry what is retryable, stop on an error, an abort, or a finished reply.
 
 use crate::models::agent::Agent;
-use crate::models::model_messages::{self, ModelMessage, UserContent};
+use crate::models::model_messages::{ModelMessage, UserContent};
 use crate::models::provider::{self, ModelProvider, ModelRequest, ProviderFailure};
 use crate::reply::reply_context::ReplyContext;
 use crate::reply::reply_stream::{Step, StepEnd};
 use crate::reply::retry;
 use crate::reply::session_runner::RunControl;
-use crate::reply::title;
 use crate::reply::tools;
 use crate::store::message_store::{self, MessageQuery};
 use crate::wire::assistant_error::AssistantError;
@@ -23,207 +22,41 @@ use crate::wire::part::PartBody;
 use crate::wire::permission::Rule;
 use crate::wire::session::{Session, Tokens};
 use std::path::PathBuf;
-use std::sync::Arc;
+use turn::{take_step, Next, RunState};
 
 pub const ABORTED_MESSAGE: &str = "The operation was aborted.";
 
+/// Steps until the newest user message has its finished reply, something ends the run, or it is
+/// aborted; then tidies up and returns the reply.
 pub(crate) async fn run(
     context: &ReplyContext,
     control: &RunControl,
     client: &reqwest::Client,
 ) -> Result<MessageWithParts, LedgerError> {
-    let session_id = control.session_id.as_str();
     control.set_status(SessionStatus::Busy);
-    let mut step: u32 = 0;
-    let mut recent_calls = Vec::new();
-    let mut compacted = false;
-    // `compaction.auto: false` in the config turns automatic summaries off (OpenCode's switch).
-    let auto_compaction = context.config().compaction.auto != Some(false);
-    loop {
-        if control.is_aborted() {
+    let mut state = RunState::new(context);
+    while !control.is_aborted() {
+        if take_step(context, control, client, &mut state).await? == Next::Stop {
             break;
         }
-        let mut history =
-            crate::reply::compaction::visible_history(history(context, session_id).await?);
-        if reply_is_complete(&history) {
-            break;
-        }
-        let Some(user) = latest_user(&history).cloned() else {
-            break;
-        };
-        step += 1;
-        let session = context.session(session_id).await?;
-        if step == 1 && title::wanted(&session, &history) {
-            tokio::spawn(title::generate(
-                context.clone(),
-                session.clone(),
-                history.clone(),
-                client.clone(),
-            ));
-        }
-        let agent = match context.agents().get(&user.agent) {
-            Some(agent) => agent.clone(),
-            None => context.agents().default_agent()?.clone(),
-        };
-        if let Some((_, subtask)) = crate::reply::subtask::pending(&history) {
-            let handled =
-                crate::reply::subtask::run_part(context, control, &session, &user, subtask).await?;
-            if handled == StepEnd::Aborted {
-                break;
-            }
-            continue;
-        }
-        if let Some((index, request)) = crate::reply::compaction::pending_request(&history) {
-            // The user asked for a summary: it answers the request instead of a model step.
-            let before = &history[..index];
-            match crate::reply::compaction::summarize_before(
-                context, control, &session, request, before, client,
-            )
-            .await?
-            {
-                StepEnd::Finished => continue,
-                _ => break,
-            }
-        }
-        let model = user.model.model_ref();
-        let limit = crate::models::model_snapshot::limit_of(&context.config(), &model);
-        if !compacted
-            && auto_compaction
-            && crate::reply::compaction::needs_compaction(&history, limit.as_ref())
-        {
-            // The last reply filled the context: summarise before asking again.
-            compacted = true;
-            let compacted_step = crate::reply::compaction::compact(
-                context, control, &session, &user, &history, None, client,
-            );
-            match compacted_step.await? {
-                StepEnd::Finished => continue,
-                _ => break,
-            }
-        }
-        let mut assistant = new_assistant(context, &session, &user, &agent);
-        context.insert_reply_message(&assistant).await?;
+    }
+    prune_old_tool_outputs(context, &control.session_id).await;
+    latest_reply(context, &control.session_id).await
+}
 
-        let provider = match context.model_provider(&model, client).await {
-            Ok(provider) => provider,
-            Err(failure) => {
-                let error = failure.to_assistant_error(&model.provider_id);
-                close(context, &mut assistant, Some(error)).await?;
-                break;
-            }
-        };
-        if step > 1 {
-            if let Some(finished) = latest_finished_id(&history) {
-                model_messages::wrap_late_user_text(&mut history, &finished);
-            }
-        }
-        // A kept tail sits before its compaction in the ledger; the model reads the summary first.
-        let history = crate::reply::compaction::tail::model_order(history);
-        let mut messages = model_messages::to_model_messages_for(
-            &history,
-            &model,
-            provider.media_in_tool_results(),
-        );
-        inline_blobs(context, &mut messages).await?;
-        let rules: Vec<Rule> = agent
-            .permission
-            .iter()
-            .chain(session.permission.iter().flatten())
-            .cloned()
-            .collect();
-        let options = crate::models::model_variant::provider_options(
-            &context.config(),
-            &model,
-            user.model.variant.as_deref(),
-        );
-        let request = ModelRequest {
-            model_id: model.model_id.clone(),
-            system: system_prompt(&agent, &session, &user, &model.label()),
-            messages,
-            tools: if provider.is_offline() {
-                Vec::new()
-            } else {
-                offered_tools(context, &agent, &rules)
-            },
-            history: Arc::new(history),
-            max_output_tokens: crate::models::model_variant::answer_tokens_beside_thinking(
-                &options,
-                limit
-                    .as_ref()
-                    .and_then(|limit| limit.get("output"))
-                    .and_then(serde_json::Value::as_u64),
-            ),
-            temperature: agent.temperature,
-            top_p: agent.top_p,
-            options,
-        };
-        let plan = StepPlan {
-            provider: provider.as_ref(),
-            request,
-            session: &session,
-            rules,
-        };
-        let end = stream_step(context, control, plan, &mut assistant, &mut recent_calls).await?;
-        match end {
-            StepEnd::Finished => close(context, &mut assistant, None).await?,
-            StepEnd::Refused => {
-                close(context, &mut assistant, None).await?;
-                break;
-            }
-            StepEnd::Aborted => {
-                let error = AssistantError::MessageAbortedError {
-                    message: ABORTED_MESSAGE.into(),
-                };
-                close(context, &mut assistant, Some(error)).await?;
-                break;
-            }
-            StepEnd::Failed {
-                failure: ProviderFailure::ContextOverflow { .. },
-                produced: false,
-            } if !compacted && auto_compaction => {
-                // The reply that did not fit is closed quietly; a summary takes the history's place.
-                compacted = true;
-                close(context, &mut assistant, None).await?;
-                let fitted = self::history(context, session_id).await?;
-                let (before, question) = crate::reply::compaction::replay::split_unanswered(
-                    crate::reply::compaction::visible_history(fitted),
-                    &user.id,
-                );
-                let compacted_step = crate::reply::compaction::compact(
-                    context,
-                    control,
-                    &session,
-                    &user,
-                    &before,
-                    question.as_ref(),
-                    client,
-                );
-                match compacted_step.await? {
-                    StepEnd::Finished => continue,
-                    _ => break,
-                }
-            }
-            StepEnd::Failed { failure, .. } => {
-                let error = failure.to_assistant_error(&model.provider_id);
-                close(context, &mut assistant, Some(error)).await?;
-                break;
-            }
-        }
-        if agent.steps.is_some_and(|steps| step >= steps) {
-            break;
-        }
+/// `compaction.prune: true` clears old tool outputs once the run is over. As in OpenCode,
+/// pruning is housekeeping: its failure is logged, never the reply's.
+async fn prune_old_tool_outputs(context: &ReplyContext, session_id: &str) {
+    if context.config().compaction.prune != Some(true) {
+        return;
     }
-    if context.config().compaction.prune == Some(true) {
-        // As in OpenCode, pruning is housekeeping: its failure is logged, never the reply's.
-        let pruned = match history(context, session_id).await {
-            Ok(history) => crate::reply::compaction::prune::prune(context, &history).await,
-            Err(error) => Err(error),
-        };
-        if let Err(error) = pruned {
-            tracing::warn!(%error, session = session_id, "pruning old tool outputs failed");
-        }
+    let pruned = match history(context, session_id).await {
+        Ok(history) => crate::reply::compaction::prune::prune(context, &history).await,
+        Err(error) => Err(error),
+    };
+    if let Err(error) = pruned {
+        tracing::warn!(%error, session = session_id, "pruning old tool outputs failed");
     }
-    latest_reply(context, session_id).await
 }
 
 /// What one step sends, and under which rules its tool calls run.
@@ -515,6 +348,8 @@ async fn inline_blobs(
     }
     Ok(())
 }
+
+mod turn;
 
 #[cfg(test)]
 mod tests;

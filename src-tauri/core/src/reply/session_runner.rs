@@ -18,7 +18,16 @@ use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use tokio::sync::watch;
 
-type RunResult = Result<MessageWithParts, String>;
+type RunResult = Result<MessageWithParts, RunFailure>;
+
+/// Why a run ended without a reply, shared with every prompt that waits on it (hence `Clone`).
+#[derive(Debug, Clone, thiserror::Error)]
+enum RunFailure {
+    #[error(transparent)]
+    Ledger(Arc<LedgerError>),
+    #[error("the agent loop stopped unexpectedly")]
+    Stopped,
+}
 
 struct Run {
     abort: watch::Sender<bool>,
@@ -95,14 +104,14 @@ impl SessionRunner {
             let result = match outcome {
                 Ok(Ok(message)) => Ok(message),
                 // Deleted mid-reply: nobody is left to tell.
-                Ok(Err(error @ LedgerError::SessionNotFound(_))) => Err(error.to_string()),
+                Ok(Err(error @ LedgerError::SessionNotFound(_))) => {
+                    Err(RunFailure::Ledger(Arc::new(error)))
+                }
                 Ok(Err(error)) => {
                     tracing::error!(%error, session = %control.session_id, "the agent loop failed");
-                    Err(control.report_failure(error.to_string()))
+                    Err(control.report_failure(RunFailure::Ledger(Arc::new(error))))
                 }
-                Err(_) => {
-                    Err(control.report_failure("the agent loop stopped unexpectedly".to_string()))
-                }
+                Err(_) => Err(control.report_failure(RunFailure::Stopped)),
             };
             control.finish();
             if result_sender.send(Some(result)).is_err() {
@@ -128,7 +137,7 @@ impl AgentLoop for SessionRunner {
                 Ok(value) => value.clone(),
                 Err(_) => None,
             }
-            .unwrap_or_else(|| Err("the agent loop stopped unexpectedly".to_string()));
+            .unwrap_or(Err(RunFailure::Stopped));
             // A prompt that joined a run in its last moments may not have been seen by it.
             if joined && result.is_ok() && run_loop::awaiting_reply(&context, &session_id).await? {
                 continue;
@@ -144,7 +153,7 @@ impl AgentLoop for SessionRunner {
                 {
                     Err(LedgerError::SessionNotFound(session_id))
                 }
-                Err(message) => Err(LedgerError::ReplyFailed(message)),
+                Err(failure) => Err(LedgerError::ReplyFailed(failure.to_string())),
             };
         }
     }
@@ -209,12 +218,12 @@ impl RunControl {
     /// A loop that failed outside the reply itself (the ledger could not be written, a bug) has
     /// no assistant message left to carry the error, so the person learns of it from a
     /// `session.error` event instead of a reply that silently stops. Returns the message.
-    fn report_failure(&self, message: String) -> String {
+    fn report_failure(&self, failure: RunFailure) -> RunFailure {
         self.events.publish(EventPayload::session_error(
             &self.session_id,
-            crate::wire::assistant_error::AssistantError::unknown(message.clone()),
+            crate::wire::assistant_error::AssistantError::unknown(failure.to_string()),
         ));
-        message
+        failure
     }
 
     /// Idle: the run leaves the board and `session.status` idle + `session.idle` go out, all

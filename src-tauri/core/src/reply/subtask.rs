@@ -28,13 +28,13 @@ pub struct Task {
 
 impl Task {
     /// The `task` tool's input, or the message the model sees when it is malformed.
-    pub fn from_input(input: &Value) -> Result<Self, String> {
-        let text = |key: &str| {
+    pub fn from_input(input: &Value) -> Result<Self, SubtaskError> {
+        let text = |key: &'static str| {
             input
                 .get(key)
                 .and_then(Value::as_str)
                 .map(str::to_string)
-                .ok_or_else(|| format!("The \"{key}\" parameter is required and must be a string"))
+                .ok_or(SubtaskError::MissingParameter(key))
         };
         Ok(Self {
             description: text("description")?,
@@ -56,7 +56,20 @@ pub struct TaskResult {
     pub output: String,
 }
 
-pub const CANCELLED: &str = "Cancelled";
+/// Why a task did not finish; the model sees the message as the `task` tool's error.
+#[derive(Debug, thiserror::Error)]
+pub enum SubtaskError {
+    #[error("The \"{0}\" parameter is required and must be a string")]
+    MissingParameter(&'static str),
+    #[error("Unknown agent type: {0} is not a valid agent type")]
+    UnknownAgent(String),
+    #[error("Cancelled")]
+    Cancelled,
+    #[error("Tool execution failed: {0}")]
+    Failed(String),
+    #[error(transparent)]
+    Ledger(#[from] LedgerError),
+}
 
 /// OpenCode's wrapping of a subagent's answer.
 pub fn task_output(session_id: &str, text: &str) -> String {
@@ -83,15 +96,10 @@ pub(crate) async fn run(
     parent: &Session,
     task: &Task,
     control: &RunControl,
-) -> Result<TaskResult, String> {
+) -> Result<TaskResult, SubtaskError> {
     match context.agents().get(&task.agent) {
         Some(agent) if agent.mode != crate::models::agent::AgentMode::Primary => {}
-        _ => {
-            return Err(format!(
-                "Unknown agent type: {} is not a valid agent type",
-                task.agent
-            ))
-        }
+        _ => return Err(SubtaskError::UnknownAgent(task.agent.clone())),
     }
     let child = context
         .create_session(CreateSession {
@@ -99,8 +107,7 @@ pub(crate) async fn run(
             title: Some(format!("{} (@{} subagent)", task.description, task.agent)),
             ..CreateSession::default()
         })
-        .await
-        .map_err(|error| error.to_string())?;
+        .await?;
     let input = PromptInput {
         agent: Some(task.agent.clone()),
         model: task.model.clone(),
@@ -113,9 +120,9 @@ pub(crate) async fn run(
         biased;
         () = control.aborted() => {
             context.abort(&child.id);
-            return Err(CANCELLED.into());
+            return Err(SubtaskError::Cancelled);
         }
-        reply = context.prompt(&child.id, input) => reply.map_err(|error| error.to_string())?,
+        reply = context.prompt(&child.id, input) => reply?,
     };
     let text = last_text(&reply);
     if let crate::wire::message::Message::Assistant(assistant) = &reply.info {
@@ -125,7 +132,7 @@ pub(crate) async fn run(
                 .and_then(|value| value.pointer("/data/message").cloned())
                 .and_then(|message| message.as_str().map(str::to_string))
                 .unwrap_or_else(|| "the subagent failed".into());
-            return Err(format!("Tool execution failed: {message}"));
+            return Err(SubtaskError::Failed(message));
         }
     }
     Ok(TaskResult {
@@ -194,7 +201,7 @@ pub(crate) async fn run_part(
         },
         Err(error) => crate::wire::part::ToolState::Error {
             input: task.input(),
-            error,
+            error: error.to_string(),
             metadata: None,
             time: crate::wire::part::ToolEndTime { start, end },
         },
@@ -282,8 +289,8 @@ mod tests {
             &json!({"description": "Find notes", "prompt": "look", "subagent_type": "explore"}),
         );
         assert_eq!(
-            task,
-            Ok(Task {
+            task.ok(),
+            Some(Task {
                 description: "Find notes".into(),
                 prompt: "look".into(),
                 agent: "explore".into(),
@@ -291,7 +298,7 @@ mod tests {
             })
         );
         assert_eq!(
-            Task::from_input(&json!({"description": "x"})),
+            Task::from_input(&json!({"description": "x"})).map_err(|error| error.to_string()),
             Err("The \"prompt\" parameter is required and must be a string".into())
         );
         assert_eq!(

@@ -4,7 +4,7 @@
 
 use crate::models::model_catalog::OFFLINE_PROVIDER_ID;
 use crate::models::model_messages::{to_model_messages, ModelMessage, UserContent};
-use crate::models::provider::{ModelRequest, StreamEvent};
+use crate::models::provider::{ModelRequest, ProviderFailure, StreamEvent};
 use crate::reply::reply_context::ReplyContext;
 use crate::wire::message::{Message, MessageWithParts, ModelRef};
 use crate::wire::part::PartBody;
@@ -100,7 +100,8 @@ pub(crate) async fn generate(
     } else {
         match ask_model(&context, &model, head, &client).await {
             Ok(title) => title,
-            Err(message) => {
+            Err(failure) => {
+                let message = failure.message();
                 tracing::warn!(session = %session.id, %message, "title generation failed");
                 None
             }
@@ -128,11 +129,8 @@ async fn ask_model(
     model: &ModelRef,
     head: &[MessageWithParts],
     client: &reqwest::Client,
-) -> Result<Option<String>, String> {
-    let provider = context
-        .model_provider(model, client)
-        .await
-        .map_err(|failure| failure.message().to_string())?;
+) -> Result<Option<String>, ProviderFailure> {
+    let provider = context.model_provider(model, client).await?;
     let mut messages = vec![ModelMessage::User(vec![UserContent::Text(
         "Generate a title for this conversation:\n".into(),
     )])];
@@ -154,13 +152,10 @@ async fn ask_model(
         top_p: None,
         options: serde_json::Map::new(),
     };
-    let mut stream = provider
-        .stream(request)
-        .await
-        .map_err(|failure| failure.message().to_string())?;
+    let mut stream = provider.stream(request).await?;
     let mut text = String::new();
     while let Some(event) = stream.next().await {
-        match event.map_err(|failure| failure.message().to_string())? {
+        match event? {
             StreamEvent::TextDelta(delta) => text.push_str(&delta),
             StreamEvent::Finish { .. } => break,
             _ => {}

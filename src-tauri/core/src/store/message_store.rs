@@ -34,7 +34,11 @@ impl MessageQuery {
     }
 }
 
-#[derive(Debug, Clone, PartialEq)]
+/// One page of a session's messages, as both adapters send it (the desktop app as this object,
+/// the HTTP server as the array with `next_cursor` in a header).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, ts_rs::TS)]
+#[ts(export)]
+#[serde(rename_all = "camelCase")]
 pub struct MessagePage {
     /// Oldest first, as OpenCode returns them.
     pub messages: Vec<MessageWithParts>,

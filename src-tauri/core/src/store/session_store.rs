@@ -31,9 +31,15 @@ pub struct SessionQuery {
     pub pinned_only: bool,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+/// One page of a session listing, as both adapters send it (the desktop app as this object, the
+/// HTTP server as the array with `next_cursor` in a header).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, ts_rs::TS)]
+#[ts(export)]
+#[serde(rename_all = "camelCase")]
 pub struct SessionPage {
+    /// Newest first.
     pub sessions: Vec<Session>,
+    /// Present when older sessions remain; pass it back as `cursor`.
     pub next_cursor: Option<String>,
 }
 

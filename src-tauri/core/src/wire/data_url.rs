@@ -8,13 +8,20 @@ pub struct DataUrl {
     pub bytes: Vec<u8>,
 }
 
-pub fn parse(url: &str) -> Result<DataUrl, String> {
-    let rest = url
-        .strip_prefix("data:")
-        .ok_or_else(|| "not a data: URL".to_string())?;
-    let (header, payload) = rest
-        .split_once(',')
-        .ok_or_else(|| "the data: URL has no comma before its content".to_string())?;
+/// Why a `data:` URL could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DataUrlError {
+    #[error("not a data: URL")]
+    NotDataUrl,
+    #[error("the data: URL has no comma before its content")]
+    NoComma,
+    #[error("the data: URL's base64 is invalid: {0}")]
+    InvalidBase64(#[from] base64::DecodeError),
+}
+
+pub fn parse(url: &str) -> Result<DataUrl, DataUrlError> {
+    let rest = url.strip_prefix("data:").ok_or(DataUrlError::NotDataUrl)?;
+    let (header, payload) = rest.split_once(',').ok_or(DataUrlError::NoComma)?;
     let mut pieces = header.split(';');
     let mime = pieces
         .next()
@@ -33,7 +40,7 @@ pub fn parse(url: &str) -> Result<DataUrl, String> {
                 base64::engine::general_purpose::STANDARD_NO_PAD
                     .decode(cleaned.trim_end_matches('='))
             })
-            .map_err(|error| format!("the data: URL's base64 is invalid: {error}"))?
+            .map_err(DataUrlError::InvalidBase64)?
     } else {
         percent_encoding::percent_decode_str(payload).collect()
     };

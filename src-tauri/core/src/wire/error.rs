@@ -55,7 +55,10 @@ pub enum LedgerError {
     #[error("Invalid request: {0}")]
     InvalidRequest(String),
     #[error("Invalid id \"{id}\": {reason}")]
-    InvalidId { id: String, reason: String },
+    InvalidId {
+        id: String,
+        reason: crate::wire::id::IdError,
+    },
     #[error("The id {0} is already used")]
     DuplicateId(String),
     #[error("Invalid data for {what}: {reason}")]

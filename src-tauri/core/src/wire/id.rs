@@ -101,20 +101,33 @@ pub fn timestamp_of(id: &str) -> Option<i64> {
 
 /// Accepts a client-supplied id: the right prefix, then 1–64 ASCII letters or digits. Such ids
 /// name things; they never decide order.
-pub fn validate_given(kind: IdKind, id: &str) -> Result<(), String> {
+pub fn validate_given(kind: IdKind, id: &str) -> Result<(), IdError> {
     let Some(rest) = id
         .strip_prefix(kind.prefix())
         .and_then(|rest| rest.strip_prefix('_'))
     else {
-        return Err(format!("it must start with \"{}_\"", kind.prefix()));
+        return Err(IdError::WrongPrefix {
+            prefix: kind.prefix(),
+        });
     };
     if rest.is_empty() || rest.len() > 64 {
-        return Err("it must have 1 to 64 characters after the prefix".into());
+        return Err(IdError::WrongLength);
     }
     if !rest.bytes().all(|byte| byte.is_ascii_alphanumeric()) {
-        return Err("only letters and digits may follow the prefix".into());
+        return Err(IdError::NotAlphanumeric);
     }
     Ok(())
+}
+
+/// Why a client-supplied id was refused; shown after the id ("Invalid id \"x\": …").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum IdError {
+    #[error("it must start with \"{prefix}_\"")]
+    WrongPrefix { prefix: &'static str },
+    #[error("it must have 1 to 64 characters after the prefix")]
+    WrongLength,
+    #[error("only letters and digits may follow the prefix")]
+    NotAlphanumeric,
 }
 
 #[cfg(test)]

@@ -76,9 +76,9 @@ pub fn wildcard_match(glob: &str, text: &str) -> bool {
 }
 
 /// Converts OpenCode's config form — `{"edit": "deny", "read": {"*.env": "ask"}}` — into rules.
-pub fn rules_from_config(value: &Value) -> Result<Ruleset, String> {
+pub fn rules_from_config(value: &Value) -> Result<Ruleset, PermissionConfigError> {
     let Some(object) = value.as_object() else {
-        return Err("a permission block must be an object".into());
+        return Err(PermissionConfigError::NotAnObject);
     };
     let mut rules = Vec::new();
     for (permission, setting) in object {
@@ -88,29 +88,46 @@ pub fn rules_from_config(value: &Value) -> Result<Ruleset, String> {
             }
             Value::Object(patterns) => {
                 for (pattern, action) in patterns {
-                    let action = action.as_str().ok_or_else(|| {
-                        format!("permission {permission}.{pattern} must be a string")
-                    })?;
+                    let action =
+                        action
+                            .as_str()
+                            .ok_or_else(|| PermissionConfigError::PatternNotText {
+                                permission: permission.clone(),
+                                pattern: pattern.clone(),
+                            })?;
                     rules.push(Rule::new(permission, pattern, parse_action(action)?));
                 }
             }
             _ => {
-                return Err(format!(
-                    "permission {permission} must be a string or an object"
-                ))
+                return Err(PermissionConfigError::WrongShape {
+                    permission: permission.clone(),
+                })
             }
         }
     }
     Ok(rules)
 }
 
-fn parse_action(text: &str) -> Result<Action, String> {
+fn parse_action(text: &str) -> Result<Action, PermissionConfigError> {
     match text {
         "allow" => Ok(Action::Allow),
         "deny" => Ok(Action::Deny),
         "ask" => Ok(Action::Ask),
-        other => Err(format!("\"{other}\" is not allow, deny or ask")),
+        other => Err(PermissionConfigError::UnknownAction(other.to_string())),
     }
+}
+
+/// What is wrong with a config's `permission` block.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PermissionConfigError {
+    #[error("a permission block must be an object")]
+    NotAnObject,
+    #[error("permission {permission}.{pattern} must be a string")]
+    PatternNotText { permission: String, pattern: String },
+    #[error("permission {permission} must be a string or an object")]
+    WrongShape { permission: String },
+    #[error("\"{0}\" is not allow, deny or ask")]
+    UnknownAction(String),
 }
 
 /// OpenCode's `PermissionRequest`.

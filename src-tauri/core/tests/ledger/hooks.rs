@@ -3,7 +3,7 @@
 
 use crate::support::*;
 use async_trait::async_trait;
-use dossier_core::pipeline::chat_message_hook::{ChatMessage, ChatMessageHook};
+use dossier_core::pipeline::chat_message_hook::{ChatMessage, ChatMessageHook, HookError};
 use dossier_core::wire::draft::Draft;
 use dossier_core::wire::event::EventPayload;
 use dossier_core::wire::part::PartBody;
@@ -17,7 +17,7 @@ impl ChatMessageHook for Shout {
         "shout".into()
     }
 
-    async fn chat_message(&self, mut input: ChatMessage) -> Result<ChatMessage, String> {
+    async fn chat_message(&self, mut input: ChatMessage) -> Result<ChatMessage, HookError> {
         for part in &mut input.parts {
             if let PartBody::Text(text) = &mut part.body {
                 text.text = text.text.to_uppercase();
@@ -36,7 +36,7 @@ impl ChatMessageHook for Thief {
         "thief".into()
     }
 
-    async fn chat_message(&self, mut input: ChatMessage) -> Result<ChatMessage, String> {
+    async fn chat_message(&self, mut input: ChatMessage) -> Result<ChatMessage, HookError> {
         input.message.id = "msg_stolen".into();
         Ok(input)
     }

@@ -36,11 +36,13 @@ pub async fn config(State(ledger): State<Ledger>) -> Json<Value> {
     Json(Value::Object(shown))
 }
 
-pub async fn configured_providers(State(ledger): State<Ledger>) -> Json<Value> {
+pub async fn configured_providers(
+    State(ledger): State<Ledger>,
+) -> Json<provider_listing::ConfiguredProviders> {
     Json(provider_listing::configured_providers(&ledger.models()))
 }
 
-pub async fn providers(State(ledger): State<Ledger>) -> Json<Value> {
+pub async fn providers(State(ledger): State<Ledger>) -> Json<provider_listing::AllProviders> {
     Json(provider_listing::all_providers(&ledger.models()))
 }
 

@@ -2,7 +2,7 @@
 
 use super::support::{json_of, test_options, TestServer};
 use async_trait::async_trait;
-use dossier_core::pipeline::chat_message_hook::{ChatMessage, ChatMessageHook};
+use dossier_core::pipeline::chat_message_hook::{ChatMessage, ChatMessageHook, HookError};
 use serde_json::json;
 use std::sync::Arc;
 use std::time::Duration;
@@ -16,7 +16,7 @@ impl ChatMessageHook for SlowHook {
         "slow".into()
     }
 
-    async fn chat_message(&self, input: ChatMessage) -> Result<ChatMessage, String> {
+    async fn chat_message(&self, input: ChatMessage) -> Result<ChatMessage, HookError> {
         tokio::time::sleep(Duration::from_millis(400)).await;
         Ok(input)
     }

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { ListedModel } from "../bindings/ListedModel";
+import type { ListedProvider } from "../bindings/ListedProvider";
 import { BackendError } from "../transport";
 import { catalogFromProviderListing, downloadName, httpBackend } from "./http-backend";
 
@@ -63,11 +65,42 @@ describe("httpBackend search", () => {
   });
 });
 
+/** A model as dossier-server lists it (`provider_listing.rs`). */
+function listedModel(id: string, name: string, capabilities: { attachment: boolean; reasoning: boolean }, variants: string[]): ListedModel {
+  const modalities = { text: true, audio: false, image: capabilities.attachment, video: false, pdf: capabilities.attachment };
+  return {
+    id,
+    providerID: "dossier",
+    api: { id, url: "", npm: "" },
+    name,
+    capabilities: { temperature: true, toolcall: true, interleaved: false, input: modalities, output: { ...modalities, image: false, pdf: false }, ...capabilities },
+    cost: { input: 0, output: 0, cache: { read: 0, write: 0 } },
+    limit: { context: 0, output: 0 },
+    status: "active",
+    options: {},
+    headers: {},
+    release_date: "",
+    variants: Object.fromEntries(variants.map((variant) => [variant, {}])),
+  };
+}
+
+function listedProvider(models: ListedModel[]): ListedProvider {
+  return { id: "dossier", name: "Dossier", source: "custom", env: [], options: {}, models: Object.fromEntries(models.map((model) => [model.id, model])) };
+}
+
 describe("catalogFromProviderListing", () => {
+  it("reads whether a model takes attachments and reasons from its capabilities", () => {
+    expect(
+      catalogFromProviderListing({ providers: [listedProvider([listedModel("vision", "Vision", { attachment: true, reasoning: true }, [])])] }),
+    ).toEqual({
+      providers: [{ id: "dossier", name: "Dossier", models: [{ id: "vision", providerID: "dossier", name: "Vision", variants: [], attachment: true, reasoning: true }] }],
+    });
+  });
+
   it("turns OpenCode's keyed models into the catalog the pickers use", () => {
     expect(
       catalogFromProviderListing({
-        providers: [{ id: "dossier", name: "Dossier", models: { offline: { id: "offline", name: "Offline model", variants: { high: {} } } } }],
+        providers: [listedProvider([listedModel("offline", "Offline model", { attachment: false, reasoning: false }, ["high"])])],
       }),
     ).toEqual({
       providers: [

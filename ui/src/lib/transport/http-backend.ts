@@ -1,6 +1,7 @@
 // The browser side of the transport: OpenCode's HTTP routes and the `/event` SSE stream, served
 // by dossier-server. Listings page with the `X-Next-Cursor` header.
 import type { Agent } from "../bindings/Agent";
+import type { ConfiguredProviders } from "../bindings/ConfiguredProviders";
 import type { Event } from "../bindings/Event";
 import type { Model } from "../bindings/Model";
 import type { ModelCatalog } from "../bindings/ModelCatalog";
@@ -19,29 +20,25 @@ interface Response<T> {
   nextCursor: string | null;
 }
 
-/** OpenCode's provider listing keys models by id, with optional variants keyed by name. */
-interface ListedProvider {
-  id: string;
-  name: string;
-  npm?: string;
-  models: Record<string, { id: string; name?: string; variants?: Record<string, unknown>; attachment?: boolean; reasoning?: boolean }>;
-}
-
-export function catalogFromProviderListing(listing: { providers: ListedProvider[] }): ModelCatalog {
+/** OpenCode's provider listing (models keyed by id, capabilities in their own object) as the catalog the pickers use. */
+export function catalogFromProviderListing(listing: Pick<ConfiguredProviders, "providers">): ModelCatalog {
   return {
     providers: listing.providers.map((provider) => ({
       id: provider.id,
       name: provider.name,
-      ...(provider.npm === undefined ? {} : { npm: provider.npm }),
-      models: Object.values(provider.models).map(
-        (model): Model => ({
-          id: model.id,
-          providerID: provider.id,
-          name: model.name ?? model.id,
-          variants: Object.keys(model.variants ?? {}),
-          attachment: model.attachment ?? false,
-          reasoning: model.reasoning ?? false,
-        }),
+      models: Object.values(provider.models).flatMap((model): Model[] =>
+        model === undefined
+          ? []
+          : [
+              {
+                id: model.id,
+                providerID: provider.id,
+                name: model.name,
+                variants: Object.keys(model.variants),
+                attachment: model.capabilities.attachment,
+                reasoning: model.capabilities.reasoning,
+              },
+            ],
       ),
     })),
   };
@@ -157,7 +154,7 @@ export function httpBackend(baseUrl: string, fetcher: typeof fetch = fetch.bind(
       window.open(url, "_blank", "noopener,noreferrer");
     },
     listAgents: async () => (await request<Agent[]>("GET", "/agent")).body,
-    listModels: async () => catalogFromProviderListing((await request<{ providers: ListedProvider[] }>("GET", "/config/providers")).body),
+    listModels: async () => catalogFromProviderListing((await request<ConfiguredProviders>("GET", "/config/providers")).body),
     forkSession: async (id, messageID) => (await request<Session>("POST", `${session(id)}/fork`, messageID === undefined ? {} : { messageID })).body,
     revertSession: async (id, messageID) => (await request<Session>("POST", `${session(id)}/revert`, { messageID })).body,
     unrevertSession: async (id) => (await request<Session>("POST", `${session(id)}/unrevert`)).body,

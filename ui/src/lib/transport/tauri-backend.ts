@@ -3,12 +3,13 @@ import { convertFileSrc, invoke } from "@tauri-apps/api/core";
 import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import { openUrl } from "@tauri-apps/plugin-opener";
 import type { Event } from "../bindings/Event";
+import type { CommandName } from "../shell-bindings/CommandName";
 import type { Session } from "../bindings/Session";
 import type { DragHover } from "../shell-bindings/DragHover";
 import type { DroppedFile } from "../shell-bindings/DroppedFile";
 import { type Backend, tauriEventNames, toBackendError } from "../transport";
 
-async function call<T>(command: string, args: Record<string, unknown> = {}): Promise<T> {
+async function call<T>(command: CommandName, args: Record<string, unknown> = {}): Promise<T> {
   try {
     return await invoke<T>(command, args);
   } catch (error) {

@@ -20,7 +20,7 @@ pub fn load_markdown_agents(folder: &Path) -> Vec<(String, AgentConfig)> {
         .into_iter()
         .filter_map(|path| {
             let name = path.file_stem()?.to_string_lossy().to_string();
-            match std::fs::read_to_string(&path).map_err(|error| error.to_string()).and_then(|text| parse_agent_markdown(&text)) {
+            match std::fs::read_to_string(&path).map_err(AgentMarkdownError::Unreadable).and_then(|text| parse_agent_markdown(&text)) {
                 Ok(agent) => Some((name, agent)),
                 Err(message) => {
                     tracing::warn!(path = %path.display(), %message, "skipping unreadable agent file");
@@ -31,21 +31,36 @@ pub fn load_markdown_agents(folder: &Path) -> Vec<(String, AgentConfig)> {
         .collect()
 }
 
+/// Why an agent file was skipped.
+#[derive(Debug, thiserror::Error)]
+pub enum AgentMarkdownError {
+    #[error("{0}")]
+    Unreadable(std::io::Error),
+    #[error("the front matter has no closing ---")]
+    UnclosedFrontMatter,
+    #[error("\"{0}\" is not key: value")]
+    NotKeyValue(String),
+    #[error("{0} must be a number")]
+    NotNumber(String),
+    #[error("steps must be a whole number")]
+    StepsNotWhole,
+}
+
 /// Parses `---\nkey: value\n---\nprompt`. Only flat `key: value` settings are understood.
-pub fn parse_agent_markdown(text: &str) -> Result<AgentConfig, String> {
+pub fn parse_agent_markdown(text: &str) -> Result<AgentConfig, AgentMarkdownError> {
     let mut agent = AgentConfig::default();
     let body = match text.strip_prefix("---\n") {
         Some(rest) => {
             let (front, body) = rest
                 .split_once("\n---")
-                .ok_or("the front matter has no closing ---")?;
+                .ok_or(AgentMarkdownError::UnclosedFrontMatter)?;
             for line in front
                 .lines()
                 .filter(|line| !line.trim().is_empty() && !line.trim_start().starts_with('#'))
             {
                 let (key, value) = line
                     .split_once(':')
-                    .ok_or_else(|| format!("\"{line}\" is not key: value"))?;
+                    .ok_or_else(|| AgentMarkdownError::NotKeyValue(line.to_string()))?;
                 let value = value
                     .trim()
                     .trim_matches('"')
@@ -54,7 +69,7 @@ pub fn parse_agent_markdown(text: &str) -> Result<AgentConfig, String> {
                 let number = |value: &str| {
                     value
                         .parse::<f64>()
-                        .map_err(|_| format!("{key} must be a number"))
+                        .map_err(|_| AgentMarkdownError::NotNumber(key.to_string()))
                 };
                 match key.trim() {
                     "description" => agent.description = Some(value),
@@ -70,7 +85,7 @@ pub fn parse_agent_markdown(text: &str) -> Result<AgentConfig, String> {
                         agent.steps = Some(
                             value
                                 .parse()
-                                .map_err(|_| "steps must be a whole number".to_string())?,
+                                .map_err(|_| AgentMarkdownError::StepsNotWhole)?,
                         )
                     }
                     _ => {}

@@ -170,7 +170,7 @@ impl Step<'_> {
         let task = match crate::reply::subtask::Task::from_input(&input) {
             Ok(task) => task,
             Err(error) => {
-                self.settle_tool(state, call_id, Err((input, error, None)), start)
+                self.settle_tool(state, call_id, Err((input, error.to_string(), None)), start)
                     .await?;
                 return Ok(Flow::Continue);
             }
@@ -201,7 +201,7 @@ impl Step<'_> {
                     },
                 )
             })
-            .map_err(|error| (input.clone(), error, None));
+            .map_err(|error| (input.clone(), error.to_string(), None));
         self.settle_tool(state, call_id, outcome, start).await?;
         Ok(Flow::Continue)
     }
