@@ -11,6 +11,7 @@ pub mod error;
 pub mod events;
 pub mod logging;
 pub mod single_instance;
+pub mod updates;
 
 use dossier_core::{Ledger, LedgerOptions};
 use tauri::{Manager, Runtime};
@@ -43,6 +44,9 @@ pub fn run() -> Result<(), Box<dyn std::error::Error>> {
     let base = base.plugin(single_instance::plugin());
     let base = base.plugin(tauri_plugin_window_state::Builder::default().build());
     let base = base.plugin(tauri_plugin_opener::init());
+    // Reads `plugins.updater` (public key, endpoints) from tauri.conf.json; only the shell's
+    // commands in `updates` use it, the webview has no updater permission.
+    let base = base.plugin(tauri_plugin_updater::Builder::new().build());
     // The webview cannot call a command before `app.run` starts the event loop, by which time
     // the ledger is managed.
     let app = shell(base, simulated_drops).build(context)?;
@@ -72,11 +76,21 @@ pub fn run() -> Result<(), Box<dyn std::error::Error>> {
         }
     };
     app.manage(ledger);
+    let schedule_file = app
+        .path()
+        .app_config_dir()
+        .map(|folder| folder.join("updates.json"))
+        .unwrap_or_else(|_| std::env::temp_dir().join("dossier-updates.json"));
+    app.manage(updates::Updates::new(
+        schedule_file,
+        updates::install_kind::InstallKind::of_this_process(),
+    ));
     app.manage(commands::ExitWhenInteractive(
         std::env::var_os("DOSSIER_EXIT_WHEN_INTERACTIVE").is_some_and(|value| value == "1"),
     ));
     tracing::info!(version = env!("CARGO_PKG_VERSION"), "Dossier started");
     start(&app);
+    updates::spawn_automatic_check(app.handle().clone());
     // `_event` is only read on Unix; Windows' plugin cleans up after itself.
     app.run(move |_, _event| {
         #[cfg(unix)]
@@ -133,6 +147,11 @@ pub fn shell<R: Runtime>(base: tauri::Builder<R>, simulated_drops: bool) -> taur
             commands::remove_provider,
             commands::remove_provider_key,
             commands::report_interactive,
+            updates::update_status,
+            updates::set_automatic_update_checks,
+            updates::check_for_update,
+            updates::download_update,
+            updates::restart_to_update,
         ])
 }
 
