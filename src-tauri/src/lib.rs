@@ -88,7 +88,8 @@ pub fn run() -> Result<(), Box<dyn std::error::Error>> {
     app.manage(commands::ExitWhenInteractive(
         std::env::var_os("DOSSIER_EXIT_WHEN_INTERACTIVE").is_some_and(|value| value == "1"),
     ));
-    tracing::info!(version = env!("CARGO_PKG_VERSION"), "Dossier started");
+    // The package version (tauri.conf.json over Cargo.toml): what an update replaced is visible here.
+    tracing::info!(version = %app.package_info().version, "Dossier started");
     start(&app);
     updates::spawn_automatic_check(app.handle().clone());
     // `_event` is only read on Unix; Windows' plugin cleans up after itself.
@@ -285,6 +286,29 @@ mod tests {
                 "{template}: {entry}"
             );
         }
+    }
+
+    #[test]
+    fn updater_has_a_public_key_and_only_https_release_endpoints() {
+        let config = config();
+        let updater = &config["plugins"]["updater"];
+        let pubkey = updater["pubkey"].as_str().expect("a public key");
+        // `tauri signer generate` writes the minisign public key file base64-encoded.
+        assert!(pubkey.starts_with("dW50cnVzdGVkIGNvbW1lbnQ6IG1pbmlzaWduIHB1YmxpYyBrZXk6"));
+        let endpoints = updater["endpoints"].as_array().expect("endpoints");
+        assert!(!endpoints.is_empty());
+        for endpoint in endpoints.iter().filter_map(Value::as_str) {
+            assert!(
+                endpoint.starts_with("https://") && endpoint.ends_with("/latest.json"),
+                "{endpoint}"
+            );
+        }
+        // Plain HTTP is for the update test's own build only (scripts/test-update.sh).
+        assert!(updater.get("dangerousInsecureTransportProtocol").is_none());
+        // The webview gets no updater or process permission: the shell's commands do it all.
+        let permissions = default_capability()["permissions"].to_string();
+        assert!(!permissions.contains("updater"), "{permissions}");
+        assert!(!permissions.contains("process"), "{permissions}");
     }
 
     #[test]
