@@ -43,15 +43,21 @@ tauri=(node "$root/ui/node_modules/@tauri-apps/cli/tauri.js")
 
 work=$(mktemp -d)
 pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  # The app restarted by the update is nobody's child: find it by its binary and this run's HOME.
+# The app restarted by the update is nobody's child: found by its binary (" (deleted)" once the
+# package is removed) and this run's HOME, so nothing else is ever touched.
+restarted_apps() {
+  local process
   for process in /proc/[0-9]*; do
-    if [ "$(readlink "$process/exe" 2>/dev/null)" = /usr/bin/dossier ] &&
-      tr '\0' '\n' <"$process/environ" 2>/dev/null | grep -qx "HOME=$work/home"; then
-      kill "${process#/proc/}" 2>/dev/null || true
-    fi
+    case "$(readlink "$process/exe" 2>/dev/null)" in
+      /usr/bin/dossier | "/usr/bin/dossier (deleted)")
+        grep -qzx "HOME=$work/home" "$process/environ" 2>/dev/null && echo "${process#/proc/}"
+        ;;
+    esac
   done
+  return 0
+}
+cleanup() {
+  for pid in $(restarted_apps) "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
   if dossier_package_installed dossier; then "${as_root[@]}" apt-get remove -y -qq dossier >/dev/null || true; fi
   rm -rf "$work"
@@ -134,7 +140,9 @@ echo "$requires"
 for needed in 'libwebkit2gtk-4.1.so.0()(64bit)' 'libgtk-3.so.0()(64bit)'; do
   grep -qxF "$needed" <<<"$requires" || { echo "the .rpm does not require $needed" >&2; exit 1; }
 done
-rpm -qlp "$rpm_file" 2>/dev/null | grep -qx "$entry" || { echo "the .rpm lacks $entry" >&2; exit 1; }
+# Captured first: `grep -q` stopping early would fail the pipeline with rpm's SIGPIPE.
+files=$(rpm -qlp "$rpm_file" 2>/dev/null)
+grep -qx "$entry" <<<"$files" || { echo "the .rpm lacks $entry" >&2; exit 1; }
 echo "the .rpm requires WebKitGTK 4.1 and GTK 3 and installs $entry"
 
 step "Starting Xvfb, a session bus and tauri-driver (fresh HOME $work/home)"
@@ -187,6 +195,12 @@ if [ "$status" -ne 0 ]; then
   tail -n 40 "$work/home/.local/share/app.dossier.desktop/logs/dossier.log" || true
   exit "$status"
 fi
+
+running=$(restarted_apps)
+[ -n "$running" ] || { echo "no Dossier process is running after the restart into $next_version" >&2; exit 1; }
+echo "Dossier $next_version is running after the update (pid $running); stopping it"
+# shellcheck disable=SC2086 # one pid per word
+kill $running
 
 step "apt-get remove leaves the person's data"
 "${as_root[@]}" apt-get remove -y -qq dossier

@@ -402,17 +402,20 @@ pub async fn download_update(
 /// "Restart to update": installs the downloaded update and restarts, now if no reply is being
 /// written or `now` is set, else as soon as every session is idle.
 #[tauri::command]
-pub fn restart_to_update<R: Runtime>(
+pub async fn restart_to_update<R: Runtime>(
     app: AppHandle<R>,
-    updates: State<'_, Updates>,
     ledger: State<'_, Ledger>,
     now: bool,
 ) -> Result<RestartPlan, ShellError> {
     // Installed first (except on Windows, where installing ends the app), so a refused password
-    // or a broken package is reported now, while the old version keeps running untouched.
+    // or a broken package is reported now, while the old version keeps running untouched. Off
+    // the async workers: a `.deb` waits for the person to type a password into pkexec's dialog.
     if !cfg!(windows) {
-        updates.install()?;
-    } else if !updates.install_kind.can_install_updates() {
+        let installer = app.clone();
+        tauri::async_runtime::spawn_blocking(move || installer.state::<Updates>().install())
+            .await
+            .map_err(|error| ShellError::Updater(error.to_string()))??;
+    } else if !app.state::<Updates>().install_kind.can_install_updates() {
         return Err(ShellError::BuiltFromSource);
     }
     let plan = restart_plan(ledger.status().len(), now);
