@@ -3,7 +3,7 @@
 // OS keychain. Saving reloads the model list. Below, how much room the sessions take and where.
 // Opened from the sidebar or with Ctrl/Cmd+,. Last, Updates (desktop only): the version, automatic
 // checks on or off, and check → download with progress → restart (lib/updates.ts).
-import { type Component, createSignal, For, Match, onMount, Show, Switch } from "solid-js";
+import { type Component, createSignal, For, Match, onCleanup, onMount, Show, Switch } from "solid-js";
 import type { ProviderSetting } from "../lib/bindings/ProviderSetting";
 import type { ProviderSettings } from "../lib/bindings/ProviderSettings";
 import type { StorageUse } from "../lib/bindings/StorageUse";
@@ -67,6 +67,7 @@ export const Settings: Component<SettingsProps> = (props) => {
   onMount(() => {
     if (desktop()) void run(() => backend.readSettings());
     if (desktop()) {
+      onCleanup(updateCommands.onAvailable(updates.offer));
       updateCommands.status().then(
         (status) => {
           setUpdateStatus(status);

@@ -29,6 +29,7 @@ function fakeCommands(script: {
   start?: UpdateStatus;
 }) {
   const calls: string[] = [];
+  const listeners = new Set<(update: AvailableUpdate) => void>();
   let current = script.start ?? status();
   const commands: UpdateCommands = {
     status: () => Promise.resolve(current),
@@ -50,8 +51,15 @@ function fakeCommands(script: {
       calls.push(`restart now=${String(now)}`);
       return Promise.resolve(script.plan ?? { plan: "now" });
     },
+    onAvailable: (handler) => {
+      listeners.add(handler);
+      return () => listeners.delete(handler);
+    },
   };
-  return { commands, calls };
+  const announce = (update: AvailableUpdate) => {
+    for (const listener of listeners) listener(update);
+  };
+  return { commands, calls, announce, listeners };
 }
 
 describe("updateFlow", () => {
@@ -102,6 +110,15 @@ describe("updateFlow", () => {
     expect(flow.view()).toEqual({ step: "waitingForReplies", update: release, streaming: 2 });
     await flow.restart(true);
     expect(calls).toEqual(["restart now=false", "restart now=true"]);
+  });
+
+  it("takes an update found at start only while nothing else is under way", () => {
+    const flow = updateFlow(fakeCommands({}).commands, () => undefined);
+    flow.offer(release);
+    expect(flow.view()).toEqual({ step: "available", update: release });
+    flow.start(status({ available: release, downloaded: true }));
+    flow.offer({ ...release, version: "0.3.0" });
+    expect(flow.view()).toEqual({ step: "ready", update: release });
   });
 
   it("reports an unreachable server on a check the person asked for", async () => {
@@ -197,6 +214,16 @@ describe("Settings → Updates", () => {
     expect((await screen.findByTestId("update-install-note")).textContent).toContain("built from source");
     expect(screen.getByTestId("update-available").textContent).toContain("Dossier 0.2.0 is ready");
     expect(screen.queryByTestId("download-update")).toBeNull();
+  });
+
+  it("shows an update the start-up check finds while Settings is open, and stops listening when closed", async () => {
+    const { commands, announce, listeners } = fakeCommands({});
+    const view = open(commands);
+    await screen.findByTestId("check-updates");
+    announce(release);
+    expect((await screen.findByTestId("update-available")).textContent).toContain("Dossier 0.2.0 is ready");
+    view.unmount();
+    expect(listeners.size).toBe(0);
   });
 
   it("says it waits for replies being written", async () => {

@@ -3,6 +3,7 @@
 // this module holds the one state the section renders and moves it on each answer. Desktop only:
 // the updater replaces the app, which the browser build is not.
 import { Channel, invoke } from "@tauri-apps/api/core";
+import { listen } from "@tauri-apps/api/event";
 import type { AvailableUpdate } from "./shell-bindings/AvailableUpdate";
 import type { DownloadProgress } from "./shell-bindings/DownloadProgress";
 import type { InstallKind } from "./shell-bindings/InstallKind";
@@ -18,7 +19,12 @@ export interface UpdateCommands {
   check: () => Promise<AvailableUpdate | null>;
   download: (onProgress: (progress: DownloadProgress) => void) => Promise<AvailableUpdate>;
   restart: (now: boolean) => Promise<RestartPlan>;
+  /** The start-up check found an update (it may finish while Settings is open); returns the unsubscribe. */
+  onAvailable: (handler: (update: AvailableUpdate) => void) => () => void;
 }
+
+/** The shell's event for `onAvailable` (src-tauri/src/updates.rs, UPDATE_AVAILABLE_EVENT). */
+export const UPDATE_AVAILABLE_EVENT = "dossier://update-available";
 
 async function call<T>(command: string, args: Record<string, unknown> = {}): Promise<T> {
   try {
@@ -39,6 +45,25 @@ export function tauriUpdateCommands(): UpdateCommands {
       return call("download_update", { onProgress: channel });
     },
     restart: (now) => call("restart_to_update", { now }),
+    onAvailable: (handler) => {
+      let stopped = false;
+      let unlisten: (() => void) | undefined;
+      listen<AvailableUpdate>(UPDATE_AVAILABLE_EVENT, (event) => {
+        handler(event.payload);
+      }).then(
+        (stop) => {
+          if (stopped) stop();
+          else unlisten = stop;
+        },
+        (error: unknown) => {
+          console.warn("cannot hear about updates found at start", error);
+        },
+      );
+      return () => {
+        stopped = true;
+        unlisten?.();
+      };
+    },
   };
 }
 
@@ -115,6 +140,10 @@ export function updateFlow(commands: UpdateCommands, show: (view: UpdateView) =>
     view: () => current,
     start: (status: UpdateStatus) => {
       set(initialView(status));
+    },
+    /** An update the start-up check found: shown unless the person is already past that point. */
+    offer: (update: AvailableUpdate) => {
+      if (current.step === "idle" || current.step === "upToDate") set({ step: "available", update });
     },
     check: async () => {
       set({ step: "checking" });
