@@ -12,7 +12,7 @@ import { createDialogFocus } from "../lib/keyboard-focus";
 import { checkProviderForm, describeKey, emptyForm, type FormField, formFromSetting, kindLabel, type ProviderForm, providerKinds } from "../lib/settings";
 import { type Backend, type BackendError, toBackendError } from "../lib/transport";
 import type { UpdateStatus } from "../lib/shell-bindings/UpdateStatus";
-import { failureOf, installNote, progressPercent, streamingOf, tauriUpdateCommands, type UpdateCommands, updateFlow, updateOf, type UpdateView } from "../lib/updates";
+import { desktopUpdateCommands, failureOf, installNote, noUpdateCommands, progressPercent, streamingOf, type UpdateCommands, updateFlow, updateOf, type UpdateView } from "../lib/updates";
 
 export interface SettingsProps {
   t: Translate;
@@ -40,11 +40,11 @@ export const Settings: Component<SettingsProps> = (props) => {
   const [updateStatus, setUpdateStatus] = createSignal<UpdateStatus | undefined>();
   const [updateView, setUpdateView] = createSignal<UpdateView>({ step: "idle" });
   // eslint-disable-next-line solid/reactivity -- chosen once, like the backend
-  const updateCommands = props.updates ?? tauriUpdateCommands();
-  const updates = updateFlow(updateCommands, setUpdateView);
+  const updateCommands = props.updates ?? desktopUpdateCommands();
+  const updates = updateFlow(updateCommands ?? noUpdateCommands, setUpdateView);
   const canInstall = () => updateStatus()?.installKind !== "source";
   const setAutomaticChecks = (enabled: boolean) => {
-    updateCommands.setAutomaticChecks(enabled).then(setUpdateStatus, (error: unknown) => {
+    updateCommands?.setAutomaticChecks(enabled).then(setUpdateStatus, (error: unknown) => {
       setFailure(toBackendError(error));
     });
   };
@@ -66,7 +66,7 @@ export const Settings: Component<SettingsProps> = (props) => {
 
   onMount(() => {
     if (desktop()) void run(() => backend.readSettings());
-    if (desktop()) {
+    if (desktop() && updateCommands !== undefined) {
       onCleanup(updateCommands.onAvailable(updates.offer));
       updateCommands.status().then(
         (status) => {
@@ -256,6 +256,7 @@ export const Settings: Component<SettingsProps> = (props) => {
               </p>
             )}
           </Show>
+          <Show when={updateCommands !== undefined}>
           <section class="settings-updates" data-testid="updates" aria-labelledby="updates-title">
             <h3 class="settings-section" id="updates-title">{props.t("updatesTitle")}</h3>
             <Show when={updateStatus()}>
@@ -330,6 +331,7 @@ export const Settings: Component<SettingsProps> = (props) => {
               )}
             </Show>
           </section>
+          </Show>
         </Show>
       </section>
     </div>

@@ -2,7 +2,7 @@
 // work (src-tauri/src/updates.rs: check, signed download, restart when no reply is streaming);
 // this module holds the one state the section renders and moves it on each answer. Desktop only:
 // the updater replaces the app, which the browser build is not.
-import { Channel, invoke } from "@tauri-apps/api/core";
+import { Channel, invoke, isTauri } from "@tauri-apps/api/core";
 import { listen } from "@tauri-apps/api/event";
 import type { AvailableUpdate } from "./shell-bindings/AvailableUpdate";
 import type { DownloadProgress } from "./shell-bindings/DownloadProgress";
@@ -32,6 +32,11 @@ async function call<T>(command: string, args: Record<string, unknown> = {}): Pro
   } catch (error) {
     throw toBackendError(error);
   }
+}
+
+/** The shell's commands when the page runs in the desktop app; nothing elsewhere (a browser, tests). */
+export function desktopUpdateCommands(): UpdateCommands | undefined {
+  return isTauri() ? tauriUpdateCommands() : undefined;
 }
 
 export function tauriUpdateCommands(): UpdateCommands {
@@ -66,6 +71,16 @@ export function tauriUpdateCommands(): UpdateCommands {
     },
   };
 }
+
+/** Stands in where there is no shell (the section is then not shown, so nothing calls it). */
+export const noUpdateCommands: UpdateCommands = {
+  status: () => Promise.reject(new Error("no desktop shell")),
+  setAutomaticChecks: () => Promise.reject(new Error("no desktop shell")),
+  check: () => Promise.reject(new Error("no desktop shell")),
+  download: () => Promise.reject(new Error("no desktop shell")),
+  restart: () => Promise.reject(new Error("no desktop shell")),
+  onAvailable: () => () => undefined,
+};
 
 /** What the Updates section shows. */
 export type UpdateView =
