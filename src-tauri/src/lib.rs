@@ -303,7 +303,7 @@ mod tests {
                 "{endpoint}"
             );
         }
-        // Plain HTTP is for the update test's own build only (scripts/test-update.sh).
+        // Plain HTTP is for the update test's own builds only (scripts/test-packages.sh).
         assert!(updater.get("dangerousInsecureTransportProtocol").is_none());
         // The webview gets no updater or process permission: the shell's commands do it all.
         let permissions = default_capability()["permissions"].to_string();
