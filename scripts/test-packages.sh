@@ -5,13 +5,14 @@
 #
 # 1. Builds version N's .deb and .rpm and version N+1's .deb from this tree with `tauri build
 #    --debug` (the debug build the other tests already made, so only the app crate recompiles),
-#    N+1 by raising the version in a --config file, and signs N+1 with a throwaway key from
-#    `tauri signer generate`. Both test builds point the updater at a release server on
-#    127.0.0.1 over plain HTTP and trust the throwaway key: that exists only in these builds'
-#    --config, never in tauri.conf.json.
+#    N+1 by raising the version in a --config file and signing it as the release workflow does
+#    (src-tauri/packaging/updater.conf.json) with a throwaway key from `tauri signer generate`.
+#    Both test builds point the updater at a release server on 127.0.0.1 over plain HTTP and
+#    trust the throwaway key: that exists only in these builds' --config, never in
+#    tauri.conf.json.
 # 2. Checks the packages: `apt-get install ./Dossier_*.deb` resolves the dependencies from the
 #    system's apt sources, `dossier` is on PATH, the desktop entry validates and its icon exists,
-#    `rpm -qip` and `rpm -qp --requires` name the Fedora dependencies and the desktop entry.
+#    `rpm -qip` is printed, `rpm -qp --requires` names the libraries and `rpm -qlp` the entry.
 # 3. Runs tests/package-e2e/installed_app_test.py: /usr/bin/dossier under Xvfb with a fresh HOME
 #    draws its window and keeps its data in the XDG data folder; the update is found, a tampered
 #    signature is refused, the right one downloads with progress, installs and comes back as N+1.
@@ -102,13 +103,15 @@ rm -rf target/debug/bundle/deb target/debug/bundle/rpm
 "${tauri[@]}" build --debug --ci --bundles deb,rpm --config "$work/n.json" -- -p dossier
 cp target/debug/bundle/deb/*.deb target/debug/bundle/rpm/*.rpm "$work/n/"
 
-step "Building version $next_version: .deb, signed with the throwaway key"
+step "Building version $next_version: .deb, signed by the bundler with the throwaway key"
 rm -rf target/debug/bundle/deb
-"${tauri[@]}" build --debug --ci --bundles deb --config "$work/next.json" -- -p dossier
-cp target/debug/bundle/deb/*.deb "$work/next/"
+# As the release workflow signs when TAURI_SIGNING_PRIVATE_KEY is set: the same updater.conf.json
+# (createUpdaterArtifacts), so the .deb.sig is the bundler's, bound to the version.
+TAURI_SIGNING_PRIVATE_KEY="$(cat "$work/keys/update.key")" TAURI_SIGNING_PRIVATE_KEY_PASSWORD="" \
+  "${tauri[@]}" build --debug --ci --bundles deb --config "$work/next.json" \
+  --config src-tauri/packaging/updater.conf.json -- -p dossier
+cp target/debug/bundle/deb/*.deb target/debug/bundle/deb/*.deb.sig "$work/next/"
 next_deb=$(ls "$work"/next/*.deb)
-"${tauri[@]}" signer sign --private-key-path "$work/keys/update.key" --password "" \
-  --app-version "$next_version" "$next_deb" >/dev/null
 echo "Both builds took $((SECONDS - build_started)) s"
 deb=$(ls "$work"/n/*.deb)
 rpm_file=$(ls "$work"/n/*.rpm)
