@@ -257,80 +257,80 @@ export const Settings: Component<SettingsProps> = (props) => {
             )}
           </Show>
           <Show when={updateCommands !== undefined}>
-          <section class="settings-updates" data-testid="updates" aria-labelledby="updates-title">
-            <h3 class="settings-section" id="updates-title">{props.t("updatesTitle")}</h3>
-            <Show when={updateStatus()}>
-              {(status) => (
-                <>
-                  <p class="settings-path" data-testid="current-version" data-version={status().currentVersion}>
-                    {props.t("updatesVersion", { version: status().currentVersion })}
-                    <Show when={status().lastCheckedAt}>{(at) => <> {props.t("updatesLastChecked", { date: new Date(at()).toLocaleString() })}</>}</Show>
+            <section class="settings-updates" data-testid="updates" aria-labelledby="updates-title">
+              <h3 class="settings-section" id="updates-title">{props.t("updatesTitle")}</h3>
+              <Show when={updateStatus()}>
+                {(status) => (
+                  <>
+                    <p class="settings-path" data-testid="current-version" data-version={status().currentVersion}>
+                      {props.t("updatesVersion", { version: status().currentVersion })}
+                      <Show when={status().lastCheckedAt}>{(at) => <> {props.t("updatesLastChecked", { date: new Date(at()).toLocaleString() })}</>}</Show>
+                    </p>
+                    <Show when={installNote(status().installKind)}>{(key) => <p class="settings-path" data-testid="update-install-note">{props.t(key())}</p>}</Show>
+                    <label class="settings-path">
+                      <input type="checkbox" data-testid="automatic-update-checks" checked={status().automaticChecks} onChange={(event) => { setAutomaticChecks(event.currentTarget.checked); }} />{" "}
+                      {props.t("updatesAutomatic")}
+                    </label>
+                  </>
+                )}
+              </Show>
+              <Show when={failureOf(updateView())}>
+                {(error) => (
+                  <p class={`notice notice--${error().kind}`} role="alert" data-testid="update-error" data-kind={error().kind}>
+                    {error().message}
                   </p>
-                  <Show when={installNote(status().installKind)}>{(key) => <p class="settings-path" data-testid="update-install-note">{props.t(key())}</p>}</Show>
-                  <label class="settings-path">
-                    <input type="checkbox" data-testid="automatic-update-checks" checked={status().automaticChecks} onChange={(event) => { setAutomaticChecks(event.currentTarget.checked); }} />{" "}
-                    {props.t("updatesAutomatic")}
-                  </label>
-                </>
-              )}
-            </Show>
-            <Show when={failureOf(updateView())}>
-              {(error) => (
-                <p class={`notice notice--${error().kind}`} role="alert" data-testid="update-error" data-kind={error().kind}>
-                  {error().message}
-                </p>
-              )}
-            </Show>
-            <Show
-              when={updateOf(updateView())}
-              fallback={
-                <Show
-                  when={updateView().step !== "restarting"}
-                  fallback={<p class="settings-saved" role="status" data-testid="update-restarting">{props.t("updatesRestarting")}</p>}
-                >
-                  <Show when={updateView().step === "upToDate"}>
-                    <p class="settings-saved" role="status" data-testid="update-up-to-date">{props.t("updatesUpToDate")}</p>
+                )}
+              </Show>
+              <Show
+                when={updateOf(updateView())}
+                fallback={
+                  <Show
+                    when={updateView().step !== "restarting"}
+                    fallback={<p class="settings-saved" role="status" data-testid="update-restarting">{props.t("updatesRestarting")}</p>}
+                  >
+                    <Show when={updateView().step === "upToDate"}>
+                      <p class="settings-saved" role="status" data-testid="update-up-to-date">{props.t("updatesUpToDate")}</p>
+                    </Show>
+                    <button type="button" class="plain-button" data-testid="check-updates" disabled={updateView().step === "checking"} onClick={() => void updates.check()}>
+                      {updateView().step === "checking" ? props.t("updatesChecking") : props.t("updatesCheck")}
+                    </button>
                   </Show>
-                  <button type="button" class="plain-button" data-testid="check-updates" disabled={updateView().step === "checking"} onClick={() => void updates.check()}>
-                    {updateView().step === "checking" ? props.t("updatesChecking") : props.t("updatesCheck")}
-                  </button>
-                </Show>
-              }
-            >
-              {(update) => (
-                <div class="update-offer" data-testid="update-available" data-version={update().version} data-step={updateView().step}>
-                  <p class="provider-name" role="status">{props.t("updatesReady", { version: update().version })}</p>
-                  <Show when={update().notes}>{(notes) => <p class="provider-detail" style={{ "white-space": "pre-wrap" }} data-testid="update-notes">{notes()}</p>}</Show>
-                  <Switch>
-                    <Match when={updateView().step === "available" || updateView().step === "failed"}>
-                      <Show when={canInstall()}>
-                        <button type="button" class="send-button" data-testid="download-update" onClick={() => void updates.download()}>{props.t("updatesDownload")}</button>
-                      </Show>
-                    </Match>
-                    <Match when={updateView().step === "downloading"}>
-                      <p class="settings-path">
-                        {/* Without a value the bar is indeterminate (a server that sends no length); `value` must be a number. */}
-                        <Show when={progressPercent(updateView())} keyed fallback={<progress data-testid="update-progress" max="100" aria-label={props.t("updatesProgress")} />}>
-                          {(percent) => <progress data-testid="update-progress" max="100" value={percent} aria-label={props.t("updatesProgress")} />}
-                        </Show>{" "}
-                        {progressPercent(updateView()) === undefined
-                          ? props.t("updatesDownloadingUnknown")
-                          : props.t("updatesDownloading", { percent: progressPercent(updateView()) ?? 0 })}
-                      </p>
-                    </Match>
-                    <Match when={updateView().step === "ready"}>
-                      <p class="settings-saved" data-testid="update-verified">{props.t("updatesVerified")}</p>
-                      <button type="button" class="send-button" data-testid="restart-to-update" onClick={() => void updates.restart(false)}>{props.t("updatesRestart")}</button>
-                    </Match>
-                    <Match when={updateView().step === "waitingForReplies"}>
-                      <p class="settings-saved" role="status" data-testid="update-waiting">{props.t("updatesWaitingForReplies", { count: streamingOf(updateView()) })}</p>
-                      <button type="button" class="danger-button" data-testid="restart-now" onClick={() => void updates.restart(true)}>{props.t("updatesRestartNow")}</button>
-                    </Match>
-                  </Switch>
-                </div>
-              )}
-            </Show>
-          </section>
+                }
+              >
+                {(update) => (
+                  <div class="update-offer" data-testid="update-available" data-version={update().version} data-step={updateView().step}>
+                    <p class="provider-name" role="status">{props.t("updatesReady", { version: update().version })}</p>
+                    <Show when={update().notes}>{(notes) => <p class="provider-detail" style={{ "white-space": "pre-wrap" }} data-testid="update-notes">{notes()}</p>}</Show>
+                    <Switch>
+                      <Match when={updateView().step === "available" || updateView().step === "failed"}>
+                        <Show when={canInstall()}>
+                          <button type="button" class="send-button" data-testid="download-update" onClick={() => void updates.download()}>{props.t("updatesDownload")}</button>
+                        </Show>
+                      </Match>
+                      <Match when={updateView().step === "downloading"}>
+                        <p class="settings-path">
+                          {/* Without a value the bar is indeterminate (a server that sends no length); `value` must be a number. */}
+                          <Show when={progressPercent(updateView())} keyed fallback={<progress data-testid="update-progress" max="100" aria-label={props.t("updatesProgress")} />}>
+                            {(percent) => <progress data-testid="update-progress" max="100" value={percent} aria-label={props.t("updatesProgress")} />}
+                          </Show>{" "}
+                          {progressPercent(updateView()) === undefined
+                            ? props.t("updatesDownloadingUnknown")
+                            : props.t("updatesDownloading", { percent: progressPercent(updateView()) ?? 0 })}
+                        </p>
+                      </Match>
+                      <Match when={updateView().step === "ready"}>
+                        <p class="settings-saved" data-testid="update-verified">{props.t("updatesVerified")}</p>
+                        <button type="button" class="send-button" data-testid="restart-to-update" onClick={() => void updates.restart(false)}>{props.t("updatesRestart")}</button>
+                      </Match>
+                      <Match when={updateView().step === "waitingForReplies"}>
+                        <p class="settings-saved" role="status" data-testid="update-waiting">{props.t("updatesWaitingForReplies", { count: streamingOf(updateView()) })}</p>
+                        <button type="button" class="danger-button" data-testid="restart-now" onClick={() => void updates.restart(true)}>{props.t("updatesRestartNow")}</button>
+                      </Match>
+                    </Switch>
+                  </div>
+                )}
+              </Show>
+            </section>
           </Show>
         </Show>
       </section>
