@@ -70,6 +70,9 @@ bash scripts/test-browser.sh
 step "The real window under Xvfb (tauri-driver + WebKitWebDriver)"
 bash scripts/test-window.sh
 
+step "The installed .deb/.rpm and an update from N to N+1 (debug bundles, Xvfb)"
+bash scripts/test-packages.sh
+
 step "The README's run command opens a window (bash scripts/run-app.sh under Xvfb)"
 bash scripts/test-run-command.sh
 

@@ -21,6 +21,26 @@ pub enum ShellError {
     TestHookDisabled { what: String },
     #[error("Could not reach the window: {0}")]
     Window(String),
+    /// A file of the shell's own (the update schedule) could not be written.
+    #[error("Could not use {path}: {reason}")]
+    File { path: String, reason: String },
+    /// Offline, a proxy, or no release published yet: the person can try again later.
+    #[error("Could not reach the update server: {reason}")]
+    UpdateServerUnreachable { reason: String },
+    /// The download does not match Dossier's signing key: never installed.
+    #[error("The update was refused because its signature does not match Dossier's signing key, so it may have been damaged or altered. Nothing was installed. ({reason})")]
+    UpdateSignatureRejected { reason: String },
+    #[error("There is no update to download: check for updates first")]
+    NoUpdateToDownload,
+    #[error("There is no downloaded update to install: download it first")]
+    NoUpdateToInstall,
+    #[error("This copy of Dossier was built from source, so it does not update itself: get the new version and build it again")]
+    BuiltFromSource,
+    #[error("The update could not be installed: {reason}. Dossier was not changed")]
+    UpdateInstallFailed { reason: String },
+    /// The updater's configuration or platform (no endpoint, a malformed key).
+    #[error("The updater cannot run: {0}")]
+    Updater(String),
 }
 
 impl ShellError {
@@ -30,6 +50,11 @@ impl ShellError {
             Self::PathNotAllowed { .. } | Self::InvalidFileUrl { .. } => ErrorKind::Invalid,
             Self::TestHookDisabled { .. } => ErrorKind::NotFound,
             Self::Window(_) => ErrorKind::Internal,
+            Self::File { .. } => ErrorKind::Internal,
+            Self::UpdateServerUnreachable { .. } | Self::BuiltFromSource => ErrorKind::Unavailable,
+            Self::UpdateSignatureRejected { .. } => ErrorKind::Invalid,
+            Self::NoUpdateToDownload | Self::NoUpdateToInstall => ErrorKind::Conflict,
+            Self::UpdateInstallFailed { .. } | Self::Updater(_) => ErrorKind::Internal,
         }
     }
 

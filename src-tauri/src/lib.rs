@@ -12,6 +12,7 @@ pub mod events;
 pub mod logging;
 pub mod single_instance;
 pub mod start_up_error;
+pub mod updates;
 pub mod webview_names;
 
 use dossier_core::{Ledger, LedgerOptions};
@@ -45,6 +46,9 @@ pub fn run() -> Result<(), Box<dyn std::error::Error>> {
     let base = base.plugin(single_instance::plugin());
     let base = base.plugin(tauri_plugin_window_state::Builder::default().build());
     let base = base.plugin(tauri_plugin_opener::init());
+    // Reads `plugins.updater` (public key, endpoints) from tauri.conf.json; only the shell's
+    // commands in `updates` use it, the webview has no updater permission.
+    let base = base.plugin(tauri_plugin_updater::Builder::new().build());
     // The webview cannot call a command before `app.run` starts the event loop, by which time
     // the ledger is managed.
     let app = shell(base, simulated_drops).build(context)?;
@@ -76,11 +80,22 @@ pub fn run() -> Result<(), Box<dyn std::error::Error>> {
         }
     };
     app.manage(ledger);
+    let schedule_file = app
+        .path()
+        .app_config_dir()
+        .map(|folder| folder.join("updates.json"))
+        .unwrap_or_else(|_| std::env::temp_dir().join("dossier-updates.json"));
+    app.manage(updates::Updates::new(
+        schedule_file,
+        updates::install_kind::InstallKind::of_this_process(),
+    ));
     app.manage(commands::ExitWhenInteractive(
         std::env::var_os("DOSSIER_EXIT_WHEN_INTERACTIVE").is_some_and(|value| value == "1"),
     ));
-    tracing::info!(version = env!("CARGO_PKG_VERSION"), "Dossier started");
+    // The package version (tauri.conf.json over Cargo.toml): what an update replaced is visible here.
+    tracing::info!(version = %app.package_info().version, "Dossier started");
     start(&app);
+    updates::spawn_automatic_check(app.handle().clone());
     // `_event` is only read on Unix; Windows' plugin cleans up after itself.
     app.run(move |_, _event| {
         #[cfg(unix)]
@@ -137,6 +152,11 @@ pub fn shell<R: Runtime>(base: tauri::Builder<R>, simulated_drops: bool) -> taur
             commands::remove_provider,
             commands::remove_provider_key,
             commands::report_interactive,
+            updates::update_status,
+            updates::set_automatic_update_checks,
+            updates::check_for_update,
+            updates::download_update,
+            updates::restart_to_update,
         ])
 }
 
@@ -268,6 +288,29 @@ mod tests {
                 "{template}: {entry}"
             );
         }
+    }
+
+    #[test]
+    fn updater_has_a_public_key_and_only_https_release_endpoints() {
+        let config = config();
+        let updater = &config["plugins"]["updater"];
+        let pubkey = updater["pubkey"].as_str().expect("a public key");
+        // `tauri signer generate` writes the minisign public key file base64-encoded.
+        assert!(pubkey.starts_with("dW50cnVzdGVkIGNvbW1lbnQ6IG1pbmlzaWduIHB1YmxpYyBrZXk6"));
+        let endpoints = updater["endpoints"].as_array().expect("endpoints");
+        assert!(!endpoints.is_empty());
+        for endpoint in endpoints.iter().filter_map(Value::as_str) {
+            assert!(
+                endpoint.starts_with("https://") && endpoint.ends_with("/latest.json"),
+                "{endpoint}"
+            );
+        }
+        // Plain HTTP is for the update test's own builds only (scripts/test-packages.sh).
+        assert!(updater.get("dangerousInsecureTransportProtocol").is_none());
+        // The webview gets no updater or process permission: the shell's commands do it all.
+        let permissions = default_capability()["permissions"].to_string();
+        assert!(!permissions.contains("updater"), "{permissions}");
+        assert!(!permissions.contains("process"), "{permissions}");
     }
 
     #[test]

@@ -54,6 +54,11 @@ command_names! {
     RemoveProvider,
     RemoveProviderKey,
     ReportInteractive,
+    UpdateStatus,
+    SetAutomaticUpdateChecks,
+    CheckForUpdate,
+    DownloadUpdate,
+    RestartToUpdate,
 }
 
 /// An event the shell emits to the webview. Tauri event names may not contain dots, so every core
@@ -73,10 +78,19 @@ pub enum EventName {
     /// The classified files of a native drop.
     #[serde(rename = "dossier://dropped")]
     Dropped,
+    /// The start-up check found a newer Dossier (`updates`).
+    #[serde(rename = "dossier://update-available")]
+    UpdateAvailable,
 }
 
 impl EventName {
-    pub const ALL: [EventName; 4] = [Self::Core, Self::Resync, Self::Drag, Self::Dropped];
+    pub const ALL: [EventName; 5] = [
+        Self::Core,
+        Self::Resync,
+        Self::Drag,
+        Self::Dropped,
+        Self::UpdateAvailable,
+    ];
 
     /// The name Tauri emits it under; a test holds it equal to the generated one.
     pub const fn as_str(self) -> &'static str {
@@ -85,6 +99,7 @@ impl EventName {
             Self::Resync => "dossier://resync",
             Self::Drag => "dossier://drag",
             Self::Dropped => "dossier://dropped",
+            Self::UpdateAvailable => "dossier://update-available",
         }
     }
 }

@@ -1,8 +1,9 @@
 // The settings view: the model providers Dossier can use. Each shows its kind, address, models
 // and a hint of its key (never the key); a form adds or changes one, with the key going to the
 // OS keychain. Saving reloads the model list. Below, how much room the sessions take and where.
-// Opened from the sidebar or with Ctrl/Cmd+,.
-import { type Component, createSignal, For, onMount, Show } from "solid-js";
+// Opened from the sidebar or with Ctrl/Cmd+,. Last, Updates (desktop only): the version, automatic
+// checks on or off, and check → download with progress → restart (lib/updates.ts).
+import { type Component, createSignal, For, Match, onCleanup, onMount, Show, Switch } from "solid-js";
 import type { ProviderSetting } from "../lib/bindings/ProviderSetting";
 import type { ProviderSettings } from "../lib/bindings/ProviderSettings";
 import type { StorageUse } from "../lib/bindings/StorageUse";
@@ -10,6 +11,8 @@ import { humanSize, type Translate } from "../lib/i18n";
 import { createDialogFocus } from "../lib/keyboard-focus";
 import { checkProviderForm, describeKey, emptyForm, type FormField, formFromSetting, kindLabel, type ProviderForm, providerKinds } from "../lib/settings";
 import { type Backend, type BackendError, toBackendError } from "../lib/transport";
+import type { UpdateStatus } from "../lib/shell-bindings/UpdateStatus";
+import { desktopUpdateCommands, failureOf, installNote, noUpdateCommands, progressPercent, streamingOf, type UpdateCommands, updateFlow, updateOf, type UpdateView } from "../lib/updates";
 
 export interface SettingsProps {
   t: Translate;
@@ -17,6 +20,8 @@ export interface SettingsProps {
   onClose: () => void;
   /** After a change: the providers (and so the models) are different now. */
   onChanged: () => void;
+  /** The shell's update commands (tests pass a fake); the desktop app's by default. */
+  updates?: UpdateCommands;
 }
 
 export const Settings: Component<SettingsProps> = (props) => {
@@ -32,6 +37,17 @@ export const Settings: Component<SettingsProps> = (props) => {
   // eslint-disable-next-line solid/reactivity -- the backend is fixed for the app's lifetime
   const backend = props.backend;
   const desktop = () => backend.transport === "tauri";
+  const [updateStatus, setUpdateStatus] = createSignal<UpdateStatus | undefined>();
+  const [updateView, setUpdateView] = createSignal<UpdateView>({ step: "idle" });
+  // eslint-disable-next-line solid/reactivity -- chosen once, like the backend
+  const updateCommands = props.updates ?? desktopUpdateCommands();
+  const updates = updateFlow(updateCommands ?? noUpdateCommands, setUpdateView);
+  const canInstall = () => updateStatus()?.installKind !== "source";
+  const setAutomaticChecks = (enabled: boolean) => {
+    updateCommands?.setAutomaticChecks(enabled).then(setUpdateStatus, (error: unknown) => {
+      setFailure(toBackendError(error));
+    });
+  };
 
   /** Runs a settings call; on success shows its listing, on failure its message. */
   const run = async (call: () => Promise<ProviderSettings>): Promise<boolean> => {
@@ -50,6 +66,18 @@ export const Settings: Component<SettingsProps> = (props) => {
 
   onMount(() => {
     if (desktop()) void run(() => backend.readSettings());
+    if (desktop() && updateCommands !== undefined) {
+      onCleanup(updateCommands.onAvailable(updates.offer));
+      updateCommands.status().then(
+        (status) => {
+          setUpdateStatus(status);
+          updates.start(status);
+        },
+        (error: unknown) => {
+          console.warn("could not read the update status", error);
+        },
+      );
+    }
     // A figure that is only nice to know: when it cannot be read, the line is simply left out.
     backend.readStorageUse?.().then(setStorage, (error: unknown) => {
       console.warn("could not read how much room the sessions take", error);
@@ -227,6 +255,82 @@ export const Settings: Component<SettingsProps> = (props) => {
                 {props.t("settingsStorage", { size: humanSize(props.t, use().bytes), folder: use().dataFolder })}
               </p>
             )}
+          </Show>
+          <Show when={updateCommands !== undefined}>
+            <section class="settings-updates" data-testid="updates" aria-labelledby="updates-title">
+              <h3 class="settings-section" id="updates-title">{props.t("updatesTitle")}</h3>
+              <Show when={updateStatus()}>
+                {(status) => (
+                  <>
+                    <p class="settings-path" data-testid="current-version" data-version={status().currentVersion}>
+                      {props.t("updatesVersion", { version: status().currentVersion })}
+                      <Show when={status().lastCheckedAt}>{(at) => <> {props.t("updatesLastChecked", { date: new Date(at()).toLocaleString() })}</>}</Show>
+                    </p>
+                    <Show when={installNote(status().installKind)}>{(key) => <p class="settings-path" data-testid="update-install-note">{props.t(key())}</p>}</Show>
+                    <label class="settings-path">
+                      <input type="checkbox" data-testid="automatic-update-checks" checked={status().automaticChecks} onChange={(event) => { setAutomaticChecks(event.currentTarget.checked); }} />{" "}
+                      {props.t("updatesAutomatic")}
+                    </label>
+                  </>
+                )}
+              </Show>
+              <Show when={failureOf(updateView())}>
+                {(error) => (
+                  <p class={`notice notice--${error().kind}`} role="alert" data-testid="update-error" data-kind={error().kind}>
+                    {error().message}
+                  </p>
+                )}
+              </Show>
+              <Show
+                when={updateOf(updateView())}
+                fallback={
+                  <Show
+                    when={updateView().step !== "restarting"}
+                    fallback={<p class="settings-saved" role="status" data-testid="update-restarting">{props.t("updatesRestarting")}</p>}
+                  >
+                    <Show when={updateView().step === "upToDate"}>
+                      <p class="settings-saved" role="status" data-testid="update-up-to-date">{props.t("updatesUpToDate")}</p>
+                    </Show>
+                    <button type="button" class="plain-button" data-testid="check-updates" disabled={updateView().step === "checking"} onClick={() => void updates.check()}>
+                      {updateView().step === "checking" ? props.t("updatesChecking") : props.t("updatesCheck")}
+                    </button>
+                  </Show>
+                }
+              >
+                {(update) => (
+                  <div class="update-offer" data-testid="update-available" data-version={update().version} data-step={updateView().step}>
+                    <p class="provider-name" role="status">{props.t("updatesReady", { version: update().version })}</p>
+                    <Show when={update().notes}>{(notes) => <p class="provider-detail" style={{ "white-space": "pre-wrap" }} data-testid="update-notes">{notes()}</p>}</Show>
+                    <Switch>
+                      <Match when={updateView().step === "available" || updateView().step === "failed"}>
+                        <Show when={canInstall()}>
+                          <button type="button" class="send-button" data-testid="download-update" onClick={() => void updates.download()}>{props.t("updatesDownload")}</button>
+                        </Show>
+                      </Match>
+                      <Match when={updateView().step === "downloading"}>
+                        <p class="settings-path">
+                          {/* Without a value the bar is indeterminate (a server that sends no length); `value` must be a number. */}
+                          <Show when={progressPercent(updateView())} keyed fallback={<progress data-testid="update-progress" max="100" aria-label={props.t("updatesProgress")} />}>
+                            {(percent) => <progress data-testid="update-progress" max="100" value={percent} aria-label={props.t("updatesProgress")} />}
+                          </Show>{" "}
+                          {progressPercent(updateView()) === undefined
+                            ? props.t("updatesDownloadingUnknown")
+                            : props.t("updatesDownloading", { percent: progressPercent(updateView()) ?? 0 })}
+                        </p>
+                      </Match>
+                      <Match when={updateView().step === "ready"}>
+                        <p class="settings-saved" data-testid="update-verified">{props.t("updatesVerified")}</p>
+                        <button type="button" class="send-button" data-testid="restart-to-update" onClick={() => void updates.restart(false)}>{props.t("updatesRestart")}</button>
+                      </Match>
+                      <Match when={updateView().step === "waitingForReplies"}>
+                        <p class="settings-saved" role="status" data-testid="update-waiting">{props.t("updatesWaitingForReplies", { count: streamingOf(updateView()) })}</p>
+                        <button type="button" class="danger-button" data-testid="restart-now" onClick={() => void updates.restart(true)}>{props.t("updatesRestartNow")}</button>
+                      </Match>
+                    </Switch>
+                  </div>
+                )}
+              </Show>
+            </section>
           </Show>
         </Show>
       </section>

@@ -169,6 +169,7 @@ export const tauriEventNames = {
   resync: "dossier://resync",
   drag: "dossier://drag",
   dropped: "dossier://dropped",
+  updateAvailable: "dossier://update-available",
 } as const satisfies Record<string, EventName>;
 
 export async function createBackend(transport: Transport, baseUrl = location.origin): Promise<Backend> {
