@@ -90,9 +90,16 @@ impl Ledger {
         self.store().blob(hash).await
     }
 
-    /// Closes the pool, finishing in-flight writes; used on shutdown.
+    /// Stops the MCP servers (their children end) and closes the pool, finishing in-flight
+    /// writes; used on shutdown.
     pub async fn close(&self) {
+        self.runtime().mcp_servers.shutdown().await;
         self.store().close().await;
+    }
+
+    /// Every configured MCP server's status, in the config's order (OpenCode's `GET /mcp`).
+    pub fn mcp_status(&self) -> indexmap::IndexMap<String, crate::wire::mcp_status::McpStatus> {
+        self.runtime().mcp_servers.statuses()
     }
 
     pub async fn create_session(&self, input: CreateSession) -> Result<Session, LedgerError> {

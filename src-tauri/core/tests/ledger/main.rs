@@ -10,6 +10,8 @@ mod disk_space;
 mod fake_provider;
 mod hooks;
 mod listing_cache;
+mod mcp_servers;
+mod mcp_tools;
 mod message_editing;
 mod offline_model;
 mod ollama_detection;
