@@ -232,3 +232,65 @@ async fn a_killed_server_is_marked_failed_and_comes_back() {
     assert_ne!(first_pid, second_pid);
     test.ledger.close().await;
 }
+
+#[tokio::test]
+async fn the_everything_server_over_streamable_http_connects_and_serves_a_resource() {
+    let Some(servers) = test_servers() else {
+        return;
+    };
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .map(|address| address.port())
+        .unwrap_or_else(|error| panic!("{error}"));
+    let mut server = tokio::process::Command::new("node")
+        .arg(servers.join("server-everything/dist/index.js"))
+        .arg("streamableHttp")
+        .env("PORT", port.to_string())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap_or_else(|error| panic!("{error}"));
+    let stderr = server.stderr.take().unwrap_or_else(|| panic!("no stderr"));
+    let mut lines = tokio::io::AsyncBufReadExt::lines(tokio::io::BufReader::new(stderr));
+    let listening = tokio::time::timeout(Duration::from_secs(30), async {
+        while let Ok(Some(line)) = lines.next_line().await {
+            if line.contains("listening on port") {
+                return true;
+            }
+        }
+        false
+    })
+    .await;
+    assert_eq!(listening, Ok(true), "the HTTP server did not start");
+    let config = config_with_servers(json!({
+        "remote": {
+            "type": "remote",
+            "url": format!("http://127.0.0.1:{port}/mcp"),
+            "headers": {"X-Dossier-Test": "yes"},
+            "timeout": 30000
+        }
+    }));
+    let test = open(&config).await;
+    let status = wait_for(&test, "remote", is_connected).await;
+    assert!(
+        matches!(status, McpStatus::Connected { tools, resources, .. } if tools > 0 && resources > 0),
+        "{status:?}"
+    );
+    let session = test.session().await;
+    let document = "demo://resource/static/document/features.md";
+    let saved = test
+        .no_reply(&session, vec![resource("remote", document, "features.md")])
+        .await;
+    let expected = std::fs::read_to_string(servers.join("server-everything/dist/docs/features.md"))
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(
+        describe(&saved.parts)[..2],
+        [
+            format!("text*: Reading MCP resource: features.md ({document})"),
+            format!("text*: {expected}"),
+        ]
+    );
+    test.ledger.close().await;
+}
