@@ -166,3 +166,69 @@ async fn a_tool_that_may_change_things_asks_and_a_rejection_is_an_error_part() {
     );
     test.ledger.close().await;
 }
+
+#[tokio::test]
+async fn a_server_killed_mid_call_ends_that_call_with_an_error_and_comes_back() {
+    let fake = FakeProvider::start(vec![
+        openai_tool_call(
+            "call_1",
+            "everything_trigger-long-running-operation",
+            r#"{"duration": 20, "steps": 4}"#,
+        ),
+        openai_text(&["The operation failed."]),
+    ])
+    .await;
+    let Some(servers) = test_servers() else {
+        return;
+    };
+    let folder = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let pid_file = folder.path().join("pid");
+    let script = format!(
+        "echo $$ > '{}'; exec {}",
+        pid_file.display(),
+        everything_command(&servers).join(" ")
+    );
+    let mut config: Value =
+        serde_json::from_str(&fake.openai_config()).unwrap_or_else(|error| panic!("{error}"));
+    config["mcp"] = json!({
+        "everything": {"type": "local", "command": ["sh", "-c", script], "timeout": 30000}
+    });
+    let test = open(&config.to_string()).await;
+    wait_for(&test, "everything", is_connected).await;
+    let session = test.session().await;
+    let mut events = test.ledger.events().subscribe();
+    let running = {
+        let ledger = test.ledger.clone();
+        let session_id = session.id.clone();
+        tokio::spawn(async move {
+            ledger
+                .prompt(&session_id, reply_input(vec![Draft::text("run it")]))
+                .await
+        })
+    };
+    crate::reply_support::wait_for(&mut events, |event| {
+        matches!(&event.payload, EventPayload::PartUpdated { part, .. }
+            if matches!(&part.body, PartBody::Tool(ToolPart { state: ToolState::Running { .. }, .. })))
+    })
+    .await;
+    let pid = std::fs::read_to_string(&pid_file).unwrap_or_else(|error| panic!("{error}"));
+    let killed = std::process::Command::new("kill")
+        .args(["-9", pid.trim()])
+        .status()
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert!(killed.success());
+    let reply = tokio::time::timeout(std::time::Duration::from_secs(15), running)
+        .await
+        .unwrap_or_else(|_| panic!("the reply hung after the server died"))
+        .unwrap_or_else(|error| panic!("{error}"))
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(text_of(&reply), "The operation failed.");
+    let tools = tool_parts(&test, &session.id).await;
+    assert!(
+        matches!(&tools[..], [ToolPart { state: ToolState::Error { error, .. }, .. }]
+            if error == "The MCP server closed the connection"),
+        "{tools:?}"
+    );
+    wait_for(&test, "everything", is_connected).await;
+    test.ledger.close().await;
+}
