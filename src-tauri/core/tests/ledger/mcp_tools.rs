@@ -232,3 +232,55 @@ async fn a_server_killed_mid_call_ends_that_call_with_an_error_and_comes_back() 
     wait_for(&test, "everything", is_connected).await;
     test.ledger.close().await;
 }
+
+#[tokio::test]
+async fn the_filesystem_server_reads_inside_its_folder_and_refuses_outside_it() {
+    let Some(servers) = test_servers() else {
+        return;
+    };
+    let allowed = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let outside = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let inside_file = allowed.path().join("inside.txt");
+    let outside_file = outside.path().join("secret.txt");
+    std::fs::write(&inside_file, "inside words\n").unwrap_or_else(|error| panic!("{error}"));
+    std::fs::write(&outside_file, "secret words\n").unwrap_or_else(|error| panic!("{error}"));
+    let arguments =
+        |path: &std::path::Path| json!({"path": path.display().to_string()}).to_string();
+    let fake = FakeProvider::start(vec![
+        openai_tool_call("call_1", "files_read_text_file", &arguments(&inside_file)),
+        openai_tool_call("call_2", "files_read_text_file", &arguments(&outside_file)),
+        openai_text(&["Done."]),
+    ])
+    .await;
+    let mut config: Value =
+        serde_json::from_str(&fake.openai_config()).unwrap_or_else(|error| panic!("{error}"));
+    config["mcp"] = json!({
+        "files": {
+            "type": "local",
+            "command": [
+                "node",
+                servers.join("server-filesystem/dist/index.js").display().to_string(),
+                allowed.path().display().to_string()
+            ],
+            "timeout": 30000
+        }
+    });
+    let test = open(&config.to_string()).await;
+    wait_for(&test, "files", is_connected).await;
+    let session = test.session().await;
+    let reply = ask(&test, &session.id, "read both").await;
+    assert_eq!(text_of(&reply), "Done.");
+    let tools = tool_parts(&test, &session.id).await;
+    assert!(
+        matches!(&tools[0].state, ToolState::Completed { output, .. } if output.contains("inside words")),
+        "{:?}",
+        tools[0]
+    );
+    assert!(
+        matches!(&tools[1].state, ToolState::Error { error, .. } if error.contains("outside allowed directories") || error.contains("Access denied")),
+        "{:?}",
+        tools[1]
+    );
+    assert!(!format!("{tools:?}").contains("secret words"));
+    test.ledger.close().await;
+}
