@@ -55,6 +55,9 @@ step "UI: build (the desktop shell embeds ui/dist)"
 step "Rust lints (clippy, warnings are errors)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
+step "MCP test servers (real servers from npm for the core's MCP tests)"
+bash scripts/install-mcp-test-servers.sh
+
 step "Rust tests (every crate; also regenerates the UI's TypeScript bindings)"
 cargo test --workspace --locked
 

@@ -90,7 +90,6 @@ impl Ledger {
         self.store().blob(hash).await
     }
 
-    /// Closes the pool, finishing in-flight writes; used on shutdown.
     /// "Back up now": a consistent copy of the ledger, attachments included, at `target`.
     pub async fn back_up_to(&self, target: &std::path::Path) -> Result<(), LedgerError> {
         self.store().back_up_to(target).await
@@ -104,8 +103,16 @@ impl Ledger {
         crate::store::manual_backup::inspect(path).await
     }
 
+    /// Stops the MCP servers (their children end) and closes the pool, finishing in-flight
+    /// writes; used on shutdown.
     pub async fn close(&self) {
+        self.runtime().mcp_servers.shutdown().await;
         self.store().close().await;
+    }
+
+    /// Every configured MCP server's status, in the config's order (OpenCode's `GET /mcp`).
+    pub fn mcp_status(&self) -> indexmap::IndexMap<String, crate::wire::mcp_status::McpStatus> {
+        self.runtime().mcp_servers.statuses()
     }
 
     pub async fn create_session(&self, input: CreateSession) -> Result<Session, LedgerError> {

@@ -4,13 +4,14 @@
 //! its own floor and the floors below it (`tests/architecture.rs` checks it), lowest first:
 //! `wire` (plain data: ids, sessions, messages, parts, drafts, events, errors), `store` (the only
 //! place with SQL, behind the `Store` handle), `models` (config, agents, the model catalog,
-//! providers, keys), `pipeline` (the prompt pipeline, the `Runtime` and the `AgentLoop` seam),
+//! providers, keys), `mcp` (the MCP servers: status, tools, resources), `pipeline` (the prompt pipeline, the `Runtime` and the `AgentLoop` seam),
 //! `reshaping` (fork, revert, resend, editing, export, import) and `reply` (the session runner,
 //! the run loop, tools, compaction, titles, subagents, permissions). At the top, `start_up`
 //! assembles a `Ledger` — the facade the adapters hold — from the store and a runtime whose loop
 //! it chooses. `docs/architecture.md` has the picture.
 
 pub mod ledger;
+pub mod mcp;
 pub mod models;
 pub mod pipeline;
 pub mod reply;

@@ -6,6 +6,7 @@
 pub mod agent;
 pub mod config;
 pub mod credentials;
+pub mod mcp_config;
 pub mod model_catalog;
 pub mod model_choice;
 pub mod model_messages;

@@ -5,6 +5,7 @@
 //! builds the loop.
 
 use crate::ledger::Ledger;
+use crate::mcp::mcp_servers::McpServers;
 use crate::models::agent::{load_markdown_agents, AgentRegistry};
 use crate::models::config::{Config, Locations};
 use crate::models::credentials::{
@@ -13,7 +14,7 @@ use crate::models::credentials::{
 use crate::models::settings::Settings;
 use crate::pipeline::agent_loop::AgentLoop;
 use crate::pipeline::chat_message_hook::{ChatMessageHook, CommandHook};
-use crate::pipeline::mcp_resource::{McpResources, NoMcpClients};
+use crate::pipeline::mcp_resource::McpResources;
 use crate::pipeline::runtime::Runtime;
 use crate::reply::permission_request::PermissionRequests;
 use crate::reply::reply_context::ReplyContext;
@@ -33,6 +34,7 @@ pub struct LedgerOptions {
     pub clock: Option<Clock>,
     /// In-process `chat.message` hooks, run before the configured command hooks.
     pub hooks: Vec<Arc<dyn ChatMessageHook>>,
+    /// Where MCP resources in prompts are read; the configured MCP servers when absent.
     pub mcp: Option<Arc<dyn McpResources>>,
     /// The agent loop; `SessionRunner` (real providers and the offline model) when absent.
     pub agent_loop: Option<Arc<dyn AgentLoop>>,
@@ -123,6 +125,8 @@ pub async fn open(options: LedgerOptions) -> Result<Ledger, LedgerError> {
             (Arc::new(runner) as Arc<dyn AgentLoop>, requests)
         }
     };
+    // The servers start in the background: opening the ledger never waits for them.
+    let mcp_servers = Arc::new(McpServers::start(&config.mcp, store.events.clone()));
     let credentials = options
         .credentials
         .unwrap_or_else(|| Arc::new(InMemoryCredentials::default()));
@@ -135,7 +139,10 @@ pub async fn open(options: LedgerOptions) -> Result<Ledger, LedgerError> {
         ),
         agents,
         hooks,
-        mcp: options.mcp.unwrap_or_else(|| Arc::new(NoMcpClients)),
+        mcp: options
+            .mcp
+            .unwrap_or_else(|| mcp_servers.clone() as Arc<dyn McpResources>),
+        mcp_servers,
         agent_loop,
         default_directory,
     };

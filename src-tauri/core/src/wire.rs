@@ -11,6 +11,7 @@ pub mod error;
 pub mod event;
 pub mod human_size;
 pub mod id;
+pub mod mcp_status;
 pub mod message;
 pub mod part;
 pub mod permission;

@@ -8,7 +8,15 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// The floors, lowest first. A file may use its own floor and the floors before it.
-const FLOORS: &[&str] = &["wire", "store", "models", "pipeline", "reshaping", "reply"];
+const FLOORS: &[&str] = &[
+    "wire",
+    "store",
+    "models",
+    "mcp",
+    "pipeline",
+    "reshaping",
+    "reply",
+];
 
 /// Everything at the top of `src/` (lib.rs, the `Ledger` facade, the start-up builder).
 const CRATE_ROOT: &str = "crate root";

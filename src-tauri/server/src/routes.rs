@@ -16,6 +16,7 @@ use axum::Router;
 use dossier_core::Ledger;
 
 mod catalog;
+mod mcp;
 mod messages;
 mod permissions;
 mod prompts;
@@ -122,7 +123,7 @@ pub fn router(state: ServerState, options: &ServerOptions, origins: OriginPolicy
             post(permissions::reply),
         )
         .route("/question", get(catalog::empty_list))
-        .route("/mcp", get(catalog::empty_map));
+        .route("/mcp", get(mcp::status));
     let router = not_implemented_routes(router)
         .fallback({
             let ui_directory = options.ui_directory.clone();

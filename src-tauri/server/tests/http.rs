@@ -12,6 +12,7 @@ mod http {
     mod binary;
     mod catalog;
     mod events;
+    mod mcp;
     mod messages;
     mod prompts;
     mod request_origin;

@@ -145,6 +145,9 @@ export function applyEvent(state: ChatState, event: Event, seen?: SeenEvents): b
     case "permission.replied":
       state.permissions[event.properties.requestID] = undefined;
       return true;
+    // MCP server statuses are not part of a chat's state; the chat view has nothing to redraw.
+    case "mcp.status":
+      return false;
     case "message.part.delta": {
       const { messageID, partID, field, delta } = event.properties;
       const parts = state.parts[messageID];

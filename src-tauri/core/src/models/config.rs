@@ -26,6 +26,10 @@ pub struct Config {
     pub hooks: HooksConfig,
     #[serde(default)]
     pub compaction: CompactionConfig,
+    /// OpenCode's `mcp` servers by name, each entry read on its own
+    /// (`models::mcp_config::McpServerConfig::parse`) so one bad entry does not refuse the file.
+    #[serde(default)]
+    pub mcp: IndexMap<String, Value>,
     #[serde(default)]
     pub backups: BackupsConfig,
 }

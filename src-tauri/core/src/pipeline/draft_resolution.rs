@@ -3,6 +3,7 @@
 //! the task tool, and a failure an honest synthetic note. Drafts resolve concurrently and the
 //! output keeps their input order. A failed read never fails the prompt.
 
+use crate::mcp::binary_content;
 use crate::models::agent::Agent;
 use crate::pipeline::mcp_resource::{McpResources, ResourceContent};
 use crate::pipeline::read_tool::{self, ReadKind, ReadRequest, MAX_ATTACHMENT_BYTES};
@@ -141,10 +142,34 @@ async fn resolve_mcp_resource(
     match context.mcp.read(&client_name, &uri).await {
         Ok(contents) => {
             for content in contents {
-                parts.push(synthetic(match content {
-                    ResourceContent::Text(text) => text,
-                    ResourceContent::Blob { mime } => format!("[Binary content: {mime}]"),
-                }));
+                match content {
+                    ResourceContent::Text(text) => parts.push(synthetic(text)),
+                    ResourceContent::Blob {
+                        uri: item_uri,
+                        mime,
+                        base64,
+                    } => {
+                        let mime = mime.unwrap_or_else(|| part.mime.clone());
+                        let label = item_uri.unwrap_or_else(|| filename.clone());
+                        match binary_content::check(&label, &mime, &base64) {
+                            Err(note) => parts.push(synthetic(note)),
+                            Ok(()) => {
+                                parts.push(synthetic(format!(
+                                    "[Binary MCP resource attached: {label} ({mime})]"
+                                )));
+                                parts.push(ResolvedPart {
+                                    id: None,
+                                    body: PartBody::File(FilePart {
+                                        url: format!("data:{mime};base64,{base64}"),
+                                        mime,
+                                        filename: Some(label),
+                                        source: None,
+                                    }),
+                                });
+                            }
+                        }
+                    }
+                }
             }
             parts.push(ResolvedPart {
                 id,

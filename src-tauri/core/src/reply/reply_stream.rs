@@ -29,6 +29,7 @@ pub const TOOL_ABORTED: &str = "Tool execution aborted";
 
 /// How a step ended. The assistant message is updated by the caller, except for `finish` and
 /// `tokens`, which a finished step has already recorded.
+mod mcp_tool_call;
 mod tool_call;
 
 #[derive(Debug, PartialEq)]

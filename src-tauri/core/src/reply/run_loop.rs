@@ -300,9 +300,22 @@ fn offered_tools(
     let task = (agent.mode != crate::models::agent::AgentMode::Subagent)
         .then(|| crate::reply::subtask::definition(context))
         .flatten();
+    // Each connected MCP server's tools, as `<server>_<tool>` with the server's schema.
+    let mcp =
+        context
+            .runtime
+            .mcp_servers
+            .tools()
+            .into_iter()
+            .map(|tool| provider::ToolDefinition {
+                name: tool.name,
+                description: tool.description,
+                parameters: tool.parameters,
+            });
     tools::definitions()
         .into_iter()
         .chain(task)
+        .chain(mcp)
         .filter(|tool| !tools::disabled(&tool.name, rules))
         .collect()
 }

@@ -108,6 +108,12 @@ pub enum EventPayload {
         field: String,
         delta: String,
     },
+    /// An MCP server's status changed (Dossier's own event; OpenCode clients ignore it).
+    #[serde(rename = "mcp.status")]
+    McpStatus {
+        name: String,
+        status: crate::wire::mcp_status::McpStatus,
+    },
 }
 
 impl EventPayload {
@@ -126,6 +132,7 @@ impl EventPayload {
             Self::PartDelta { .. } => "message.part.delta",
             Self::PermissionAsked(_) => "permission.asked",
             Self::PermissionReplied { .. } => "permission.replied",
+            Self::McpStatus { .. } => "mcp.status",
         }
     }
 

@@ -12,6 +12,8 @@ mod hooks;
 mod ledger_fixture;
 mod listing_cache;
 mod manual_backup;
+mod mcp_servers;
+mod mcp_tools;
 mod message_editing;
 mod offline_model;
 mod ollama_detection;

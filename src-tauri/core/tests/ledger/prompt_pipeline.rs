@@ -603,7 +603,7 @@ fn resource_draft(client: &str) -> Draft {
 }
 
 #[tokio::test]
-async fn mcp_resource_without_a_client_names_the_missing_server() {
+async fn mcp_resource_from_an_unconfigured_server_names_it() {
     let test = open(FAKE_CONFIG).await;
     let session = test.session().await;
     let saved = test
@@ -616,7 +616,7 @@ async fn mcp_resource_without_a_client_names_the_missing_server() {
         describe(&saved.parts),
         [
             "text*: Reading MCP resource: schema (postgres://db/schema)",
-            "text*: Failed to read MCP resource schema: MCP server \"database\" is not connected (this build of Dossier has no MCP client)",
+            "text*: Failed to read MCP resource schema: MCP server \"database\" is not configured",
             "text: and this",
         ]
     );
@@ -630,7 +630,14 @@ impl McpResources for FakeMcp {
         Ok(vec![
             ResourceContent::Text(format!("{client_name} says {uri}")),
             ResourceContent::Blob {
-                mime: "image/png".into(),
+                uri: Some(format!("{uri}/report")),
+                mime: Some("application/pdf".into()),
+                base64: "JVBERi0=".into(),
+            },
+            ResourceContent::Blob {
+                uri: None,
+                mime: Some("audio/wav".into()),
+                base64: "UklGRg==".into(),
             },
         ])
     }
@@ -648,7 +655,9 @@ async fn mcp_resource_contents_become_synthetic_text() {
         [
             "text*: Reading MCP resource: schema (postgres://db/schema)",
             "text*: database says postgres://db/schema",
-            "text*: [Binary content: image/png]",
+            "text*: [Binary MCP resource attached: postgres://db/schema/report (application/pdf)]",
+            "file application/pdf data:application/pdf;base64,JVBERi0=",
+            "text*: [Binary MCP resource omitted: schema (audio/wav, 4 B) is not a supported attachment type]",
             "file text/plain postgres://db/schema",
         ]
     );

@@ -94,7 +94,3 @@ pub async fn health() -> Json<Value> {
 pub async fn empty_list() -> Json<Value> {
     Json(json!([]))
 }
-
-pub async fn empty_map() -> Json<Value> {
-    Json(json!({}))
-}

@@ -90,6 +90,11 @@ impl Step<'_> {
         if name == "task" {
             return self.run_task(state, &call_id, input, start).await;
         }
+        if let Some(tool) = self.context.runtime.mcp_servers.tool(&name) {
+            return self
+                .call_mcp_tool(state, &call_id, tool, input, start)
+                .await;
+        }
         if !tools::is_known(&name) {
             let error = format!(
                 "Model tried to call unavailable tool '{name}'. Available tools: read, list, glob, grep."
@@ -207,7 +212,12 @@ impl Step<'_> {
     }
 
     /// Publishes a permission request and waits for the answer (or an abort); true to go on.
-    async fn ask_permission(&mut self, call_id: &str, name: &str, pattern: &str) -> bool {
+    pub(super) async fn ask_permission(
+        &mut self,
+        call_id: &str,
+        name: &str,
+        pattern: &str,
+    ) -> bool {
         let requests = &self.context.permission_requests;
         let request = PermissionRequest {
             id: self.context.new_id(IdKind::Permission),
