@@ -31,6 +31,8 @@ started=$SECONDS
 
 # shellcheck source=scripts/system-packages.sh
 source scripts/system-packages.sh
+# shellcheck source=scripts/desktop-session.sh
+source scripts/desktop-session.sh
 install_missing_system_packages xvfb xauth webkit2gtk-driver dbus-daemon desktop-file-utils rpm
 
 as_root=()
@@ -149,14 +151,8 @@ grep -qx "$entry" <<<"$files" || { echo "the .rpm lacks $entry" >&2; exit 1; }
 echo "the .rpm requires WebKitGTK 4.1 and GTK 3 and installs $entry"
 
 step "Starting Xvfb, a session bus and tauri-driver (fresh HOME $work/home)"
-display_number=$((90 + RANDOM % 9))
-while [ -e "/tmp/.X11-unix/X$display_number" ]; do display_number=$((display_number + 1)); done
-Xvfb ":$display_number" -screen 0 1280x800x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$display_number" ] && break; sleep 0.1; done
-dbus-daemon --session --fork --nopidfile --print-address=3 --print-pid=4 \
-  3>"$work/dbus-address" 4>"$work/dbus-pid"
-pids+=("$(cat "$work/dbus-pid")")
+start_virtual_display "$work"
+start_session_bus "$work"
 
 # What polkit's pkexec would do once the person typed the password: run the command as root.
 cat >"$work/bin/pkexec" <<'SH'
@@ -174,15 +170,7 @@ env -i PATH="$work/bin:$PATH" HOME="$work/home" DISPLAY=":$display_number" \
   LANG=en_US.UTF-8 \
   tauri-driver --port "$webdriver_port" --native-port $((webdriver_port + 1)) >"$work/tauri-driver.log" 2>&1 &
 pids+=($!)
-for _ in $(seq 100); do
-  python3 -c 'import http.client, sys
-try:
-    c = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=1); c.request("GET", "/status")
-    sys.exit(0 if c.getresponse().status == 200 else 1)
-except OSError:
-    sys.exit(1)' "$webdriver_port" && break
-  sleep 0.2
-done
+wait_for_webdriver "$webdriver_port" || { echo "tauri-driver did not start" >&2; exit 1; }
 
 step "The installed app and its update (tests/package-e2e/installed_app_test.py)"
 mkdir -p tests/artifacts

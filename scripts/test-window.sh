@@ -17,6 +17,8 @@ step() { printf '\n==> %s\n' "$*"; }
 
 # shellcheck source=scripts/system-packages.sh
 source scripts/system-packages.sh
+# shellcheck source=scripts/desktop-session.sh
+source scripts/desktop-session.sh
 install_missing_system_packages xvfb xauth webkit2gtk-driver dbus-daemon fonts-wqy-microhei
 
 command -v cargo >/dev/null || { echo "cargo not found: install Rust (stable) first" >&2; exit 1; }
@@ -69,17 +71,9 @@ open(sys.argv[1], "wb").write(png)
 PY
 
 step "Starting Xvfb and tauri-driver"
-display_number=$((90 + RANDOM % 9))
-while [ -e "/tmp/.X11-unix/X$display_number" ]; do display_number=$((display_number + 1)); done
-Xvfb ":$display_number" -screen 0 1280x800x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$display_number" ] && break; sleep 0.1; done
-
-# A private D-Bus session bus, as a desktop session has (GTK and WebKit talk to it). It has no
-# Secret Service, so the settings test sees "no keychain" as CI machines do.
-dbus-daemon --session --fork --nopidfile --print-address=3 --print-pid=4 \
-  3>"$work/dbus-address" 4>"$work/dbus-pid"
-pids+=("$(cat "$work/dbus-pid")")
+start_virtual_display "$work"
+# The settings test sees "no keychain" on this bus, as CI machines do.
+start_session_bus "$work"
 export DBUS_SESSION_BUS_ADDRESS
 DBUS_SESSION_BUS_ADDRESS=$(cat "$work/dbus-address")
 
@@ -95,18 +89,7 @@ export XDG_CACHE_HOME="$work/xdg-cache"
 export DOSSIER_E2E_SIMULATED_DROPS=1
 tauri-driver --port "$port" --native-port $((port + 1)) >"$work/tauri-driver.log" 2>&1 &
 pids+=($!)
-for _ in $(seq 100); do
-  python3 - "$port" <<'PY' && break
-import http.client, sys
-try:
-    connection = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=1)
-    connection.request("GET", "/status")
-    sys.exit(0 if connection.getresponse().status == 200 else 1)
-except OSError:
-    sys.exit(1)
-PY
-  sleep 0.2
-done
+wait_for_webdriver "$port" || { echo "tauri-driver did not start" >&2; exit 1; }
 
 if $measure; then
   step "Measuring the release build"
