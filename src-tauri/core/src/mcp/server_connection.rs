@@ -55,6 +55,7 @@ impl Connection {
                         .custom_headers
                         .insert(header_name, header_value);
                 }
+                install_tls_crypto_provider();
                 ().serve(StreamableHttpClientTransport::from_config(transport_config))
                     .await
                     .map_err(|error| error.to_string())?
@@ -146,4 +147,12 @@ async fn bounded<T>(
             limit.as_millis()
         )),
     }
+}
+
+/// rmcp's HTTP client is reqwest 0.13, which the desktop app's updater builds with
+/// `rustls-no-provider`: features unify, so building that client panics ("No rustls crypto
+/// provider is configured") unless the process has a default provider. ring is the one already
+/// compiled in (reqwest 0.12's TLS); installing fails harmlessly when a provider is already set.
+fn install_tls_crypto_provider() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
 }
