@@ -118,7 +118,12 @@ async fn main() {
         .await
     });
     let client = Client {
-        http: reqwest::Client::new(),
+        http: {
+            // As the tests' `support::http_client`: a workspace build may unify reqwest with
+            // `rustls-no-provider`, which needs a process-wide TLS provider.
+            let _ = rustls::crypto::ring::default_provider().install_default();
+            reqwest::Client::new()
+        },
         base,
     };
 

@@ -74,7 +74,7 @@ async fn terminate(child: &mut Child) -> std::process::ExitStatus {
 async fn port_zero_prints_one_line_serves_and_stops_cleanly_on_sigterm() {
     let data = tempfile::tempdir().unwrap();
     let (mut child, base) = start(data.path()).await;
-    let client = reqwest::Client::new();
+    let client = crate::http::support::http_client();
     let created: serde_json::Value = client
         .post(format!("{base}/session"))
         .json(&serde_json::json!({"title": "Survives a restart"}))
@@ -136,7 +136,7 @@ async fn allowed_hosts_and_origins_come_from_flags_and_the_environment() {
         &[("DOSSIER_ALLOWED_ORIGINS", "https://ui.example.org")],
     )
     .await;
-    let client = reqwest::Client::new();
+    let client = crate::http::support::http_client();
     let status_with = |headers: &'static [(&'static str, &'static str)], write: bool| {
         let mut request = if write {
             client

@@ -103,7 +103,7 @@ async fn get_mcp_answers_statuses_and_sigkill_of_the_server_leaves_no_child() {
         .strip_prefix("dossier server listening on ")
         .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
         .to_string();
-    let client = reqwest::Client::new();
+    let client = crate::http::support::http_client();
     let mut statuses = Value::Null;
     for _ in 0..600 {
         statuses = client

@@ -12,7 +12,7 @@ async fn a_request_during_start_up_waits_and_is_answered() {
     let address = listener.local_addr().unwrap();
     let started = Instant::now();
     let early = tokio::spawn(async move {
-        reqwest::Client::new()
+        crate::http::support::http_client()
             .get(format!("http://{address}/session"))
             .timeout(Duration::from_secs(10))
             .send()

@@ -29,6 +29,14 @@ pub const FAKE_CONFIG: &str = r#"{
   "provider": {"fake": {"npm": "@ai-sdk/openai-compatible", "models": {"fake-model": {"name": "Fake"}}}}
 }"#;
 
+/// An HTTP client for the tests. reqwest 0.13 is shared with the desktop app's updater, whose
+/// `rustls-no-provider` feature unifies into a workspace test build: a client then needs a
+/// process-wide TLS provider even for plain HTTP, so ring (already compiled) is installed first.
+pub fn http_client() -> reqwest::Client {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    reqwest::Client::new()
+}
+
 pub fn ledger_options(folder: &TempDir) -> LedgerOptions {
     let mut options = LedgerOptions::at(Locations::from_values(
         Some(folder.path().join("data")),
@@ -79,7 +87,7 @@ impl TestServer {
         let address = ready.await.unwrap();
         Self {
             base: format!("http://{address}"),
-            client: reqwest::Client::new(),
+            client: http_client(),
             ledger,
             folder: Arc::new(folder),
             stop: Some(stop),
