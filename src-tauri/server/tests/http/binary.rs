@@ -27,8 +27,8 @@ async fn start(data: &std::path::Path) -> (Child, String) {
     start_with(data, &[], &[]).await
 }
 
-/// The same with more flags and environment variables.
-async fn start_with(
+/// The same with more flags and environment variables (also used by the MCP tests).
+pub(super) async fn start_with(
     data: &std::path::Path,
     arguments: &[&str],
     variables: &[(&str, &str)],

@@ -3,9 +3,7 @@
 
 use serde_json::{json, Value};
 use std::path::PathBuf;
-use std::process::Stdio;
 use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::Command;
 
 /// The everything server from `tests/mcp`, or `None` (said loudly) when it is not installed.
@@ -80,29 +78,8 @@ async fn get_mcp_answers_statuses_and_sigkill_of_the_server_leaves_no_child() {
         .to_string(),
     )
     .unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dossier-server"))
-        .env("DOSSIER_DATA_DIR", data.path().join("data"))
-        .env("DOSSIER_CONFIG", data.path().join("dossier.json"))
-        .env("DOSSIER_OLLAMA", "off")
-        .env_remove("DOSSIER_SERVER_PASSWORD")
-        .args(["--hostname", "127.0.0.1", "--port", "0"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    let mut reader = BufReader::new(child.stdout.take().unwrap());
-    tokio::time::timeout(Duration::from_secs(30), reader.read_line(&mut line))
-        .await
-        .expect("no listening line within 30 s")
-        .unwrap();
-    let base = line
-        .trim_end()
-        .strip_prefix("dossier server listening on ")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .to_string();
+    let (mut child, base) =
+        super::binary::start_with(data.path(), &[], &[("DOSSIER_OLLAMA", "off")]).await;
     let client = crate::http::support::http_client();
     let mut statuses = Value::Null;
     for _ in 0..600 {
