@@ -174,15 +174,15 @@ impl Config {
                 })
             }
         };
-        Self::parse(&text).map_err(|message| LedgerError::Config {
+        Self::parse(&text).map_err(|error| LedgerError::Config {
             path: path.display().to_string(),
-            message,
+            message: error.to_string(),
         })
     }
 
     /// Parses JSON or JSONC (OpenCode accepts comments and trailing commas in `opencode.jsonc`).
-    pub fn parse(text: &str) -> Result<Self, String> {
-        serde_json::from_str(&strip_jsonc(text)).map_err(|error| error.to_string())
+    pub fn parse(text: &str) -> Result<Self, serde_json::Error> {
+        serde_json::from_str(&strip_jsonc(text))
     }
 }
 

@@ -11,6 +11,9 @@ pub mod glob;
 pub mod grep;
 pub mod list;
 pub mod read;
+pub mod tool_error;
+
+pub use tool_error::ToolError;
 
 /// What a finished tool call produced.
 #[derive(Debug, Clone, PartialEq)]
@@ -132,19 +135,27 @@ pub fn permission_pattern(name: &str, input: &Value, directory: &Path) -> String
 }
 
 /// Runs tool `name` on blocking threads; errors are the text the model will see.
-pub async fn execute(name: &str, input: Value, directory: PathBuf) -> Result<ToolOutcome, String> {
+pub async fn execute(
+    name: &str,
+    input: Value,
+    directory: PathBuf,
+) -> Result<ToolOutcome, ToolError> {
     let name = name.to_string();
     tokio::task::spawn_blocking(move || match name.as_str() {
         "read" => read::run(&input, &directory),
         "list" => list::run(&input, &directory),
         "glob" => glob::run(&input, &directory),
         "grep" => grep::run(&input, &directory),
-        other => Err(format!(
-            "Model tried to call unavailable tool '{other}'. Available tools: read, list, glob, grep."
-        )),
+        other => Err(ToolError::Unavailable {
+            name: other.to_string(),
+        }),
     })
     .await
-    .unwrap_or_else(|error| Err(format!("The tool stopped unexpectedly: {error}")))
+    .unwrap_or_else(|error| {
+        Err(ToolError::Stopped {
+            reason: error.to_string(),
+        })
+    })
 }
 
 /// Removes `.` and resolves `..` without touching the disk.
@@ -164,19 +175,16 @@ pub fn normalize(path: &Path) -> PathBuf {
 
 /// Resolves `requested` against the session folder and refuses anything outside it, including
 /// through symbolic links.
-pub fn confine(directory: &Path, requested: Option<&str>) -> Result<PathBuf, String> {
+pub fn confine(directory: &Path, requested: Option<&str>) -> Result<PathBuf, ToolError> {
     let joined = match requested.filter(|text| !text.trim().is_empty()) {
         Some(text) => directory.join(text),
         None => directory.to_path_buf(),
     };
     let path = normalize(&joined);
     let root = normalize(directory);
-    let outside = || {
-        format!(
-            "{} is outside the session folder {}; tools can only read inside it",
-            path.display(),
-            root.display()
-        )
+    let outside = || ToolError::OutsideFolder {
+        path: path.display().to_string(),
+        root: root.display().to_string(),
     };
     if !path.starts_with(&root) {
         return Err(outside());
@@ -190,11 +198,13 @@ pub fn confine(directory: &Path, requested: Option<&str>) -> Result<PathBuf, Str
 }
 
 /// A string field of the tool input, or the error the model sees.
-pub fn required_text<'input>(input: &'input Value, key: &str) -> Result<&'input str, String> {
+pub fn required_text<'input>(input: &'input Value, key: &str) -> Result<&'input str, ToolError> {
     input
         .get(key)
         .and_then(Value::as_str)
-        .ok_or_else(|| format!("The \"{key}\" parameter is required and must be a string"))
+        .ok_or_else(|| ToolError::MissingParameter {
+            key: key.to_string(),
+        })
 }
 
 #[cfg(test)]

@@ -153,7 +153,7 @@ impl Step<'_> {
             () = control.aborted() => return Ok(Flow::Aborted),
             result = execution => result,
         };
-        let result = result.map_err(|error| (input.clone(), error, None));
+        let result = result.map_err(|error| (input.clone(), error.to_string(), None));
         self.settle_tool(
             state,
             &call_id,

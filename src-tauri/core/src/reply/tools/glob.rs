@@ -1,13 +1,13 @@
 //! The `glob` tool: files whose path matches a glob (`**`, `*`, `?`, `{a,b}`), newest first. A
 //! pattern without `/` matches file names at any depth, as ripgrep's `--glob` does.
 
-use super::{confine, required_text, ToolOutcome, IGNORED_FOLDERS, RESULT_LIMIT};
+use super::{confine, required_text, ToolError, ToolOutcome, IGNORED_FOLDERS, RESULT_LIMIT};
 use regex::Regex;
 use serde_json::{json, Value};
 use std::path::Path;
 
 /// Compiles a glob into an anchored regular expression over `/`-separated relative paths.
-pub fn compile(glob: &str) -> Result<Regex, String> {
+pub fn compile(glob: &str) -> Result<Regex, ToolError> {
     let mut pattern = String::from("^");
     let chars: Vec<char> = glob.chars().collect();
     let mut index = 0;
@@ -41,7 +41,10 @@ pub fn compile(glob: &str) -> Result<Regex, String> {
         index += 1;
     }
     pattern.push('$');
-    Regex::new(&pattern).map_err(|error| format!("Invalid glob pattern \"{glob}\": {error}"))
+    Regex::new(&pattern).map_err(|error| ToolError::InvalidGlob {
+        pattern: glob.to_string(),
+        reason: error.to_string(),
+    })
 }
 
 /// Whether `relative` (a `/`-separated path) is matched by the compiled glob.
@@ -57,7 +60,7 @@ pub fn matches(compiled: &Regex, glob: &str, relative: &str) -> bool {
 pub fn find(
     root: &Path,
     glob: &str,
-) -> Result<Vec<(std::path::PathBuf, std::time::SystemTime)>, String> {
+) -> Result<Vec<(std::path::PathBuf, std::time::SystemTime)>, ToolError> {
     let compiled = compile(glob)?;
     let walker = walkdir::WalkDir::new(root)
         .into_iter()
@@ -86,7 +89,7 @@ pub fn find(
     Ok(found)
 }
 
-pub fn run(input: &Value, directory: &Path) -> Result<ToolOutcome, String> {
+pub fn run(input: &Value, directory: &Path) -> Result<ToolOutcome, ToolError> {
     let glob = required_text(input, "pattern")?;
     let root = confine(directory, input.get("path").and_then(Value::as_str))?;
     let mut found = find(&root, glob)?;

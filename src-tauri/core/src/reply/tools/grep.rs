@@ -1,16 +1,18 @@
 //! The `grep` tool: lines matching a regular expression, grouped by file, newest files first,
 //! at most `RESULT_LIMIT` matches; binary files are skipped.
 
-use super::{confine, required_text, ToolOutcome, RESULT_LIMIT};
+use super::{confine, required_text, ToolError, ToolOutcome, RESULT_LIMIT};
 use serde_json::{json, Value};
 use std::path::Path;
 
 const MAX_LINE: usize = 2000;
 
-pub fn run(input: &Value, directory: &Path) -> Result<ToolOutcome, String> {
+pub fn run(input: &Value, directory: &Path) -> Result<ToolOutcome, ToolError> {
     let pattern = required_text(input, "pattern")?;
-    let expression = regex::Regex::new(pattern)
-        .map_err(|error| format!("Invalid regular expression \"{pattern}\": {error}"))?;
+    let expression = regex::Regex::new(pattern).map_err(|error| ToolError::InvalidRegex {
+        pattern: pattern.to_string(),
+        reason: error.to_string(),
+    })?;
     let root = confine(directory, input.get("path").and_then(Value::as_str))?;
     let include = input
         .get("include")

@@ -1,15 +1,17 @@
 //! The `list` tool: a folder's files as an indented tree, skipping ignored folders, at most
 //! `RESULT_LIMIT` files.
 
-use super::{confine, ToolOutcome, IGNORED_FOLDERS, RESULT_LIMIT};
+use super::{confine, ToolError, ToolOutcome, IGNORED_FOLDERS, RESULT_LIMIT};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::Path;
 
-pub fn run(input: &Value, directory: &Path) -> Result<ToolOutcome, String> {
+pub fn run(input: &Value, directory: &Path) -> Result<ToolOutcome, ToolError> {
     let root = confine(directory, input.get("path").and_then(Value::as_str))?;
     if !root.is_dir() {
-        return Err(format!("{} is not a folder", root.display()));
+        return Err(ToolError::NotAFolder {
+            path: root.display().to_string(),
+        });
     }
     let mut files: Vec<String> = Vec::new();
     let mut truncated = false;

@@ -1,12 +1,12 @@
 //! The `read` tool for the model: the same Read tool the prompt pipeline uses, confined to the
 //! session folder.
 
-use super::{confine, required_text, ToolOutcome};
+use super::{confine, required_text, ToolError, ToolOutcome};
 use crate::pipeline::read_tool::{self, ReadRequest};
 use serde_json::{json, Value};
 use std::path::Path;
 
-pub fn run(input: &Value, directory: &Path) -> Result<ToolOutcome, String> {
+pub fn run(input: &Value, directory: &Path) -> Result<ToolOutcome, ToolError> {
     let path = confine(directory, Some(required_text(input, "filePath")?))?;
     let number = |key: &str| {
         input
@@ -20,7 +20,7 @@ pub fn run(input: &Value, directory: &Path) -> Result<ToolOutcome, String> {
         offset: number("offset"),
         limit: number("limit"),
     };
-    let output = read_tool::read(&request).map_err(|error| error.to_string())?;
+    let output = read_tool::read(&request)?;
     let title = path
         .strip_prefix(directory)
         .map(|relative| relative.display().to_string())

@@ -175,7 +175,7 @@ async fn tools_run_on_a_real_folder() {
     assert!(read.output.contains("1: alpha"), "{}", read.output);
     let missing = execute("glob", serde_json::json!({}), root.clone()).await;
     assert_eq!(
-        missing.err().as_deref(),
+        missing.err().map(|error| error.to_string()).as_deref(),
         Some("The \"pattern\" parameter is required and must be a string")
     );
     let outside = execute(
@@ -184,11 +184,13 @@ async fn tools_run_on_a_real_folder() {
         root.clone(),
     )
     .await;
-    assert!(outside
-        .err()
-        .is_some_and(|error| error.contains("outside the session folder")));
+    assert!(outside.err().is_some_and(|error| {
+        matches!(error, ToolError::OutsideFolder { .. })
+            && error.to_string().contains("outside the session folder")
+    }));
     let bad_regex = execute("grep", serde_json::json!({"pattern": "("}), root).await;
-    assert!(bad_regex
-        .err()
-        .is_some_and(|error| error.starts_with("Invalid regular expression")));
+    assert!(bad_regex.err().is_some_and(|error| {
+        matches!(error, ToolError::InvalidRegex { .. })
+            && error.to_string().starts_with("Invalid regular expression")
+    }));
 }
