@@ -116,12 +116,25 @@ def broken_links(markdown_path, root):
     return problems
 
 
+# Folders that hold other people's Markdown or build output, never ours.
+SKIPPED_FOLDERS = {"node_modules", "target", "dist"}
+
+
 def default_files(root):
+    """The top README, every docs page, and the README of every folder (the server's, the UI's,
+    the tests'), which people reach from GitHub as often as the docs."""
     docs = os.path.join(root, "docs")
     pages = sorted(
         os.path.join(docs, name) for name in os.listdir(docs) if name.endswith(".md")
     ) if os.path.isdir(docs) else []
-    return [os.path.join(root, "README.md")] + pages
+    folder_readmes = []
+    for folder, subfolders, names in os.walk(root):
+        subfolders[:] = sorted(
+            name for name in subfolders if not name.startswith(".") and name not in SKIPPED_FOLDERS
+        )
+        if folder != root and "README.md" in names:
+            folder_readmes.append(os.path.join(folder, "README.md"))
+    return [os.path.join(root, "README.md")] + pages + folder_readmes
 
 
 def check(files, root):
@@ -153,6 +166,11 @@ def self_test():
                 "```\n[in a block](docs/block-missing.md)\n```\n\n"
                 "[ref]: docs/ref-missing.md\n"
             )
+        for folder, text in (("server", "[up](../README.md) [gone](src/missing.rs)\n"),
+                             ("node_modules/package", "[theirs](nowhere.md)\n")):
+            os.makedirs(os.path.join(root, folder))
+            with open(os.path.join(root, folder, "README.md"), "w", encoding="utf-8") as file:
+                file.write(text)
         reported = check(default_files(root), root)
     expected = [
         "README.md:4: docs/nothing.md: no such file or folder",
@@ -161,6 +179,7 @@ def self_test():
         "README.md:5: /etc/passwd: absolute path (use one relative to the file)",
         "README.md:12: docs/ref-missing.md: no such file or folder",
         f"docs{os.sep}page.md:9: #twice-2: no heading makes the anchor #twice-2",
+        f"server{os.sep}README.md:1: src/missing.rs: no such file or folder",
     ]
     if reported != expected:
         print("check-doc-links self-test FAILED", file=sys.stderr)

@@ -19,7 +19,7 @@ fail() { printf 'run-app: %s\n' "$*" >&2; exit 1; }
 check_toolchains() {
   command -v cargo >/dev/null || fail "cargo not found: install Rust (stable) first"
   command -v npm >/dev/null || fail "npm not found: install Node.js 20.19 or newer first"
-  # Vite 8 and ESLint 9 need Node 20.19+.
+  # Vite 7 and ESLint 9 need Node 20.19+.
   node -e 'const [a, b] = process.versions.node.split(".").map(Number);
            process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)' ||
     fail "Node.js $(node --version) is too old: 20.19 or newer is needed"
