@@ -8,8 +8,10 @@ import { artifacts, serverAndBrowser } from "./support.mjs"
 
 const run = serverAndBrowser()
 
-async function openPage(options) {
+async function openPage({ languages, ...options }) {
   const context = await run.browser.newContext({ viewport: { width: 1280, height: 800 }, ...options })
+  // Chromium takes one locale; a person's list of preferred languages is set on the page.
+  if (languages !== undefined) await context.addInitScript((list) => Object.defineProperty(navigator, "languages", { get: () => list }), languages)
   const page = await context.newPage()
   const problems = []
   page.on("pageerror", (error) => problems.push(String(error)))
@@ -28,7 +30,7 @@ const looks = (page) =>
   }))
 
 test("theme and language follow the system, live for the theme", async () => {
-  const { page, context, problems } = await openPage({ colorScheme: "dark", locale: "fr-FR,zh-CN" })
+  const { page, context, problems } = await openPage({ colorScheme: "dark", locale: "fr-FR", languages: ["fr-FR", "zh-CN", "en-US"] })
   const dark = await looks(page)
   assert.equal(dark.theme, "dark")
   assert.equal(dark.lang, "zh-CN", "the first preferred language Dossier has")
