@@ -87,6 +87,17 @@ export XDG_DATA_HOME="$work/xdg-data"
 export XDG_CONFIG_HOME="$work/xdg-config"
 export XDG_CACHE_HOME="$work/xdg-cache"
 export DOSSIER_E2E_SIMULATED_DROPS=1
+# The system browser, for the link test: an xdg-open (the first program the opener plugin tries)
+# that writes down what it was asked to open, first on the app's PATH, so a click in a reply is
+# seen reaching the system opener without a browser starting on the test machine.
+mkdir -p "$work/bin"
+cat >"$work/bin/xdg-open" <<RECORDER
+#!/bin/sh
+printf '%s\n' "\$*" >>"$work/opened-links"
+RECORDER
+chmod +x "$work/bin/xdg-open"
+export PATH="$work/bin:$PATH"
+export DOSSIER_E2E_OPENED_LINKS="$work/opened-links"
 tauri-driver --port "$port" --native-port $((port + 1)) >"$work/tauri-driver.log" 2>&1 &
 pids+=($!)
 wait_for_webdriver "$port" || { echo "tauri-driver did not start" >&2; exit 1; }
