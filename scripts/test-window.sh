@@ -9,6 +9,8 @@
 # (apt) and tauri-driver (cargo install). Honours CARGO_TARGET_DIR.
 #
 #   bash scripts/test-window.sh --measure   # instead: launch time and memory of the release build
+#   bash scripts/test-window.sh --bench     # instead: open a 5,000-message session, stream 500
+#                                           # deltas/s (tests/window-e2e/bench.py), release build
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -29,9 +31,13 @@ fi
 
 step "Building the UI"
 (cd ui && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && npm run --silent build)
+# axe-core (injected into the window) and the scripted provider come from the browser e2e's folder.
+[ -f tests/browser-e2e/node_modules/axe-core/axe.min.js ] || (cd tests/browser-e2e && npm ci --no-audit --no-fund)
 
 measure=false
+bench=false
 [ "${1:-}" = "--measure" ] && measure=true
+[ "${1:-}" = "--bench" ] && measure=true && bench=true
 target_dir=${CARGO_TARGET_DIR:-$root/target}
 if $measure; then
   step "Building the app (release)"
@@ -87,10 +93,26 @@ export XDG_DATA_HOME="$work/xdg-data"
 export XDG_CONFIG_HOME="$work/xdg-config"
 export XDG_CACHE_HOME="$work/xdg-cache"
 export DOSSIER_E2E_SIMULATED_DROPS=1
+# The system browser, for the link test: an xdg-open (the first program the opener plugin tries)
+# that writes down what it was asked to open, first on the app's PATH, so a click in a reply is
+# seen reaching the system opener without a browser starting on the test machine.
+mkdir -p "$work/bin"
+cat >"$work/bin/xdg-open" <<RECORDER
+#!/bin/sh
+printf '%s\n' "\$*" >>"$work/opened-links"
+RECORDER
+chmod +x "$work/bin/xdg-open"
+export PATH="$work/bin:$PATH"
+export DOSSIER_E2E_OPENED_LINKS="$work/opened-links"
 tauri-driver --port "$port" --native-port $((port + 1)) >"$work/tauri-driver.log" 2>&1 &
 pids+=($!)
 wait_for_webdriver "$port" || { echo "tauri-driver did not start" >&2; exit 1; }
 
+if $bench; then
+  step "Benchmarking the release build"
+  python3 tests/window-e2e/bench.py "$application" "http://127.0.0.1:$port"
+  exit $?
+fi
 if $measure; then
   step "Measuring the release build"
   python3 tests/window-e2e/measure.py "$application" "http://127.0.0.1:$port"

@@ -8,6 +8,11 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** The reply for a user message: a list of deltas and the pause between them. */
 export function script(userText) {
+  if (/\bbenchmark\b/i.test(userText)) {
+    // bench.mjs: 2,500 numbered words at 500 deltas a second, paced by the clock (a timer
+    // wakes late on a loaded machine, so each wake sends what is due by then).
+    return { deltas: Array.from({ length: 2500 }, (_, index) => `d${index} `), pause: 4, rate: 500 }
+  }
   if (/\bslow\b/i.test(userText)) {
     return { deltas: Array.from({ length: 300 }, (_, index) => `word${index} `), pause: 100 }
   }
@@ -54,17 +59,19 @@ export async function startScriptedProvider() {
     request.on("end", async () => {
       const body = JSON.parse(raw || "{}")
       const isTitle = JSON.stringify(body.messages ?? []).includes("title generator")
-      const { deltas, pause, before = 0 } = isTitle ? { deltas: ["Scripted session"], pause: 0 } : script(lastUserText(body))
+      const { deltas, pause, before = 0, rate } = isTitle ? { deltas: ["Scripted session"], pause: 0 } : script(lastUserText(body))
       response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" })
       let closed = false
       response.on("close", () => (closed = true))
       await sleep(before)
       if (closed) return
       response.write(chunk({ role: "assistant", content: "" }))
-      for (const delta of deltas) {
+      const started = performance.now()
+      for (const [index, delta] of deltas.entries()) {
         if (closed) return
         response.write(chunk({ content: delta }))
-        await sleep(pause)
+        // With a rate, sleep only once ahead of the clock; otherwise `pause` after every delta.
+        if (rate === undefined || index + 1 >= ((performance.now() - started) / 1000) * rate) await sleep(pause)
       }
       response.write(chunk({}, "stop"))
       response.write(`data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", choices: [], usage: { prompt_tokens: 10, completion_tokens: deltas.length, total_tokens: 10 + deltas.length } })}\n\n`)

@@ -176,6 +176,10 @@ test("screenshots of every screen at 1280×800 and 800×600, light and dark, Eng
       // Settings.
       await page.keyboard.press("Control+,")
       await page.getByTestId("settings").waitFor()
+      // A browser's settings: the theme and language, and the server's providers read-only.
+      await page.getByTestId("appearance-settings").waitFor()
+      await page.getByTestId("server-provider-row").first().waitFor()
+      await noSeriousViolations(page, `settings, ${size.width}×${size.height} ${look.name}`)
       await shot(page, size, look, "6-settings")
       await page.keyboard.press("Escape")
 

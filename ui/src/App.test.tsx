@@ -3,6 +3,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from "@solidjs/testing-library";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { App } from "./App";
+import { appAppearance, appearanceKey } from "./lib/appearance";
 import { BackendError } from "./lib/transport";
 import { fakeBackend, session } from "./lib/transport/fake-backend";
 
@@ -423,10 +424,34 @@ describe("Settings", () => {
     expect(screen.queryAllByTestId("provider-row")).toHaveLength(0);
   });
 
-  it("says in the browser that settings live in the desktop app", async () => {
+  it("shows in the browser the server's providers read-only, and where to change them", async () => {
     const backend = { ...fakeBackend(), transport: "http" as const };
     render(() => <App locale="zh-CN" backend={backend} />);
     fireEvent.keyDown(window, { key: ",", metaKey: true });
-    expect((await screen.findByTestId("settings-desktop-only")).textContent).toContain("设置仅在桌面应用中可用");
+    expect((await screen.findByTestId("settings-desktop-only")).textContent).toContain("要添加或更改，请使用桌面应用");
+    const row = await screen.findByTestId("server-provider-row");
+    expect(row.dataset.providerId).toBe("dossier");
+    expect(row.textContent).toContain("Offline");
+    // Read-only: no form, no buttons that would fail against the server.
+    expect(screen.queryByTestId("add-provider")).toBeNull();
+    expect(row.querySelector("button")).toBeNull();
+  });
+
+  it("lets a browser choose the theme and the language, which the whole app follows", async () => {
+    localStorage.removeItem(appearanceKey);
+    const appearance = appAppearance();
+    appearance.choose({ theme: "system", language: "system" });
+    const backend = { ...fakeBackend(), transport: "http" as const };
+    render(() => <App locale={appearance.locale()} backend={backend} />);
+    fireEvent.keyDown(window, { key: ",", metaKey: true });
+    const language = await screen.findByTestId<HTMLSelectElement>("language-choice");
+    expect(language.value).toBe("system");
+    fireEvent.change(language, { target: { value: "zh-CN" } });
+    expect((await screen.findByTestId("settings")).querySelector("h2")?.textContent).toBe("设置");
+    expect(screen.getByTestId("theme-choice").closest("label")?.textContent).toContain("主题");
+    fireEvent.change(screen.getByTestId("theme-choice"), { target: { value: "dark" } });
+    expect(appearance.theme()).toBe("dark");
+    expect(JSON.parse(localStorage.getItem(appearanceKey) ?? "null")).toEqual({ theme: "dark", language: "zh-CN" });
+    appearance.choose({ theme: "system", language: "system" });
   });
 });

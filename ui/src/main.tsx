@@ -1,7 +1,10 @@
-// Entry point: picks the locale and the transport once, then renders the app.
+// Entry point: the appearance (theme and language, from the system or the person's choice) and the
+// transport, then the app.
+import { createEffect } from "solid-js";
 import { render } from "solid-js/web";
 import { App } from "./App";
-import { pickLocale, shortcutKeys, translator } from "./lib/i18n";
+import { appAppearance, applyAppearance } from "./lib/appearance";
+import { shortcutKeys, translator } from "./lib/i18n";
 import { createBackend, detectTransport } from "./lib/transport";
 import "./styles.css";
 
@@ -10,10 +13,16 @@ if (root === null) {
   throw new Error("index.html has no #root element to render into");
 }
 
-const locale = pickLocale(navigator.language);
-document.documentElement.lang = locale;
-document.title = translator(locale)("appName");
+const appearance = appAppearance();
+// Before the backend is ready, so the first paint is already in the right colours.
+applyAppearance(document.documentElement, appearance.theme(), appearance.locale());
 
 void createBackend(detectTransport()).then((backend) => {
-  render(() => <App locale={locale} keys={shortcutKeys(navigator.userAgent)} backend={backend} />, root);
+  render(() => {
+    createEffect(() => {
+      applyAppearance(document.documentElement, appearance.theme(), appearance.locale());
+      document.title = translator(appearance.locale())("appName");
+    });
+    return <App locale={appearance.locale()} keys={shortcutKeys(navigator.userAgent)} backend={backend} />;
+  }, root);
 });

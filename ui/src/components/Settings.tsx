@@ -1,13 +1,16 @@
 // The settings view: the model providers Dossier can use. Each shows its kind, address, models
 // and a hint of its key (never the key); a form adds or changes one, with the key going to the
 // OS keychain. Saving reloads the model list. Below, how much room the sessions take and where.
-// Opened from the sidebar or with Ctrl/Cmd+,. Last, Updates (desktop only): the version, automatic
+// Opened from the sidebar or with Ctrl/Cmd+,. First, the theme and language (also in a browser, where
+// the server's providers are listed read-only instead of the form). Last, Updates (desktop only): the version, automatic
 // checks on or off, and check → download with progress → restart (lib/updates.ts).
 import { type Component, createSignal, For, Match, onCleanup, onMount, Show, Switch } from "solid-js";
 import type { ProviderSetting } from "../lib/bindings/ProviderSetting";
 import type { ProviderSettings } from "../lib/bindings/ProviderSettings";
 import type { StorageUse } from "../lib/bindings/StorageUse";
 import { humanSize, type Translate } from "../lib/i18n";
+import { AppearanceSettings } from "./AppearanceSettings";
+import { ServerProviders } from "./ServerProviders";
 import { createDialogFocus } from "../lib/keyboard-focus";
 import { checkProviderForm, describeKey, emptyForm, type FormField, formFromSetting, kindLabel, type ProviderForm, providerKinds } from "../lib/settings";
 import { type Backend, type BackendError, toBackendError } from "../lib/transport";
@@ -131,7 +134,8 @@ export const Settings: Component<SettingsProps> = (props) => {
             ✕
           </button>
         </header>
-        <Show when={desktop()} fallback={<p class="notice notice--unavailable" data-testid="settings-desktop-only">{props.t("settingsDesktopOnly")}</p>}>
+        <AppearanceSettings t={props.t} />
+        <Show when={desktop()} fallback={<ServerProviders t={props.t} backend={backend} />}>
           <Show when={settings()?.keychain.available === false}>
             <p class="notice notice--unavailable" role="status" data-testid="keychain-unavailable">
               {props.t("settingsKeychainUnavailable", { reason: settings()?.keychain.reason ?? "" })}

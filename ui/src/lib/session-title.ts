@@ -1,7 +1,8 @@
 // What the sidebar, the header and the palette call a session. Titles are shown as plain text:
 // a model sometimes writes its title as Markdown ("## Summary of your file"), and the marks mean
-// nothing in a one-line label (the core should strip them when it generates the title; this
-// also covers titles already stored). The core gives new sessions OpenCode's placeholder title
+// nothing in a one-line label. The core strips them when it generates a title
+// (src-tauri/core/src/wire/plain_title.rs); this covers titles stored before it did, and ones a
+// person typed. The core gives new sessions OpenCode's placeholder title
 // ("New session - 2026-11-30T03:15:19.420Z", which tells title generation it is still a
 // placeholder); people see a short "New session · 03:15" (today) or "New session · 30 Nov"
 // in their own language instead.

@@ -1,6 +1,7 @@
 //! Session titles (reference §5.6): the first real user message of a root session that still
 //! has its default title gets one from the small model — or, with the offline model, the first
-//! line of the user's text. At most 100 characters; a failure is logged and the default kept.
+//! line of the user's text. Plain text (a model's Markdown marks taken off, `wire::plain_title`),
+//! at most 100 characters; a failure is logged and the default kept.
 
 use crate::models::model_catalog::OFFLINE_PROVIDER_ID;
 use crate::models::model_messages::{to_model_messages, ModelMessage, UserContent};
@@ -8,6 +9,7 @@ use crate::models::provider::{ModelRequest, ProviderFailure, StreamEvent};
 use crate::reply::reply_context::ReplyContext;
 use crate::wire::message::{Message, MessageWithParts, ModelRef};
 use crate::wire::part::PartBody;
+use crate::wire::plain_title::plain_title;
 use crate::wire::session::{is_default_title, Session, SessionPatch};
 use futures::StreamExt;
 use std::sync::Arc;
@@ -41,7 +43,8 @@ pub fn wanted(session: &Session, history: &[MessageWithParts]) -> bool {
 }
 
 /// The title in a model's reply (or in the user's text): `<think>` blocks removed, the first
-/// non-empty line, trimmed of quotes, capped at 100 characters (97 and `...`).
+/// non-empty line, trimmed of quotes and of Markdown's marks ("## Summary" is "Summary"), capped
+/// at 100 characters (97 and `...`).
 pub fn title_from_text(text: &str) -> Option<String> {
     let mut cleaned = text.to_string();
     while let Some(start) = cleaned.find("<think>") {
@@ -52,17 +55,19 @@ pub fn title_from_text(text: &str) -> Option<String> {
     }
     let line = cleaned
         .lines()
-        .map(|line| {
-            line.trim()
-                .trim_matches(|symbol| symbol == '"' || symbol == '\'')
-                .trim()
-        })
+        .map(|line| plain_title(without_quotes(&plain_title(without_quotes(line)))))
         .find(|line| !line.is_empty())?;
     if line.chars().count() > MAX_TITLE {
         let cut: String = line.chars().take(MAX_TITLE - 3).collect();
         return Some(format!("{cut}..."));
     }
     Some(line.to_string())
+}
+
+fn without_quotes(line: &str) -> &str {
+    line.trim()
+        .trim_matches(|symbol| symbol == '"' || symbol == '\'')
+        .trim()
 }
 
 /// Generates and stores the title; runs beside the first step, never fails the reply.
@@ -172,7 +177,7 @@ mod tests {
     fn title_table() {
         let long = "x".repeat(150);
         let expected_long = format!("{}...", "x".repeat(97));
-        let table: [(&str, Option<&str>); 7] = [
+        let table: [(&str, Option<&str>); 11] = [
             ("Summarise the notes", Some("Summarise the notes")),
             ("\n\n  First line  \nsecond", Some("First line")),
             (
@@ -183,6 +188,14 @@ mod tests {
             ("", None),
             ("<think>unterminated", None),
             (long.as_str(), Some(expected_long.as_str())),
+            // A model that answers in Markdown: the marks go, quotes inside or outside them too.
+            ("## Summary of your file", Some("Summary of your file")),
+            ("**\"Tax return 2025\"**", Some("Tax return 2025")),
+            ("\"`cargo test` failures\"", Some("cargo test failures")),
+            (
+                "<think>x</think>\n# [Lisbon](https://example.org) trip #",
+                Some("Lisbon trip"),
+            ),
         ];
         for (text, expected) in table {
             assert_eq!(title_from_text(text).as_deref(), expected, "{text:?}");

@@ -11,6 +11,7 @@ use crate::wire::error::LedgerError;
 use crate::wire::human_size::human_size;
 use crate::wire::message::{Message, MessageWithParts};
 use crate::wire::part::{FilePart, Part, PartBody, ToolState};
+use crate::wire::plain_title::plain_title;
 use crate::wire::session::{iso_time, Session};
 use serde::{Deserialize, Serialize};
 
@@ -44,10 +45,11 @@ impl Reshaping<'_> {
     }
 }
 
-/// A file name for an export of the session titled `title`, accepted by every platform:
-/// characters Windows or a shell would choke on become `_`, at most 80 characters of title.
+/// A file name for an export of the session titled `title`, accepted by every platform: the
+/// title as plain text (a stored "## Summary" names "Summary.md", not "## Summary.md"), characters
+/// Windows or a shell would choke on become `_`, at most 80 characters of title.
 pub fn export_file_name(title: &str, extension: &str) -> String {
-    let cleaned: String = title
+    let cleaned: String = plain_title(title)
         .chars()
         .map(|character| {
             if character.is_control() || "/\\:*?\"<>|".contains(character) {
@@ -191,4 +193,24 @@ pub fn render_markdown(export: &SessionExport) -> String {
         }
     }
     output
+}
+
+#[cfg(test)]
+mod tests {
+    use super::export_file_name;
+
+    #[test]
+    fn export_file_names_are_plain_text_and_safe() {
+        let table = [
+            ("## Summary of your file", "md", "Summary of your file.md"),
+            ("**Tax** return 2025", "json", "Tax return 2025.json"),
+            ("`src/main.rs` review", "md", "src_main.rs review.md"),
+            ("Plan: a/b <draft>?", "md", "Plan_ a_b _draft__.md"),
+            ("##", "md", "##.md"),
+            ("  ..  ", "json", "session.json"),
+        ];
+        for (title, extension, expected) in table {
+            assert_eq!(export_file_name(title, extension), expected, "{title:?}");
+        }
+    }
 }

@@ -1,0 +1,36 @@
+// Settings in a browser: the server's model providers and their models, read-only (the server's
+// provider listing, the same one the model picker reads). Adding or changing one needs the desktop
+// app's keychain or the config file, which the note says.
+import { type Component, createResource, For, Show } from "solid-js";
+import type { Translate } from "../lib/i18n";
+import { type Backend, toBackendError } from "../lib/transport";
+
+export interface ServerProvidersProps {
+  t: Translate;
+  backend: Backend;
+}
+
+export const ServerProviders: Component<ServerProvidersProps> = (props) => {
+  const [catalog] = createResource(() => props.backend.listModels());
+  return (
+    <section data-testid="server-providers" aria-labelledby="server-providers-title">
+      <h3 class="settings-section" id="server-providers-title">{props.t("settingsProviders")}</h3>
+      <p class="settings-path" data-testid="settings-desktop-only">{props.t("settingsProvidersReadOnly")}</p>
+      <Show when={catalog.error !== undefined}>
+        <p class="notice notice--unavailable" role="alert" data-testid="settings-error">{toBackendError(catalog.error).message}</p>
+      </Show>
+      <ul class="provider-list">
+        <For each={catalog.error === undefined ? (catalog()?.providers ?? []) : []}>
+          {(provider) => (
+            <li class="provider-row" data-testid="server-provider-row" data-provider-id={provider.id}>
+              <div class="provider-facts">
+                <p class="provider-name">{provider.name}</p>
+                <p class="provider-detail">{provider.models.map((model) => model.name).join(", ")}</p>
+              </div>
+            </li>
+          )}
+        </For>
+      </ul>
+    </section>
+  );
+};
