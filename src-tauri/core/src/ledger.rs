@@ -4,6 +4,10 @@
 //! nothing itself; each method hands the call to the floor that owns it, so adapters' calls stay
 //! one line.
 
+use crate::mcp::claude_desktop_import;
+use crate::mcp::mcp_error::McpError;
+use crate::mcp::mcp_settings::{self, McpServerInput, McpSettings};
+use crate::mcp::server_offers::{McpPromptItem, McpPromptText, McpResourceItem};
 use crate::models::agent::AgentRegistry;
 use crate::models::config::{Config, Locations};
 use crate::models::credentials::FoundKey;
@@ -27,6 +31,7 @@ use crate::wire::draft::PromptInput;
 use crate::wire::error::LedgerError;
 use crate::wire::event::{EventBus, SessionStatus};
 use crate::wire::id::IdKind;
+use crate::wire::mcp_status::McpStatus;
 use crate::wire::message::{MessageWithParts, ModelRef};
 use crate::wire::part::Part;
 use crate::wire::permission::{PermissionReply, PermissionRequest};
@@ -113,6 +118,81 @@ impl Ledger {
     /// Every configured MCP server's status, in the config's order (OpenCode's `GET /mcp`).
     pub fn mcp_status(&self) -> indexmap::IndexMap<String, crate::wire::mcp_status::McpStatus> {
         self.runtime().mcp_servers.statuses()
+    }
+
+    /// Connects a configured MCP server (OpenCode's `POST /mcp/:name/connect`).
+    pub async fn connect_mcp(&self, name: &str) -> Result<McpStatus, LedgerError> {
+        Ok(self.runtime().mcp_servers.connect(name).await?)
+    }
+
+    /// Disconnects an MCP server; its status becomes `disabled` until it is connected again.
+    pub async fn disconnect_mcp(&self, name: &str) -> Result<McpStatus, LedgerError> {
+        Ok(self.runtime().mcp_servers.disconnect(name).await?)
+    }
+
+    pub async fn restart_mcp(&self, name: &str) -> Result<McpStatus, LedgerError> {
+        Ok(self.runtime().mcp_servers.restart(name).await?)
+    }
+
+    /// The settings view's MCP servers (value names only, never a secret).
+    pub fn mcp_settings(&self) -> Result<McpSettings, LedgerError> {
+        mcp_settings::mcp_settings(&self.runtime().settings)
+    }
+
+    /// Adds or changes an MCP server in the config file; the servers follow at once.
+    pub async fn save_mcp_server(&self, input: McpServerInput) -> Result<McpSettings, LedgerError> {
+        let runtime = self.runtime();
+        mcp_settings::save_servers(&runtime.settings, &runtime.mcp_servers, vec![input]).await
+    }
+
+    pub async fn remove_mcp_server(&self, name: &str) -> Result<McpSettings, LedgerError> {
+        let runtime = self.runtime();
+        mcp_settings::remove_server(&runtime.settings, &runtime.mcp_servers, name).await
+    }
+
+    /// Adds the servers of a Claude Desktop `claude_desktop_config.json` (its text).
+    pub async fn import_claude_desktop(&self, text: &str) -> Result<McpSettings, LedgerError> {
+        let servers = claude_desktop_import::parse(text).map_err(McpError::from)?;
+        let runtime = self.runtime();
+        mcp_settings::save_servers(&runtime.settings, &runtime.mcp_servers, servers).await
+    }
+
+    /// The same, from a file the open dialog chose.
+    pub async fn import_claude_desktop_file(
+        &self,
+        path: &std::path::Path,
+    ) -> Result<McpSettings, LedgerError> {
+        let text = tokio::fs::read_to_string(path)
+            .await
+            .map_err(|error| LedgerError::File {
+                path: path.display().to_string(),
+                reason: error.to_string(),
+            })?;
+        self.import_claude_desktop(&text).await
+    }
+
+    /// Connected servers' resources, for the composer's attach menu.
+    pub async fn mcp_resources(&self) -> Vec<McpResourceItem> {
+        self.runtime().mcp_servers.resources().await
+    }
+
+    /// Connected servers' prompts, for the composer's `/` menu.
+    pub async fn mcp_prompts(&self) -> Vec<McpPromptItem> {
+        self.runtime().mcp_servers.prompts().await
+    }
+
+    /// A server's prompt fetched with `arguments`, as the text that goes into the message.
+    pub async fn mcp_prompt_text(
+        &self,
+        client_name: &str,
+        name: &str,
+        arguments: indexmap::IndexMap<String, String>,
+    ) -> Result<McpPromptText, LedgerError> {
+        Ok(self
+            .runtime()
+            .mcp_servers
+            .prompt_text(client_name, name, arguments)
+            .await?)
     }
 
     pub async fn create_session(&self, input: CreateSession) -> Result<Session, LedgerError> {

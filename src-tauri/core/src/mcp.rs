@@ -6,7 +6,12 @@
 
 pub mod binary_content;
 pub mod child_command;
+pub mod claude_desktop_import;
+pub mod mcp_error;
 pub mod mcp_servers;
+pub mod mcp_settings;
+pub mod secret_values;
 pub mod server_connection;
+pub mod server_offers;
 pub mod stderr_tail;
 pub mod tool_result;

@@ -125,11 +125,15 @@ pub async fn open(options: LedgerOptions) -> Result<Ledger, LedgerError> {
             (Arc::new(runner) as Arc<dyn AgentLoop>, requests)
         }
     };
-    // The servers start in the background: opening the ledger never waits for them.
-    let mcp_servers = Arc::new(McpServers::start(&config.mcp, store.events.clone()));
     let credentials = options
         .credentials
         .unwrap_or_else(|| Arc::new(InMemoryCredentials::default()));
+    // The servers start in the background: opening the ledger never waits for them.
+    let mcp_servers = Arc::new(McpServers::start(
+        &config.mcp,
+        store.events.clone(),
+        credentials.clone(),
+    ));
     let runtime = Runtime {
         settings: Settings::new(
             config,

@@ -123,7 +123,19 @@ pub fn router(state: ServerState, options: &ServerOptions, origins: OriginPolicy
             post(permissions::reply),
         )
         .route("/question", get(catalog::empty_list))
-        .route("/mcp", get(mcp::status));
+        .route("/mcp", get(mcp::status))
+        .route("/mcp/{name}/connect", post(mcp::connect))
+        .route("/mcp/{name}/disconnect", post(mcp::disconnect))
+        .route("/dossier/mcp/{name}/restart", post(mcp::restart))
+        .route("/dossier/mcp/settings", get(mcp::settings).post(mcp::save))
+        .route("/dossier/mcp/settings/{name}", delete(mcp::remove))
+        .route(
+            "/dossier/mcp/import/claude-desktop",
+            post(mcp::import_claude_desktop),
+        )
+        .route("/dossier/mcp/resources", get(mcp::resources))
+        .route("/dossier/mcp/prompts", get(mcp::prompts))
+        .route("/dossier/mcp/prompt", post(mcp::prompt_text));
     let router = not_implemented_routes(router)
         .fallback({
             let ui_directory = options.ui_directory.clone();

@@ -5,6 +5,7 @@
 // the server's providers are listed read-only instead of the form). Last, Updates (desktop only): the version, automatic
 // checks on or off, and check → download with progress → restart (lib/updates.ts).
 import { type Component, createSignal, For, Match, onCleanup, onMount, Show, Switch } from "solid-js";
+import { McpSettings } from "./McpSettings";
 import type { ProviderSetting } from "../lib/bindings/ProviderSetting";
 import type { ProviderSettings } from "../lib/bindings/ProviderSettings";
 import type { StorageUse } from "../lib/bindings/StorageUse";
@@ -337,6 +338,7 @@ export const Settings: Component<SettingsProps> = (props) => {
             </section>
           </Show>
         </Show>
+        <Show when={backend.mcp}>{(mcp) => <McpSettings t={props.t} backend={backend} mcp={mcp()} />}</Show>
       </section>
     </div>
   );

@@ -12,6 +12,9 @@ import type { ModelCatalog } from "./bindings/ModelCatalog";
 import type { PromptInput } from "./bindings/PromptInput";
 import type { ProviderInput } from "./bindings/ProviderInput";
 import type { ProviderSettings } from "./bindings/ProviderSettings";
+import type { McpServerInput } from "./bindings/McpServerInput";
+import type { McpSettings } from "./bindings/McpSettings";
+import type { McpStatus } from "./bindings/McpStatus";
 import type { StorageUse } from "./bindings/StorageUse";
 import type { Session } from "./bindings/Session";
 import type { SessionPatch } from "./bindings/SessionPatch";
@@ -156,6 +159,25 @@ export interface Backend {
   readonly readStorageUse?: () => Promise<StorageUse>;
   /** Tells the desktop app the window is usable (its launch-time log line); absent in a browser. */
   readonly reportInteractive?: () => void;
+  /** MCP servers (Settings → MCP servers); absent where the backend has none (UI test fakes). */
+  readonly mcp?: McpBackend;
+}
+
+/** MCP servers: their statuses and lifecycle, the settings view's list and form, the import. */
+export interface McpBackend {
+  /** Every configured server's status, in the config's order. */
+  statuses(): Promise<[string, McpStatus][]>;
+  connect(name: string): Promise<void>;
+  disconnect(name: string): Promise<void>;
+  restart(name: string): Promise<void>;
+  settings(): Promise<McpSettings>;
+  /** Adds or changes a server; typed values go to the keychain. The server follows at once. */
+  save(input: McpServerInput): Promise<McpSettings>;
+  remove(name: string): Promise<McpSettings>;
+  /** Desktop: the open dialog picks Claude Desktop's config; `undefined` when it was closed. */
+  readonly importWithDialog?: () => Promise<McpSettings | undefined>;
+  /** Browser: the text of the file the person chose with a file input. */
+  readonly importText?: (text: string) => Promise<McpSettings>;
 }
 
 /** What a backend without settings (the browser) answers to every settings call. */

@@ -39,21 +39,39 @@ pub fn format_bytes(value: u64) -> String {
     }
 }
 
-/// `Ok(())` when the blob may be attached, else the note that replaces it.
-pub fn check(label: &str, mime: &str, base64: &str) -> Result<(), String> {
+/// Why a blob was left out. Its text is the note that takes the blob's place, OpenCode's words.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OmittedBinary {
+    #[error("[Binary MCP resource omitted: {label} ({mime}, {}) is not a supported attachment type]", format_bytes(*size))]
+    UnsupportedType {
+        label: String,
+        mime: String,
+        size: u64,
+    },
+    #[error("[Binary MCP resource omitted: {label} ({mime}, {}) exceeds {}]", format_bytes(*size), format_bytes(MAX_BLOB_BYTES))]
+    TooLarge {
+        label: String,
+        mime: String,
+        size: u64,
+    },
+}
+
+/// `Ok(())` when the blob may be attached, else why not (its text is the note that replaces it).
+pub fn check(label: &str, mime: &str, base64: &str) -> Result<(), OmittedBinary> {
     let size = base64_size(base64);
     if !SUPPORTED_MIMES.contains(&mime) {
-        return Err(format!(
-            "[Binary MCP resource omitted: {label} ({mime}, {}) is not a supported attachment type]",
-            format_bytes(size)
-        ));
+        return Err(OmittedBinary::UnsupportedType {
+            label: label.to_string(),
+            mime: mime.to_string(),
+            size,
+        });
     }
     if size > MAX_BLOB_BYTES {
-        return Err(format!(
-            "[Binary MCP resource omitted: {label} ({mime}, {}) exceeds {}]",
-            format_bytes(size),
-            format_bytes(MAX_BLOB_BYTES)
-        ));
+        return Err(OmittedBinary::TooLarge {
+            label: label.to_string(),
+            mime: mime.to_string(),
+            size,
+        });
     }
     Ok(())
 }
@@ -71,12 +89,12 @@ mod tests {
         assert_eq!(format_bytes(MAX_BLOB_BYTES), "10 MB");
         assert_eq!(check("x://a", "image/png", "YWJjZA=="), Ok(()));
         assert_eq!(
-            check("x://a", "audio/wav", "YWJjZA=="),
+            check("x://a", "audio/wav", "YWJjZA==").map_err(|note| note.to_string()),
             Err("[Binary MCP resource omitted: x://a (audio/wav, 4 B) is not a supported attachment type]".into())
         );
         let big = "A".repeat(15 * 1024 * 1024);
         assert_eq!(
-            check("x://big", "application/pdf", &big),
+            check("x://big", "application/pdf", &big).map_err(|note| note.to_string()),
             Err(
                 "[Binary MCP resource omitted: x://big (application/pdf, 12 MB) exceeds 10 MB]"
                     .into()

@@ -5,9 +5,12 @@
 //! again with a growing pause. Every status change goes out as an `mcp.status` event. Dropping
 //! the registry (or `shutdown`) stops the supervisors, and with them the children.
 
+use crate::mcp::mcp_error::McpError;
+use crate::mcp::secret_values;
 use crate::mcp::server_connection::Connection;
 use crate::mcp::stderr_tail::StderrTail;
 use crate::mcp::tool_result::{self, ToolResult};
+use crate::models::credentials::CredentialStore;
 use crate::models::mcp_config::{McpConfigError, McpServerConfig, McpTransport};
 use crate::wire::event::{EventBus, EventPayload};
 use crate::wire::mcp_status::McpStatus;
@@ -38,8 +41,13 @@ pub struct McpTool {
 
 struct Server {
     name: String,
+    /// The entry as the config file has it: an `apply` that finds it unchanged keeps the server.
+    entry: Value,
+    config: Result<McpServerConfig, McpConfigError>,
     state: Mutex<ServerState>,
     events: EventBus,
+    secrets: Arc<dyn CredentialStore>,
+    supervisor: Mutex<Option<Supervisor>>,
 }
 
 struct ServerState {
@@ -47,69 +55,173 @@ struct ServerState {
     connection: Option<Arc<Connection>>,
 }
 
-pub struct McpServers {
-    servers: IndexMap<String, Arc<Server>>,
+/// The task that connects, watches and restarts one server, and the switch that stops it.
+struct Supervisor {
     stop: watch::Sender<bool>,
-    supervisors: Mutex<Vec<JoinHandle<()>>>,
+    task: JoinHandle<()>,
+}
+
+pub struct McpServers {
+    servers: Mutex<IndexMap<String, Arc<Server>>>,
+    events: EventBus,
+    secrets: Arc<dyn CredentialStore>,
 }
 
 impl McpServers {
     /// Starts every enabled server of `entries` (the config's `mcp`) in the background. Must be
-    /// called inside the tokio runtime the servers will live on.
-    pub fn start(entries: &IndexMap<String, Value>, events: EventBus) -> Self {
-        let (stop, _) = watch::channel(false);
-        let mut servers = IndexMap::new();
-        let mut supervisors = Vec::new();
-        for (name, entry) in entries {
-            let config = McpServerConfig::parse(entry);
-            let status = match &config {
-                Err(error) => McpStatus::Failed {
-                    error: bad_entry(name, error),
-                    stderr: Vec::new(),
-                },
-                Ok(config) if !config.enabled => McpStatus::Disabled,
-                Ok(_) => McpStatus::Connecting,
-            };
-            let server = Arc::new(Server {
-                name: name.clone(),
-                state: Mutex::new(ServerState {
-                    status: status.clone(),
-                    connection: None,
-                }),
-                events: events.clone(),
-            });
-            events.publish(EventPayload::McpStatus {
-                name: name.clone(),
-                status,
-            });
-            if let Ok(config) = config.filter_enabled() {
-                supervisors.push(tokio::spawn(supervise(
-                    server.clone(),
-                    config,
-                    stop.subscribe(),
-                )));
-            }
-            servers.insert(name.clone(), server);
+    /// called inside the tokio runtime the servers will live on. `secrets` answers the
+    /// `{keychain:…}` references that stand in the file for secret header and environment values.
+    pub fn start(
+        entries: &IndexMap<String, Value>,
+        events: EventBus,
+        secrets: Arc<dyn CredentialStore>,
+    ) -> Self {
+        let servers = Self {
+            servers: Mutex::new(IndexMap::new()),
+            events,
+            secrets,
+        };
+        let started: IndexMap<String, Arc<Server>> = entries
+            .iter()
+            .map(|(name, entry)| (name.clone(), servers.start_server(name, entry)))
+            .collect();
+        *servers.lock() = started;
+        servers
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, IndexMap<String, Arc<Server>>> {
+        // Every change is one whole replace, insert or remove.
+        self.servers
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn server(&self, name: &str) -> Result<Arc<Server>, McpError> {
+        self.lock()
+            .get(name)
+            .cloned()
+            .ok_or_else(|| McpError::UnknownServer(name.to_string()))
+    }
+
+    /// A server for `entry` with its first status said, and its supervisor started when enabled.
+    fn start_server(&self, name: &str, entry: &Value) -> Arc<Server> {
+        let config = McpServerConfig::parse(entry);
+        let status = match &config {
+            Err(error) => McpStatus::Failed {
+                error: bad_entry(name, error),
+                stderr: Vec::new(),
+            },
+            Ok(config) if !config.enabled => McpStatus::Disabled,
+            Ok(_) => McpStatus::Connecting,
+        };
+        let enabled = matches!(&config, Ok(config) if config.enabled);
+        let server = Arc::new(Server {
+            name: name.to_string(),
+            entry: entry.clone(),
+            config,
+            state: Mutex::new(ServerState {
+                status: status.clone(),
+                connection: None,
+            }),
+            events: self.events.clone(),
+            secrets: self.secrets.clone(),
+            supervisor: Mutex::new(None),
+        });
+        self.events.publish(EventPayload::McpStatus {
+            name: name.to_string(),
+            status,
+        });
+        if enabled {
+            server.start_supervisor();
         }
-        Self {
-            servers,
-            stop,
-            supervisors: Mutex::new(supervisors),
-        }
+        server
     }
 
     /// Every configured server's status, in the config's order.
     pub fn statuses(&self) -> IndexMap<String, McpStatus> {
-        self.servers
+        self.lock()
             .iter()
             .map(|(name, server)| (name.clone(), server.lock().status.clone()))
             .collect()
     }
 
+    /// Connects `name` (a disabled one too, until the next restart of Dossier: the file is not
+    /// changed). Connecting a server that is connected or connecting does nothing.
+    pub async fn connect(&self, name: &str) -> Result<McpStatus, McpError> {
+        let server = self.server(name)?;
+        if let Err(error) = &server.config {
+            return Err(McpError::BadEntry {
+                name: name.to_string(),
+                reason: error.to_string(),
+            });
+        }
+        let running = server.has_supervisor();
+        let status = server.lock().status.clone();
+        if running && matches!(status, McpStatus::Connected { .. } | McpStatus::Connecting) {
+            return Ok(status);
+        }
+        server.stop_supervisor().await;
+        server.start_supervisor();
+        let status = server.lock().status.clone();
+        Ok(status)
+    }
+
+    /// Stops `name` and ends its child; its status becomes `disabled` as OpenCode's does.
+    pub async fn disconnect(&self, name: &str) -> Result<McpStatus, McpError> {
+        let server = self.server(name)?;
+        server.stop_supervisor().await;
+        server.set(McpStatus::Disabled, None);
+        Ok(McpStatus::Disabled)
+    }
+
+    /// Stops `name` if it runs and starts it again at once, without the backoff pause.
+    pub async fn restart(&self, name: &str) -> Result<McpStatus, McpError> {
+        let server = self.server(name)?;
+        if let Err(error) = &server.config {
+            return Err(McpError::BadEntry {
+                name: name.to_string(),
+                reason: error.to_string(),
+            });
+        }
+        server.stop_supervisor().await;
+        server.start_supervisor();
+        let status = server.lock().status.clone();
+        Ok(status)
+    }
+
+    /// Takes the config's `mcp` as it is now: servers whose entry did not change keep running
+    /// (or stay disconnected), changed ones start again with their new entry, new ones start,
+    /// and removed ones stop. The order becomes the file's.
+    pub async fn apply(&self, entries: &IndexMap<String, Value>) {
+        let previous = self.lock().clone();
+        let mut next = IndexMap::new();
+        for (name, entry) in entries {
+            match previous.get(name) {
+                Some(server) if server.entry == *entry => {
+                    next.insert(name.clone(), server.clone());
+                }
+                Some(server) => {
+                    server.stop_supervisor().await;
+                    next.insert(name.clone(), self.start_server(name, entry));
+                }
+                None => {
+                    next.insert(name.clone(), self.start_server(name, entry));
+                }
+            }
+        }
+        for (name, server) in &previous {
+            if !entries.contains_key(name) {
+                server.stop_supervisor().await;
+            }
+        }
+        *self.lock() = next;
+    }
+
     /// The tools of every connected server.
     pub fn tools(&self) -> Vec<McpTool> {
-        self.servers
-            .values()
+        let servers: Vec<Arc<Server>> = self.lock().values().cloned().collect();
+        servers
+            .iter()
             .filter_map(|server| server.lock().connection.clone().map(|c| (server, c)))
             .flat_map(|(server, connection)| {
                 connection
@@ -125,62 +237,64 @@ impl McpServers {
         self.tools().into_iter().find(|tool| tool.name == name)
     }
 
-    /// Calls `tool` on its server; the error is the text the model sees.
-    pub async fn call_tool(&self, tool: &McpTool, input: Value) -> Result<ToolResult, String> {
+    /// Calls `tool` on its server; the error's text is what the model sees.
+    pub async fn call_tool(&self, tool: &McpTool, input: Value) -> Result<ToolResult, McpError> {
         let connection = self.connection(&tool.server)?;
         let result = connection.call_tool(&tool.tool, input).await?;
         Ok(tool_result::map(&result))
     }
 
     /// `resources/read` on `server`, as JSON (`{"contents": [...]}`).
-    pub async fn read_resource(&self, server: &str, uri: &str) -> Result<Value, String> {
+    pub async fn read_resource(&self, server: &str, uri: &str) -> Result<Value, McpError> {
         self.connection(server)?.read_resource(uri).await
     }
 
-    fn connection(&self, name: &str) -> Result<Arc<Connection>, String> {
-        let server = self
-            .servers
-            .get(name)
-            .ok_or_else(|| format!("MCP server \"{name}\" is not configured"))?;
+    pub(crate) fn connection(&self, name: &str) -> Result<Arc<Connection>, McpError> {
+        let server = self.server(name)?;
         let state = server.lock();
         match (&state.connection, &state.status) {
             (Some(connection), _) => Ok(connection.clone()),
-            (None, McpStatus::Failed { error, .. }) => {
-                Err(format!("MCP server \"{name}\" is not connected: {error}"))
-            }
-            (None, McpStatus::Disabled) => Err(format!("MCP server \"{name}\" is disabled")),
-            (None, _) => Err(format!("MCP server \"{name}\" is still connecting")),
+            (None, McpStatus::Failed { error, .. }) => Err(McpError::NotConnected {
+                name: name.to_string(),
+                reason: error.clone(),
+            }),
+            (None, McpStatus::Disabled) => Err(McpError::Disabled(name.to_string())),
+            (None, _) => Err(McpError::Connecting(name.to_string())),
         }
+    }
+
+    /// The names of the connected servers, in the config's order.
+    pub(crate) fn connected(&self) -> Vec<(String, Arc<Connection>)> {
+        self.lock()
+            .iter()
+            .filter_map(|(name, server)| {
+                server
+                    .lock()
+                    .connection
+                    .clone()
+                    .map(|connection| (name.clone(), connection))
+            })
+            .collect()
     }
 
     /// Stops every server and waits until their children are gone.
     pub async fn shutdown(&self) {
-        let _ = self.stop.send(true);
-        let supervisors: Vec<JoinHandle<()>> = std::mem::take(
-            &mut *self
-                .supervisors
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner()),
-        );
-        for supervisor in supervisors {
-            let _ = supervisor.await;
+        let servers: Vec<Arc<Server>> = self.lock().values().cloned().collect();
+        // All are told first, so their children end together rather than one after another.
+        for server in &servers {
+            server.signal_stop();
+        }
+        for server in servers {
+            server.stop_supervisor().await;
         }
     }
 }
 
 impl Drop for McpServers {
     fn drop(&mut self) {
-        let _ = self.stop.send(true);
-    }
-}
-
-trait FilterEnabled {
-    fn filter_enabled(self) -> Result<McpServerConfig, ()>;
-}
-
-impl FilterEnabled for Result<McpServerConfig, McpConfigError> {
-    fn filter_enabled(self) -> Result<McpServerConfig, ()> {
-        self.ok().filter(|config| config.enabled).ok_or(())
+        for server in self.lock().values() {
+            server.signal_stop();
+        }
     }
 }
 
@@ -189,6 +303,47 @@ impl Server {
         self.state
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn supervisor(&self) -> std::sync::MutexGuard<'_, Option<Supervisor>> {
+        self.supervisor
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn has_supervisor(&self) -> bool {
+        self.supervisor()
+            .as_ref()
+            .is_some_and(|supervisor| !supervisor.task.is_finished())
+    }
+
+    /// Starts the supervisor; only for an entry that parsed (callers check).
+    fn start_supervisor(self: &Arc<Self>) {
+        let Ok(config) = self.config.clone() else {
+            return;
+        };
+        let (stop, receiver) = watch::channel(false);
+        self.set(McpStatus::Connecting, None);
+        let task = tokio::spawn(supervise(self.clone(), config, receiver));
+        *self.supervisor() = Some(Supervisor { stop, task });
+    }
+
+    fn signal_stop(&self) {
+        if let Some(supervisor) = self.supervisor().as_ref() {
+            // A supervisor that already ended has dropped its receiver; nothing to tell.
+            supervisor.stop.send_replace(true);
+        }
+    }
+
+    /// Stops the supervisor and waits until it closed the connection (and ended the child).
+    async fn stop_supervisor(&self) {
+        let supervisor = self.supervisor().take();
+        if let Some(supervisor) = supervisor {
+            supervisor.stop.send_replace(true);
+            if let Err(error) = supervisor.task.await {
+                tracing::warn!(server = %self.name, %error, "MCP supervisor ended abnormally");
+            }
+        }
     }
 
     fn set(&self, status: McpStatus, connection: Option<Arc<Connection>>) {
@@ -221,7 +376,11 @@ async fn supervise(server: Arc<Server>, config: McpServerConfig, mut stop: watch
     loop {
         server.set(McpStatus::Connecting, None);
         let stderr = StderrTail::default();
-        let attempt = tokio::time::timeout(config.timeout, Connection::open(&config, &stderr));
+        let secrets = server.secrets.clone();
+        let attempt = tokio::time::timeout(config.timeout, async {
+            let resolved = secret_values::resolve(&config, secrets).await?;
+            Connection::open(&resolved, &stderr).await
+        });
         let outcome = tokio::select! {
             _ = stop.changed() => return,
             outcome = attempt => outcome,
@@ -255,13 +414,12 @@ async fn supervise(server: Arc<Server>, config: McpServerConfig, mut stop: watch
                     }
                 }
                 drop(server.take_connection());
-                "The MCP server stopped".to_string()
+                McpError::Stopped
             }
             Ok(Err(error)) => error,
-            Err(_) => format!(
-                "The MCP server did not finish starting within {} ms",
-                config.timeout.as_millis()
-            ),
+            Err(_) => McpError::StartTimeout {
+                milliseconds: config.timeout.as_millis(),
+            },
         };
         // Give a dying child a moment to finish writing why.
         tokio::time::sleep(Duration::from_millis(50)).await;
@@ -272,7 +430,7 @@ async fn supervise(server: Arc<Server>, config: McpServerConfig, mut stop: watch
         tracing::warn!(server = %server.name, error = %failure, "MCP server failed");
         server.set(
             McpStatus::Failed {
-                error: failure,
+                error: failure.to_string(),
                 stderr,
             },
             None,
@@ -352,6 +510,7 @@ mod tests {
         let servers = McpServers::start(
             &entries,
             EventBus::new(Arc::new(crate::wire::id::IdGenerator::system())),
+            Arc::new(crate::models::credentials::InMemoryCredentials::default()),
         );
         let statuses = servers.statuses();
         assert_eq!(statuses["off"], McpStatus::Disabled);
@@ -365,11 +524,17 @@ mod tests {
                 .read_resource("nowhere", "x://y")
                 .await
                 .err()
+                .map(|error| error.to_string())
                 .as_deref(),
             Some("MCP server \"nowhere\" is not configured")
         );
         assert_eq!(
-            servers.read_resource("off", "x://y").await.err().as_deref(),
+            servers
+                .read_resource("off", "x://y")
+                .await
+                .err()
+                .map(|error| error.to_string())
+                .as_deref(),
             Some("MCP server \"off\" is disabled")
         );
         servers.shutdown().await;

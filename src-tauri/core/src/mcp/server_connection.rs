@@ -2,9 +2,10 @@
 //! initialised, and asked once what it offers. Calls on it are bounded by the server's timeout.
 
 use crate::mcp::child_command;
+use crate::mcp::mcp_error::McpError;
 use crate::mcp::stderr_tail::StderrTail;
 use crate::models::mcp_config::{McpServerConfig, McpTransport};
-use rmcp::model::{CallToolRequestParams, ReadResourceRequestParams, Tool};
+use rmcp::model::{CallToolRequestParams, GetPromptRequestParams, ReadResourceRequestParams, Tool};
 use rmcp::service::RunningService;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
@@ -24,7 +25,7 @@ pub struct Connection {
 
 impl Connection {
     /// Starts the server and lists what it offers; the caller bounds the whole with a timeout.
-    pub async fn open(config: &McpServerConfig, stderr: &StderrTail) -> Result<Self, String> {
+    pub async fn open(config: &McpServerConfig, stderr: &StderrTail) -> Result<Self, McpError> {
         let service = match &config.transport {
             McpTransport::Local {
                 command,
@@ -35,22 +36,25 @@ impl Connection {
                 let (process, stderr_stream) = TokioChildProcess::builder(line)
                     .stderr(Stdio::piped())
                     .spawn()
-                    .map_err(|error| format!("Could not start {}: {error}", command.join(" ")))?;
+                    .map_err(|error| McpError::Start {
+                        command: command.join(" "),
+                        reason: error.to_string(),
+                    })?;
                 if let Some(stream) = stderr_stream {
                     stderr.follow(stream);
                 }
-                ().serve(process).await.map_err(|error| error.to_string())?
+                ().serve(process)
+                    .await
+                    .map_err(|error| McpError::Protocol(error.to_string()))?
             }
             McpTransport::Remote { url, headers } => {
                 let mut transport_config =
                     StreamableHttpClientTransportConfig::with_uri(url.as_str());
                 for (name, value) in headers {
                     let header_name = reqwest::header::HeaderName::try_from(name.as_str())
-                        .map_err(|error| {
-                            format!("The header name \"{name}\" is not valid: {error}")
-                        })?;
+                        .map_err(|_| McpError::BadHeaderName(name.clone()))?;
                     let header_value = reqwest::header::HeaderValue::try_from(value.as_str())
-                        .map_err(|_| format!("The value of header \"{name}\" is not valid"))?;
+                        .map_err(|_| McpError::BadHeaderValue(name.clone()))?;
                     transport_config
                         .custom_headers
                         .insert(header_name, header_value);
@@ -58,7 +62,7 @@ impl Connection {
                 install_tls_crypto_provider();
                 ().serve(StreamableHttpClientTransport::from_config(transport_config))
                     .await
-                    .map_err(|error| error.to_string())?
+                    .map_err(|error| McpError::Protocol(error.to_string()))?
             }
         };
         let capabilities = service
@@ -69,7 +73,7 @@ impl Connection {
             service
                 .list_all_tools()
                 .await
-                .map_err(|error| format!("Listing tools failed: {error}"))?
+                .map_err(|error| listing("tools", error))?
         } else {
             Vec::new()
         };
@@ -77,7 +81,7 @@ impl Connection {
             service
                 .list_all_resources()
                 .await
-                .map_err(|error| format!("Listing resources failed: {error}"))?
+                .map_err(|error| listing("resources", error))?
                 .len()
         } else {
             0
@@ -86,7 +90,7 @@ impl Connection {
             service
                 .list_all_prompts()
                 .await
-                .map_err(|error| format!("Listing prompts failed: {error}"))?
+                .map_err(|error| listing("prompts", error))?
                 .len()
         } else {
             0
@@ -106,23 +110,49 @@ impl Connection {
     }
 
     /// `resources/read`, as JSON (`{"contents": [...]}`).
-    pub async fn read_resource(&self, uri: &str) -> Result<Value, String> {
+    pub async fn read_resource(&self, uri: &str) -> Result<Value, McpError> {
         let read = self
             .service
             .read_resource(ReadResourceRequestParams::new(uri.to_string()));
         let result = bounded(self.timeout, read).await?;
-        serde_json::to_value(result).map_err(|error| error.to_string())
+        serde_json::to_value(result).map_err(|error| McpError::Protocol(error.to_string()))
     }
 
     /// `tools/call`, as JSON (`{"content": [...], "isError": …}`).
-    pub async fn call_tool(&self, tool: &str, arguments: Value) -> Result<Value, String> {
+    pub async fn call_tool(&self, tool: &str, arguments: Value) -> Result<Value, McpError> {
         let mut params = CallToolRequestParams::new(tool.to_string());
         params.arguments = match arguments {
             Value::Object(map) => Some(map),
             _ => None,
         };
         let result = bounded(self.call_timeout, self.service.call_tool(params)).await?;
-        serde_json::to_value(result).map_err(|error| error.to_string())
+        serde_json::to_value(result).map_err(|error| McpError::Protocol(error.to_string()))
+    }
+
+    /// Every resource the server lists, as JSON (`[{"uri", "name", "mimeType", …}]`).
+    pub async fn list_resources(&self) -> Result<Value, McpError> {
+        let listed = bounded(self.timeout, self.service.list_all_resources()).await?;
+        serde_json::to_value(listed).map_err(|error| McpError::Protocol(error.to_string()))
+    }
+
+    /// Every prompt the server lists, as JSON (`[{"name", "description", "arguments"}]`).
+    pub async fn list_prompts(&self) -> Result<Value, McpError> {
+        let listed = bounded(self.timeout, self.service.list_all_prompts()).await?;
+        serde_json::to_value(listed).map_err(|error| McpError::Protocol(error.to_string()))
+    }
+
+    /// `prompts/get`, as JSON (`{"messages": [...]}`).
+    pub async fn get_prompt(
+        &self,
+        name: &str,
+        arguments: serde_json::Map<String, Value>,
+    ) -> Result<Value, McpError> {
+        let mut params = GetPromptRequestParams::new(name.to_string());
+        if !arguments.is_empty() {
+            params.arguments = Some(arguments);
+        }
+        let result = bounded(self.call_timeout, self.service.get_prompt(params)).await?;
+        serde_json::to_value(result).map_err(|error| McpError::Protocol(error.to_string()))
     }
 
     /// Closes the session and ends the child (its whole process group).
@@ -134,18 +164,20 @@ impl Connection {
 async fn bounded<T>(
     limit: Duration,
     call: impl std::future::Future<Output = Result<T, rmcp::ServiceError>>,
-) -> Result<T, String> {
+) -> Result<T, McpError> {
     match tokio::time::timeout(limit, call).await {
         Ok(Ok(value)) => Ok(value),
-        Ok(Err(error)) => Err(match error {
-            rmcp::ServiceError::McpError(data) => data.message.to_string(),
-            rmcp::ServiceError::TransportClosed => "The MCP server closed the connection".into(),
-            other => other.to_string(),
+        Ok(Err(error)) => Err(error.into()),
+        Err(_) => Err(McpError::Timeout {
+            milliseconds: limit.as_millis(),
         }),
-        Err(_) => Err(format!(
-            "The MCP server did not answer within {} ms",
-            limit.as_millis()
-        )),
+    }
+}
+
+fn listing(what: &'static str, error: rmcp::ServiceError) -> McpError {
+    McpError::Listing {
+        what,
+        reason: error.to_string(),
     }
 }
 

@@ -47,7 +47,10 @@ pub fn map(result: &Value) -> ToolResult {
                     let uri = text_of(resource, "uri").unwrap_or_default();
                     let mime = text_of(resource, "mimeType")
                         .unwrap_or_else(|| "application/octet-stream".into());
-                    match binary_content::check(&uri, &mime, &blob).and_then(|()| decode(&blob)) {
+                    match binary_content::check(&uri, &mime, &blob)
+                        .map_err(|note| note.to_string())
+                        .and_then(|()| decode(&blob))
+                    {
                         Ok(bytes) => attachments.push((mime, bytes)),
                         Err(note) => texts.push(note),
                     }

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use ts_rs::TS;
 
-mod config_file;
+pub(crate) mod config_file;
 
 use config_file::ConfigFile;
 

@@ -152,7 +152,7 @@ async fn resolve_mcp_resource(
                         let mime = mime.unwrap_or_else(|| part.mime.clone());
                         let label = item_uri.unwrap_or_else(|| filename.clone());
                         match binary_content::check(&label, &mime, &base64) {
-                            Err(note) => parts.push(synthetic(note)),
+                            Err(note) => parts.push(synthetic(note.to_string())),
                             Ok(()) => {
                                 parts.push(synthetic(format!(
                                     "[Binary MCP resource attached: {label} ({mime})]"

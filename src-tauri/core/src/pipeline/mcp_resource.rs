@@ -2,6 +2,7 @@
 //! pipeline reads them through this trait: the configured MCP servers answer (`McpServers`),
 //! and tests may bring their own. A failed read is said in the prompt; the prompt succeeds.
 
+use crate::mcp::mcp_error::McpError;
 use crate::mcp::mcp_servers::McpServers;
 use async_trait::async_trait;
 use serde_json::Value;
@@ -20,12 +21,12 @@ pub enum ResourceContent {
 #[async_trait]
 pub trait McpResources: Send + Sync {
     /// Reads `uri` from the MCP server registered as `client_name`.
-    async fn read(&self, client_name: &str, uri: &str) -> Result<Vec<ResourceContent>, String>;
+    async fn read(&self, client_name: &str, uri: &str) -> Result<Vec<ResourceContent>, McpError>;
 }
 
 #[async_trait]
 impl McpResources for McpServers {
-    async fn read(&self, client_name: &str, uri: &str) -> Result<Vec<ResourceContent>, String> {
+    async fn read(&self, client_name: &str, uri: &str) -> Result<Vec<ResourceContent>, McpError> {
         let result = self.read_resource(client_name, uri).await?;
         Ok(contents(&result))
     }

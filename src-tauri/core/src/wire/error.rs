@@ -141,6 +141,10 @@ pub enum LedgerError {
     KeychainUnavailable(String),
     #[error("The keychain failed: {0}")]
     Keychain(String),
+    /// An MCP server could not do what was asked. `mcp::mcp_error` (a floor above this one)
+    /// makes it, with the message and the kind of its own typed error.
+    #[error("{message}")]
+    Mcp { kind: ErrorKind, message: String },
 }
 
 impl LedgerError {
@@ -180,6 +184,7 @@ impl LedgerError {
             | Self::Keychain(_) => ErrorKind::Internal,
             // Not ours to change: a newer version owns that file.
             Self::NewerDatabase { .. } => ErrorKind::Conflict,
+            Self::Mcp { kind, .. } => *kind,
         }
     }
 

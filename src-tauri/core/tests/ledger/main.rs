@@ -13,6 +13,7 @@ mod ledger_fixture;
 mod listing_cache;
 mod manual_backup;
 mod mcp_servers;
+mod mcp_settings;
 mod mcp_tools;
 mod message_editing;
 mod offline_model;

@@ -2,6 +2,7 @@
 
 use crate::support::*;
 use async_trait::async_trait;
+use dossier_core::mcp::mcp_error::McpError;
 use dossier_core::pipeline::mcp_resource::{McpResources, ResourceContent};
 use dossier_core::store::blob_store;
 use dossier_core::store::message_store::MessageQuery;
@@ -626,7 +627,7 @@ struct FakeMcp;
 
 #[async_trait]
 impl McpResources for FakeMcp {
-    async fn read(&self, client_name: &str, uri: &str) -> Result<Vec<ResourceContent>, String> {
+    async fn read(&self, client_name: &str, uri: &str) -> Result<Vec<ResourceContent>, McpError> {
         Ok(vec![
             ResourceContent::Text(format!("{client_name} says {uri}")),
             ResourceContent::Blob {

@@ -107,8 +107,71 @@ async fn get_mcp_answers_statuses_and_sigkill_of_the_server_leaves_no_child() {
     let keys: Vec<&String> = statuses.as_object().unwrap().keys().collect();
     assert_eq!(keys, ["first", "second", "off"], "in the config's order");
 
+    // OpenCode's lifecycle routes: disconnect marks the server disabled at once, connect brings
+    // it back; an unknown name is a 404 in the `{kind, message}` shape.
+    let answer: Value = client
+        .post(format!("{base}/mcp/first/disconnect"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(answer, json!(true));
+    let statuses: Value = client
+        .get(format!("{base}/mcp"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(statuses["first"], json!({"status": "disabled"}));
+    let answer: Value = client
+        .post(format!("{base}/mcp/first/connect"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(answer, json!(true));
+    let mut first = Value::Null;
+    for _ in 0..600 {
+        let statuses: Value = client
+            .get(format!("{base}/mcp"))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        first = statuses["first"].clone();
+        if first["status"] == "connected" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(first["status"], "connected", "{first}");
+    let unknown = client
+        .post(format!("{base}/mcp/nowhere/connect"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(unknown.status(), 404);
+    let body: Value = unknown.json().await.unwrap();
+    assert_eq!(body["kind"], "not_found", "{body}");
+
     let server_pid = child.id().unwrap();
-    let servers = children_of(server_pid);
+    // The child of the first connection is gone; wait until it has been reaped.
+    let mut servers = Vec::new();
+    for _ in 0..100 {
+        servers = children_of(server_pid);
+        if servers.len() == 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     assert_eq!(servers.len(), 2, "two MCP children: {servers:?}");
     let killed = Command::new("kill")
         .args(["-KILL", &server_pid.to_string()])

@@ -6,6 +6,8 @@ import type { Event } from "../bindings/Event";
 import type { Model } from "../bindings/Model";
 import type { ModelCatalog } from "../bindings/ModelCatalog";
 import type { Session } from "../bindings/Session";
+import type { McpSettings } from "../bindings/McpSettings";
+import type { McpStatus } from "../bindings/McpStatus";
 import type { MessageWithParts } from "../bindings/MessageWithParts";
 import type { ExportFormat } from "../shell-bindings/ExportFormat";
 import type { ExportOutcome } from "../shell-bindings/ExportOutcome";
@@ -218,6 +220,22 @@ export function httpBackend(baseUrl: string, fetcher: typeof fetch = fetch.bind(
     saveProvider: settingsUnavailable,
     removeProvider: settingsUnavailable,
     removeProviderKey: settingsUnavailable,
+    mcp: {
+      statuses: async () => Object.entries((await request<Record<string, McpStatus>>("GET", "/mcp")).body),
+      connect: async (name) => {
+        await request<boolean>("POST", `/mcp/${encodeURIComponent(name)}/connect`);
+      },
+      disconnect: async (name) => {
+        await request<boolean>("POST", `/mcp/${encodeURIComponent(name)}/disconnect`);
+      },
+      restart: async (name) => {
+        await request<boolean>("POST", `/dossier/mcp/${encodeURIComponent(name)}/restart`);
+      },
+      settings: async () => (await request<McpSettings>("GET", "/dossier/mcp/settings")).body,
+      save: async (input) => (await request<McpSettings>("POST", "/dossier/mcp/settings", input)).body,
+      remove: async (name) => (await request<McpSettings>("DELETE", `/dossier/mcp/settings/${encodeURIComponent(name)}`)).body,
+      importText: async (text) => (await request<McpSettings>("POST", "/dossier/mcp/import/claude-desktop", { text })).body,
+    },
   };
 }
 

@@ -5,6 +5,7 @@ import { openUrl } from "@tauri-apps/plugin-opener";
 import type { Event } from "../bindings/Event";
 import type { CommandName } from "../shell-bindings/CommandName";
 import type { Session } from "../bindings/Session";
+import type { McpSettings } from "../bindings/McpSettings";
 import type { DragHover } from "../shell-bindings/DragHover";
 import type { DroppedFile } from "../shell-bindings/DroppedFile";
 import { type Backend, tauriEventNames, toBackendError } from "../transport";
@@ -97,6 +98,22 @@ export function tauriBackend(): Backend {
     readStorageUse: () => call("storage_use"),
     reportInteractive: () => {
       void call("report_interactive").catch(() => undefined);
+    },
+    mcp: {
+      statuses: () => call("mcp_status"),
+      connect: async (name) => {
+        await call("connect_mcp", { name });
+      },
+      disconnect: async (name) => {
+        await call("disconnect_mcp", { name });
+      },
+      restart: async (name) => {
+        await call("restart_mcp", { name });
+      },
+      settings: () => call("mcp_settings"),
+      save: (input) => call("save_mcp_server", { input }),
+      remove: (name) => call("remove_mcp_server", { name }),
+      importWithDialog: async () => (await call<McpSettings | null>("import_claude_desktop")) ?? undefined,
     },
   };
 }

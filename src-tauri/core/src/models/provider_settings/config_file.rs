@@ -10,7 +10,7 @@ use crate::wire::error::LedgerError;
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 
-pub(super) struct ConfigFile {
+pub(crate) struct ConfigFile {
     path: PathBuf,
     root: Map<String, Value>,
     /// The original text, when it held comments or trailing commas that a rewrite drops.
@@ -18,7 +18,7 @@ pub(super) struct ConfigFile {
 }
 
 impl ConfigFile {
-    pub(super) fn read(path: &Path) -> Result<Self, LedgerError> {
+    pub(crate) fn read(path: &Path) -> Result<Self, LedgerError> {
         let text = match std::fs::read_to_string(path) {
             Ok(text) => text,
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => String::new(),
@@ -52,6 +52,22 @@ impl ConfigFile {
         }
     }
 
+    /// A top-level object of the file (`mcp`, `permission`), created empty when absent, for the
+    /// other settings sections that edit the same file the same way.
+    pub(crate) fn section(&mut self, key: &str) -> Result<&mut Map<String, Value>, LedgerError> {
+        let section = self
+            .root
+            .entry(key)
+            .or_insert_with(|| Value::Object(Map::new()));
+        match section {
+            Value::Object(section) => Ok(section),
+            _ => Err(config_error(
+                &self.path,
+                &format!("\"{key}\" must be an object"),
+            )),
+        }
+    }
+
     /// Writes `provider` into its entry, creating it if needed.
     pub(super) fn apply(&mut self, provider: &CheckedProvider) -> Result<(), LedgerError> {
         let path = self.path.clone();
@@ -74,7 +90,7 @@ impl ConfigFile {
         Ok(self.providers()?.shift_remove(provider_id).is_some())
     }
 
-    pub(super) fn write(&self) -> Result<(), LedgerError> {
+    pub(crate) fn write(&self) -> Result<(), LedgerError> {
         if let Some(folder) = self.path.parent() {
             std::fs::create_dir_all(folder).map_err(|error| LedgerError::io(folder, error))?;
         }

@@ -85,7 +85,7 @@ impl Step<'_> {
                     attachments: result.attachments,
                 },
             )),
-            Err(error) => Err((input, error, Some(metadata))),
+            Err(error) => Err((input, error.to_string(), Some(metadata))),
         };
         self.settle_tool(state, call_id, settled, start).await?;
         Ok(Flow::Continue)

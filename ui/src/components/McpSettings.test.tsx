@@ -1,0 +1,109 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@solidjs/testing-library";
+import { afterEach, describe, expect, it } from "vitest";
+import { McpSettings } from "./McpSettings";
+import type { McpServerInput } from "../lib/bindings/McpServerInput";
+import type { McpSettings as McpListing } from "../lib/bindings/McpSettings";
+import type { McpStatus } from "../lib/bindings/McpStatus";
+import { translator } from "../lib/i18n";
+import type { McpBackend } from "../lib/transport";
+import { fakeBackend } from "../lib/transport/fake-backend";
+
+afterEach(cleanup);
+
+/** An in-memory MCP backend: saved servers connect at once; calls are recorded. */
+function fakeMcp(withDialog: boolean) {
+  const calls: string[] = [];
+  const saved: McpServerInput[] = [];
+  let listing: McpListing = {
+    configPath: "/home/ada/.config/dossier/dossier.json",
+    servers: [{ name: "files", kind: "local", command: ["npx", "-y", "server-filesystem"], values: [{ name: "TOKEN", source: { type: "keychain" } }], enabled: true }],
+  };
+  const statuses: Record<string, McpStatus> = { files: { status: "failed", error: "spawn npx ENOENT", stderr: ["npx: not found"] } };
+  const mcp: McpBackend = {
+    statuses: () => Promise.resolve(Object.entries(statuses)),
+    connect: (name) => {
+      calls.push(`connect ${name}`);
+      statuses[name] = { status: "connected", tools: 2, resources: 1, prompts: 0 };
+      return Promise.resolve();
+    },
+    disconnect: (name) => {
+      calls.push(`disconnect ${name}`);
+      statuses[name] = { status: "disabled" };
+      return Promise.resolve();
+    },
+    restart: (name) => {
+      calls.push(`restart ${name}`);
+      return Promise.resolve();
+    },
+    settings: () => Promise.resolve(listing),
+    save: (input) => {
+      saved.push(input);
+      listing = { ...listing, servers: [...listing.servers, { name: input.name, kind: input.kind, command: input.command ?? [], values: [], enabled: true }] };
+      statuses[input.name] = { status: "connecting" };
+      return Promise.resolve(listing);
+    },
+    remove: (name) => {
+      calls.push(`remove ${name}`);
+      listing = { ...listing, servers: listing.servers.filter((server) => server.name !== name) };
+      return Promise.resolve(listing);
+    },
+    ...(withDialog ? { importWithDialog: () => Promise.resolve(listing) } : { importText: (text: string) => { calls.push(`import ${text}`); return Promise.resolve(listing); } }),
+  };
+  return { mcp, calls, saved };
+}
+
+describe("Settings → MCP servers", () => {
+  it("shows a failed server's error and stderr, connects it, and follows mcp.status events", async () => {
+    const backend = fakeBackend();
+    const { mcp, calls } = fakeMcp(true);
+    render(() => <McpSettings t={translator("en")} backend={backend} mcp={mcp} />);
+    const row = await screen.findByTestId("mcp-server");
+    await waitFor(() => {
+      expect(within(row).getByTestId("mcp-status").textContent).toBe("Failed: spawn npx ENOENT");
+    });
+    expect(within(row).getByTestId("mcp-stderr").textContent).toContain("npx: not found");
+    expect(row.textContent).toContain("TOKEN");
+    fireEvent.click(within(row).getByTestId("mcp-connect"));
+    await waitFor(() => {
+      expect(within(row).getByTestId("mcp-status").textContent).toBe("Connected: 2 tools, 1 resources, 0 prompts");
+    });
+    expect(calls).toEqual(["connect files"]);
+    backend.publish({ type: "mcp.status", properties: { name: "files", status: { status: "connecting" } } });
+    await waitFor(() => {
+      expect(row.getAttribute("data-status")).toBe("connecting");
+    });
+    expect(within(row).queryByTestId("mcp-connect")).toBeNull();
+  });
+
+  it("adds a local server from the form, refusing a form without a command first", async () => {
+    const { mcp, saved } = fakeMcp(true);
+    render(() => <McpSettings t={translator("en")} backend={fakeBackend()} mcp={mcp} />);
+    fireEvent.click(await screen.findByTestId("mcp-add"));
+    const form = screen.getByTestId("mcp-form");
+    fireEvent.input(form.querySelector('input[name="name"]') as HTMLInputElement, { target: { value: "everything" } });
+    fireEvent.submit(form);
+    await screen.findByText("Enter the command that starts the server.");
+    expect(saved).toEqual([]);
+    fireEvent.input(form.querySelector('input[name="command"]') as HTMLInputElement, { target: { value: "npx -y @modelcontextprotocol/server-everything" } });
+    fireEvent.click(screen.getByTestId("mcp-value-add"));
+    fireEvent.input(form.querySelector('input[name="value-name"]') as HTMLInputElement, { target: { value: "API_KEY" } });
+    fireEvent.input(form.querySelector('input[name="value-value"]') as HTMLInputElement, { target: { value: "s3cret" } });
+    fireEvent.submit(form);
+    await screen.findByText("Saved. The server follows the new settings.");
+    expect(saved).toEqual([{ name: "everything", kind: "local", command: ["npx", "-y", "@modelcontextprotocol/server-everything"], values: [{ name: "API_KEY", value: "s3cret" }], enabled: true }]);
+    expect(screen.getAllByTestId("mcp-server").map((row) => row.getAttribute("data-name"))).toEqual(["files", "everything"]);
+  });
+
+  it("imports a Claude Desktop file through a file input in a browser", async () => {
+    const { mcp, calls } = fakeMcp(false);
+    render(() => <McpSettings t={translator("en")} backend={fakeBackend()} mcp={mcp} />);
+    const input = await screen.findByTestId<HTMLInputElement>("mcp-import-file");
+    const content = '{"mcpServers": {}}';
+    // jsdom's File has no text(); every browser's has.
+    const file = Object.assign(new File([content], "claude_desktop_config.json", { type: "application/json" }), { text: () => Promise.resolve(content) });
+    fireEvent.change(input, { target: { files: [file] } });
+    await screen.findByText("Imported. The servers are connecting.");
+    expect(calls).toEqual(['import {"mcpServers": {}}']);
+  });
+});

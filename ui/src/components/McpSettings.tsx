@@ -1,0 +1,300 @@
+// Settings → MCP servers: each configured server with its live status (connecting, connected with
+// its counts, failed with the error and the last lines of its stderr, disconnected), its Connect /
+// Disconnect / Restart buttons, a form to add or change one (local: a command line and its
+// environment; remote: a URL and its headers; typed values go to the keychain), and "Import from
+// Claude Desktop…" (the open dialog on the desktop, a file input in a browser). Statuses follow the
+// `mcp.status` event; the list is read again after every change and on a resync.
+import { type Component, createSignal, For, onCleanup, onMount, Show } from "solid-js";
+import type { McpServerSetting } from "../lib/bindings/McpServerSetting";
+import type { McpSettings as McpSettingsListing } from "../lib/bindings/McpSettings";
+import type { McpStatus } from "../lib/bindings/McpStatus";
+import type { MessageKey, Translate } from "../lib/i18n";
+import { checkMcpForm, describeMcpStatus, emptyMcpForm, failedStderr, formFromMcpSetting, mcpActions, type McpForm, type McpFormField } from "../lib/mcp-settings";
+import { type Backend, type BackendError, type McpBackend, toBackendError } from "../lib/transport";
+
+export interface McpSettingsProps {
+  t: Translate;
+  backend: Backend;
+  mcp: McpBackend;
+}
+
+export const McpSettings: Component<McpSettingsProps> = (props) => {
+  // eslint-disable-next-line solid/reactivity -- the backend is fixed for the app's lifetime
+  const mcp = props.mcp;
+  const [listing, setListing] = createSignal<McpSettingsListing | undefined>();
+  const [statuses, setStatuses] = createSignal<Record<string, McpStatus>>({});
+  const [failure, setFailure] = createSignal<BackendError | undefined>();
+  const [notice, setNotice] = createSignal<MessageKey | undefined>();
+  const [form, setForm] = createSignal<McpForm | undefined>();
+  const [editing, setEditing] = createSignal<string | undefined>();
+  const [problems, setProblems] = createSignal<Partial<Record<McpFormField, MessageKey>>>({});
+  const [confirming, setConfirming] = createSignal<string | undefined>();
+  const [busy, setBusy] = createSignal(false);
+  let fileInput: HTMLInputElement | undefined;
+
+  const refreshStatuses = async () => {
+    setStatuses(Object.fromEntries(await mcp.statuses()));
+  };
+
+  /** Runs a call; on failure shows its message. Statuses are read again either way. */
+  const run = async (call: () => Promise<McpSettingsListing | undefined>, done?: MessageKey): Promise<boolean> => {
+    setBusy(true);
+    setFailure(undefined);
+    setNotice(undefined);
+    try {
+      const result = await call();
+      if (result) setListing(result);
+      if (done !== undefined) setNotice(done);
+      return true;
+    } catch (error) {
+      setFailure(toBackendError(error));
+      return false;
+    } finally {
+      setBusy(false);
+      await refreshStatuses().catch((error: unknown) => {
+        console.warn("could not read the MCP statuses", error);
+      });
+    }
+  };
+
+  /** A lifecycle call (connect, disconnect, restart): its answer is the statuses read after it. */
+  const act = (call: () => Promise<void>) =>
+    run(async () => {
+      await call();
+      return undefined;
+    });
+
+  onMount(() => {
+    void run(() => mcp.settings());
+    const stop = props.backend.subscribe({
+      onEvent: (event) => {
+        if (event.type === "mcp.status") {
+          const { name, status } = event.properties;
+          setStatuses((current) => ({ ...current, [name]: status }));
+        }
+      },
+      onResync: () => {
+        void refreshStatuses();
+      },
+    });
+    onCleanup(stop);
+  });
+
+  const edit = (setting: McpServerSetting | undefined) => {
+    setEditing(setting?.name);
+    setForm(setting === undefined ? emptyMcpForm() : formFromMcpSetting(setting));
+    setProblems({});
+    setNotice(undefined);
+  };
+
+  const update = (patch: Partial<McpForm>) => {
+    const current = form();
+    if (current !== undefined) setForm({ ...current, ...patch });
+  };
+
+  const updateValue = (index: number, patch: { name?: string; value?: string }) => {
+    const current = form();
+    if (current === undefined) return;
+    update({ values: current.values.map((row, position) => (position === index ? { ...row, ...patch } : row)) });
+  };
+
+  const save = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const current = form();
+    if (current === undefined) return;
+    const checked = checkMcpForm(current);
+    if ("problems" in checked) {
+      setProblems(checked.problems);
+      return;
+    }
+    setProblems({});
+    if (await run(() => mcp.save(checked.input), "mcpSaved")) setForm(undefined);
+  };
+
+  const importFromClaude = () => {
+    const withDialog = mcp.importWithDialog;
+    if (withDialog !== undefined) void run(() => withDialog(), "mcpImported");
+    else fileInput?.click();
+  };
+
+  const importChosenFile = (file: File | undefined) => {
+    const importText = mcp.importText;
+    if (file === undefined || importText === undefined) return;
+    void run(async () => importText(await file.text()), "mcpImported");
+  };
+
+  const problem = (field: McpFormField) => {
+    const key = problems()[field];
+    return key === undefined ? undefined : props.t(key);
+  };
+
+  return (
+    <section class="settings-mcp" data-testid="mcp-settings" aria-labelledby="mcp-title">
+      <h3 class="settings-section" id="mcp-title">{props.t("mcpTitle")}</h3>
+      <Show when={failure()}>
+        {(error) => (
+          <p class={`notice notice--${error().kind}`} role="alert" data-testid="mcp-error" data-kind={error().kind}>
+            {error().message}
+          </p>
+        )}
+      </Show>
+      <Show when={notice()}>{(key) => <p class="settings-saved" role="status" data-testid="mcp-notice">{props.t(key())}</p>}</Show>
+      <Show when={listing()?.servers.length === 0}>
+        <p class="settings-empty">{props.t("mcpEmpty")}</p>
+      </Show>
+      <ul class="provider-list">
+        <For each={listing()?.servers ?? []}>
+          {(server) => {
+            const status = () => statuses()[server.name];
+            const actions = () => mcpActions(status());
+            return (
+              <li class="provider-row" data-testid="mcp-server" data-name={server.name} data-status={status()?.status ?? "unknown"}>
+                <div class="provider-facts">
+                  <p class="provider-name">
+                    {server.name} <span class="provider-kind">{props.t(server.kind === "local" ? "mcpKindLocal" : "mcpKindRemote")}</span>
+                  </p>
+                  <p class="provider-detail">{server.kind === "local" ? server.command.join(" ") : server.url}</p>
+                  <Show when={server.values.length > 0}>
+                    <p class="provider-detail">
+                      {props.t(server.kind === "local" ? "mcpFieldEnvironment" : "mcpFieldHeaders")}: {server.values.map((value) => value.name).join(", ")}
+                    </p>
+                  </Show>
+                  <Show when={server.problem}>{(text) => <p class="field-problem">{text()}</p>}</Show>
+                  <p class="provider-detail" data-testid="mcp-status">{describeMcpStatus(props.t, status())}</p>
+                  <Show when={failedStderr(status())}>
+                    {(lines) => (
+                      <details class="mcp-stderr" data-testid="mcp-stderr">
+                        <summary>{props.t("mcpStderr")}</summary>
+                        <pre>{lines().join("\n")}</pre>
+                      </details>
+                    )}
+                  </Show>
+                </div>
+                <div class="provider-actions">
+                  <Show
+                    when={confirming() === server.name}
+                    fallback={
+                      <>
+                        <Show when={actions().connect}>
+                          <button type="button" class="plain-button" data-testid="mcp-connect" disabled={busy()} onClick={() => void act(() => mcp.connect(server.name))}>{props.t("mcpConnect")}</button>
+                        </Show>
+                        <Show when={actions().disconnect}>
+                          <button type="button" class="plain-button" data-testid="mcp-disconnect" disabled={busy()} onClick={() => void act(() => mcp.disconnect(server.name))}>{props.t("mcpDisconnect")}</button>
+                        </Show>
+                        <Show when={actions().restart}>
+                          <button type="button" class="plain-button" data-testid="mcp-restart" disabled={busy()} onClick={() => void act(() => mcp.restart(server.name))}>{props.t("mcpRestart")}</button>
+                        </Show>
+                        <button type="button" class="plain-button" data-testid="mcp-edit" disabled={busy()} onClick={() => { edit(server); }}>{props.t("mcpEdit")}</button>
+                        <button type="button" class="plain-button" data-testid="mcp-remove" disabled={busy()} onClick={() => setConfirming(server.name)}>{props.t("mcpRemove")}</button>
+                      </>
+                    }
+                  >
+                    <span class="confirm-text">{props.t("mcpRemoveConfirm", { name: server.name })}</span>
+                    <button type="button" class="danger-button" data-testid="mcp-remove-confirm" onClick={() => { setConfirming(undefined); void run(() => mcp.remove(server.name)); }}>{props.t("mcpRemove")}</button>
+                    <button type="button" class="plain-button" onClick={() => { setConfirming(undefined); }}>{props.t("mcpCancel")}</button>
+                  </Show>
+                </div>
+              </li>
+            );
+          }}
+        </For>
+      </ul>
+      <Show
+        when={form()}
+        fallback={
+          <div class="provider-form-actions">
+            <button type="button" class="new-session settings-add" data-testid="mcp-add" onClick={() => { edit(undefined); }}>{props.t("mcpAdd")}</button>
+            <Show when={mcp.importWithDialog !== undefined || mcp.importText !== undefined}>
+              <button type="button" class="plain-button" data-testid="mcp-import" disabled={busy()} onClick={importFromClaude}>{props.t("mcpImport")}</button>
+            </Show>
+            <Show when={mcp.importWithDialog === undefined && mcp.importText !== undefined}>
+              <input
+                ref={fileInput}
+                type="file"
+                accept=".json,application/json"
+                hidden
+                aria-label={props.t("mcpImportFile")}
+                data-testid="mcp-import-file"
+                onChange={(event) => {
+                  importChosenFile(event.currentTarget.files?.[0]);
+                  event.currentTarget.value = "";
+                }}
+              />
+            </Show>
+          </div>
+        }
+      >
+        {(current) => (
+          <form class="provider-form" data-testid="mcp-form" onSubmit={(event) => void save(event)} novalidate>
+            <label>
+              {props.t("mcpFieldName")}
+              <input name="name" value={current().name} disabled={editing() !== undefined} onInput={(event) => { update({ name: event.currentTarget.value }); }} aria-invalid={problem("name") !== undefined} />
+              <Show when={problem("name")}>{(text) => <span class="field-problem">{text()}</span>}</Show>
+            </label>
+            <label>
+              {props.t("mcpFieldKind")}
+              <select name="kind" value={current().kind} onChange={(event) => { update({ kind: event.currentTarget.value === "remote" ? "remote" : "local" }); }}>
+                <option value="local">{props.t("mcpKindLocal")}</option>
+                <option value="remote">{props.t("mcpKindRemote")}</option>
+              </select>
+            </label>
+            <Show
+              when={current().kind === "local"}
+              fallback={
+                <label>
+                  {props.t("mcpFieldUrl")}
+                  <input name="url" value={current().url} placeholder="http://127.0.0.1:3001/mcp" onInput={(event) => { update({ url: event.currentTarget.value }); }} aria-invalid={problem("url") !== undefined} />
+                  <Show when={problem("url")}>{(text) => <span class="field-problem">{text()}</span>}</Show>
+                </label>
+              }
+            >
+              <label>
+                {props.t("mcpFieldCommand")}
+                <input name="command" value={current().commandLine} onInput={(event) => { update({ commandLine: event.currentTarget.value }); }} aria-invalid={problem("commandLine") !== undefined} />
+                <span class="field-hint">{props.t("mcpCommandHint")}</span>
+                <Show when={problem("commandLine")}>{(text) => <span class="field-problem">{text()}</span>}</Show>
+              </label>
+            </Show>
+            <fieldset class="mcp-values">
+              <legend>{props.t(current().kind === "local" ? "mcpFieldEnvironment" : "mcpFieldHeaders")}</legend>
+              <span class="field-hint">{props.t("mcpValuesHint")}</span>
+              <For each={current().values}>
+                {(row, index) => (
+                  <div class="mcp-value-row" data-testid="mcp-value-row">
+                    <input name="value-name" aria-label={props.t("mcpValueName")} placeholder={props.t("mcpValueName")} value={row.name} disabled={row.stored} onInput={(event) => { updateValue(index(), { name: event.currentTarget.value }); }} />
+                    <input
+                      name="value-value"
+                      type="password"
+                      autocomplete="off"
+                      aria-label={props.t("mcpValueValue")}
+                      placeholder={row.stored ? props.t("mcpValueKeep") : props.t("mcpValueValue")}
+                      value={row.value}
+                      onInput={(event) => { updateValue(index(), { value: event.currentTarget.value }); }}
+                      onChange={(event) => { updateValue(index(), { value: event.currentTarget.value }); }}
+                    />
+                    <button type="button" class="plain-button" aria-label={props.t("mcpValueRemove")} title={props.t("mcpValueRemove")} onClick={() => { update({ values: current().values.filter((_, position) => position !== index()) }); }}>✕</button>
+                  </div>
+                )}
+              </For>
+              <button type="button" class="plain-button" data-testid="mcp-value-add" onClick={() => { update({ values: [...current().values, { name: "", value: "", stored: false }] }); }}>{props.t("mcpValueAdd")}</button>
+              <Show when={problem("values")}>{(text) => <span class="field-problem">{text()}</span>}</Show>
+            </fieldset>
+            <label class="checkbox-label">
+              <input type="checkbox" name="enabled" checked={current().enabled} onChange={(event) => { update({ enabled: event.currentTarget.checked }); }} />
+              {props.t("mcpFieldEnabled")}
+            </label>
+            <label>
+              {props.t("mcpFieldTimeout")}
+              <input name="timeout" inputmode="numeric" value={current().timeout} placeholder="5000" onInput={(event) => { update({ timeout: event.currentTarget.value }); }} aria-invalid={problem("timeout") !== undefined} />
+              <Show when={problem("timeout")}>{(text) => <span class="field-problem">{text()}</span>}</Show>
+            </label>
+            <div class="provider-form-actions">
+              <button type="submit" class="send-button" data-testid="mcp-save" disabled={busy()}>{props.t("mcpSave")}</button>
+              <button type="button" class="plain-button" onClick={() => { setForm(undefined); }}>{props.t("mcpCancel")}</button>
+            </div>
+          </form>
+        )}
+      </Show>
+    </section>
+  );
+};
