@@ -196,12 +196,22 @@ impl Ledger {
     }
 
     pub async fn create_session(&self, input: CreateSession) -> Result<Session, LedgerError> {
+        self.create_session_by_token(input, None).await
+    }
+
+    /// A new session that records the name of the access token its creator used (a shared
+    /// server's `POST /session`); `None` is `create_session`.
+    pub async fn create_session_by_token(
+        &self,
+        input: CreateSession,
+        created_by_token: Option<String>,
+    ) -> Result<Session, LedgerError> {
         if let Some(agent) = &input.agent {
             self.runtime().agents.require(agent)?;
         }
         self.parts
             .store
-            .create_session(input, &self.runtime().default_directory)
+            .create_session(input, &self.runtime().default_directory, created_by_token)
             .await
     }
 

@@ -5,6 +5,7 @@
 //! here, so a second engine implements this surface (see `docs/architecture.md`). It uses only
 //! `wire`.
 
+pub mod access_tokens;
 pub mod blob_store;
 pub mod database;
 mod database_error;
@@ -31,7 +32,8 @@ pub mod upgrade_backup;
 use crate::wire::error::LedgerError;
 use crate::wire::event::EventBus;
 use crate::wire::id::{Clock, IdGenerator, IdKind};
-use process_lock::{Occupancy, ProcessLock};
+pub use process_lock::Occupancy;
+use process_lock::ProcessLock;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 

@@ -1,6 +1,13 @@
-//! Password protection: when `DOSSIER_SERVER_PASSWORD` is set, every request must carry HTTP
-//! Basic credentials for user `dossier`, `Authorization: Bearer <password>`, or (for a browser's
-//! `EventSource`, which cannot set headers) `?auth_token=<password>` as OpenCode accepts.
+//! Who may call: the password (`DOSSIER_SERVER_PASSWORD`: HTTP Basic for user `dossier`,
+//! `Authorization: Bearer <password>`, or, for a browser's `EventSource`, which cannot set
+//! headers, `?auth_token=<password>` as OpenCode accepts) and named access tokens
+//! (`Authorization: Bearer <token>` only: a token in a URL ends up in proxies' logs).
+//!
+//! Credentials are needed when a password is set, when the server listens on anything but
+//! loopback, or when any access token exists — looked up on each request, so a token made or
+//! revoked with `dossier-server token` while the server runs counts from the next request. A
+//! request that came with a token carries its name on (`AccessTokenName`), so the session it
+//! creates records it. Neither the token nor the password is ever logged or echoed.
 
 use crate::error::ServerError;
 use axum::extract::{Request, State};
@@ -8,16 +15,27 @@ use axum::http::header::AUTHORIZATION;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
+use dossier_core::store::Store;
 use std::sync::Arc;
 
 pub const BASIC_USER: &str = "dossier";
 
+/// What the middleware checks against.
 #[derive(Clone)]
-pub struct Password(pub Arc<str>);
+pub struct Credentials {
+    pub password: Option<Arc<str>>,
+    /// Listening beyond loopback: credentials are needed even while no token exists.
+    pub always_required: bool,
+    pub store: Store,
+}
 
-pub async fn require_password(
-    State(password): State<Password>,
-    request: Request,
+/// The name of the access token a request was authenticated with (a request extension).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AccessTokenName(pub String);
+
+pub async fn require_credentials(
+    State(credentials): State<Credentials>,
+    mut request: Request,
     next: Next,
 ) -> Response {
     let header = request
@@ -25,11 +43,44 @@ pub async fn require_password(
         .get(AUTHORIZATION)
         .and_then(|value| value.to_str().ok());
     let query = request.uri().query();
-    if is_authorised(&password.0, header, query) {
-        next.run(request).await
-    } else {
-        ServerError::Unauthorized.into_response()
+    if let Some(password) = credentials.password.as_deref() {
+        if is_authorised(password, header, query) {
+            return next.run(request).await;
+        }
     }
+    let bearer = header.and_then(bearer_credentials).map(str::to_string);
+    if let Some(token) = &bearer {
+        match credentials.store.access_token_name(token).await {
+            Ok(Some(name)) => {
+                request.extensions_mut().insert(AccessTokenName(name));
+                return next.run(request).await;
+            }
+            Ok(None) => {}
+            Err(error) => return ServerError::Ledger(error).into_response(),
+        }
+    }
+    let required = credentials.password.is_some()
+        || credentials.always_required
+        || match credentials.store.has_access_tokens().await {
+            Ok(exist) => exist,
+            Err(error) => return ServerError::Ledger(error).into_response(),
+        };
+    if !required {
+        return next.run(request).await;
+    }
+    match bearer {
+        Some(_) => ServerError::CredentialsRefused.into_response(),
+        None => ServerError::Unauthorized.into_response(),
+    }
+}
+
+/// The credentials of an `Authorization: Bearer …` header.
+fn bearer_credentials(header: &str) -> Option<&str> {
+    let (scheme, credentials) = header.trim().split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| credentials.trim())
+        .filter(|credentials| !credentials.is_empty())
 }
 
 /// Pure check of the credentials a request carries.
@@ -107,6 +158,15 @@ mod tests {
                 "{header:?} {query:?}"
             );
         }
+    }
+
+    #[test]
+    fn bearer_credentials_are_read_from_the_header() {
+        assert_eq!(bearer_credentials("Bearer dossier_x"), Some("dossier_x"));
+        assert_eq!(bearer_credentials(" bearer  dossier_x "), Some("dossier_x"));
+        assert_eq!(bearer_credentials("Bearer "), None);
+        assert_eq!(bearer_credentials("Basic ZG9zc2llcjp4"), None);
+        assert_eq!(bearer_credentials("dossier_x"), None);
     }
 
     #[test]

@@ -10,13 +10,16 @@ use dossier_core::{ErrorKind, LedgerError};
 use serde::Serialize;
 
 use crate::server_options::PASSWORD_VARIABLE;
+use crate::tls_configuration::{TlsFileProblem, TlsFileRole};
 
 pub const USAGE: &str = "usage: dossier-server [--hostname 127.0.0.1] [--port 4096] [--ui <folder>]\n\
     \x20      [--allowed-host NAME[:PORT]]... [--allowed-origin ORIGIN]...\n\
+    \x20      [--tls-cert CERT.pem --tls-key KEY.pem | --behind-proxy]\n\
     port 0 picks a free port; --ui serves a built web UI at / (default: $DOSSIER_UI_DIR or ui/dist);\n\
     --allowed-host adds a name the server answers to besides 127.0.0.1, localhost and [::1] (also\n\
     $DOSSIER_ALLOWED_HOSTS, comma-separated); --allowed-origin trusts another web page's origin\n\
-    (also $DOSSIER_ALLOWED_ORIGINS)";
+    (also $DOSSIER_ALLOWED_ORIGINS); --tls-cert/--tls-key serve HTTPS (PEM files), which any\n\
+    address but loopback needs unless --behind-proxy says a proxy in front terminates TLS";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {
@@ -38,6 +41,14 @@ pub enum ServerError {
     MethodNotAllowed { method: String, path: String },
     #[error("Authentication required: send HTTP Basic (user \"dossier\") or a Bearer token")]
     Unauthorized,
+    /// A Bearer credential that is neither the password nor a current access token. The
+    /// message never repeats what was sent.
+    #[error(
+        "The Bearer credential was refused: it is not this server's password nor a current \
+         access token (it may have been revoked). Ask whoever runs the server for a new token \
+         (dossier-server token create NAME)"
+    )]
+    CredentialsRefused,
     #[error(
         "This Dossier server does not answer to the name \"{host}\". A web page can point its own \
          name at your computer to reach the servers running there (DNS rebinding), so only \
@@ -72,12 +83,29 @@ pub enum ServerError {
     #[error("{0}\n\n{USAGE}")]
     BadArgument(String),
     #[error(
-        "refusing to listen on \"{hostname}\" without a password: anything that can reach it could \
-         read and write your sessions. Set {PASSWORD_VARIABLE}, or listen on 127.0.0.1"
+        "refusing to listen on \"{hostname}\" without a password or an access token: anything \
+         that can reach it could read and write your sessions. Set {PASSWORD_VARIABLE}, make a \
+         token with `dossier-server token create NAME`, or listen on 127.0.0.1"
     )]
     PasswordRequired { hostname: String },
+    #[error(
+        "refusing to serve plain HTTP on \"{hostname}\": passwords, tokens and sessions would cross \
+         the network readable by anyone on the way. Give --tls-cert CERT.pem --tls-key KEY.pem, \
+         or --behind-proxy if a proxy in front of Dossier terminates TLS, or listen on 127.0.0.1"
+    )]
+    TlsRequired { hostname: String },
+    #[error("cannot use the TLS {role} {}: {problem}", path.display())]
+    TlsFile {
+        role: TlsFileRole,
+        path: std::path::PathBuf,
+        problem: TlsFileProblem,
+    },
     #[error("{USAGE}")]
     HelpRequested,
+    #[error("{0}{usage}", usage = crate::token_command::TOKEN_USAGE)]
+    TokenUsage(String),
+    #[error("cannot write the output: {0}")]
+    Output(std::io::Error),
     #[error("cannot listen on {address}: {source}")]
     Bind {
         address: String,
@@ -172,17 +200,22 @@ impl ServerError {
             Self::NotImplemented { .. } => ResponseKind::NotImplemented,
             Self::NoRoute { .. } => ResponseKind::NotFound,
             Self::MethodNotAllowed { .. } => ResponseKind::MethodNotAllowed,
-            Self::Unauthorized => ResponseKind::Unauthorized,
+            Self::Unauthorized | Self::CredentialsRefused => ResponseKind::Unauthorized,
             Self::BodyTooLarge => ResponseKind::TooLarge,
             Self::MisdirectedHost { .. } | Self::MissingHost => ResponseKind::Misdirected,
             Self::ForeignOrigin { .. } | Self::CrossSiteRequest { .. } => {
                 ResponseKind::ForbiddenOrigin
             }
             Self::UnsupportedMediaType { .. } => ResponseKind::UnsupportedMediaType,
-            Self::BadArgument(_) | Self::PasswordRequired { .. } | Self::HelpRequested => {
-                ResponseKind::Invalid
+            Self::BadArgument(_)
+            | Self::PasswordRequired { .. }
+            | Self::TlsRequired { .. }
+            | Self::TlsFile { .. }
+            | Self::HelpRequested
+            | Self::TokenUsage(_) => ResponseKind::Invalid,
+            Self::Bind { .. } | Self::Serve(_) | Self::WriteFailed(_) | Self::Output(_) => {
+                ResponseKind::Internal
             }
-            Self::Bind { .. } | Self::Serve(_) | Self::WriteFailed(_) => ResponseKind::Internal,
         }
     }
 

@@ -2,8 +2,8 @@
 //! own clients (first of all `@opencode-ai/sdk`) and the web UI work against a headless ledger.
 //!
 //! Where to find things: start-up flags and the loopback rule in `server_options`; binding,
-//! readiness and graceful shutdown in `listening`; writes that outlive their client in
-//! `ledger_writes`; which hosts and web pages may call at all in `request_origin`; the password
+//! readiness and graceful shutdown in `listening`; `dossier-server token …` in `token_command`; writes that outlive their client in
+//! `ledger_writes`; HTTPS in `tls_configuration` (the PEM files) and `tls_listener`; which hosts and web pages may call at all in `request_origin`; the password
 //! check in `authentication`; the
 //! route table in `routes` with handlers in `routes/`; `GET /event` in `event_stream`; errors
 //! as JSON in `error`; body and query parsing in `request_body`; `Link` / `X-Next-Cursor` in
@@ -20,6 +20,9 @@ pub mod request_body;
 pub mod request_origin;
 pub mod routes;
 pub mod server_options;
+pub mod tls_configuration;
+pub mod tls_listener;
+pub mod token_command;
 pub mod ui_files;
 
 pub use error::{ServerError, ServerResult};

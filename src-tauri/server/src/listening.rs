@@ -9,9 +9,11 @@ use crate::ledger_writes::LedgerWrites;
 use crate::request_origin::OriginPolicy;
 use crate::routes::{router, ServerState};
 use crate::server_options::ServerOptions;
+use crate::tls_listener::TlsListener;
 use dossier_core::{Ledger, LedgerError};
 use std::future::{Future, IntoFuture};
 use std::net::SocketAddr;
+use std::pin::Pin;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
@@ -34,8 +36,9 @@ pub async fn bind(options: &ServerOptions) -> Result<TcpListener, ServerError> {
         })
 }
 
-/// Opens the ledger, serves until `shutdown` completes, then shuts down gracefully.
-/// `on_ready` is called with the bound address once requests are being answered.
+/// Reads the TLS files (when `--tls-cert`/`--tls-key` were given), opens the ledger, serves
+/// until `shutdown` completes, then shuts down gracefully. `on_ready` is called with the bound
+/// address once requests are being answered.
 pub async fn serve(
     listener: TcpListener,
     ledger: impl Future<Output = Result<Ledger, LedgerError>>,
@@ -44,6 +47,12 @@ pub async fn serve(
     on_ready: impl FnOnce(SocketAddr),
 ) -> Result<(), ServerError> {
     let address = listener.local_addr().map_err(ServerError::Serve)?;
+    // Before the ledger: a bad certificate is a start-up error, not a first request's.
+    let tls = options
+        .tls
+        .as_ref()
+        .map(crate::tls_configuration::load)
+        .transpose()?;
     let stop = CancellationToken::new();
     let watcher = stop.clone();
     tokio::spawn(async move {
@@ -54,6 +63,7 @@ pub async fn serve(
         opened = ledger => opened?,
         () = stop.cancelled() => return Ok(()),
     };
+    options.check_credentials(ledger.store().has_access_tokens().await?)?;
     let writes = LedgerWrites::default();
     let state = ServerState {
         ledger: ledger.clone(),
@@ -66,9 +76,22 @@ pub async fn serve(
     let app = router(state, options, OriginPolicy::new(options, address.port()));
     on_ready(address);
     let stopping = stop.clone();
-    let serving = axum::serve(listener, app)
-        .with_graceful_shutdown(async move { stopping.cancelled().await })
-        .into_future();
+    let until_stopped = async move { stopping.cancelled().await };
+    let serving: Pin<Box<dyn Future<Output = std::io::Result<()>> + Send>> = match tls {
+        Some(configuration) => Box::pin(
+            axum::serve(
+                TlsListener::new(listener, configuration).map_err(ServerError::Serve)?,
+                app,
+            )
+            .with_graceful_shutdown(until_stopped)
+            .into_future(),
+        ),
+        None => Box::pin(
+            axum::serve(listener, app)
+                .with_graceful_shutdown(until_stopped)
+                .into_future(),
+        ),
+    };
     let deadline = async {
         stop.cancelled().await;
         tokio::time::sleep(SHUTDOWN_GRACE).await;

@@ -1,9 +1,12 @@
 //! `dossier-server --hostname 127.0.0.1 --port 4096`: serves the ledger named by
 //! `DOSSIER_DATA_DIR` / `DOSSIER_CONFIG` and prints one line once it answers requests. The
 //! environment's password and allowed hosts and origins are read in `StartEnvironment`.
+//! `dossier-server token …` manages the ledger's access tokens instead (`token_command`).
 
+use dossier_core::models::config::Locations;
 use dossier_core::LedgerOptions;
-use dossier_server::server_options::StartEnvironment;
+use dossier_server::server_options::{is_loopback, StartEnvironment};
+use dossier_server::token_command::TokenCommand;
 use dossier_server::{bind, serve, termination_signal, ServerError, ServerOptions};
 use std::process::ExitCode;
 
@@ -32,8 +35,12 @@ async fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .with_max_level(tracing::Level::INFO)
         .init();
+    let arguments: Vec<String> = std::env::args().skip(1).collect();
+    if arguments.first().map(String::as_str) == Some("token") {
+        return token(&arguments[1..]).await;
+    }
     let environment = StartEnvironment::read();
-    let options = match ServerOptions::from_arguments(std::env::args().skip(1), environment) {
+    let options = match ServerOptions::from_arguments(arguments, environment) {
         Ok(mut options) => {
             if options.ui_directory.is_none() {
                 options.ui_directory = default_ui_directory();
@@ -49,6 +56,19 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // Beyond loopback without a password, only tokens can let anyone in: refuse before
+    // binding (the server checks again once its ledger is open).
+    if options.password.is_none() && !is_loopback(&options.hostname) {
+        let data_dir = Locations::from_env().data_dir;
+        let refusal = match dossier_server::token_command::tokens_exist(&data_dir).await {
+            Ok(exist) => options.check_credentials(exist).err(),
+            Err(error) => Some(error),
+        };
+        if let Some(error) = refusal {
+            eprintln!("dossier-server: {error}");
+            return ExitCode::from(2);
+        }
+    }
     let listener = match bind(&options).await {
         Ok(listener) => listener,
         Err(error) => {
@@ -57,16 +77,47 @@ async fn main() -> ExitCode {
         }
     };
     let ledger = dossier_core::start_up::open(LedgerOptions::from_env());
+    let scheme = if options.tls.is_some() {
+        "https"
+    } else {
+        "http"
+    };
     let outcome = serve(
         listener,
         ledger,
         &options,
         termination_signal(),
         |address| {
-            println!("dossier server listening on http://{address}");
+            println!("dossier server listening on {scheme}://{address}");
         },
     )
     .await;
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("dossier-server: {error}");
+            // Like a refused flag: what was asked for is not allowed, nothing failed.
+            if matches!(error, ServerError::PasswordRequired { .. }) {
+                ExitCode::from(2)
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+    }
+}
+
+async fn token(arguments: &[String]) -> ExitCode {
+    let command = match TokenCommand::parse(arguments) {
+        Ok(command) => command,
+        Err(error) => {
+            eprintln!("dossier-server: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let data_dir = Locations::from_env().data_dir;
+    let outcome = command
+        .run(&data_dir, &mut std::io::stdout(), &mut std::io::stderr())
+        .await;
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {

@@ -2,12 +2,12 @@
 //! with 501, and the JSON fallbacks for unknown paths and methods. Handlers live in `routes/`,
 //! one file per group; each deserialises, calls one ledger function and returns.
 
-use crate::authentication::{require_password, Password};
+use crate::authentication::{require_credentials, Credentials};
 use crate::error::ServerError;
 use crate::event_stream::{self, EventStreamSettings};
 use crate::ledger_writes::LedgerWrites;
 use crate::request_origin::{refuse_foreign_requests, OriginPolicy};
-use crate::server_options::ServerOptions;
+use crate::server_options::{is_loopback, ServerOptions};
 use axum::extract::{DefaultBodyLimit, FromRef};
 use axum::http::{Method, Uri};
 use axum::response::IntoResponse;
@@ -52,7 +52,7 @@ impl FromRef<ServerState> for LedgerWrites {
 }
 
 /// `origins` is applied outermost, so a request from another web page is refused before the
-/// password check (no credentials prompt for it) and before any handler reads its body.
+/// credentials check (no credentials prompt for it) and before any handler reads its body.
 pub fn router(state: ServerState, options: &ServerOptions, origins: OriginPolicy) -> Router {
     let router = Router::new()
         .route("/session", get(sessions::list).post(sessions::create))
@@ -151,15 +151,18 @@ pub fn router(state: ServerState, options: &ServerOptions, origins: OriginPolicy
             }
         })
         .method_not_allowed_fallback(method_not_allowed)
-        .layer(DefaultBodyLimit::max(options.body_limit))
-        .with_state(state);
-    let router = match options.password.as_deref() {
-        Some(password) => router.layer(axum::middleware::from_fn_with_state(
-            Password(password.into()),
-            require_password,
-        )),
-        None => router,
+        .layer(DefaultBodyLimit::max(options.body_limit));
+    let credentials = Credentials {
+        password: options.password.as_deref().map(Into::into),
+        always_required: !is_loopback(&options.hostname),
+        store: state.ledger.store().clone(),
     };
+    let router = router
+        .with_state(state)
+        .layer(axum::middleware::from_fn_with_state(
+            credentials,
+            require_credentials,
+        ));
     router.layer(axum::middleware::from_fn_with_state(
         origins,
         refuse_foreign_requests,

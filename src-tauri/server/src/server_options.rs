@@ -1,10 +1,13 @@
 //! How the server is started: the command line (the same `--hostname` / `--port` flags as
 //! `opencode serve`, plus Dossier's `--ui`, `--allowed-host` and `--allowed-origin`), what the
 //! environment adds (the password from `DOSSIER_SERVER_PASSWORD`, more allowed hosts and
-//! origins), and the rule that only a loopback address may be served without a password.
+//! origins), and the rules for any address but loopback: it is served only over TLS
+//! (`--tls-cert`/`--tls-key`) or behind a proxy that terminates TLS (`--behind-proxy`, said out
+//! loud), and only with a password or an access token to check requests against.
 
 use crate::error::ServerError;
 use crate::request_origin::{parse_allowed_host, parse_origin, AllowedHost, WebOrigin};
+use crate::tls_configuration::TlsFiles;
 use std::net::IpAddr;
 use std::time::Duration;
 
@@ -35,6 +38,11 @@ pub struct ServerOptions {
     pub allowed_hosts: Vec<AllowedHost>,
     /// Web pages trusted besides the server's own (`--allowed-origin`).
     pub allowed_origins: Vec<WebOrigin>,
+    /// Serve HTTPS with this PEM certificate chain and key (`--tls-cert`, `--tls-key`).
+    pub tls: Option<TlsFiles>,
+    /// Plain HTTP on a non-loopback address because a proxy in front terminates TLS
+    /// (`--behind-proxy`); the operator's statement, since the server cannot see the proxy.
+    pub behind_proxy: bool,
 }
 
 /// What start-up reads from the environment, read once by `main` so that parsing stays a pure
@@ -67,6 +75,8 @@ impl Default for ServerOptions {
             ui_directory: None,
             allowed_hosts: Vec::new(),
             allowed_origins: Vec::new(),
+            tls: None,
+            behind_proxy: false,
         }
     }
 }
@@ -91,6 +101,8 @@ impl ServerOptions {
                 .allowed_origins
                 .push(allowed_origin(ALLOWED_ORIGINS_VARIABLE, origin)?);
         }
+        let mut tls_certificate: Option<std::path::PathBuf> = None;
+        let mut tls_key: Option<std::path::PathBuf> = None;
         let mut arguments = arguments.into_iter();
         while let Some(argument) = arguments.next() {
             let (flag, inline_value) = match argument.split_once('=') {
@@ -126,21 +138,54 @@ impl ServerOptions {
                         .allowed_origins
                         .push(allowed_origin("--allowed-origin", &text)?);
                 }
+                "--tls-cert" => tls_certificate = Some(value("--tls-cert")?.into()),
+                "--tls-key" => tls_key = Some(value("--tls-key")?.into()),
+                "--behind-proxy" if inline_value.is_none() => options.behind_proxy = true,
                 "--help" | "-h" => return Err(ServerError::HelpRequested),
-                other => {
+                _ => {
                     return Err(ServerError::BadArgument(format!(
-                        "unknown argument \"{other}\""
+                        "unknown argument \"{argument}\""
                     )))
                 }
             }
         }
+        options.tls = match (tls_certificate, tls_key) {
+            (Some(certificate), Some(key)) => Some(TlsFiles { certificate, key }),
+            (None, None) => None,
+            (Some(_), None) => {
+                return Err(ServerError::BadArgument(
+                    "--tls-cert needs --tls-key (the certificate's private key, PEM)".into(),
+                ))
+            }
+            (None, Some(_)) => {
+                return Err(ServerError::BadArgument(
+                    "--tls-key needs --tls-cert (the certificate chain, PEM)".into(),
+                ))
+            }
+        };
         options.check_exposure()?;
         Ok(options)
     }
 
-    /// Only loopback may be served without a password.
+    /// Only loopback may be served over plain HTTP (unless a proxy in front adds TLS): on a
+    /// network, anyone on the path could read the password, the tokens and every session.
     pub fn check_exposure(&self) -> Result<(), ServerError> {
-        if self.password.is_none() && !is_loopback(&self.hostname) {
+        if is_loopback(&self.hostname) {
+            return Ok(());
+        }
+        if self.tls.is_none() && !self.behind_proxy {
+            return Err(ServerError::TlsRequired {
+                hostname: self.hostname.clone(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Beyond loopback, someone must be able to prove who they are: a password or at least
+    /// one access token (`tokens_exist`, known once the ledger is open). Without either the
+    /// server would refuse every request, or, before tokens, serve anyone.
+    pub fn check_credentials(&self, tokens_exist: bool) -> Result<(), ServerError> {
+        if !is_loopback(&self.hostname) && self.password.is_none() && !tokens_exist {
             return Err(ServerError::PasswordRequired {
                 hostname: self.hostname.clone(),
             });
@@ -231,24 +276,102 @@ mod tests {
     }
 
     #[test]
-    fn non_loopback_hostname_without_password_is_refused() {
-        let error = parse(&["--hostname", "0.0.0.0"], None).unwrap_err();
+    fn non_loopback_hostname_over_plain_http_is_refused() {
+        let error = parse(&["--hostname", "0.0.0.0"], Some("secret")).unwrap_err();
+        assert!(
+            matches!(&error, ServerError::TlsRequired { hostname } if hostname == "0.0.0.0"),
+            "{error}"
+        );
+        assert!(error.to_string().contains("--tls-cert"), "{error}");
+        assert!(error.to_string().contains("--behind-proxy"), "{error}");
+    }
+
+    #[test]
+    fn non_loopback_hostname_without_password_or_tokens_is_refused() {
+        let options = parse(&["--hostname", "0.0.0.0", "--behind-proxy"], None).unwrap();
+        let error = options.check_credentials(false).unwrap_err();
         assert!(
             matches!(&error, ServerError::PasswordRequired { hostname } if hostname == "0.0.0.0"),
             "{error}"
         );
         assert!(error.to_string().contains(PASSWORD_VARIABLE));
+        assert!(error.to_string().contains("token create"), "{error}");
     }
 
     #[test]
-    fn non_loopback_hostname_with_password_is_accepted() {
-        let options = parse(&["--hostname", "0.0.0.0"], Some("secret")).unwrap();
+    fn credentials_are_needed_beyond_loopback_only() {
+        for (hostname, password, tokens_exist, accepted) in [
+            ("127.0.0.1", None, false, true),
+            ("::1", None, false, true),
+            ("0.0.0.0", None, false, false),
+            ("0.0.0.0", None, true, true),
+            ("0.0.0.0", Some("secret"), false, true),
+            ("192.168.1.4", None, false, false),
+        ] {
+            let options = ServerOptions {
+                hostname: hostname.into(),
+                password: password.map(str::to_string),
+                behind_proxy: true,
+                ..ServerOptions::default()
+            };
+            assert_eq!(
+                options.check_credentials(tokens_exist).is_ok(),
+                accepted,
+                "{hostname} {password:?} {tokens_exist}"
+            );
+        }
+    }
+
+    #[test]
+    fn non_loopback_hostname_with_password_and_tls_or_a_proxy_is_accepted() {
+        let options = parse(&["--hostname", "0.0.0.0", "--behind-proxy"], Some("secret")).unwrap();
         assert_eq!(options.password.as_deref(), Some("secret"));
+        assert!(options.behind_proxy);
+        assert_eq!(options.tls, None);
+        let options = parse(
+            &[
+                "--hostname=192.168.1.4",
+                "--tls-cert",
+                "/etc/dossier/cert.pem",
+                "--tls-key=/etc/dossier/key.pem",
+            ],
+            Some("secret"),
+        )
+        .unwrap();
+        assert_eq!(
+            options.tls,
+            Some(TlsFiles {
+                certificate: "/etc/dossier/cert.pem".into(),
+                key: "/etc/dossier/key.pem".into(),
+            })
+        );
+        assert!(!options.behind_proxy);
+    }
+
+    #[test]
+    fn tls_on_loopback_needs_no_password() {
+        let options = parse(&["--tls-cert", "c.pem", "--tls-key", "k.pem"], None).unwrap();
+        assert!(options.tls.is_some());
+    }
+
+    #[test]
+    fn a_certificate_without_its_key_or_a_valued_proxy_flag_is_refused() {
+        let error = parse(&["--tls-cert", "c.pem"], None).unwrap_err();
+        assert!(error.to_string().contains("needs --tls-key"), "{error}");
+        let error = parse(&["--tls-key", "k.pem"], None).unwrap_err();
+        assert!(error.to_string().contains("needs --tls-cert"), "{error}");
+        let error = parse(&["--behind-proxy=yes"], None).unwrap_err();
+        assert!(error.to_string().contains("--behind-proxy=yes"), "{error}");
     }
 
     #[test]
     fn empty_password_counts_as_none() {
-        assert!(parse(&["--hostname", "0.0.0.0"], Some("")).is_err());
+        let options = parse(&["--hostname", "0.0.0.0", "--behind-proxy"], Some("")).unwrap();
+        assert_eq!(options.password, None);
+        assert!(matches!(
+            options.check_credentials(false),
+            Err(ServerError::PasswordRequired { .. })
+        ));
     }
 
     #[test]

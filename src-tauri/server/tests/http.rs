@@ -8,6 +8,7 @@ mod http {
     pub mod support;
 
     mod abandoned_requests;
+    mod access_tokens;
     mod authentication;
     mod binary;
     mod catalog;
@@ -20,5 +21,6 @@ mod http {
     mod sessions;
     mod shut_down;
     mod start_up;
+    mod tls;
     mod web_ui;
 }

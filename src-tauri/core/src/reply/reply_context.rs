@@ -77,8 +77,9 @@ impl ReplyContext {
         if let Some(agent) = &input.agent {
             self.runtime.agents.require(agent)?;
         }
+        // A subagent's child session: made by the model, not by a token's holder.
         self.store
-            .create_session(input, &self.runtime.default_directory)
+            .create_session(input, &self.runtime.default_directory, None)
             .await
     }
 

@@ -41,6 +41,8 @@ impl Reshaping<'_> {
             parent_id: None,
             revert: None,
             pinned: false,
+            // Who forked or imported is not recorded: only `POST /session` with a token is.
+            created_by_token: None,
             time: SessionTime {
                 created: export.info.time.created,
                 updated: now,

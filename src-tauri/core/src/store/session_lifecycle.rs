@@ -30,11 +30,13 @@ fn slug() -> String {
 
 impl Store {
     /// A new session. The caller has checked its agent; `default_directory` is where it works
-    /// when neither the input nor a parent names a folder.
+    /// when neither the input nor a parent names a folder; `created_by_token` is the name of
+    /// the access token the request came with, on a shared server.
     pub async fn create_session(
         &self,
         input: CreateSession,
         default_directory: &std::path::Path,
+        created_by_token: Option<String>,
     ) -> Result<Session, LedgerError> {
         let now = self.now();
         let mut connection = self.pool.acquire().await?;
@@ -74,6 +76,7 @@ impl Store {
             permission: input.permission.clone(),
             revert: None,
             pinned: false,
+            created_by_token,
         };
         session_store::insert(&mut connection, &session).await?;
         drop(connection);

@@ -11,7 +11,7 @@ use sqlx::{QueryBuilder, Row, Sqlite, SqliteConnection, SqlitePool};
 const COLUMNS: &str = "id, parent_id, slug, project_id, directory, title, version, agent, model, \
     permission, revert, summary, cost, tokens_input, tokens_output, tokens_reasoning, \
     tokens_cache_read, tokens_cache_write, pinned, time_created, time_updated, time_compacting, \
-    time_archived";
+    time_archived, created_by_token";
 
 pub const DEFAULT_PAGE: u32 = 100;
 pub const MAX_PAGE: u32 = 1000;
@@ -93,6 +93,7 @@ fn from_row(row: &SqliteRow) -> Result<Session, LedgerError> {
         permission: json_column::<Ruleset>(row, "permission")?,
         revert: json_column::<RevertMarker>(row, "revert")?,
         pinned: row.try_get::<i64, _>("pinned")? != 0,
+        created_by_token: row.try_get("created_by_token")?,
     })
 }
 
@@ -114,7 +115,7 @@ pub async fn insert(
     // index row are written together.
     let mut transaction = crate::store::database::begin_write(connection).await?;
     let rowid: i64 = sqlx::query_scalar(&format!(
-        "INSERT INTO session ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING rowid"
+        "INSERT INTO session ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING rowid"
     ))
     .bind(&session.id)
     .bind(&session.parent_id)
@@ -139,6 +140,7 @@ pub async fn insert(
     .bind(session.time.updated)
     .bind(session.time.compacting)
     .bind(session.time.archived)
+    .bind(&session.created_by_token)
     .fetch_one(&mut *transaction)
     .await?;
     search_index::index_title(&mut transaction, rowid, &session.title).await?;

@@ -73,6 +73,13 @@ pub enum LedgerError {
     ProviderNotFound(String),
     #[error("Permission request not found: {0}")]
     PermissionRequestNotFound(String),
+    /// `token revoke NAME` for a name no token has (the message names it, never a token).
+    #[error("No access token is named \"{0}\"")]
+    AccessTokenNotFound(String),
+    #[error(
+        "An access token named \"{0}\" already exists; revoke it first or choose another name"
+    )]
+    AccessTokenExists(String),
     #[error("The reply could not be completed: {0}")]
     ReplyFailed(String),
     /// An export or import file the person chose could not be written or read.
@@ -156,6 +163,7 @@ impl LedgerError {
             | Self::AgentNotFound { .. }
             | Self::ModelNotFound { .. }
             | Self::PermissionRequestNotFound(_)
+            | Self::AccessTokenNotFound(_)
             | Self::ProviderNotFound(_) => ErrorKind::NotFound,
             Self::InvalidPrompt(_)
             | Self::InvalidRequest(_)
@@ -167,7 +175,7 @@ impl LedgerError {
             | Self::BackupNotADatabase { .. }
             | Self::BackupIncomplete { .. }
             | Self::BackupFromAnotherApp { .. } => ErrorKind::Invalid,
-            Self::DuplicateId(_) => ErrorKind::Conflict,
+            Self::DuplicateId(_) | Self::AccessTokenExists(_) => ErrorKind::Conflict,
             Self::Busy(_) | Self::StorageBusy => ErrorKind::Busy,
             Self::RepliesUnavailable | Self::KeychainUnavailable(_) => ErrorKind::Unavailable,
             Self::ReplyFailed(_)

@@ -46,6 +46,13 @@ pub struct Session {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     #[ts(optional, as = "Option<bool>")]
     pub pinned: bool,
+    /// Dossier's addition: on a shared server, the name of the access token whose holder
+    /// created the session (the name, never the token). Omitted when none did, so OpenCode's
+    /// clients see the JSON they know.
+    #[serde(rename = "dossierCreatedByToken")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub created_by_token: Option<String>,
 }
 
 /// The last model a session used. Note the key is `id`, not `modelID`, as in OpenCode.

@@ -5,6 +5,7 @@ mod blob_release;
 mod crash_child;
 mod support;
 
+mod access_tokens;
 mod crash_consistency;
 mod disk_space;
 mod fake_provider;

@@ -1,13 +1,14 @@
 //! Session routes: list (newest first, keyset cursor), create, read, update, delete, children,
 //! and the status map.
 
+use crate::authentication::AccessTokenName;
 use crate::error::ServerResult;
 use crate::ledger_writes::LedgerWrites;
 use crate::paging_headers::next_page_headers;
 use crate::request_body::{JsonBody, QueryParams};
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, Uri};
-use axum::Json;
+use axum::{Extension, Json};
 use dossier_core::store::session_store::SessionQuery;
 use dossier_core::wire::event::SessionStatus;
 use dossier_core::wire::session::{CreateSession, Session, SessionPatch};
@@ -59,12 +60,14 @@ pub struct DirectoryQuery {
 }
 
 /// OpenCode takes the working folder from `?directory=` or the SDK's `x-opencode-directory`
-/// header (percent-encoded); a `directory` in the body wins over both.
+/// header (percent-encoded); a `directory` in the body wins over both. A request that came with
+/// an access token records the token's name on the session.
 pub async fn create(
     State(ledger): State<Ledger>,
     State(writes): State<LedgerWrites>,
     headers: HeaderMap,
     QueryParams(query): QueryParams<DirectoryQuery>,
+    access_token: Option<Extension<AccessTokenName>>,
     body: JsonBody,
 ) -> ServerResult<Json<Session>> {
     let mut input: CreateSession = body.parse_or_default()?;
@@ -77,8 +80,13 @@ pub async fn create(
                 .map(|value| value.into_owned())
         });
     }
+    let created_by_token = access_token.map(|Extension(AccessTokenName(name))| name);
     let session = writes
-        .finish(async move { ledger.create_session(input).await })
+        .finish(async move {
+            ledger
+                .create_session_by_token(input, created_by_token)
+                .await
+        })
         .await?;
     Ok(Json(session))
 }

@@ -116,7 +116,7 @@ async fn port_zero_prints_one_line_serves_and_stops_cleanly_on_sigterm() {
 async fn a_non_loopback_hostname_without_a_password_is_refused() {
     let data = tempfile::tempdir().unwrap();
     let output = server_command(data.path())
-        .args(["--hostname", "0.0.0.0", "--port", "0"])
+        .args(["--hostname", "0.0.0.0", "--port", "0", "--behind-proxy"])
         .output()
         .await
         .unwrap();
@@ -124,7 +124,87 @@ async fn a_non_loopback_hostname_without_a_password_is_refused() {
     assert!(output.stdout.is_empty());
     let message = String::from_utf8(output.stderr).unwrap();
     assert!(message.contains("DOSSIER_SERVER_PASSWORD"), "{message}");
+    assert!(message.contains("token create"), "{message}");
     assert!(message.contains("0.0.0.0"), "{message}");
+}
+
+#[tokio::test]
+async fn a_non_loopback_hostname_over_plain_http_is_refused_even_with_a_password() {
+    let data = tempfile::tempdir().unwrap();
+    let output = server_command(data.path())
+        .args(["--hostname", "0.0.0.0", "--port", "0"])
+        .env("DOSSIER_SERVER_PASSWORD", "hunter2")
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    let message = String::from_utf8(output.stderr).unwrap();
+    assert!(message.contains("plain HTTP on \"0.0.0.0\""), "{message}");
+    assert!(message.contains("--tls-cert"), "{message}");
+    assert!(message.contains("--behind-proxy"), "{message}");
+}
+
+#[tokio::test]
+async fn with_tls_files_the_binary_serves_https_and_says_so() {
+    let data = tempfile::tempdir().unwrap();
+    let made = super::tls::made_certificate();
+    let certificate = made.files.certificate.display().to_string();
+    let key = made.files.key.display().to_string();
+    let mut child = server_command(data.path())
+        .args(["--hostname", "127.0.0.1", "--port", "0"])
+        .args(["--tls-cert", &certificate, "--tls-key", &key])
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    let mut reader = BufReader::new(child.stdout.as_mut().unwrap());
+    tokio::time::timeout(Duration::from_secs(30), reader.read_line(&mut line))
+        .await
+        .expect("no listening line within 30 s")
+        .unwrap();
+    let base = line
+        .trim_end()
+        .strip_prefix("dossier server listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .to_string();
+    assert!(base.starts_with("https://127.0.0.1:"), "{base}");
+    let health = super::tls::trusting_client(&made.pem)
+        .get(format!("{base}/global/health"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(health.status(), 200);
+    assert!(terminate(&mut child).await.success());
+}
+
+#[tokio::test]
+async fn a_bad_tls_file_is_named_at_start_up_before_listening() {
+    let data = tempfile::tempdir().unwrap();
+    let made = super::tls::made_certificate();
+    let not_a_key = made.folder.path().join("not-a-key.pem");
+    std::fs::write(&not_a_key, "hello").unwrap();
+    let certificate = made.files.certificate.display().to_string();
+    for (key, expected) in [
+        (not_a_key.display().to_string(), "no PEM private key"),
+        (
+            made.folder.path().join("absent.pem").display().to_string(),
+            "cannot read it",
+        ),
+    ] {
+        let output = server_command(data.path())
+            .args(["--hostname", "127.0.0.1", "--port", "0"])
+            .args(["--tls-cert", &certificate, "--tls-key", &key])
+            .output()
+            .await
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1));
+        assert!(output.stdout.is_empty(), "it said it was listening");
+        let message = String::from_utf8(output.stderr).unwrap();
+        assert!(message.contains(&key), "{message}");
+        assert!(message.contains("--tls-key"), "{message}");
+        assert!(message.contains(expected), "{message}");
+        assert!(!message.contains("panicked"), "{message}");
+    }
 }
 
 #[tokio::test]
@@ -176,4 +256,164 @@ async fn a_malformed_allowed_origin_stops_start_up_with_the_reason() {
     let message = String::from_utf8(output.stderr).unwrap();
     assert!(message.contains("--allowed-origin"), "{message}");
     assert!(message.contains("\"null\" is not an origin"), "{message}");
+}
+
+async fn token_command(data: &std::path::Path, words: &[&str]) -> (i32, String, String) {
+    let output = server_command(data)
+        .arg("token")
+        .args(words)
+        .output()
+        .await
+        .unwrap();
+    (
+        output.status.code().unwrap(),
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+/// Every file under `folder`, recursively, that holds `needle`.
+fn files_holding(folder: &std::path::Path, needle: &str) -> Vec<std::path::PathBuf> {
+    let mut found = Vec::new();
+    let mut pending = vec![folder.to_path_buf()];
+    while let Some(folder) = pending.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if std::fs::read(&path)
+                .unwrap()
+                .windows(needle.len())
+                .any(|window| window == needle.as_bytes())
+            {
+                found.push(path);
+            }
+        }
+    }
+    found
+}
+
+#[tokio::test]
+async fn token_commands_make_list_and_revoke_and_no_token_is_logged_or_stored() {
+    let data = tempfile::tempdir().unwrap();
+    let (code, stdout, stderr) = token_command(data.path(), &["create", "alice"]).await;
+    assert_eq!(code, 0, "{stderr}");
+    let token = stdout.trim_end().to_string();
+    assert_eq!(stdout, format!("{token}\n"), "only the token is printed");
+    assert!(token.starts_with("dossier_"), "{token}");
+    assert!(stderr.contains("shown only this once"), "{stderr}");
+    assert!(!stderr.contains(&token));
+    let (code, _, stderr) = token_command(data.path(), &["create", "alice"]).await;
+    assert_eq!(code, 1);
+    assert!(stderr.contains("already exists"), "{stderr}");
+    let (code, ci_token, _) = token_command(data.path(), &["create", "ci"]).await;
+    assert_eq!(code, 0);
+    let ci_token = ci_token.trim_end().to_string();
+    let (code, listing, _) = token_command(data.path(), &["list"]).await;
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = listing.lines().collect();
+    assert_eq!(lines.len(), 3, "{listing}");
+    assert!(lines[0].starts_with("NAME"), "{listing}");
+    assert!(
+        lines[1].starts_with("alice ") && lines[1].ends_with("never"),
+        "{listing}"
+    );
+    assert!(
+        lines[2].starts_with("ci ") && lines[2].ends_with("never"),
+        "{listing}"
+    );
+    assert!(!listing.contains("dossier_"), "{listing}");
+
+    let (mut child, base) = start_with(data.path(), &[], &[]).await;
+    let client = crate::http::support::http_client();
+    let bare = client.get(format!("{base}/session")).send().await.unwrap();
+    assert_eq!(bare.status(), 401);
+    let created: serde_json::Value = client
+        .post(format!("{base}/session"))
+        .bearer_auth(&token)
+        .json(&serde_json::json!({"title": "Alice's"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(created["dossierCreatedByToken"], "alice");
+    let id = created["id"].as_str().unwrap();
+    let export = client
+        .get(format!("{base}/session/{id}/export"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(export.status(), 200);
+    assert!(!export.text().await.unwrap().contains(&token));
+    // Refused requests that carry the token are logged; the token is not.
+    let foreign = client
+        .get(format!("{base}/session"))
+        .bearer_auth(&token)
+        .header("origin", "https://elsewhere.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(foreign.status(), 403);
+
+    let (_, listing, _) = token_command(data.path(), &["list"]).await;
+    let alice = listing
+        .lines()
+        .find(|line| line.starts_with("alice "))
+        .unwrap();
+    assert!(!alice.ends_with("never"), "use not recorded: {listing}");
+
+    // Revoked while the server runs: its next request is refused; the other token still works.
+    let (code, _, stderr) = token_command(data.path(), &["revoke", "alice"]).await;
+    assert_eq!(code, 0, "{stderr}");
+    let refused = client
+        .get(format!("{base}/session"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 401);
+    let other = client
+        .get(format!("{base}/session"))
+        .bearer_auth(&ci_token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(other.status(), 200);
+    let (code, _, stderr) = token_command(data.path(), &["revoke", "alice"]).await;
+    assert_eq!(code, 1);
+    assert!(
+        stderr.contains("No access token is named \"alice\""),
+        "{stderr}"
+    );
+    let (code, _, stderr) = token_command(data.path(), &["remove", "ci"]).await;
+    assert_eq!(code, 2);
+    assert!(stderr.contains("token create NAME"), "{stderr}");
+
+    assert!(terminate(&mut child).await.success());
+    let mut log = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut log)
+        .await
+        .unwrap();
+    assert!(
+        log.contains("refused a request"),
+        "the log is not being read: {log}"
+    );
+    for secret in [&token, &ci_token] {
+        assert!(
+            !log.contains(secret.as_str()),
+            "a token is in the log: {log}"
+        );
+        let bare = secret.trim_start_matches("dossier_");
+        assert_eq!(
+            files_holding(data.path(), bare),
+            Vec::<std::path::PathBuf>::new()
+        );
+    }
 }

@@ -66,6 +66,11 @@ impl TestServer {
         customise(&mut ledger_options);
         let ledger = dossier_core::start_up::open(ledger_options).await.unwrap();
         let listener = bind(&options).await.unwrap();
+        let scheme = if options.tls.is_some() {
+            "https"
+        } else {
+            "http"
+        };
         let (ready_sender, ready) = oneshot::channel::<SocketAddr>();
         let (stop, stopped) = oneshot::channel::<()>();
         let served = ledger.clone();
@@ -86,7 +91,7 @@ impl TestServer {
         });
         let address = ready.await.unwrap();
         Self {
-            base: format!("http://{address}"),
+            base: format!("{scheme}://{address}"),
             client: http_client(),
             ledger,
             folder: Arc::new(folder),

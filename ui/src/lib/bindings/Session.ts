@@ -11,4 +11,10 @@ export type Session = { id: string, slug: string, projectID: string, directory: 
  * Dossier's addition: pinned sessions are listed first by the UI. Omitted when false so the
  * JSON stays identical to OpenCode's for everything else.
  */
-pinned?: boolean, };
+pinned?: boolean, 
+/**
+ * Dossier's addition: on a shared server, the name of the access token whose holder
+ * created the session (the name, never the token). Omitted when none did, so OpenCode's
+ * clients see the JSON they know.
+ */
+dossierCreatedByToken?: string, };

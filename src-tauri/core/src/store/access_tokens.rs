@@ -1,0 +1,204 @@
+//! Named access tokens for a shared server: made, listed, revoked and checked here, the only
+//! place that sees the `access_token` table. A token is 256 random bits; only its SHA-256 is
+//! stored, so the database (or a backup of it) holds nothing that lets anyone in, and a token
+//! is shown exactly once, by `create`. Checking reads every row and compares each hash in
+//! constant time, so neither an index walk nor an early exit tells a caller how close a guess
+//! came; a team has a handful of tokens, so reading them all is cheap. Nothing is cached: a
+//! revoked token is refused by the very next request, in every process on the database.
+
+use crate::store::Store;
+use crate::wire::error::LedgerError;
+use base64::Engine;
+use rand::RngCore;
+use sha2::{Digest, Sha256};
+use sqlx::Row;
+
+/// Every token starts with this, so a leaked one is recognisable (secret scanners, logs).
+pub const TOKEN_PREFIX: &str = "dossier_";
+/// How long a token's "last used" may lag: recording every request would make every read a
+/// write; once a minute is precise enough to tell a token in use from a forgotten one.
+pub const LAST_USED_PRECISION_MILLIS: i64 = 60_000;
+const NAME_LIMIT: usize = 64;
+
+/// A token just made: the only time its text exists outside the holder's hands.
+#[derive(Debug, Clone)]
+pub struct NewAccessToken {
+    pub name: String,
+    pub token: String,
+    pub created: i64,
+}
+
+/// What `list` shows of a token: never the token, nor its hash.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AccessTokenSummary {
+    pub name: String,
+    pub created: i64,
+    pub last_used: Option<i64>,
+}
+
+/// Names are shown in listings and recorded on sessions: letters, digits and `.-_@`, so a name
+/// is one word on a command line and never looks like a token or carries control characters.
+pub fn check_name(name: &str) -> Result<(), LedgerError> {
+    let allowed = |character: char| character.is_alphanumeric() || ".-_@".contains(character);
+    if name.is_empty() || name.chars().count() > NAME_LIMIT || !name.chars().all(allowed) {
+        return Err(LedgerError::InvalidRequest(format!(
+            "an access token's name is 1 to {NAME_LIMIT} letters, digits, '.', '-', '_' or '@' \
+             (such as alice-laptop), not \"{}\"",
+            name.escape_default()
+        )));
+    }
+    if name.starts_with(TOKEN_PREFIX) {
+        return Err(LedgerError::InvalidRequest(format!(
+            "an access token's name cannot start with \"{TOKEN_PREFIX}\": it would look like a \
+             token in listings"
+        )));
+    }
+    Ok(())
+}
+
+fn hash(token: &str) -> [u8; 32] {
+    Sha256::digest(token.as_bytes()).into()
+}
+
+/// Equal without stopping at the first difference.
+fn same_hash(given: &[u8], stored: &[u8]) -> bool {
+    let mut difference = given.len() ^ stored.len();
+    for (index, byte) in stored.iter().enumerate() {
+        difference |= usize::from(byte ^ given.get(index).copied().unwrap_or(0));
+    }
+    difference == 0
+}
+
+impl Store {
+    pub async fn create_access_token(&self, name: &str) -> Result<NewAccessToken, LedgerError> {
+        check_name(name)?;
+        let mut secret = [0u8; 32];
+        rand::rngs::OsRng.fill_bytes(&mut secret);
+        let token = format!(
+            "{TOKEN_PREFIX}{}",
+            base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(secret)
+        );
+        let created = self.now();
+        let mut transaction = self.begin_write().await?;
+        let taken: bool =
+            sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM access_token WHERE name = ?)")
+                .bind(name)
+                .fetch_one(&mut *transaction)
+                .await?;
+        if taken {
+            return Err(LedgerError::AccessTokenExists(name.to_string()));
+        }
+        sqlx::query("INSERT INTO access_token (name, token_hash, time_created) VALUES (?, ?, ?)")
+            .bind(name)
+            .bind(hash(&token).as_slice())
+            .bind(created)
+            .execute(&mut *transaction)
+            .await?;
+        transaction.commit().await?;
+        Ok(NewAccessToken {
+            name: name.to_string(),
+            token,
+            created,
+        })
+    }
+
+    /// Oldest first.
+    pub async fn access_tokens(&self) -> Result<Vec<AccessTokenSummary>, LedgerError> {
+        let rows = sqlx::query(
+            "SELECT name, time_created, time_last_used FROM access_token \
+             ORDER BY time_created, name",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(AccessTokenSummary {
+                    name: row.try_get("name")?,
+                    created: row.try_get("time_created")?,
+                    last_used: row.try_get("time_last_used")?,
+                })
+            })
+            .collect()
+    }
+
+    pub async fn revoke_access_token(&self, name: &str) -> Result<(), LedgerError> {
+        let removed = sqlx::query("DELETE FROM access_token WHERE name = ?")
+            .bind(name)
+            .execute(&self.pool)
+            .await?
+            .rows_affected();
+        if removed == 0 {
+            return Err(LedgerError::AccessTokenNotFound(name.to_string()));
+        }
+        Ok(())
+    }
+
+    pub async fn has_access_tokens(&self) -> Result<bool, LedgerError> {
+        Ok(
+            sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM access_token)")
+                .fetch_one(&self.pool)
+                .await?,
+        )
+    }
+
+    /// The name of the token `token` is, or `None` for an unknown or revoked one. Records the
+    /// use (at most once a `LAST_USED_PRECISION_MILLIS`).
+    pub async fn access_token_name(&self, token: &str) -> Result<Option<String>, LedgerError> {
+        let given = hash(token);
+        let rows = sqlx::query("SELECT name, token_hash, time_last_used FROM access_token")
+            .fetch_all(&self.pool)
+            .await?;
+        let mut found: Option<(String, Option<i64>)> = None;
+        for row in &rows {
+            let stored: Vec<u8> = row.try_get("token_hash")?;
+            if same_hash(&given, &stored) {
+                found = Some((row.try_get("name")?, row.try_get("time_last_used")?));
+            }
+        }
+        let Some((name, last_used)) = found else {
+            return Ok(None);
+        };
+        let now = self.now();
+        if last_used.is_none_or(|last_used| now - last_used >= LAST_USED_PRECISION_MILLIS) {
+            sqlx::query("UPDATE access_token SET time_last_used = ? WHERE name = ?")
+                .bind(now)
+                .bind(&name)
+                .execute(&self.pool)
+                .await?;
+        }
+        Ok(Some(name))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_one_plain_word() {
+        for (name, accepted) in [
+            ("alice-laptop", true),
+            ("ci.build_2", true),
+            ("bob@home", true),
+            ("王小明", true),
+            ("", false),
+            ("two words", false),
+            ("tab\there", false),
+            ("semi;colon", false),
+            ("dossier_abc", false),
+            (&"x".repeat(65), false),
+            (&"x".repeat(64), true),
+        ] {
+            assert_eq!(check_name(name).is_ok(), accepted, "{name:?}");
+        }
+    }
+
+    #[test]
+    fn hashes_compare_whole() {
+        let one = hash("dossier_a");
+        assert!(same_hash(&one, &hash("dossier_a")));
+        assert!(!same_hash(&one, &hash("dossier_b")));
+        assert!(!same_hash(&one[..31], &one));
+        assert!(!same_hash(&[], &one));
+    }
+}
