@@ -5,6 +5,8 @@ mod blob_release;
 mod crash_child;
 mod support;
 
+mod backup_crash;
+mod backup_restore;
 mod crash_consistency;
 mod disk_space;
 mod fake_provider;
