@@ -108,6 +108,32 @@ impl Ledger {
         crate::store::manual_backup::inspect(path).await
     }
 
+    /// The automatic backups in `backups/`, newest first, with size and date.
+    pub fn automatic_backups(
+        &self,
+    ) -> Result<Vec<crate::store::upgrade_backup::BackupFile>, LedgerError> {
+        crate::store::upgrade_backup::describe(self.store().data_dir())
+    }
+
+    /// "Restore from a backup…": checks `backup` (each refusal its own error, nothing changed),
+    /// backs up the ledger in use, leaves a verified copy of the backup ready and closes this
+    /// ledger; the restored sessions are there once the ledger is opened again (`start_up::open`).
+    pub async fn restore_from(
+        &self,
+        backup: &std::path::Path,
+    ) -> Result<crate::store::backup_restore::RestoreStaged, LedgerError> {
+        let keep = self
+            .runtime()
+            .settings
+            .config()
+            .backups
+            .keep
+            .unwrap_or(crate::store::upgrade_backup::DEFAULT_KEEP);
+        let staged = self.store().stage_restore(backup, keep).await?;
+        self.close().await;
+        Ok(staged)
+    }
+
     /// Stops the MCP servers (their children end) and closes the pool, finishing in-flight
     /// writes; used on shutdown.
     pub async fn close(&self) {

@@ -6,6 +6,7 @@
 //! `wire`.
 
 pub mod access_tokens;
+pub mod backup_restore;
 pub mod blob_store;
 pub mod database;
 mod database_error;
@@ -79,6 +80,11 @@ impl Store {
         keep_backups: usize,
     ) -> Result<(Self, Occupancy), LedgerError> {
         let (process_lock, occupancy) = ProcessLock::acquire(data_dir)?;
+        // A restore staged before the last close takes effect now, unless another process has
+        // the ledger open (it then waits for an open that has the folder alone).
+        if occupancy == Occupancy::Alone {
+            backup_restore::finish_pending(&data_dir.join(DATABASE_FILE)).await?;
+        }
         let pool = database::open(&data_dir.join(DATABASE_FILE), keep_backups).await?;
         let ids = Arc::new(match clock {
             Some(clock) => IdGenerator::new(clock),
@@ -151,8 +157,23 @@ impl Store {
         manual_backup::write_to(&self.pool, target).await
     }
 
-    /// Closes the pool, finishing in-flight writes; used on shutdown.
+    /// Restoring, step one (`backup_restore::stage`): checks `backup`, backs up the ledger in use
+    /// and leaves a verified copy ready; it replaces the ledger when the store opens next.
+    pub async fn stage_restore(
+        &self,
+        backup: &Path,
+        keep_backups: usize,
+    ) -> Result<backup_restore::RestoreStaged, LedgerError> {
+        let database = self.upkeep.data_dir.join(DATABASE_FILE);
+        backup_restore::stage(&self.pool, &database, backup, keep_backups).await
+    }
+
+    /// Closes the pool, finishing in-flight writes, and lets go of the folder; used on shutdown
+    /// and before a restore takes effect.
     pub async fn close(&self) {
         self.pool.close().await;
+        if let Err(error) = self.upkeep.process_lock.release(&self.upkeep.data_dir) {
+            tracing::warn!(%error, "could not let go of the data folder's lock");
+        }
     }
 }

@@ -4,7 +4,9 @@
 //! database, one cut short or damaged, another program's database, and one from a newer Dossier,
 //! each with its own error. Nothing here replaces the ledger in use (restoring is not done yet).
 
-use crate::store::{database, integrity_check, schema_upgrade, upgrade_backup, Pool};
+use crate::store::{
+    backup_restore, database, integrity_check, schema_upgrade, upgrade_backup, Pool,
+};
 use crate::wire::error::LedgerError;
 use sqlx::Connection;
 use std::io::Read;
@@ -27,9 +29,7 @@ pub async fn write_to(pool: &Pool, target: &Path) -> Result<(), LedgerError> {
     let mut partial = target.as_os_str().to_os_string();
     partial.push(".partial");
     let partial = PathBuf::from(partial);
-    if partial.exists() {
-        std::fs::remove_file(&partial).map_err(|error| LedgerError::io(&partial, error))?;
-    }
+    backup_restore::remove_partial(&partial)?;
     let partial_text = partial
         .to_str()
         .ok_or_else(|| LedgerError::file(&partial, "the path is not valid UTF-8".into()))?
@@ -39,7 +39,7 @@ pub async fn write_to(pool: &Pool, target: &Path) -> Result<(), LedgerError> {
         .execute(pool)
         .await;
     if let Err(error) = written {
-        if let Err(cleanup) = std::fs::remove_file(&partial) {
+        if let Err(cleanup) = backup_restore::remove_partial(&partial) {
             tracing::debug!(%cleanup, "no partial backup to remove");
         }
         return Err(LedgerError::file(

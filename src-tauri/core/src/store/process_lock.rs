@@ -48,6 +48,14 @@ impl ProcessLock {
 
     /// After the sweep: let other processes in. Nothing of this process is open yet, so a
     /// process that slips in between the unlock and the shared lock has nothing to sweep of ours.
+    /// Lets go of the folder once the ledger is closed, so a process started next (the app
+    /// restarting after a restore) finds it free.
+    pub fn release(&self, data_dir: &Path) -> Result<(), LedgerError> {
+        self.file
+            .unlock()
+            .map_err(|error| LedgerError::io(data_dir.join(LOCK_FILE), error))
+    }
+
     pub fn share(&self, data_dir: &Path) -> Result<(), LedgerError> {
         let path = data_dir.join(LOCK_FILE);
         self.file

@@ -51,9 +51,7 @@ pub(crate) async fn write(
     std::fs::create_dir_all(&folder).map_err(|error| LedgerError::io(&folder, error))?;
     let target = folder.join(backup_name(chrono::Utc::now(), schema_version));
     let partial = target.with_extension("db.partial");
-    if partial.exists() {
-        std::fs::remove_file(&partial).map_err(|error| LedgerError::io(&partial, error))?;
-    }
+    crate::store::backup_restore::remove_partial(&partial)?;
     let partial_text = partial
         .to_str()
         .ok_or_else(|| LedgerError::file(&partial, "the path is not valid UTF-8".into()))?;
@@ -88,6 +86,45 @@ pub fn list(folder: &Path) -> Result<Vec<PathBuf>, LedgerError> {
         .collect();
     backups.sort();
     Ok(backups)
+}
+
+/// One automatic backup as Settings → Data lists it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, ts_rs::TS)]
+#[ts(export)]
+#[serde(rename_all = "camelCase")]
+pub struct BackupFile {
+    pub path: String,
+    pub name: String,
+    #[ts(type = "number")]
+    pub bytes: u64,
+    /// When the file was last written, in milliseconds since the epoch.
+    #[ts(type = "number")]
+    pub modified: i64,
+}
+
+/// The automatic backups in the data folder, newest first, with their size and date.
+pub fn describe(data_dir: &Path) -> Result<Vec<BackupFile>, LedgerError> {
+    let mut described = Vec::new();
+    for path in list(&data_dir.join(BACKUP_FOLDER))?.into_iter().rev() {
+        let metadata = std::fs::metadata(&path).map_err(|error| LedgerError::io(&path, error))?;
+        let modified = metadata
+            .modified()
+            .ok()
+            .and_then(|time| time.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |since| {
+                i64::try_from(since.as_millis()).unwrap_or(i64::MAX)
+            });
+        described.push(BackupFile {
+            name: path
+                .file_name()
+                .map(|name| name.to_string_lossy().to_string())
+                .unwrap_or_default(),
+            path: path.display().to_string(),
+            bytes: metadata.len(),
+            modified,
+        });
+    }
+    Ok(described)
 }
 
 /// Deletes the oldest backups beyond `keep`; only files named like ours, and never the newest.

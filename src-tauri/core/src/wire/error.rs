@@ -113,6 +113,10 @@ pub enum LedgerError {
     /// A file chosen as a backup is an SQLite database of some other program.
     #[error("{path} is a database, but not one of Dossier's: it holds no Dossier sessions. Nothing was changed; choose a file that Dossier's \"Back up now\" or its automatic backups wrote.")]
     BackupFromAnotherApp { path: String },
+    /// The copy of a backup written beside the ledger did not check out (integrity check or row
+    /// counts), so the restore stopped before replacing anything.
+    #[error("The copy of the backup {backup} did not check out after it was written ({detail}), so nothing was restored and your sessions are as they were. Try again, or choose another backup.")]
+    RestoreNotVerified { backup: String, detail: String },
     /// Updating the database to this build's schema failed. The update runs as one
     /// transaction, so the database is exactly as it was; `backup` is the copy written first
     /// (none when the database was new and held nothing).
@@ -189,6 +193,7 @@ impl LedgerError {
             | Self::Corrupt(_)
             | Self::MigrationFailed { .. }
             | Self::DatabaseDamaged { .. }
+            | Self::RestoreNotVerified { .. }
             | Self::Keychain(_) => ErrorKind::Internal,
             // Not ours to change: a newer version owns that file.
             Self::NewerDatabase { .. } => ErrorKind::Conflict,

@@ -6,6 +6,8 @@ mod crash_child;
 mod support;
 
 mod access_tokens;
+mod backup_crash;
+mod backup_restore;
 mod crash_consistency;
 mod disk_space;
 mod fake_provider;

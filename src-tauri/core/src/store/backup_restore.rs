@@ -1,0 +1,213 @@
+//! Restoring the ledger from a backup, in two steps so that a SIGKILL at any moment leaves
+//! exactly one complete ledger in use.
+//!
+//! `stage`, with the ledger still open: the chosen file passes `manual_backup::inspect` (every
+//! refusal happens here, before anything is written), the ledger in use is copied to `backups/`
+//! first, and the backup is copied (`VACUUM INTO`) beside the ledger under a `.restoring` name,
+//! synced, checked (`PRAGMA integrity_check` and the same row counts as the backup) and only then
+//! renamed to `.restore-ready`. The caller then closes the ledger.
+//!
+//! `finish_pending`, when the ledger opens again and no other process uses the folder: the old
+//! file's write-ahead log is folded in and emptied (a log left beside the new file would be
+//! replayed into it), and the ready copy is renamed over `dossier.db`. Each step is a rename or a
+//! SQLite transaction: before the final rename the old ledger is whole and the ready copy waits
+//! for the next open; after it, the restored one is in use. An unverified `.restoring` left by a
+//! killed `stage` is never used, only removed.
+
+use crate::store::{manual_backup, schema_upgrade, upgrade_backup, Pool};
+use crate::wire::error::LedgerError;
+use sqlx::sqlite::SqliteConnectOptions;
+use sqlx::{ConnectOptions, Connection, SqliteConnection};
+use std::path::{Path, PathBuf};
+
+const STAGING_SUFFIX: &str = ".restoring";
+const READY_SUFFIX: &str = ".restore-ready";
+
+/// The tables whose row counts must match between a backup and its restored copy.
+const COUNTED_TABLES: [&str; 4] = ["session", "message", "part", "blob"];
+
+/// What `stage` did: the copy of the ledger it replaced, and what the backup holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RestoreStaged {
+    /// The copy of the ledger in use written to `backups/` before anything else.
+    pub previous_ledger: PathBuf,
+    pub restored: manual_backup::BackupSummary,
+}
+
+pub(crate) fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut text = path.as_os_str().to_os_string();
+    text.push(suffix);
+    PathBuf::from(text)
+}
+
+/// Checks `backup`, backs up the ledger open on `pool` (whose file is `database`), and leaves a
+/// verified copy of `backup` ready beside `database` for `finish_pending`.
+pub async fn stage(
+    pool: &Pool,
+    database: &Path,
+    backup: &Path,
+    keep_backups: usize,
+) -> Result<RestoreStaged, LedgerError> {
+    let restored = manual_backup::inspect(backup).await?;
+    let data_dir = database.parent().unwrap_or(Path::new("."));
+    let previous_ledger = {
+        let mut connection = pool.acquire().await?;
+        let applied = schema_upgrade::applied_versions(&mut connection).await?;
+        let version = applied.iter().copied().max().unwrap_or(0);
+        upgrade_backup::write(&mut connection, data_dir, version, keep_backups).await?
+    };
+    let staging = with_suffix(database, STAGING_SUFFIX);
+    remove_partial(&staging)?;
+    let copied = copy_and_verify(backup, &staging).await;
+    if let Err(error) = copied {
+        if let Err(cleanup) = remove_partial(&staging) {
+            tracing::warn!(%cleanup, "could not remove an unverified restore copy");
+        }
+        return Err(error);
+    }
+    let ready = with_suffix(database, READY_SUFFIX);
+    std::fs::rename(&staging, &ready).map_err(|error| LedgerError::io(&ready, error))?;
+    sync_folder(data_dir);
+    tracing::info!(
+        backup = %backup.display(),
+        previous = %previous_ledger.display(),
+        "restore staged; it takes effect when the ledger opens again"
+    );
+    Ok(RestoreStaged {
+        previous_ledger,
+        restored,
+    })
+}
+
+/// `VACUUM INTO` `staging` from `backup` (read-only), synced, then checked against the backup.
+async fn copy_and_verify(backup: &Path, staging: &Path) -> Result<(), LedgerError> {
+    let staging_text = staging
+        .to_str()
+        .ok_or_else(|| LedgerError::file(staging, "the path is not valid UTF-8".into()))?
+        .to_string();
+    let mut source = upgrade_backup::read_only(backup).await?;
+    let copied = sqlx::query("VACUUM INTO ?")
+        .bind(staging_text)
+        .execute(&mut source)
+        .await;
+    let expected = match copied {
+        Ok(_) => counts(&mut source).await,
+        Err(error) => Err(error.into()),
+    };
+    close(source).await;
+    let expected = expected?;
+    std::fs::File::open(staging)
+        .and_then(|file| file.sync_all())
+        .map_err(|error| LedgerError::io(staging, error))?;
+    let not_verified = |detail: String| LedgerError::RestoreNotVerified {
+        backup: backup.display().to_string(),
+        detail,
+    };
+    let mut copy = upgrade_backup::read_only(staging)
+        .await
+        .map_err(|error| not_verified(error.to_string()))?;
+    let verdict = verify(&mut copy, &expected).await;
+    close(copy).await;
+    verdict.map_err(not_verified)
+}
+
+/// `PRAGMA integrity_check` (the full one, not the quick check) and the same row counts.
+async fn verify(copy: &mut SqliteConnection, expected: &[i64]) -> Result<(), String> {
+    let findings: Vec<String> = sqlx::query_scalar("PRAGMA integrity_check(5)")
+        .fetch_all(&mut *copy)
+        .await
+        .map_err(|error| error.to_string())?;
+    if findings != ["ok"] {
+        return Err(findings.join("; "));
+    }
+    let found = counts(copy).await.map_err(|error| error.to_string())?;
+    if found != expected {
+        return Err(format!(
+            "rows of {COUNTED_TABLES:?}: {found:?} in the copy, {expected:?} in the backup"
+        ));
+    }
+    Ok(())
+}
+
+async fn counts(connection: &mut SqliteConnection) -> Result<Vec<i64>, LedgerError> {
+    let mut counts = Vec::with_capacity(COUNTED_TABLES.len());
+    for table in COUNTED_TABLES {
+        // Table names come from the constant above, never from input.
+        let count: i64 = sqlx::query_scalar(&format!("SELECT count(*) FROM {table}"))
+            .fetch_one(&mut *connection)
+            .await?;
+        counts.push(count);
+    }
+    Ok(counts)
+}
+
+/// Puts a staged restore in place; called at open while no other process uses the folder.
+/// Returns whether one was.
+pub(crate) async fn finish_pending(database: &Path) -> Result<bool, LedgerError> {
+    // Never verified, so never used: a `stage` killed half-way.
+    remove_partial(&with_suffix(database, STAGING_SUFFIX))?;
+    let ready = with_suffix(database, READY_SUFFIX);
+    if !ready.exists() {
+        return Ok(false);
+    }
+    if database.exists() {
+        fold_in_write_ahead_log(database).await?;
+    }
+    // The log is gone or empty; its index may still describe the old file.
+    remove_if_present(&with_suffix(database, "-shm"))?;
+    std::fs::rename(&ready, database).map_err(|error| LedgerError::io(database, error))?;
+    sync_folder(database.parent().unwrap_or(Path::new(".")));
+    tracing::info!(database = %database.display(), "restored the ledger from a backup");
+    Ok(true)
+}
+
+/// Copies every committed page of the old file's write-ahead log into it and empties the log,
+/// so no log is left that SQLite would replay into the restored file.
+async fn fold_in_write_ahead_log(database: &Path) -> Result<(), LedgerError> {
+    let mut connection = SqliteConnectOptions::new()
+        .filename(database)
+        .connect()
+        .await?;
+    let outcome: Result<(i64, i64, i64), sqlx::Error> =
+        sqlx::query_as("PRAGMA wal_checkpoint(TRUNCATE)")
+            .fetch_one(&mut connection)
+            .await;
+    close(connection).await;
+    let (busy, _, _) = outcome?;
+    let log = with_suffix(database, "-wal");
+    let log_length = std::fs::metadata(&log)
+        .map(|metadata| metadata.len())
+        .unwrap_or(0);
+    if busy != 0 || log_length > 0 {
+        return Err(LedgerError::StorageBusy);
+    }
+    remove_if_present(&log)
+}
+
+/// Removes a copy a killed `VACUUM INTO` left, with the rollback journal it was writing: a
+/// journal left beside the next copy of the same name would be rolled back into it.
+pub(crate) fn remove_partial(path: &Path) -> Result<(), LedgerError> {
+    remove_if_present(&with_suffix(path, "-journal"))?;
+    remove_if_present(path)
+}
+
+fn remove_if_present(path: &Path) -> Result<(), LedgerError> {
+    match std::fs::remove_file(path) {
+        Ok(()) => Ok(()),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(error) => Err(LedgerError::io(path, error)),
+    }
+}
+
+/// Makes a rename durable. Best effort: not every system can open a folder to sync it.
+fn sync_folder(folder: &Path) {
+    if let Err(error) = std::fs::File::open(folder).and_then(|handle| handle.sync_all()) {
+        tracing::debug!(%error, "could not sync the data folder");
+    }
+}
+
+async fn close(connection: SqliteConnection) {
+    if let Err(error) = connection.close().await {
+        tracing::debug!(%error, "closing a connection of the restore");
+    }
+}
