@@ -8,6 +8,7 @@ import type { ProviderSetting } from "../lib/bindings/ProviderSetting";
 import type { ProviderSettings } from "../lib/bindings/ProviderSettings";
 import type { StorageUse } from "../lib/bindings/StorageUse";
 import { humanSize, type Translate } from "../lib/i18n";
+import { DataSettings } from "./DataSettings";
 import { createDialogFocus } from "../lib/keyboard-focus";
 import { checkProviderForm, describeKey, emptyForm, type FormField, formFromSetting, kindLabel, type ProviderForm, providerKinds } from "../lib/settings";
 import { type Backend, type BackendError, toBackendError } from "../lib/transport";
@@ -333,6 +334,7 @@ export const Settings: Component<SettingsProps> = (props) => {
             </section>
           </Show>
         </Show>
+        <DataSettings t={props.t} />
       </section>
     </div>
   );
