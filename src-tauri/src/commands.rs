@@ -178,6 +178,7 @@ pub fn simulate_drop<R: Runtime>(
         .map_err(|error| ShellError::Window(error.to_string()))
 }
 
+pub mod data;
 pub mod mcp;
 pub mod reshaping;
 #[cfg(test)]

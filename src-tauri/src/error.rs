@@ -38,6 +38,9 @@ pub enum ShellError {
     BuiltFromSource,
     #[error("The update could not be installed: {reason}. Dossier was not changed")]
     UpdateInstallFailed { reason: String },
+    /// "Restore" was confirmed with no checked backup chosen (or it was already used).
+    #[error("Choose a backup to restore from first: nothing was changed")]
+    NoBackupChosen,
     /// The updater's configuration or platform (no endpoint, a malformed key).
     #[error("The updater cannot run: {0}")]
     Updater(String),
@@ -53,7 +56,9 @@ impl ShellError {
             Self::File { .. } => ErrorKind::Internal,
             Self::UpdateServerUnreachable { .. } | Self::BuiltFromSource => ErrorKind::Unavailable,
             Self::UpdateSignatureRejected { .. } => ErrorKind::Invalid,
-            Self::NoUpdateToDownload | Self::NoUpdateToInstall => ErrorKind::Conflict,
+            Self::NoUpdateToDownload | Self::NoUpdateToInstall | Self::NoBackupChosen => {
+                ErrorKind::Conflict
+            }
             Self::UpdateInstallFailed { .. } | Self::Updater(_) => ErrorKind::Internal,
         }
     }

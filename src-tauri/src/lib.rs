@@ -120,6 +120,8 @@ pub fn builder<R: Runtime>(
 pub fn shell<R: Runtime>(base: tauri::Builder<R>, simulated_drops: bool) -> tauri::Builder<R> {
     base.manage(drop::allow_list::AllowList::default())
         .manage(commands::SimulatedDrops(simulated_drops))
+        .manage(commands::data::DialogAnswer::from_env())
+        .manage(commands::data::ChosenBackup::default())
         .on_window_event(|window, event| drop::on_window_event(window.app_handle(), event))
         .register_asynchronous_uri_scheme_protocol(blob_protocol::SCHEME, blob_protocol::handle)
         .invoke_handler(tauri::generate_handler![
@@ -163,6 +165,11 @@ pub fn shell<R: Runtime>(base: tauri::Builder<R>, simulated_drops: bool) -> taur
             commands::mcp::mcp_resources,
             commands::mcp::mcp_prompts,
             commands::mcp::mcp_prompt_text,
+            commands::data::data_overview,
+            commands::data::back_up_now,
+            commands::data::choose_backup,
+            commands::data::restore_chosen_backup,
+            commands::data::open_data_folder,
             updates::update_status,
             updates::set_automatic_update_checks,
             updates::check_for_update,

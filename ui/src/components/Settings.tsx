@@ -12,6 +12,7 @@ import type { StorageUse } from "../lib/bindings/StorageUse";
 import { humanSize, type Translate } from "../lib/i18n";
 import { AppearanceSettings } from "./AppearanceSettings";
 import { ServerProviders } from "./ServerProviders";
+import { DataSettings } from "./DataSettings";
 import { createDialogFocus } from "../lib/keyboard-focus";
 import { checkProviderForm, describeKey, emptyForm, type FormField, formFromSetting, kindLabel, type ProviderForm, providerKinds } from "../lib/settings";
 import { type Backend, type BackendError, toBackendError } from "../lib/transport";
@@ -339,6 +340,7 @@ export const Settings: Component<SettingsProps> = (props) => {
           </Show>
         </Show>
         <Show when={backend.mcp}>{(mcp) => <McpSettings t={props.t} backend={backend} mcp={mcp()} />}</Show>
+        <DataSettings t={props.t} />
       </section>
     </div>
   );

@@ -1,0 +1,93 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen } from "@solidjs/testing-library";
+import { afterEach, describe, expect, it } from "vitest";
+import { DataSettings } from "./DataSettings";
+import type { DataCommands } from "../lib/data-folder";
+import { translator } from "../lib/i18n";
+import type { DataOverview } from "../lib/shell-bindings/DataOverview";
+import { BackendError } from "../lib/transport";
+
+afterEach(cleanup);
+
+const t = translator("en");
+
+/** A fake shell: records calls, answers from `answers`. */
+function fakeCommands(answers: Partial<DataCommands> = {}) {
+  const calls: string[] = [];
+  let overview: DataOverview = { dataFolder: "/home/ana/.local/share/dossier", backups: [] };
+  const commands: DataCommands = {
+    overview: () => {
+      calls.push("overview");
+      return Promise.resolve(overview);
+    },
+    backUpNow: () => {
+      calls.push("backUpNow");
+      overview = {
+        ...overview,
+        backups: [{ path: "/b/dossier-x-schema-8.db", name: "dossier-x-schema-8.db", bytes: 2048, modified: Date.UTC(2026, 11, 1) }],
+      };
+      return Promise.resolve({ outcome: "saved", path: "/home/ana/dossier-backup.db" });
+    },
+    chooseBackup: () => {
+      calls.push("chooseBackup");
+      return Promise.resolve({ outcome: "chosen", path: "/home/ana/dossier-backup.db", sessions: 3 });
+    },
+    restoreChosen: () => {
+      calls.push("restoreChosen");
+      return Promise.resolve();
+    },
+    openFolder: () => {
+      calls.push("openFolder");
+      return Promise.resolve();
+    },
+    ...answers,
+  };
+  return { commands, calls };
+}
+
+describe("Settings → Data", () => {
+  it("in a browser says backups are made in the desktop app and offers no buttons", () => {
+    render(() => <DataSettings t={t} />);
+    expect(screen.getByTestId("data-desktop-only").textContent).toContain("Backups are made in the desktop app");
+    expect(screen.queryByTestId("back-up-now")).toBeNull();
+    expect(screen.queryByTestId("restore-backup")).toBeNull();
+  });
+
+  it("shows the data folder, backs up and lists the new backup with its size", async () => {
+    const { commands, calls } = fakeCommands();
+    render(() => <DataSettings t={t} commands={commands} />);
+    expect((await screen.findByTestId("data-folder")).getAttribute("data-folder")).toBe("/home/ana/.local/share/dossier");
+    expect(screen.getByTestId("no-backups")).toBeTruthy();
+    fireEvent.click(screen.getByTestId("open-data-folder"));
+    fireEvent.click(screen.getByTestId("back-up-now"));
+    expect((await screen.findByTestId("backup-saved")).textContent).toContain("/home/ana/dossier-backup.db");
+    expect((await screen.findByTestId("backup-row")).textContent).toContain("2.0 KB");
+    expect(calls).toEqual(["overview", "openFolder", "backUpNow", "overview"]);
+  });
+
+  it("restores only after the person confirms, naming the file and its sessions", async () => {
+    const { commands, calls } = fakeCommands();
+    render(() => <DataSettings t={t} commands={commands} />);
+    fireEvent.click(await screen.findByTestId("restore-backup"));
+    const confirm = await screen.findByTestId("restore-confirm");
+    expect(confirm.textContent).toContain("the 3 in /home/ana/dossier-backup.db");
+    expect(calls).not.toContain("restoreChosen");
+    fireEvent.click(screen.getByTestId("confirm-restore"));
+    expect(await screen.findByTestId("data-progress")).toBeTruthy();
+    expect(calls).toContain("restoreChosen");
+  });
+
+  it("shows a refused backup's reason in plain words and restores nothing", async () => {
+    const { commands, calls } = fakeCommands({
+      chooseBackup: () =>
+        Promise.reject(new BackendError({ kind: "invalid", message: "/tmp/x.db is not a Dossier backup: it is not a database file at all." })),
+    });
+    render(() => <DataSettings t={t} commands={commands} />);
+    fireEvent.click(await screen.findByTestId("restore-backup"));
+    const error = await screen.findByTestId("data-error");
+    expect(error.getAttribute("data-kind")).toBe("invalid");
+    expect(error.textContent).toContain("not a database file at all");
+    expect(screen.queryByTestId("restore-confirm")).toBeNull();
+    expect(calls).not.toContain("restoreChosen");
+  });
+});

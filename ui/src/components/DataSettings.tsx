@@ -1,0 +1,119 @@
+// Settings → Data: back up now, restore from a backup, the automatic backups and the data folder.
+// The shell does the work (src-tauri/src/commands/data.rs); this section shows its answers. In a
+// browser it says that backups are made in the desktop app, with no buttons that could not work.
+import { type Component, createSignal, For, Match, onMount, Show, Switch } from "solid-js";
+import { type DataCommands, dataFlow, type DataView, desktopDataCommands } from "../lib/data-folder";
+import { humanSize, type Translate } from "../lib/i18n";
+import type { DataOverview } from "../lib/shell-bindings/DataOverview";
+import { toBackendError } from "../lib/transport";
+
+export interface DataSettingsProps {
+  t: Translate;
+  /** The shell's data commands (tests pass a fake); the desktop app's by default, none in a browser. */
+  commands?: DataCommands;
+}
+
+export const DataSettings: Component<DataSettingsProps> = (props) => {
+  // eslint-disable-next-line solid/reactivity -- chosen once, for the app's lifetime
+  const commands = props.commands ?? desktopDataCommands();
+  const [overview, setOverview] = createSignal<DataOverview | undefined>();
+  const [view, setView] = createSignal<DataView>({ step: "idle" });
+  const refresh = () => {
+    commands?.overview().then(setOverview, (error: unknown) => {
+      setView({ step: "failed", error: toBackendError(error) });
+    });
+  };
+  const flow = commands === undefined ? undefined : dataFlow(commands, (next) => {
+    setView(next);
+    if (next.step === "backedUp") refresh();
+  }, refresh);
+  onMount(refresh);
+  const failure = () => {
+    const current = view();
+    return current.step === "failed" ? current.error : undefined;
+  };
+  const savedTo = () => {
+    const current = view();
+    return current.step === "backedUp" ? current.path : undefined;
+  };
+  const confirming = () => {
+    const current = view();
+    return current.step === "confirming" ? current : undefined;
+  };
+  const working = () => ["backingUp", "choosing", "restoring"].includes(view().step);
+
+  return (
+    <section class="settings-data" data-testid="data-settings" aria-labelledby="data-title">
+      <h3 class="settings-section" id="data-title">{props.t("dataTitle")}</h3>
+      <Show when={flow} fallback={<p class="notice notice--unavailable" data-testid="data-desktop-only">{props.t("dataDesktopOnly")}</p>}>
+        {(steps) => (
+          <>
+            <Show when={overview()}>
+              {(current) => (
+                <p class="settings-path" data-testid="data-folder" data-folder={current().dataFolder}>
+                  {props.t("dataFolder", { folder: current().dataFolder })}{" "}
+                  <button type="button" class="plain-button" data-testid="open-data-folder" onClick={() => {
+                    commands?.openFolder().catch((error: unknown) => {
+                      setView({ step: "failed", error: toBackendError(error) });
+                    });
+                  }}>{props.t("dataOpenFolder")}</button>
+                </p>
+              )}
+            </Show>
+            <Switch>
+              <Match when={failure()}>
+                {(error) => (
+                  <p class={`notice notice--${error().kind}`} role="alert" data-testid="data-error" data-kind={error().kind}>
+                    {error().message}
+                  </p>
+                )}
+              </Match>
+              <Match when={savedTo()}>
+                {(path) => (
+                  <p class="settings-saved" role="status" data-testid="backup-saved">
+                    {props.t("dataBackedUp", { path: path() })}
+                  </p>
+                )}
+              </Match>
+              <Match when={working()}>
+                <p class="settings-path" role="status">
+                  <progress data-testid="data-progress" aria-label={props.t("dataWorking")} /> {view().step === "restoring" ? props.t("dataRestoring") : props.t("dataWorking")}
+                </p>
+              </Match>
+            </Switch>
+            <Show
+              when={confirming()}
+              fallback={
+                <div class="provider-form-actions">
+                  <button type="button" class="plain-button" data-testid="back-up-now" disabled={working()} onClick={() => void steps().backUp()}>{props.t("dataBackUpNow")}</button>
+                  <button type="button" class="plain-button" data-testid="restore-backup" disabled={working()} onClick={() => void steps().choose()}>{props.t("dataRestore")}</button>
+                </div>
+              }
+            >
+              {(asked) => (
+                <div class="update-offer" data-testid="restore-confirm">
+                  <p class="confirm-text">{props.t("dataRestoreConfirm", { path: asked().path, count: asked().sessions })}</p>
+                  <button type="button" class="danger-button" data-testid="confirm-restore" onClick={() => void steps().restore()}>{props.t("dataRestoreNow")}</button>
+                  <button type="button" class="plain-button" onClick={() => { steps().cancel(); }}>{props.t("settingsCancel")}</button>
+                </div>
+              )}
+            </Show>
+            <h4 class="settings-section">{props.t("dataAutomaticBackups")}</h4>
+            <Show when={(overview()?.backups.length ?? 0) > 0} fallback={<p class="settings-empty" data-testid="no-backups">{props.t("dataNoBackups")}</p>}>
+              <ul class="provider-list" data-testid="backup-list">
+                <For each={overview()?.backups ?? []}>
+                  {(backup) => (
+                    <li class="provider-row" data-testid="backup-row" data-path={backup.path}>
+                      <span class="provider-detail">{backup.name}</span>{" "}
+                      <span class="provider-detail">{humanSize(props.t, backup.bytes)}, {new Date(backup.modified).toLocaleString()}</span>
+                    </li>
+                  )}
+                </For>
+              </ul>
+            </Show>
+          </>
+        )}
+      </Show>
+    </section>
+  );
+};
