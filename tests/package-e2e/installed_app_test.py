@@ -154,7 +154,13 @@ def main():
         assert not outside, f"the app wrote outside the XDG folders of HOME: {outside}"
 
     def start_up_check_finds_the_update_and_a_tampered_signature_is_refused():
-        open_settings()
+        # Seen without opening Settings: the sidebar's notice, which opens Settings at Updates.
+        driver.wait_for("[data-testid=update-badge]", contains=f"Dossier {version_next} is ready", timeout=60)[0]
+        assert attribute("[data-testid=update-badge]", "data-version") == version_next
+        assert not driver.find_all("[data-testid=settings]"), "Settings was open before the notice was used"
+        shot("installed-02a-update-badge.png")
+        driver.click(driver.find_all("[data-testid=update-badge-open]")[0])
+        driver.wait_for("[data-testid=updates]")
         assert attribute("[data-testid=current-version]", "data-version") == version_n
         offer = driver.wait_for("[data-testid=update-available]", contains=f"Dossier {version_next} is ready")[0]
         assert "Second line of the notes." in driver.text(offer)
@@ -178,9 +184,10 @@ def main():
         driver.start(APPLICATION)
         driver.wait_for("[data-testid=new-session]", timeout=90)
         open_settings()
-        # Checked less than a day ago: no automatic check this time, so no offer yet.
+        # Checked less than a day ago: no automatic check this time, so no offer yet, nor a notice.
         driver.wait_for("[data-testid=check-updates]")
         assert not driver.find_all("[data-testid=update-available]")
+        assert not driver.find_all("[data-testid=update-badge]")
         assert "/latest.json" not in server.requests[requests_before:], server.requests
         driver.click(driver.find_all("[data-testid=check-updates]")[0])
         driver.wait_for("[data-testid=update-available]", contains=f"Dossier {version_next} is ready")

@@ -22,6 +22,8 @@ import { createReshaping } from "./lib/reshaping";
 import { displayTitle } from "./lib/session-title";
 import { createToasts } from "./lib/toasts";
 import type { Backend } from "./lib/transport";
+import { createUpdateNotice } from "./lib/update-notice";
+import { desktopUpdateCommands, type UpdateCommands } from "./lib/updates";
 
 /** Where the sidebar's hidden or shown state is remembered between launches. */
 const sidebarKey = "dossier.sidebarCollapsed";
@@ -38,6 +40,8 @@ export interface AppProps {
   backend: Backend;
   /** How shortcuts are spelled (⌘ on a Mac); Ctrl+ when absent. */
   keys?: ShortcutKeys;
+  /** The shell's update commands (tests pass a fake); the desktop app's by default, none in a browser. */
+  updates?: UpdateCommands;
 }
 
 export const App: Component<AppProps> = (props) => {
@@ -69,6 +73,20 @@ export const App: Component<AppProps> = (props) => {
   const [paletteOpen, setPaletteOpen] = createSignal(false);
   const [findOpen, setFindOpen] = createSignal(false);
   const [settingsOpen, setSettingsOpen] = createSignal(false);
+  /** Settings opened from the update notice starts at its Updates section. */
+  const [settingsAtUpdates, setSettingsAtUpdates] = createSignal(false);
+  // eslint-disable-next-line solid/reactivity -- chosen once, like the backend
+  const updateCommands = props.updates ?? desktopUpdateCommands();
+  const updateNotice = createUpdateNotice(updateCommands, localStorage);
+  const openSettings = (atUpdates = false) => {
+    setSettingsAtUpdates(atUpdates);
+    setSettingsOpen(true);
+  };
+  const closeSettings = () => {
+    setSettingsOpen(false);
+    // A check in Settings may have found an update, or installed the one the notice was about.
+    updateNotice.refresh();
+  };
   let composerField: HTMLTextAreaElement | undefined;
   let fileInput: HTMLInputElement | undefined;
   let importInput: HTMLInputElement | undefined;
@@ -164,9 +182,9 @@ export const App: Component<AppProps> = (props) => {
       toggleSidebar();
     } else if (command && event.key === ",") {
       event.preventDefault();
-      setSettingsOpen(true);
+      openSettings();
     } else if (event.key === "Escape" && settingsOpen()) {
-      setSettingsOpen(false);
+      closeSettings();
     } else if (event.key === "Escape") {
       const open = chat.selectedId();
       if (open !== undefined && chat.isBusy(open)) void chat.stop(open);
@@ -249,7 +267,11 @@ export const App: Component<AppProps> = (props) => {
         locale={props.locale}
         chat={chat}
         onOpenSearch={() => setPaletteOpen(true)}
-        onOpenSettings={() => setSettingsOpen(true)}
+        onOpenSettings={() => { openSettings(); }}
+        updateReady={(() => {
+          const update = updateNotice.shown();
+          return update === undefined ? undefined : { update, open: () => { openSettings(true); }, dismiss: () => { updateNotice.dismiss(update.version); } };
+        })()}
         onImport={startImport}
         working={reshaping.working()}
         onArchive={archive}
@@ -313,7 +335,7 @@ export const App: Component<AppProps> = (props) => {
                 setText(example);
                 composerField?.focus();
               }}
-              onAddProvider={() => setSettingsOpen(true)}
+              onAddProvider={() => { openSettings(); }}
             />
           }
         >
@@ -363,7 +385,14 @@ export const App: Component<AppProps> = (props) => {
         <SearchPalette t={t} locale={props.locale} chat={chat} onClose={() => setPaletteOpen(false)} onChosen={() => composerField?.focus()} />
       </Show>
       <Show when={settingsOpen()}>
-        <Settings t={t} backend={props.backend} onClose={() => setSettingsOpen(false)} onChanged={() => void chat.reloadModels()} />
+        <Settings
+          t={t}
+          backend={props.backend}
+          onClose={closeSettings}
+          onChanged={() => void chat.reloadModels()}
+          {...(updateCommands === undefined ? {} : { updates: updateCommands })}
+          startAt={settingsAtUpdates() ? "updates" : undefined}
+        />
       </Show>
       <Show when={hovering()}>
         <div class="drop-overlay" data-testid="drop-overlay" aria-live="polite">

@@ -27,6 +27,8 @@ export interface SettingsProps {
   onChanged: () => void;
   /** The shell's update commands (tests pass a fake); the desktop app's by default. */
   updates?: UpdateCommands;
+  /** Opened from the sidebar's update notice: focus starts on the Updates section, scrolled into view. */
+  startAt?: "updates" | undefined;
 }
 
 export const Settings: Component<SettingsProps> = (props) => {
@@ -124,8 +126,13 @@ export const Settings: Component<SettingsProps> = (props) => {
   };
 
   let dialog: HTMLElement | undefined;
-  // Focus goes in (to Close, the one control always there) and back to what opened it; Tab stays inside.
-  const focus = createDialogFocus(() => dialog, () => dialog?.querySelector<HTMLElement>("[data-testid=close-settings]") ?? undefined);
+  let updatesSection: HTMLElement | undefined;
+  // Focus goes in (to Close, the one control always there, or to Updates when asked) and back to
+  // what opened it; Tab stays inside.
+  const focus = createDialogFocus(
+    () => dialog,
+    () => (props.startAt === "updates" ? updatesSection : undefined) ?? dialog?.querySelector<HTMLElement>("[data-testid=close-settings]") ?? undefined,
+  );
 
   return (
     <div class="settings-backdrop" onClick={(event) => { if (event.target === event.currentTarget) props.onClose(); }}>
@@ -263,7 +270,7 @@ export const Settings: Component<SettingsProps> = (props) => {
             )}
           </Show>
           <Show when={updateCommands !== undefined}>
-            <section class="settings-updates" data-testid="updates" aria-labelledby="updates-title">
+            <section class="settings-updates" data-testid="updates" aria-labelledby="updates-title" tabIndex={-1} ref={updatesSection}>
               <h3 class="settings-section" id="updates-title">{props.t("updatesTitle")}</h3>
               <Show when={updateStatus()}>
                 {(status) => (

@@ -1,7 +1,8 @@
 // The left column: new session, search everything (Ctrl/Cmd+K opens the palette), a filter by
 // title, and the sessions in sections — Pinned, Today, Yesterday, Previous 7 days, then by
 // month (`session-groups.ts`) — paged from the backend and virtualised, so ten thousand
-// sessions scroll like ten; at the bottom the app's own actions, Import and Settings. Rename inline, pin, archive, delete
+// sessions scroll like ten; at the bottom the app's own actions, Import and Settings (and
+// "Dossier X.Y is ready" when an update is found, `UpdateBadge.tsx`). Rename inline, pin, archive, delete
 // after an inline confirmation; tick several (or Ctrl/Cmd-click, Shift-click) to archive or
 // delete them at once. The list is one Tab stop: ↑/↓, Home and End move between sessions, Enter
 // opens, →/← reach the row's own buttons, Delete asks to delete and F2 renames.
@@ -18,6 +19,8 @@ import { extend, noSelection, prune, type Selection, selectedInOrder, toggle } f
 import { observeRectOr } from "../lib/virtual-list";
 import { Icon } from "./Icon";
 import { SessionBulkActions } from "./SessionBulkActions";
+import { UpdateBadge } from "./UpdateBadge";
+import type { AvailableUpdate } from "../lib/shell-bindings/AvailableUpdate";
 
 const rowHeight = 38;
 const headingHeight = 30;
@@ -38,6 +41,8 @@ export interface SidebarProps {
   working: ReshapingWork | undefined;
   /** Archives and says so with Undo; resolves with the ids that could not be archived. */
   onArchive: (sessionIds: readonly string[]) => Promise<string[]>;
+  /** An update found and not dismissed: shown among the app's actions, opening Settings → Updates. */
+  updateReady?: { update: AvailableUpdate; open: () => void; dismiss: () => void } | undefined;
 }
 
 export const Sidebar: Component<SidebarProps> = (props) => {
@@ -132,7 +137,14 @@ export const Sidebar: Component<SidebarProps> = (props) => {
     observeElementRect: observeRectOr({ width: 260, height: 600 }),
   });
 
-  const [footerStop, setFooterStop] = createSignal<"import" | "settings">("import");
+  // The toolbar's one Tab stop: the update notice while there is one, unless the person moved on.
+  const [footerStop, setFooterStop] = createSignal<"update" | "import" | "settings">("update");
+  const footerTabStop = () => {
+    const wanted = footerStop();
+    if (wanted === "update" && props.updateReady !== undefined) return "update";
+    if (wanted === "settings" || props.working !== undefined) return "settings";
+    return "import";
+  };
   const onFooterKeyDown = (event: KeyboardEvent) => {
     if (!["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"].includes(event.key)) return;
     const buttons = Array.from((event.currentTarget as HTMLElement).querySelectorAll<HTMLButtonElement>("button:not(:disabled)"));
@@ -285,13 +297,25 @@ export const Sidebar: Component<SidebarProps> = (props) => {
       </div>
       {/* The app's own actions: one Tab stop, ←/→ between them (a toolbar). */}
       <div class="sidebar-footer" role="toolbar" aria-label={props.t("appActions")} onKeyDown={onFooterKeyDown}>
+        <Show when={props.updateReady}>
+          {(ready) => (
+            <UpdateBadge
+              t={props.t}
+              update={ready().update}
+              tabStop={footerTabStop() === "update"}
+              onFocus={() => setFooterStop("update")}
+              onOpen={() => { ready().open(); }}
+              onDismiss={() => { ready().dismiss(); }}
+            />
+          )}
+        </Show>
         <button
           type="button"
           class="sidebar-settings"
           data-testid="import"
           title={props.t("importHint")}
           disabled={props.working !== undefined}
-          tabIndex={footerStop() === "import" && props.working === undefined ? 0 : -1}
+          tabIndex={footerTabStop() === "import" ? 0 : -1}
           onFocus={() => setFooterStop("import")}
           onClick={() => { props.onImport(); }}
         >
@@ -304,7 +328,7 @@ export const Sidebar: Component<SidebarProps> = (props) => {
               class="sidebar-settings"
               data-testid="open-settings"
               title={props.t("settingsOpen")}
-              tabIndex={footerStop() === "import" && props.working === undefined ? -1 : 0}
+              tabIndex={footerTabStop() === "settings" ? 0 : -1}
               onFocus={() => setFooterStop("settings")}
               onClick={() => { open()(); }}
             >

@@ -315,6 +315,8 @@ const en = {
   updatesViaPackageManagerDeb: "Dossier was installed from a .deb package, so the update goes through your package manager (dpkg), which asks for an administrator's password. You can also install the new .deb yourself.",
   updatesViaPackageManagerRpm: "Dossier was installed from an .rpm package, so the update goes through your package manager (rpm), which asks for an administrator's password. You can also install the new .rpm yourself.",
   updatesFromSource: "This copy was built from source: it can tell you about a new version but does not install it. Get the new version and build it again.",
+  updatesBadgeHint: "Open Settings → Updates",
+  updatesBadgeDismiss: "Hide the notice for Dossier {version}",
 } as const;
 
 /** A key of the string table; the English table is the source of truth for which keys exist. */
@@ -634,6 +636,8 @@ const zhCN: Messages = {
   updatesViaPackageManagerDeb: "Dossier 是通过 .deb 软件包安装的，因此更新会交给系统的包管理器（dpkg），它会要求输入管理员密码。你也可以自行安装新的 .deb。",
   updatesViaPackageManagerRpm: "Dossier 是通过 .rpm 软件包安装的，因此更新会交给系统的包管理器（rpm），它会要求输入管理员密码。你也可以自行安装新的 .rpm。",
   updatesFromSource: "这个副本是从源码构建的：它会告诉你有新版本，但不会自行安装。请获取新版本并重新构建。",
+  updatesBadgeHint: "打开 设置 → 更新",
+  updatesBadgeDismiss: "不再提示 Dossier {version}",
 };
 
 /** All tables by locale. */

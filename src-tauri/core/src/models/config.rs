@@ -317,12 +317,12 @@ mod tests {
 
     #[test]
     fn locations_honour_overrides() {
-        let locations = Locations::from_values(
-            Some(PathBuf::from("/tmp/data")),
-            Some(PathBuf::from("/tmp/c.json")),
-        );
-        assert_eq!(locations.data_dir, PathBuf::from("/tmp/data"));
-        assert_eq!(locations.config_path, PathBuf::from("/tmp/c.json"));
+        // The system's temporary folder, so the paths are ones this system can have.
+        let data = std::env::temp_dir().join("data");
+        let config = std::env::temp_dir().join("c.json");
+        let locations = Locations::from_values(Some(data.clone()), Some(config.clone()));
+        assert_eq!(locations.data_dir, data);
+        assert_eq!(locations.config_path, config);
         let defaults = Locations::from_values(None, None);
         assert!(defaults.data_dir.ends_with("dossier"));
     }

@@ -168,13 +168,15 @@ async fn everything_server_connects_and_its_resources_land_in_a_prompt() {
     test.ledger.close().await;
 }
 
+// Unix only: the misbehaving servers are `sh` scripts, and on Windows every local server starts
+// through `cmd /c` (for `npx.cmd`), where a missing program is cmd's own failure, not a start error.
+#[cfg(unix)]
 #[tokio::test]
 async fn servers_that_misbehave_fail_with_a_clear_status() {
     let config = config_with_servers(json!({
         "garbage": {"type": "local", "command": ["sh", "-c", "echo 'this is not json'; echo 'garbage server says why' >&2; exit 3"], "timeout": 5000},
         "silent": {"type": "local", "command": ["sh", "-c", "echo 'waiting forever' >&2; exec sleep 60"], "timeout": 800},
-        "missing": {"type": "local", "command": ["/no/such/program"]},
-        "malformed": {"type": "remote", "url": "ftp://example"}
+        "missing": {"type": "local", "command": ["/no/such/program"]}
     }));
     let test = open(&config).await;
     let failed = |status: &McpStatus| matches!(status, McpStatus::Failed { .. });
@@ -193,12 +195,29 @@ async fn servers_that_misbehave_fail_with_a_clear_status() {
         matches!(&missing, McpStatus::Failed { error, .. } if error.starts_with("Could not start /no/such/program")),
         "{missing:?}"
     );
+    test.ledger.close().await;
+}
+
+#[tokio::test]
+async fn a_remote_server_with_a_malformed_url_fails_with_a_clear_status() {
+    let config = config_with_servers(json!({
+        "malformed": {"type": "remote", "url": "ftp://example"}
+    }));
+    let test = open(&config).await;
+    let malformed = wait_for(&test, "malformed", |status| {
+        matches!(status, McpStatus::Failed { .. })
+    })
+    .await;
     assert!(
-        matches!(&test.ledger.mcp_status()["malformed"], McpStatus::Failed { error, .. } if error.contains("\"url\" is not a valid http(s) URL")),
+        matches!(&malformed, McpStatus::Failed { error, .. } if error.contains("\"url\" is not a valid http(s) URL")),
+        "{malformed:?}"
     );
     test.ledger.close().await;
 }
 
+// Unix only: the server's pid comes from `sh` (`echo $$`) and it is ended with `kill -9`. On
+// Windows the same code path (a server whose process ends) is reached through the job object.
+#[cfg(unix)]
 #[tokio::test]
 async fn a_killed_server_is_marked_failed_and_comes_back() {
     let Some(servers) = test_servers() else {

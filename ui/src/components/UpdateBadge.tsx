@@ -1,0 +1,55 @@
+// "Dossier X.Y is ready" in the sidebar's app actions (lib/update-notice.ts decides when): the
+// button opens Settings → Updates, ✕ hides the notice for this version. Both sit in the footer's
+// toolbar, so ←/→ reach them; the badge is the toolbar's Tab stop while it is there, unless the
+// person moved elsewhere in it.
+import type { Component } from "solid-js";
+import type { Translate } from "../lib/i18n";
+import type { AvailableUpdate } from "../lib/shell-bindings/AvailableUpdate";
+
+export interface UpdateBadgeProps {
+  t: Translate;
+  update: AvailableUpdate;
+  /** This badge's button is the toolbar's one Tab stop. */
+  tabStop: boolean;
+  onFocus: () => void;
+  onOpen: () => void;
+  onDismiss: () => void;
+}
+
+export const UpdateBadge: Component<UpdateBadgeProps> = (props) => {
+  const dismiss = (event: MouseEvent) => {
+    // The ✕ goes away with the notice: focus stays in the toolbar, on its Tab stop, not on the page.
+    const toolbar = (event.currentTarget as HTMLElement).closest<HTMLElement>("[role=toolbar]");
+    const hadFocus = toolbar?.contains(document.activeElement) === true;
+    props.onDismiss();
+    if (hadFocus) queueMicrotask(() => toolbar.querySelector<HTMLElement>("button[tabindex='0']")?.focus());
+  };
+  return (
+    <div class="update-badge" data-testid="update-badge" data-version={props.update.version}>
+      <button
+        type="button"
+        class="sidebar-settings update-badge-open"
+        data-testid="update-badge-open"
+        title={props.t("updatesBadgeHint")}
+        tabIndex={props.tabStop ? 0 : -1}
+        onFocus={() => { props.onFocus(); }}
+        onClick={() => { props.onOpen(); }}
+      >
+        <span class="update-badge-dot" aria-hidden="true" />
+        <span class="update-badge-label">{props.t("updatesReady", { version: props.update.version })}</span>
+      </button>
+      <button
+        type="button"
+        class="icon-button update-badge-dismiss"
+        data-testid="update-badge-dismiss"
+        tabIndex={-1}
+        aria-label={props.t("updatesBadgeDismiss", { version: props.update.version })}
+        title={props.t("updatesBadgeDismiss", { version: props.update.version })}
+        onFocus={() => { props.onFocus(); }}
+        onClick={dismiss}
+      >
+        ✕
+      </button>
+    </div>
+  );
+};
