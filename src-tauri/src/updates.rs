@@ -280,43 +280,77 @@ fn install_error(
     ShellError::UpdateInstallFailed { reason }
 }
 
+/// What the start-up check did; only `Found` reaches the window.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AutomaticCheck {
+    /// Built from source, turned off, or checked less than a day ago: nothing was asked.
+    NotDue,
+    Found(AvailableUpdate),
+    UpToDate,
+    /// Offline (or the server is down): said in the log only, and tried again at a later start.
+    Unreachable,
+    Failed,
+}
+
 /// Start-up: checks once a day when turned on, in the background, and says nothing when the
 /// server cannot be reached (offline is normal). A copy built from source never checks.
 pub fn spawn_automatic_check<R: Runtime>(app: AppHandle<R>) {
+    tauri::async_runtime::spawn(async move {
+        automatic_check(&app).await;
+    });
+}
+
+/// The start-up check itself; an update found is announced to the window
+/// (`UPDATE_AVAILABLE_EVENT`), anything else only logged.
+pub async fn automatic_check<R: Runtime>(app: &AppHandle<R>) -> AutomaticCheck {
     let Some(updates) = app.try_state::<Updates>() else {
-        return;
+        return AutomaticCheck::NotDue;
     };
     if !updates.install_kind.can_install_updates() {
-        return;
+        return AutomaticCheck::NotDue;
     }
     if !updates.schedule.load().is_due(now_ms()) {
         tracing::debug!("automatic update check not due");
-        return;
+        return AutomaticCheck::NotDue;
     }
-    tauri::async_runtime::spawn(async move {
-        let updates = app.state::<Updates>();
-        match updates.check(&app).await {
-            Ok(Some(available)) => {
-                tracing::info!(version = %available.version, "an update is available");
-                if let Err(error) = app.emit(UPDATE_AVAILABLE_EVENT, &available) {
-                    tracing::warn!(%error, "could not tell the window about the update");
-                }
+    match updates.check(app).await {
+        Ok(Some(available)) => {
+            tracing::info!(version = %available.version, "an update is available");
+            if let Err(error) = app.emit(UPDATE_AVAILABLE_EVENT, &available) {
+                tracing::warn!(%error, "could not tell the window about the update");
             }
-            Ok(None) => tracing::info!("no update available"),
-            Err(ShellError::UpdateServerUnreachable { reason }) => {
-                tracing::info!(%reason, "update server not reachable; will try at a later start")
-            }
-            Err(error) => tracing::warn!(%error, "automatic update check failed"),
+            AutomaticCheck::Found(available)
         }
-    });
+        Ok(None) => {
+            tracing::info!("no update available");
+            AutomaticCheck::UpToDate
+        }
+        Err(ShellError::UpdateServerUnreachable { reason }) => {
+            tracing::info!(%reason, "update server not reachable; will try at a later start");
+            AutomaticCheck::Unreachable
+        }
+        Err(error) => {
+            tracing::warn!(%error, "automatic update check failed");
+            AutomaticCheck::Failed
+        }
+    }
 }
 
 /// Waits until no session is writing a reply. Subscribes before looking, so an idle event
 /// between the look and the wait is not missed.
 async fn replies_finished(ledger: Ledger) {
-    let mut events = ledger.events().subscribe();
+    let events = ledger.events().subscribe();
+    until_idle(events, || ledger.status().len()).await;
+}
+
+/// Returns once `streaming()` counts no reply, looking again after every event (a session going
+/// idle is one); when the events end (the ledger closed) there is nothing left to wait for.
+async fn until_idle<T: Clone>(
+    mut events: tokio::sync::broadcast::Receiver<T>,
+    streaming: impl Fn() -> usize,
+) {
     loop {
-        if ledger.status().is_empty() {
+        if streaming() == 0 {
             return;
         }
         if let Err(tokio::sync::broadcast::error::RecvError::Closed) = events.recv().await {

@@ -103,6 +103,12 @@ struct Harness {
 }
 
 fn harness(endpoint: &str) -> Harness {
+    harness_installed_as(endpoint, InstallKind::of_this_process())
+}
+
+/// As installed by `kind`: the start-up check runs only in an installed copy (nothing here
+/// installs, so no test binary overwrites itself).
+fn harness_installed_as(endpoint: &str, kind: InstallKind) -> Harness {
     let folder = tempfile::tempdir().expect("temp dir");
     let locations = Locations::from_values(
         Some(folder.path().join("data")),
@@ -127,7 +133,7 @@ fn harness(endpoint: &str) -> Harness {
         .expect("app builds");
     app.manage(Updates::new(
         folder.path().join("config").join("updates.json"),
-        InstallKind::of_this_process(),
+        kind,
     ));
     let window = WebviewWindowBuilder::new(&app, "main", Default::default())
         .build()
@@ -333,4 +339,129 @@ fn a_restart_waits_for_streaming_replies_unless_told_to_go_now() {
         serde_json::to_value(restart_plan(1, false)).expect("serialises"),
         json!({"plan": "whenRepliesFinish", "streaming": 1})
     );
+}
+
+/// Counts the update announcements the window would receive.
+fn announcements(harness: &Harness) -> Arc<Mutex<Vec<String>>> {
+    use tauri::Listener;
+    let heard = Arc::new(Mutex::new(Vec::new()));
+    let sink = heard.clone();
+    harness
+        .app
+        .listen_any(UPDATE_AVAILABLE_EVENT, move |event| {
+            sink.lock().expect("lock").push(event.payload().to_string());
+        });
+    heard
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .expect("bind")
+        .local_addr()
+        .expect("address")
+        .port()
+}
+
+#[test]
+fn the_start_up_check_is_silent_offline_and_tries_again_at_the_next_start() {
+    let harness = harness_installed_as(
+        &format!("http://127.0.0.1:{}/latest.json", free_port()),
+        InstallKind::AppImage,
+    );
+    let heard = announcements(&harness);
+    let outcome = tauri::async_runtime::block_on(automatic_check(harness.app.handle()));
+    assert_eq!(outcome, AutomaticCheck::Unreachable);
+    // Nothing reaches the window: no announcement, and no error for the person to dismiss.
+    assert!(heard.lock().expect("lock").is_empty());
+    let status = harness.invoke("update_status", json!({})).expect("status");
+    assert_eq!(status["available"], Value::Null);
+    assert_eq!(status["lastCheckedAt"], Value::Null);
+    // Not counted as a check: the next start asks again.
+    let schedule = ScheduleFile::new(harness.folder.path().join("config/updates.json")).load();
+    assert!(schedule.is_due(now_ms()));
+}
+
+#[test]
+fn the_start_up_check_announces_what_it_finds_once_a_day_and_never_when_turned_off() {
+    let server = ReleaseServer::start("/package.bin");
+    let endpoint = format!("{}/latest.json", server.address);
+
+    let source = harness(&endpoint);
+    assert_eq!(
+        tauri::async_runtime::block_on(automatic_check(source.app.handle())),
+        AutomaticCheck::NotDue,
+        "a copy built from source never checks by itself"
+    );
+
+    let installed = harness_installed_as(&endpoint, InstallKind::AppImage);
+    let heard = announcements(&installed);
+    let outcome = tauri::async_runtime::block_on(automatic_check(installed.app.handle()));
+    let AutomaticCheck::Found(found) = outcome else {
+        panic!("expected the update, got {outcome:?}");
+    };
+    assert_eq!(found.version, "9.9.9");
+    let payloads = heard.lock().expect("lock").clone();
+    assert_eq!(payloads.len(), 1, "{payloads:?}");
+    let announced: Value = serde_json::from_str(&payloads[0]).expect("payload is JSON");
+    assert_eq!(announced["version"], "9.9.9");
+    // Settings (or the sidebar's notice) opened later finds it in the status too.
+    let status = installed
+        .invoke("update_status", json!({}))
+        .expect("status");
+    assert_eq!(status["available"]["version"], "9.9.9");
+
+    // The same day: not again.
+    assert_eq!(
+        tauri::async_runtime::block_on(automatic_check(installed.app.handle())),
+        AutomaticCheck::NotDue
+    );
+
+    let turned_off = harness_installed_as(&endpoint, InstallKind::AppImage);
+    turned_off
+        .invoke("set_automatic_update_checks", json!({"enabled": false}))
+        .expect("saved");
+    let heard = announcements(&turned_off);
+    assert_eq!(
+        tauri::async_runtime::block_on(automatic_check(turned_off.app.handle())),
+        AutomaticCheck::NotDue
+    );
+    assert!(heard.lock().expect("lock").is_empty());
+    let status = turned_off
+        .invoke("update_status", json!({}))
+        .expect("status");
+    assert_eq!(status["lastCheckedAt"], Value::Null);
+}
+
+#[test]
+fn a_waiting_restart_goes_ahead_only_once_every_reply_has_finished() {
+    use std::future::Future;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::task::{Context, Poll, Waker};
+
+    let (sender, receiver) = tokio::sync::broadcast::channel::<&str>(16);
+    let streaming = AtomicUsize::new(2);
+    let mut wait = Box::pin(until_idle(receiver, || streaming.load(Ordering::SeqCst)));
+    let mut context = Context::from_waker(Waker::noop());
+    let mut poll = || wait.as_mut().poll(&mut context).is_ready();
+
+    assert!(!poll(), "two replies are streaming");
+    streaming.store(1, Ordering::SeqCst);
+    sender.send("session.idle").expect("sent");
+    assert!(!poll(), "one reply is still streaming");
+    streaming.store(0, Ordering::SeqCst);
+    sender.send("session.idle").expect("sent");
+    assert!(poll(), "every session is idle");
+
+    // With nothing streaming it does not wait at all; a closed ledger leaves nothing to wait for.
+    let (_sender, receiver) = tokio::sync::broadcast::channel::<&str>(1);
+    assert!(Box::pin(until_idle(receiver, || 0))
+        .as_mut()
+        .poll(&mut Context::from_waker(Waker::noop()))
+        .is_ready());
+    let (sender, receiver) = tokio::sync::broadcast::channel::<&str>(1);
+    drop(sender);
+    assert!(Box::pin(until_idle(receiver, || 3))
+        .as_mut()
+        .poll(&mut Context::from_waker(Waker::noop()))
+        .is_ready());
 }
