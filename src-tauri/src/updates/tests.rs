@@ -436,7 +436,7 @@ fn the_start_up_check_announces_what_it_finds_once_a_day_and_never_when_turned_o
 fn a_waiting_restart_goes_ahead_only_once_every_reply_has_finished() {
     use std::future::Future;
     use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::task::{Context, Poll, Waker};
+    use std::task::{Context, Waker};
 
     let (sender, receiver) = tokio::sync::broadcast::channel::<&str>(16);
     let streaming = AtomicUsize::new(2);

@@ -5,7 +5,8 @@
 
 use crate::store::upgrade_backup;
 use crate::wire::error::LedgerError;
-use sqlx::{Connection, SqliteConnection};
+use sqlx::sqlite::SqliteConnectOptions;
+use sqlx::{ConnectOptions, Connection, SqliteConnection};
 use std::path::{Path, PathBuf};
 
 pub const DAMAGED_FOLDER: &str = "damaged";
@@ -39,27 +40,35 @@ pub(crate) fn is_damage(error: &sqlx::Error) -> bool {
     }
 }
 
+/// SQLite's extended codes for a read-only connection that met a write a crash interrupted: a
+/// hot rollback journal to roll back (`SQLITE_READONLY_ROLLBACK`) or a write-ahead log whose
+/// index must be rebuilt (`SQLITE_READONLY_RECOVERY`, `SQLITE_READONLY_CANTINIT`).
+const INTERRUPTED_WRITE: [i32; 3] = [776, 264, 1288];
+
+/// What the read-only check found.
+enum Checked {
+    Sound(SqliteConnection),
+    Damaged(String),
+}
+
 /// Opens `database` read-only and checks it. Returns the open connection when the file is
 /// sound; refuses a damaged one with `DatabaseDamaged` after putting a copy aside.
 pub(crate) async fn open_checked(
     database: &Path,
     data_dir: &Path,
 ) -> Result<SqliteConnection, LedgerError> {
-    let finding = match upgrade_backup::read_only(database).await {
-        Ok(mut connection) => match quick_check(&mut connection).await {
-            Ok(None) => return Ok(connection),
-            Ok(Some(finding)) => {
-                close(connection).await;
-                finding
-            }
-            Err(error) if is_damage(&error) => {
-                close(connection).await;
-                error.to_string()
-            }
-            Err(error) => return Err(error.into()),
-        },
-        Err(error) if is_damage(&error) => error.to_string(),
-        Err(error) => return Err(error.into()),
+    let checked = match check_read_only(database).await {
+        Err(error) if is_interrupted_write(&error) => {
+            // A crash in the middle of a write (a kill during a first-open conversion, say):
+            // SQLite itself must finish undoing it before anyone can read the file.
+            finish_interrupted_write(database).await?;
+            check_read_only(database).await?
+        }
+        other => other?,
+    };
+    let finding = match checked {
+        Checked::Sound(connection) => return Ok(connection),
+        Checked::Damaged(finding) => finding,
     };
     let kept_at = match keep_aside(database, data_dir) {
         Ok(kept_at) => Some(kept_at.display().to_string()),
@@ -76,6 +85,56 @@ pub(crate) async fn open_checked(
             .await
             .map(|backup| backup.display().to_string()),
     })
+}
+
+async fn check_read_only(database: &Path) -> Result<Checked, sqlx::Error> {
+    let mut connection = match upgrade_backup::read_only(database).await {
+        Ok(connection) => connection,
+        Err(error) if is_damage(&error) => return Ok(Checked::Damaged(error.to_string())),
+        Err(error) => return Err(error),
+    };
+    match quick_check(&mut connection).await {
+        Ok(None) => Ok(Checked::Sound(connection)),
+        Ok(Some(finding)) => {
+            close(connection).await;
+            Ok(Checked::Damaged(finding))
+        }
+        Err(error) => {
+            close(connection).await;
+            if is_damage(&error) {
+                Ok(Checked::Damaged(error.to_string()))
+            } else {
+                Err(error)
+            }
+        }
+    }
+}
+
+fn is_interrupted_write(error: &sqlx::Error) -> bool {
+    match error {
+        sqlx::Error::Database(database) => database
+            .code()
+            .and_then(|code| code.parse::<i32>().ok())
+            .is_some_and(|code| INTERRUPTED_WRITE.contains(&code)),
+        _ => false,
+    }
+}
+
+/// SQLite rolls back a hot journal (or rebuilds a log's index) on the first read of a
+/// connection that may write; this read is that first read. It restores the last committed
+/// state and changes nothing that was committed, so it is no write of ours — a newer
+/// database is still never written to by this app.
+async fn finish_interrupted_write(database: &Path) -> Result<(), sqlx::Error> {
+    let mut connection = SqliteConnectOptions::new()
+        .filename(database)
+        .connect()
+        .await?;
+    let outcome: Result<i64, sqlx::Error> =
+        sqlx::query_scalar("SELECT count(*) FROM sqlite_master")
+            .fetch_one(&mut connection)
+            .await;
+    close(connection).await;
+    outcome.map(drop)
 }
 
 async fn close(connection: SqliteConnection) {

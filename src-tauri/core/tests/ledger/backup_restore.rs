@@ -173,7 +173,9 @@ async fn refused(test: &support::TestLedger, name: &str) -> PathBuf {
 async fn each_file_that_is_not_a_restorable_backup_is_refused_changing_nothing() {
     let test = open(FAKE_CONFIG).await;
     titled(&test.ledger, "mine").await;
-    let cases: [(&str, fn(&LedgerError) -> bool, &str); 4] = [
+    // (the file offered, whether the error is the expected kind, words its message must say)
+    type Case = (&'static str, fn(&LedgerError) -> bool, &'static str);
+    let cases: [Case; 4] = [
         (
             "random.db",
             |error| matches!(error, LedgerError::BackupNotADatabase { .. }),

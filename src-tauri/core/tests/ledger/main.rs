@@ -12,6 +12,7 @@ mod crash_consistency;
 mod disk_space;
 mod fake_provider;
 mod hooks;
+mod interrupted_write;
 mod ledger_fixture;
 mod listing_cache;
 mod manual_backup;
