@@ -7,78 +7,17 @@
 //! in seconds and MB/s, and how long reads of the first page of sessions take while the backup
 //! runs (what the window does meanwhile: the backup is off its path, so these must stay short).
 
+#[path = "support/history.rs"]
+mod history;
+
 use dossier_core::models::config::{Config, Locations};
-use dossier_core::store::message_store;
-use dossier_core::store::session_store::{self, SessionQuery};
-use dossier_core::wire::id::IdKind;
-use dossier_core::wire::message::{Message, UserMessage, UserModel, UserTime};
-use dossier_core::wire::part::{Part, PartBody, TextPart};
+use dossier_core::store::session_store::SessionQuery;
 use dossier_core::wire::session::CreateSession;
-use dossier_core::{Ledger, LedgerOptions};
+use dossier_core::LedgerOptions;
 use std::time::{Duration, Instant};
 
 const MESSAGES_PER_SESSION: usize = 10;
 const PARTS_PER_MESSAGE: usize = 10;
-
-async fn fill_session(ledger: &Ledger, session_id: &str) {
-    let now = ledger.now();
-    let mut transaction = ledger
-        .pool()
-        .begin()
-        .await
-        .unwrap_or_else(|error| panic!("{error}"));
-    let mut seq = session_store::reserve_sequence(
-        &mut transaction,
-        session_id,
-        (MESSAGES_PER_SESSION * (1 + PARTS_PER_MESSAGE)) as i64,
-    )
-    .await
-    .unwrap_or_else(|error| panic!("{error}"));
-    for index in 0..MESSAGES_PER_SESSION {
-        let message_id = ledger.new_id(IdKind::Message);
-        let message = Message::User(UserMessage {
-            id: message_id.clone(),
-            session_id: session_id.into(),
-            time: UserTime { created: now },
-            format: None,
-            summary: None,
-            agent: "build".into(),
-            model: UserModel {
-                provider_id: "fake".into(),
-                model_id: "fake-model".into(),
-                variant: None,
-            },
-            system: None,
-            tools: None,
-        });
-        message_store::insert_message(&mut transaction, &message, seq, now)
-            .await
-            .unwrap_or_else(|error| panic!("{error}"));
-        seq += 1;
-        for part_index in 0..PARTS_PER_MESSAGE {
-            let part = Part {
-                id: ledger.new_id(IdKind::Part),
-                session_id: session_id.into(),
-                message_id: message_id.clone(),
-                body: PartBody::Text(TextPart {
-                    text: format!(
-                        "message {index} part {part_index}: {}",
-                        "lorem ipsum dolor sit amet ".repeat(30)
-                    ),
-                    ..TextPart::default()
-                }),
-            };
-            message_store::insert_part(&mut transaction, &part, seq, now)
-                .await
-                .unwrap_or_else(|error| panic!("{error}"));
-            seq += 1;
-        }
-    }
-    transaction
-        .commit()
-        .await
-        .unwrap_or_else(|error| panic!("{error}"));
-}
 
 fn size_of(path: &std::path::Path) -> u64 {
     ["", "-wal"]
@@ -119,7 +58,17 @@ async fn main() {
             .create_session(CreateSession::default())
             .await
             .unwrap_or_else(|error| panic!("{error}"));
-        fill_session(&ledger, &session.id).await;
+        history::fill(
+            &ledger,
+            &session.id,
+            &history::History {
+                messages: MESSAGES_PER_SESSION,
+                parts_per_message: PARTS_PER_MESSAGE,
+                phrase_repeats: 30,
+                synthetic_parts: 0,
+            },
+        )
+        .await;
     }
     sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
         .execute(ledger.pool())

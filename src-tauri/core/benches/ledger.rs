@@ -8,15 +8,16 @@
 //! 3. the newest 50 and all 1,000 messages of a 1,000-message session (4 parts each), read and
 //!    serialised to JSON as an adapter would, and as the ready-made JSON listing adapters send.
 
+#[path = "support/history.rs"]
+mod history;
+
 use dossier_core::models::config::{Config, Locations};
-use dossier_core::store::message_store::{self, MessageQuery};
+use dossier_core::store::message_store::MessageQuery;
 use dossier_core::store::session_store::{self, SessionQuery};
 use dossier_core::wire::draft::{Draft, PromptInput};
 use dossier_core::wire::id::IdKind;
-use dossier_core::wire::message::{Message, UserMessage, UserModel, UserTime};
-use dossier_core::wire::part::{Part, PartBody, TextPart};
 use dossier_core::wire::session::CreateSession;
-use dossier_core::{Ledger, LedgerOptions};
+use dossier_core::LedgerOptions;
 use std::time::{Duration, Instant};
 
 fn percentile(sorted: &[Duration], fraction: f64) -> Duration {
@@ -36,68 +37,6 @@ fn report(label: &str, mut samples: Vec<Duration>) {
         milliseconds(percentile(&samples, 0.99)),
         milliseconds(total) / samples.len() as f64,
     );
-}
-
-async fn fill_messages(ledger: &Ledger, session_id: &str, count: usize, parts_per_message: usize) {
-    let now = ledger.now();
-    let mut transaction = ledger
-        .pool()
-        .begin()
-        .await
-        .unwrap_or_else(|error| panic!("{error}"));
-    let first = session_store::reserve_sequence(
-        &mut transaction,
-        session_id,
-        (count * (1 + parts_per_message)) as i64,
-    )
-    .await
-    .unwrap_or_else(|error| panic!("{error}"));
-    let mut seq = first;
-    for index in 0..count {
-        let message_id = ledger.new_id(IdKind::Message);
-        let message = Message::User(UserMessage {
-            id: message_id.clone(),
-            session_id: session_id.into(),
-            time: UserTime { created: now },
-            format: None,
-            summary: None,
-            agent: "build".into(),
-            model: UserModel {
-                provider_id: "fake".into(),
-                model_id: "fake-model".into(),
-                variant: None,
-            },
-            system: None,
-            tools: None,
-        });
-        message_store::insert_message(&mut transaction, &message, seq, now)
-            .await
-            .unwrap_or_else(|error| panic!("{error}"));
-        seq += 1;
-        for part_index in 0..parts_per_message {
-            let part = Part {
-                id: ledger.new_id(IdKind::Part),
-                session_id: session_id.into(),
-                message_id: message_id.clone(),
-                body: PartBody::Text(TextPart {
-                    text: format!(
-                        "message {index} part {part_index}: {}",
-                        "lorem ipsum dolor sit amet ".repeat(8)
-                    ),
-                    synthetic: (part_index < 2).then_some(true),
-                    ..TextPart::default()
-                }),
-            };
-            message_store::insert_part(&mut transaction, &part, seq, now)
-                .await
-                .unwrap_or_else(|error| panic!("{error}"));
-            seq += 1;
-        }
-    }
-    transaction
-        .commit()
-        .await
-        .unwrap_or_else(|error| panic!("{error}"));
 }
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
@@ -130,7 +69,17 @@ async fn main() {
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let started = Instant::now();
-    fill_messages(&ledger, &busy.id, 10_000, 1).await;
+    history::fill(
+        &ledger,
+        &busy.id,
+        &history::History {
+            messages: 10_000,
+            parts_per_message: 1,
+            phrase_repeats: 8,
+            synthetic_parts: 2,
+        },
+    )
+    .await;
     println!(
         "(filled 10,000 messages in {:.2} s)",
         started.elapsed().as_secs_f64()
@@ -216,7 +165,17 @@ async fn main() {
         .create_session(CreateSession::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
-    fill_messages(&ledger, &long.id, 1_000, 4).await;
+    history::fill(
+        &ledger,
+        &long.id,
+        &history::History {
+            messages: 1_000,
+            parts_per_message: 4,
+            phrase_repeats: 8,
+            synthetic_parts: 2,
+        },
+    )
+    .await;
     for (label, limit) in [
         ("newest 50 of 1,000 messages (read + JSON)", Some(50)),
         ("all 1,000 messages, 4,000 parts (read + JSON)", None),
