@@ -10,10 +10,8 @@
 #[path = "support/history.rs"]
 mod history;
 
-use dossier_core::models::config::{Config, Locations};
 use dossier_core::store::session_store::SessionQuery;
 use dossier_core::wire::session::CreateSession;
-use dossier_core::LedgerOptions;
 use std::time::{Duration, Instant};
 
 const MESSAGES_PER_SESSION: usize = 10;
@@ -38,20 +36,7 @@ async fn main() {
         .and_then(|value| value.parse().ok())
         .unwrap_or(1_000);
     let folder = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
-    let mut options = LedgerOptions::at(Locations {
-        data_dir: folder.path().join("data"),
-        config_path: folder.path().join("none.json"),
-    });
-    options.config = Some(
-        Config::parse(
-            r#"{"model": "fake/fake-model", "provider": {"fake": {"models": {"fake-model": {}}}}}"#,
-        )
-        .unwrap_or_default(),
-    );
-    options.default_directory = Some(folder.path().to_path_buf());
-    let ledger = dossier_core::start_up::open(options)
-        .await
-        .unwrap_or_else(|error| panic!("{error}"));
+    let ledger = history::open_ledger(folder.path()).await;
     let filling = Instant::now();
     for _ in 0..sessions {
         let session = ledger

@@ -11,13 +11,11 @@
 #[path = "support/history.rs"]
 mod history;
 
-use dossier_core::models::config::{Config, Locations};
 use dossier_core::store::message_store::MessageQuery;
 use dossier_core::store::session_store::{self, SessionQuery};
 use dossier_core::wire::draft::{Draft, PromptInput};
 use dossier_core::wire::id::IdKind;
 use dossier_core::wire::session::CreateSession;
-use dossier_core::LedgerOptions;
 use std::time::{Duration, Instant};
 
 fn percentile(sorted: &[Duration], fraction: f64) -> Duration {
@@ -42,20 +40,7 @@ fn report(label: &str, mut samples: Vec<Duration>) {
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     let folder = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
-    let mut options = LedgerOptions::at(Locations {
-        data_dir: folder.path().join("data"),
-        config_path: folder.path().join("none.json"),
-    });
-    options.config = Some(
-        Config::parse(
-            r#"{"model": "fake/fake-model", "provider": {"fake": {"models": {"fake-model": {}}}}}"#,
-        )
-        .unwrap_or_default(),
-    );
-    options.default_directory = Some(folder.path().to_path_buf());
-    let ledger = dossier_core::start_up::open(options)
-        .await
-        .unwrap_or_else(|error| panic!("{error}"));
+    let ledger = history::open_ledger(folder.path()).await;
     println!(
         "dossier-core ledger benchmark ({} cores)",
         std::thread::available_parallelism()

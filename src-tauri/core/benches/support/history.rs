@@ -2,11 +2,13 @@
 //! what a bench measures comes after it, so the pipeline's per-prompt work is skipped here.
 //! Shared by the `ledger` and `backup` benches (`#[path]` modules: benches are separate crates).
 
+use dossier_core::models::config::{Config, Locations};
 use dossier_core::store::{message_store, session_store};
 use dossier_core::wire::id::IdKind;
 use dossier_core::wire::message::{Message, UserMessage, UserModel, UserTime};
 use dossier_core::wire::part::{Part, PartBody, TextPart};
-use dossier_core::Ledger;
+use dossier_core::{Ledger, LedgerOptions};
+use std::path::Path;
 
 /// The shape of the history: how many user messages, parts each, how long each part's text is
 /// (repeats of a 27-character phrase) and how many of each message's first parts are synthetic.
@@ -84,4 +86,22 @@ pub async fn fill(ledger: &Ledger, session_id: &str, history: &History) {
         .commit()
         .await
         .unwrap_or_else(|error| panic!("{error}"));
+}
+
+/// A ledger in `folder` with one fake model configured and no config file.
+pub async fn open_ledger(folder: &Path) -> Ledger {
+    let mut options = LedgerOptions::at(Locations {
+        data_dir: folder.join("data"),
+        config_path: folder.join("none.json"),
+    });
+    options.config = Some(
+        Config::parse(
+            r#"{"model": "fake/fake-model", "provider": {"fake": {"models": {"fake-model": {}}}}}"#,
+        )
+        .unwrap_or_default(),
+    );
+    options.default_directory = Some(folder.to_path_buf());
+    dossier_core::start_up::open(options)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"))
 }
