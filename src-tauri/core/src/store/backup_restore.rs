@@ -99,31 +99,43 @@ async fn copy_and_verify(backup: &Path, staging: &Path) -> Result<(), LedgerErro
     std::fs::File::open(staging)
         .and_then(|file| file.sync_all())
         .map_err(|error| LedgerError::io(staging, error))?;
-    let not_verified = |detail: String| LedgerError::RestoreNotVerified {
-        backup: backup.display().to_string(),
-        detail,
-    };
     let mut copy = upgrade_backup::read_only(staging)
         .await
-        .map_err(|error| not_verified(error.to_string()))?;
-    let verdict = verify(&mut copy, &expected).await;
+        .map_err(|error| not_verified(backup, error.to_string()))?;
+    let verdict = verify(&mut copy, &expected, backup).await;
     close(copy).await;
-    verdict.map_err(not_verified)
+    verdict
+}
+
+fn not_verified(backup: &Path, detail: String) -> LedgerError {
+    LedgerError::RestoreNotVerified {
+        backup: backup.display().to_string(),
+        detail,
+    }
 }
 
 /// `PRAGMA integrity_check` (the full one, not the quick check) and the same row counts.
-async fn verify(copy: &mut SqliteConnection, expected: &[i64]) -> Result<(), String> {
+async fn verify(
+    copy: &mut SqliteConnection,
+    expected: &[i64],
+    backup: &Path,
+) -> Result<(), LedgerError> {
     let findings: Vec<String> = sqlx::query_scalar("PRAGMA integrity_check(5)")
         .fetch_all(&mut *copy)
         .await
-        .map_err(|error| error.to_string())?;
+        .map_err(|error| not_verified(backup, error.to_string()))?;
     if findings != ["ok"] {
-        return Err(findings.join("; "));
+        return Err(not_verified(backup, findings.join("; ")));
     }
-    let found = counts(copy).await.map_err(|error| error.to_string())?;
+    let found = counts(copy)
+        .await
+        .map_err(|error| not_verified(backup, error.to_string()))?;
     if found != expected {
-        return Err(format!(
-            "rows of {COUNTED_TABLES:?}: {found:?} in the copy, {expected:?} in the backup"
+        return Err(not_verified(
+            backup,
+            format!(
+                "rows of {COUNTED_TABLES:?}: {found:?} in the copy, {expected:?} in the backup"
+            ),
         ));
     }
     Ok(())
