@@ -34,13 +34,15 @@ build_ui() {
 
 run_app() {
   step "Building the desktop app (the first build takes several minutes)"
-  # The same selection as the window test's build (`-p dossier`), so CI builds the app once.
-  cargo build --locked -p dossier --bin dossier
+  # The whole workspace's binaries, as every test script builds them (scripts/build-debug-binaries.sh
+  # says why): `-p dossier` would select other features of shared crates and rebuild half the tree.
+  bash scripts/build-debug-binaries.sh
   if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
     fail "built, but there is no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset); on a headless machine try: xvfb-run -a bash scripts/run-app.sh"
   fi
   step "Starting Dossier"
-  exec cargo run --locked --quiet -p dossier --bin dossier -- "$@"
+  local target_dir=${CARGO_TARGET_DIR:-target}
+  exec "$target_dir/debug/dossier" "$@"
 }
 
 install_missing_system_packages

@@ -22,7 +22,7 @@ if [ ! -f ui/dist/index.html ] || [ -n "$(find ui/src ui/index.html -newer ui/di
   (cd ui && npm ci --no-audit --no-fund && npm run --silent build)
 fi
 printf '\n==> browser e2e: build dossier-server\n'
-cargo build -p dossier-server --bin dossier-server --locked
+bash scripts/build-debug-binaries.sh
 target_dir=${CARGO_TARGET_DIR:-target}
 case "$target_dir" in /*) ;; *) target_dir="$PWD/$target_dir" ;; esac
 export DOSSIER_SERVER_BIN="$target_dir/debug/dossier-server"

@@ -32,7 +32,7 @@ unset WAYLAND_DISPLAY
 # run-app.sh builds (in the full test run the window test has built it already), so the command
 # below only has to start the app, and a window that never comes up fails in minutes, not hours.
 (cd ui && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && npm run --silent build)
-cargo build --locked -p dossier --bin dossier
+bash scripts/build-debug-binaries.sh
 
 status=0
 timeout 600 xvfb-run --auto-servernum --server-args="-screen 0 1280x800x24" \

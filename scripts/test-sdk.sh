@@ -15,7 +15,7 @@ printf '\n==> SDK compatibility: npm ci\n'
 (cd tests/sdk-compat && npm ci --no-audit --no-fund)
 
 printf '\n==> SDK compatibility: build dossier-server\n'
-cargo build -p dossier-server --bin dossier-server --locked
+bash scripts/build-debug-binaries.sh
 
 target_dir=${CARGO_TARGET_DIR:-target}
 case "$target_dir" in /*) ;; *) target_dir="$PWD/$target_dir" ;; esac

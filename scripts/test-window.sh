@@ -45,7 +45,7 @@ if $measure; then
   application="$target_dir/release/dossier"
 else
   step "Building the app (debug)"
-  cargo build --locked -p dossier
+  bash scripts/build-debug-binaries.sh
   application="$target_dir/debug/dossier"
 fi
 

@@ -18,8 +18,9 @@ pub const USAGE: &str = "usage: dossier-server [--hostname 127.0.0.1] [--port 40
     port 0 picks a free port; --ui serves a built web UI at / (default: $DOSSIER_UI_DIR or ui/dist);\n\
     --allowed-host adds a name the server answers to besides 127.0.0.1, localhost and [::1] (also\n\
     $DOSSIER_ALLOWED_HOSTS, comma-separated); --allowed-origin trusts another web page's origin\n\
-    (also $DOSSIER_ALLOWED_ORIGINS); --tls-cert/--tls-key serve HTTPS (PEM files), which any\n\
-    address but loopback needs unless --behind-proxy says a proxy in front terminates TLS";
+    (also $DOSSIER_ALLOWED_ORIGINS); --tls-cert/--tls-key serve HTTPS (PEM files; also\n\
+    $DOSSIER_TLS_CERT/$DOSSIER_TLS_KEY), which any address but loopback needs unless\n\
+    --behind-proxy says a proxy in front terminates TLS";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {

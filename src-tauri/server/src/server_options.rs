@@ -18,6 +18,10 @@ pub const PASSWORD_VARIABLE: &str = "DOSSIER_SERVER_PASSWORD";
 pub const ALLOWED_HOSTS_VARIABLE: &str = "DOSSIER_ALLOWED_HOSTS";
 /// Comma-separated origins, added to the `--allowed-origin` flags.
 pub const ALLOWED_ORIGINS_VARIABLE: &str = "DOSSIER_ALLOWED_ORIGINS";
+/// The PEM certificate chain and key when `--tls-cert` / `--tls-key` are not given: a service
+/// manager or a container passes paths by environment more easily than by flags.
+pub const TLS_CERTIFICATE_VARIABLE: &str = "DOSSIER_TLS_CERT";
+pub const TLS_KEY_VARIABLE: &str = "DOSSIER_TLS_KEY";
 pub const HEARTBEAT_INTERVAL: Duration = Duration::from_secs(10);
 /// Prompts carry attachments as `data:` URLs; OpenCode accepts large bodies, so do we.
 pub const BODY_LIMIT: usize = 64 * 1024 * 1024;
@@ -52,6 +56,8 @@ pub struct StartEnvironment {
     pub password: Option<String>,
     pub allowed_hosts: Option<String>,
     pub allowed_origins: Option<String>,
+    pub tls_certificate: Option<String>,
+    pub tls_key: Option<String>,
 }
 
 impl StartEnvironment {
@@ -60,6 +66,8 @@ impl StartEnvironment {
             password: std::env::var(PASSWORD_VARIABLE).ok(),
             allowed_hosts: std::env::var(ALLOWED_HOSTS_VARIABLE).ok(),
             allowed_origins: std::env::var(ALLOWED_ORIGINS_VARIABLE).ok(),
+            tls_certificate: std::env::var(TLS_CERTIFICATE_VARIABLE).ok(),
+            tls_key: std::env::var(TLS_KEY_VARIABLE).ok(),
         }
     }
 }
@@ -101,8 +109,15 @@ impl ServerOptions {
                 .allowed_origins
                 .push(allowed_origin(ALLOWED_ORIGINS_VARIABLE, origin)?);
         }
-        let mut tls_certificate: Option<std::path::PathBuf> = None;
-        let mut tls_key: Option<std::path::PathBuf> = None;
+        // A flag replaces its variable; an empty variable counts as unset.
+        let mut tls_certificate: Option<std::path::PathBuf> = environment
+            .tls_certificate
+            .filter(|path| !path.is_empty())
+            .map(Into::into);
+        let mut tls_key: Option<std::path::PathBuf> = environment
+            .tls_key
+            .filter(|path| !path.is_empty())
+            .map(Into::into);
         let mut arguments = arguments.into_iter();
         while let Some(argument) = arguments.next() {
             let (flag, inline_value) = match argument.split_once('=') {
@@ -149,20 +164,21 @@ impl ServerOptions {
                 }
             }
         }
-        options.tls = match (tls_certificate, tls_key) {
-            (Some(certificate), Some(key)) => Some(TlsFiles { certificate, key }),
-            (None, None) => None,
-            (Some(_), None) => {
-                return Err(ServerError::BadArgument(
-                    "--tls-cert needs --tls-key (the certificate's private key, PEM)".into(),
-                ))
-            }
-            (None, Some(_)) => {
-                return Err(ServerError::BadArgument(
-                    "--tls-key needs --tls-cert (the certificate chain, PEM)".into(),
-                ))
-            }
-        };
+        options.tls =
+            match (tls_certificate, tls_key) {
+                (Some(certificate), Some(key)) => Some(TlsFiles { certificate, key }),
+                (None, None) => None,
+                (Some(_), None) => return Err(ServerError::BadArgument(
+                    "--tls-cert (or $DOSSIER_TLS_CERT) needs --tls-key (or $DOSSIER_TLS_KEY): the \
+                     certificate's private key, PEM"
+                        .into(),
+                )),
+                (None, Some(_)) => return Err(ServerError::BadArgument(
+                    "--tls-key (or $DOSSIER_TLS_KEY) needs --tls-cert (or $DOSSIER_TLS_CERT): the \
+                     certificate chain, PEM"
+                        .into(),
+                )),
+            };
         options.check_exposure()?;
         Ok(options)
     }
@@ -349,6 +365,43 @@ mod tests {
     }
 
     #[test]
+    fn tls_paths_come_from_the_environment_and_flags_replace_them() {
+        let environment = |certificate: &str, key: &str| StartEnvironment {
+            password: Some("secret".into()),
+            tls_certificate: Some(certificate.into()),
+            tls_key: Some(key.into()),
+            ..StartEnvironment::default()
+        };
+        let options = ServerOptions::from_arguments(
+            ["--hostname", "0.0.0.0"].map(str::to_string),
+            environment("/etc/dossier/cert.pem", "/etc/dossier/key.pem"),
+        )
+        .unwrap();
+        assert_eq!(
+            options.tls,
+            Some(TlsFiles {
+                certificate: "/etc/dossier/cert.pem".into(),
+                key: "/etc/dossier/key.pem".into(),
+            })
+        );
+        let options = ServerOptions::from_arguments(
+            ["--tls-cert", "flag.pem"].map(str::to_string),
+            environment("/etc/dossier/cert.pem", "/etc/dossier/key.pem"),
+        )
+        .unwrap();
+        assert_eq!(
+            options.tls.map(|files| (files.certificate, files.key)),
+            Some(("flag.pem".into(), "/etc/dossier/key.pem".into()))
+        );
+        let error = ServerOptions::from_arguments(
+            Vec::<String>::new(),
+            environment("/etc/dossier/cert.pem", ""),
+        )
+        .unwrap_err();
+        assert!(error.to_string().contains("needs --tls-key"), "{error}");
+    }
+
+    #[test]
     fn tls_on_loopback_needs_no_password() {
         let options = parse(&["--tls-cert", "c.pem", "--tls-key", "k.pem"], None).unwrap();
         assert!(options.tls.is_some());
@@ -399,6 +452,7 @@ mod tests {
                 password: None,
                 allowed_hosts: Some(" [::2]:80 , ,proxy ".into()),
                 allowed_origins: Some("http://localhost:5173".into()),
+                ..StartEnvironment::default()
             },
         )
         .unwrap();

@@ -21,6 +21,8 @@ pub const TOKEN_USAGE: &str =
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TokenCommand {
+    /// `token --help`: the usage on standard output, and success, as for the server's `--help`.
+    Help,
     Create(String),
     List,
     Revoke(String),
@@ -34,7 +36,8 @@ impl TokenCommand {
             ["create", name] => Ok(Self::Create((*name).to_string())),
             ["list"] => Ok(Self::List),
             ["revoke", name] => Ok(Self::Revoke((*name).to_string())),
-            ["--help" | "-h"] | [] => Err(ServerError::TokenUsage(String::new())),
+            ["--help" | "-h" | "help"] => Ok(Self::Help),
+            [] => Err(ServerError::TokenUsage(String::new())),
             _ => Err(ServerError::TokenUsage(format!(
                 "not a token command: \"{}\"\n\n",
                 words.join(" ")
@@ -50,6 +53,10 @@ impl TokenCommand {
         output: &mut impl Write,
         notes: &mut impl Write,
     ) -> Result<(), ServerError> {
+        if *self == Self::Help {
+            // No ledger is opened (or made) just to print how to call this.
+            return writeln!(output, "{TOKEN_USAGE}").map_err(ServerError::Output);
+        }
         let store = open_store(data_dir).await?;
         let outcome = self.run_on(&store, output, notes).await;
         store.close().await;
@@ -63,6 +70,7 @@ impl TokenCommand {
         notes: &mut impl Write,
     ) -> Result<(), ServerError> {
         match self {
+            Self::Help => writeln!(output, "{TOKEN_USAGE}").map_err(ServerError::Output)?,
             Self::Create(name) => {
                 let made = store.create_access_token(name).await?;
                 writeln!(output, "{}", made.token).map_err(ServerError::Output)?;
@@ -171,6 +179,12 @@ mod tests {
             TokenCommand::parse(&words("list")).unwrap(),
             TokenCommand::List
         );
+        for help in ["--help", "-h", "help"] {
+            assert_eq!(
+                TokenCommand::parse(&words(help)).unwrap(),
+                TokenCommand::Help
+            );
+        }
         assert_eq!(
             TokenCommand::parse(&words("revoke alice")).unwrap(),
             TokenCommand::Revoke("alice".into())

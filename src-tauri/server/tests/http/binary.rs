@@ -308,6 +308,18 @@ fn files_holding(folder: &std::path::Path, needle: &str) -> Vec<std::path::PathB
 }
 
 #[tokio::test]
+async fn token_help_prints_the_usage_and_succeeds_without_making_a_ledger() {
+    let data = tempfile::tempdir().unwrap();
+    let (code, stdout, stderr) = token_command(data.path(), &["--help"]).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("token create NAME"), "{stdout}");
+    assert_eq!(std::fs::read_dir(data.path()).unwrap().count(), 0);
+    let (code, _, stderr) = token_command(data.path(), &[]).await;
+    assert_eq!(code, 2, "a missing subcommand is still a usage error");
+    assert!(stderr.contains("token create NAME"), "{stderr}");
+}
+
+#[tokio::test]
 async fn token_commands_make_list_and_revoke_and_no_token_is_logged_or_stored() {
     let data = tempfile::tempdir().unwrap();
     let (code, stdout, stderr) = token_command(data.path(), &["create", "alice"]).await;
