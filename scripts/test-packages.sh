@@ -98,11 +98,9 @@ step "Building the UI"
 build_started=$SECONDS
 step "Building version $version: .deb and .rpm (tauri build --debug)"
 rm -rf target/debug/bundle/deb target/debug/bundle/rpm
-# `-p dossier` after `--` (for cargo): the CLI would build every workspace binary, and the server's
-# features would then change shared crates and recompile half the tree; this way the build matches
-# the window test's `cargo build -p dossier` and only the crates that see Tauri's
-# `custom-protocol` feature recompile.
-"${tauri[@]}" build --debug --ci --bundles deb,rpm --config "$work/n.json" -- -p dossier
+# `--workspace` after `--` (for cargo; the CLI adds `--bins`): the same selection as scripts/build-debug-binaries.sh,
+# which the window test has built, so the shared crates are not recompiled with other features.
+"${tauri[@]}" build --debug --ci --bundles deb,rpm --config "$work/n.json" -- --workspace
 cp target/debug/bundle/deb/*.deb target/debug/bundle/rpm/*.rpm "$work/n/"
 
 step "Building version $next_version: .deb, signed by the bundler with the throwaway key"
@@ -111,7 +109,7 @@ rm -rf target/debug/bundle/deb
 # (createUpdaterArtifacts), so the .deb.sig is the bundler's, bound to the version.
 TAURI_SIGNING_PRIVATE_KEY="$(cat "$work/keys/update.key")" TAURI_SIGNING_PRIVATE_KEY_PASSWORD="" \
   "${tauri[@]}" build --debug --ci --bundles deb --config "$work/next.json" \
-  --config src-tauri/packaging/updater.conf.json -- -p dossier
+  --config src-tauri/packaging/updater.conf.json -- --workspace
 cp target/debug/bundle/deb/*.deb target/debug/bundle/deb/*.deb.sig "$work/next/"
 next_deb=$(ls "$work"/next/*.deb)
 echo "Both builds took $((SECONDS - build_started)) s"
