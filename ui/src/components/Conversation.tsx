@@ -78,7 +78,8 @@ export const Conversation: Component<{
     const rendered = rows();
     const focused = focusedMessage();
     if (focused !== undefined && rendered.has(focused)) return focused;
-    const bottom = (scroller?.scrollTop ?? 0) + (scroller?.clientHeight ?? 0);
+    // The virtualiser's own reading of the scroll position: no layout forced while rendering.
+    const bottom = (virtualizer.scrollOffset ?? 0) + (virtualizer.scrollRect?.height ?? 0);
     let stop: string | undefined;
     for (const [id, row] of rendered) if (stop === undefined || row.start < bottom) stop = id;
     return stop;
