@@ -8,6 +8,9 @@
 # Installs what it needs when missing: Tauri's system libraries, xvfb, xauth, webkit2gtk-driver
 # (apt) and tauri-driver (cargo install). Honours CARGO_TARGET_DIR.
 #
+#   DOSSIER_WINDOW_APP=target/release/dossier bash scripts/test-window.sh
+#                                           # the window test on an app already built (its UI
+#                                           # embedded at its build), building nothing
 #   bash scripts/test-window.sh --measure   # instead: launch time and memory of the release build
 #   bash scripts/test-window.sh --bench     # instead: open a 5,000-message session, stream 500
 #                                           # deltas/s (tests/window-e2e/bench.py), release build
@@ -29,8 +32,11 @@ if ! command -v tauri-driver >/dev/null; then
   cargo install tauri-driver --locked --version '^2'
 fi
 
-step "Building the UI"
-(cd ui && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && npm run --silent build)
+prebuilt=${DOSSIER_WINDOW_APP:-}
+if [ -z "$prebuilt" ]; then
+  step "Building the UI"
+  (cd ui && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && npm run --silent build)
+fi
 # axe-core (injected into the window) and the scripted provider come from the browser e2e's folder.
 [ -f tests/browser-e2e/node_modules/axe-core/axe.min.js ] || (cd tests/browser-e2e && npm ci --no-audit --no-fund)
 
@@ -39,7 +45,9 @@ bench=false
 [ "${1:-}" = "--measure" ] && measure=true
 [ "${1:-}" = "--bench" ] && measure=true && bench=true
 target_dir=${CARGO_TARGET_DIR:-$root/target}
-if $measure; then
+if [ -n "$prebuilt" ]; then
+  application=$(cd "$(dirname "$prebuilt")" && pwd)/$(basename "$prebuilt")
+elif $measure; then
   step "Building the app (release)"
   cargo build --locked --release -p dossier
   application="$target_dir/release/dossier"

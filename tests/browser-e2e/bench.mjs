@@ -20,7 +20,8 @@ const opens = 5
 
 const provider = await startScriptedProvider()
 const folder = mkdtempSync(path.join(os.tmpdir(), "dossier-bench-"))
-const server = await startDossierServer(folder, { config: provider.config, ui: path.join(root, "ui/dist") })
+// BENCH_UI: another build of the UI (a before/after comparison, run alternately).
+const server = await startDossierServer(folder, { config: provider.config, ui: process.env.BENCH_UI ?? path.join(root, "ui/dist") })
 const browser = await launchBrowser()
 const api = (method, route, body) => callApi(server.baseUrl, method, route, body)
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]

@@ -9,7 +9,7 @@ import os from "node:os"
 import path from "node:path"
 import { startServer } from "../sdk-compat/server.mjs"
 import { startScriptedProvider } from "./scripted-provider.mjs"
-import { artifacts, callApi, launchBrowser, root } from "./support.mjs"
+import { artifacts, callApi, focused, launchBrowser, noSeriousViolations, root } from "./support.mjs"
 
 const run = { provider: undefined, server: undefined, browser: undefined }
 before(async () => {
@@ -321,4 +321,116 @@ test("raw HTML in a reply is shown as text: nothing is fetched, nothing runs, no
   assert.deepEqual(consoleErrors, [], "no console errors (CSP or 404)")
   assert.deepEqual(problems, [], "no uncaught errors in the page")
   await page.close()
+})
+
+test("with a session open at start the composer is at most ten Tab presses away: the header and the messages are one stop each, walked with the arrows", async () => {
+  // Sixty messages (more than the first page of fifty), then replies with a link and a code block.
+  const session = await callApi(run.server.baseUrl, "POST", "/session", { title: "Long talk with links" })
+  for (let index = 0; index < 60; index += 1) {
+    await callApi(run.server.baseUrl, "POST", `/session/${session.id}/message`, { noReply: true, parts: [{ type: "text", text: `Note ${index}` }] })
+  }
+  // CSP allows only the page's own scripts; axe is put in by the test, not by the app.
+  const context = await run.browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true })
+  const page = await context.newPage()
+  const problems = []
+  page.on("pageerror", (error) => problems.push(String(error)))
+  await page.goto(run.server.baseUrl + "/")
+  await page.locator(`[data-session-id="${session.id}"] .session-open`).click()
+  await send(page, "links please")
+  await page.locator('[data-testid="reply-text"] a[href]').waitFor({ timeout: 20_000 })
+  await page.waitForFunction(() => !document.querySelector('[data-testid="stop"]'), null, { timeout: 20_000 })
+  await send(page, "code please")
+  await page.locator(".code-copy").waitFor({ timeout: 20_000 })
+  await page.waitForFunction(() => !document.querySelector('[data-testid="stop"]'), null, { timeout: 20_000 })
+
+  // The app starts again with that session open (the last open session comes back).
+  await page.reload()
+  await page.getByTestId("session-heading").filter({ hasText: "Long talk with links" }).waitFor()
+  await page.locator(".code-copy").waitFor()
+  await page.getByTestId("load-older").waitFor()
+  await noSeriousViolations(page, "a session open at start")
+  await page.emulateMedia({ colorScheme: "dark" })
+  await noSeriousViolations(page, "a session open at start, dark")
+  await page.emulateMedia({ colorScheme: "light" })
+
+  let presses = 0
+  const stops = []
+  while (presses < 40 && !(await page.evaluate(() => document.activeElement?.id === "composer-input"))) {
+    await page.keyboard.press("Tab")
+    presses += 1
+    stops.push(await focused(page))
+  }
+  console.log(`Tab presses from a load with a session open to the composer: ${presses} (${stops.join(" → ")})`)
+  assert.ok(presses <= 10, `${presses} Tab presses to the composer: ${stops.join(" → ")}`)
+  assert.match(stops[0], /skip-to-composer/)
+  assert.equal(stops.filter((stop) => stop.startsWith("article")).length, 1, `the messages are one stop: ${stops.join(" → ")}`)
+  assert.equal(stops.filter((stop) => /toolbar-button/.test(stop)).length, 1, `the header is one stop: ${stops.join(" → ")}`)
+  const isLink = (stop) => /^a[.[]/.test(stop) && !stop.includes("skip-to-composer")
+  assert.ok(!stops.some((stop) => isLink(stop) || /code-copy|copy-message|load-older/.test(stop)), `no link or message button on the way: ${stops.join(" → ")}`)
+
+  // Shift+Tab from the composer: the newest message (the reply with the code block).
+  await page.keyboard.press("Shift+Tab")
+  const messageId = () => page.evaluate(() => document.activeElement?.closest(".message-slot")?.getAttribute("data-message-id") ?? null)
+  const messageIndex = () => page.evaluate(() => Number(document.activeElement?.closest(".message-slot")?.getAttribute("data-index")))
+  const newest = await page.evaluate(() => [...document.querySelectorAll(".message-slot")].at(-1)?.getAttribute("data-message-id"))
+  assert.equal(await messageId(), newest, "the messages' stop is the newest message on screen")
+  assert.match(await focused(page), /^article/)
+  const newestIndex = await messageIndex()
+  // → walks the message's own controls, ← comes back.
+  const walked = []
+  for (let step = 0; step < 6; step += 1) {
+    await page.keyboard.press("ArrowRight")
+    walked.push(await page.evaluate(() => document.activeElement?.getAttribute("data-testid") ?? document.activeElement?.className))
+  }
+  assert.deepEqual(walked, ["copy-code", "copy-message", "regenerate", "fork-here", "delete-message", "delete-message"], "→ reaches the code block's Copy, then the message's buttons")
+  // The actions show while one has focus (after their fade-in).
+  await page.waitForFunction(() => getComputedStyle(document.activeElement.closest(".message-actions")).opacity === "1", null, { timeout: 2_000 })
+  for (let step = 0; step < 6; step += 1) await page.keyboard.press("ArrowLeft")
+  assert.match(await focused(page), /^article/)
+  assert.equal(await messageIndex(), newestIndex)
+  // ↑ to the earlier reply; → reaches its link.
+  await page.keyboard.press("ArrowUp")
+  await page.keyboard.press("ArrowUp")
+  assert.equal(await messageIndex(), newestIndex - 2)
+  await page.keyboard.press("ArrowRight")
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("href")), "https://example.com/guide")
+  await page.screenshot({ path: path.join(artifacts, "browser-conversation-keyboard-link.png") })
+  // Home: the oldest loaded message; reaching the top loads the older page, and Home again
+  // reaches message #1 (the keyboard pages through history as the wheel does).
+  await page.keyboard.press("Home")
+  await page.waitForFunction(() => document.activeElement?.matches("article") && document.activeElement.textContent === "Note 14", null, { timeout: 10_000 })
+  await page.getByTestId("load-older").waitFor({ state: "detached", timeout: 10_000 })
+  await page.keyboard.press("Home")
+  await page.waitForFunction(() => document.activeElement?.matches("article") && document.activeElement.textContent === "Note 0")
+  await page.keyboard.press("ArrowUp")
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Note 0", "↑ on message #1 stays there")
+  // End: the newest again; the stop follows the focus.
+  await page.keyboard.press("End")
+  await page.waitForFunction((id) => document.activeElement?.closest(".message-slot")?.getAttribute("data-message-id") === id, newest)
+  assert.equal(await page.locator(".message-list [tabindex='0']").count(), 1, "one stop in the messages")
+
+  // The header: its one stop, → and ← between its buttons, End to the session's menu.
+  await page.getByTestId("toggle-sidebar").focus()
+  await page.keyboard.press("ArrowRight")
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-testid")), "undo")
+  await page.keyboard.press("End")
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-testid")), "session-menu")
+  assert.deepEqual(
+    await page.evaluate(() => [...document.querySelectorAll(".main-header button")].filter((button) => button.tabIndex === 0).map((button) => button.dataset.testid)),
+    ["session-menu"],
+    "the header's stop is the button last focused",
+  )
+  await page.keyboard.press("ArrowLeft")
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-testid")), "open-find")
+
+  // The skip link: Tab once from a fresh load, Enter, and the composer has focus.
+  await page.reload()
+  await page.locator(".code-copy").waitFor()
+  await page.keyboard.press("Tab")
+  assert.match(await focused(page), /skip-to-composer/)
+  await page.screenshot({ path: path.join(artifacts, "browser-conversation-skip-link.png") })
+  await page.keyboard.press("Enter")
+  assert.equal(await page.evaluate(() => document.activeElement?.id), "composer-input")
+  assert.deepEqual(problems, [], "no uncaught errors in the page")
+  await context.close()
 })

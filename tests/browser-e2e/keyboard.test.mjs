@@ -6,36 +6,11 @@
 import { test } from "node:test"
 import assert from "node:assert/strict"
 import path from "node:path"
-import axe from "axe-core"
-import { artifacts, serverAndBrowser } from "./support.mjs"
+import { artifacts, focused, noSeriousViolations, serverAndBrowser } from "./support.mjs"
 
 const run = serverAndBrowser()
 
 const api = run.api
-
-/** What has focus, in words a failing assertion can show. */
-function focused(page) {
-  return page.evaluate(() => {
-    const element = document.activeElement
-    if (!element || element === document.body) return "body"
-    const id = element.id ? `#${element.id}` : ""
-    const testid = element.getAttribute("data-testid")
-    const row = element.closest("[data-session-id]")?.getAttribute("data-session-id")
-    return `${element.tagName.toLowerCase()}${id}${testid ? `[${testid}]` : ""}${element.className ? `.${String(element.className).split(" ").join(".")}` : ""}${row ? ` in ${row}` : ""}`
-  })
-}
-
-/** Runs axe-core on the page as it is; fails on any serious or critical violation. */
-async function noSeriousViolations(page, screen) {
-  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: axe.source })
-  const result = await page.evaluate(() => window.axe.run(document))
-  const serious = result.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(" ")).join(" | ")}`)
-  console.log(`axe on ${screen}: ${result.passes?.length ?? 0} rules passed, violations: ${result.violations.map((violation) => `${violation.id} (${violation.impact})`).join(", ") || "none"}; not decidable by axe: ${result.incomplete.map((rule) => rule.id).join(", ") || "none"}`)
-  assert.deepEqual(serious, [], `axe on ${screen}`)
-  return result.violations.length
-}
 
 test("the keyboard reaches everything: few Tab stops, arrows in lists, focus into and back out of dialogs, no serious axe findings", async () => {
   // Thirty sessions, the newest with a conversation in it.
@@ -65,7 +40,8 @@ test("the keyboard reaches everything: few Tab stops, arrows in lists, focus int
   }
   console.log(`Tab presses from a fresh load to the composer: ${presses} (${stops.join(" → ")})`)
   assert.ok(presses <= 10, `${presses} Tab presses to the composer: ${stops.join(" → ")}`)
-  // The session list was exactly one of those stops.
+  // The first stop is the skip link straight to the composer; the session list was exactly one.
+  assert.match(stops[0], /skip-to-composer/, stops.join(" → "))
   assert.equal(stops.filter((stop) => stop.includes("session-open")).length, 1, stops.join(" → "))
 
   // The list: Shift+Tab back to it, then the arrows.

@@ -7,6 +7,7 @@ import os from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { after, before } from "node:test"
+import axe from "axe-core"
 import { chromium } from "playwright-core"
 import { startServer as startDossierServer } from "../sdk-compat/server.mjs"
 
@@ -61,4 +62,28 @@ export function serverAndBrowser() {
     await run.server?.stop()
   })
   return run
+}
+
+/** What has focus, in words a failing assertion can show. */
+export function focused(page) {
+  return page.evaluate(() => {
+    const element = document.activeElement
+    if (!element || element === document.body) return "body"
+    const id = element.id ? `#${element.id}` : ""
+    const testid = element.getAttribute("data-testid")
+    const row = element.closest("[data-session-id]")?.getAttribute("data-session-id")
+    return `${element.tagName.toLowerCase()}${id}${testid ? `[${testid}]` : ""}${element.className ? `.${String(element.className).split(" ").join(".")}` : ""}${row ? ` in ${row}` : ""}`
+  })
+}
+
+/** Runs axe-core on the page as it is; fails on any serious or critical violation. */
+export async function noSeriousViolations(page, screen) {
+  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: axe.source })
+  const result = await page.evaluate(() => window.axe.run(document))
+  const serious = result.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(" ")).join(" | ")}`)
+  console.log(`axe on ${screen}: ${result.passes?.length ?? 0} rules passed, violations: ${result.violations.map((violation) => `${violation.id} (${violation.impact})`).join(", ") || "none"}; not decidable by axe: ${result.incomplete.map((rule) => rule.id).join(", ") || "none"}`)
+  assert.deepEqual(serious, [], `axe on ${screen}`)
+  return result.violations.length
 }

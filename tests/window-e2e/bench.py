@@ -50,6 +50,29 @@ requestAnimationFrame(tick);
 return 0;
 """
 
+# Where a streaming frame's time goes: the deltas are applied in an animation-frame callback
+# (frame-batch.ts), so the time spent inside animation-frame callbacks is the script's share of
+# a frame (the store update, Solid's render, the Markdown render and its innerHTML parse); the
+# rest of the interval between frames is style, layout and painting.
+TIME_FRAME_CALLBACKS = """
+window.__frameWork = new Map();
+const original = window.requestAnimationFrame.bind(window);
+window.requestAnimationFrame = (callback) => original((time) => {
+  const start = performance.now();
+  try { callback(time); } finally { window.__frameWork.set(time, (window.__frameWork.get(time) ?? 0) + performance.now() - start); }
+});
+return 0;
+"""
+
+FRAME_SPLIT = """
+const [from, to] = arguments;
+const frames = window.__frames.filter((time) => time >= from && time <= to);
+const work = frames.map((time) => window.__frameWork.get(time) ?? 0);
+const intervals = frames.slice(1).map((time, index) => time - frames[index]);
+const mean = (values) => values.reduce((sum, value) => sum + value, 0) / Math.max(values.length, 1);
+return {script: mean(work), interval: mean(intervals), worst: Math.max(0, ...work)};
+"""
+
 LAST_REPLY = "return [...document.querySelectorAll('[data-testid=reply-text]')].at(-1)?.textContent ?? ''"
 
 
@@ -97,6 +120,7 @@ def main():
         driver.click(driver.find_all("[data-testid=new-session]")[0])
         time.sleep(1)
         session = driver.script("return document.querySelector('.session-row--selected')?.dataset.sessionId")
+        driver.script(TIME_FRAME_CALLBACKS)
         driver.script(COUNT_FRAMES)
         # The frame rate with nothing happening, to read the streaming figure against (Xvfb has
         # no vsync; WebKitGTK may paint less often there than on a desktop).
@@ -122,6 +146,9 @@ def main():
         words = driver.script(LAST_REPLY).split()
         missing = [f"d{index}" for index in range(2500) if index >= len(words) or words[index] != f"d{index}"]
         present = "yes" if not missing else f"no, {len(missing)} missing or out of place (first {missing[0]})"
+        split = driver.script(FRAME_SPLIT, stream_start, stream_end)
+        print(f"  a streaming frame: {split['interval']:.1f} ms between frames on average, of which {split['script']:.1f} ms in the page's script"
+              f" (the deltas applied and rendered; the worst frame's script {split['worst']:.1f} ms), the rest style, layout and painting")
         print(f"a reply streaming 2,500 deltas at 500/s (window): {frames / seconds:.1f} fps over {seconds:.1f} s of streaming ({2500 / seconds:.0f} deltas/s arrived); every delta's text present at the end, in order: {present}")
     finally:
         driver.stop()

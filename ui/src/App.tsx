@@ -19,6 +19,7 @@ import { noSessionKey } from "./lib/composer-drafts";
 import { type Attachment, attachmentFromBrowserFile, attachmentFromDrop } from "./lib/drafts";
 import { type Locale, type ShortcutKeys, type Translate, translator } from "./lib/i18n";
 import { createReshaping } from "./lib/reshaping";
+import { createRovingRow } from "./lib/roving-row";
 import { displayTitle } from "./lib/session-title";
 import { createToasts } from "./lib/toasts";
 import type { Backend } from "./lib/transport";
@@ -88,6 +89,11 @@ export const App: Component<AppProps> = (props) => {
     updateNotice.refresh();
   };
   let composerField: HTMLTextAreaElement | undefined;
+  let header: HTMLElement | undefined;
+  // The header's buttons (sidebar, Undo, Redo, Find, the session's menu) are one Tab stop, ←/→
+  // between them: with the skip link, the sidebar and the messages, the composer stays within
+  // ten Tab presses of a fresh load with a session open.
+  const onHeaderKeyDown = createRovingRow(() => header, "button");
   let fileInput: HTMLInputElement | undefined;
   let importInput: HTMLInputElement | undefined;
   const toasts = createToasts();
@@ -262,6 +268,18 @@ export const App: Component<AppProps> = (props) => {
         }
       }}
     >
+      {/* The first Tab stop: straight to the composer, shown only while it has focus. */}
+      <a
+        class="skip-link"
+        href="#composer-input"
+        data-testid="skip-to-composer"
+        onClick={(event) => {
+          event.preventDefault();
+          composerField?.focus();
+        }}
+      >
+        {t("conversationSkip")}
+      </a>
       <Sidebar
         t={t}
         locale={props.locale}
@@ -277,7 +295,7 @@ export const App: Component<AppProps> = (props) => {
         onArchive={archive}
       />
       <main class="main" aria-label={t("conversationLabel")}>
-        <header class="main-header">
+        <header class="main-header" ref={header} onKeyDown={onHeaderKeyDown}>
           <button
             type="button"
             class="icon-button toolbar-button"

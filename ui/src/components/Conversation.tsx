@@ -1,20 +1,24 @@
 // The open session: its messages, oldest at the top, virtualised (only what is on screen is in
 // the DOM, so a thousand-message session scrolls smoothly), following the newest message while
 // you are at the bottom. Failed sends and the "replies are not available" notice show in place.
-import { createVirtualizer } from "@tanstack/solid-virtual";
-import { type Component, createEffect, createSignal, For, on, onCleanup, onMount, Show } from "solid-js";
+import { createVirtualizer, type VirtualItem } from "@tanstack/solid-virtual";
+import { type Component, createEffect, createMemo, createSignal, For, on, onCleanup, onMount, Show } from "solid-js";
 import type { Message } from "../lib/bindings/Message";
 import type { Chat, Notice } from "../lib/chat";
 import type { Locale, Translate } from "../lib/i18n";
+import { focusWhenPresent } from "../lib/keyboard-focus";
 import { clickedLink } from "../lib/links";
+import { keepControlsQuiet, messageKeyHandler, messageSelector } from "../lib/message-focus";
 import { heldScrollTop, nearTop, nextPinned, readerScrollMs } from "../lib/pinning";
 import { displayTitle } from "../lib/session-title";
 import { type Reshaping, visibleMessages } from "../lib/reshaping";
-import { observeRectOr } from "../lib/virtual-list";
+import { measureOr, observeRectOr } from "../lib/virtual-list";
 import { MessageActions } from "./MessageActions";
 import { MessageView } from "./MessageView";
 
 const noMessages: Message[] = [];
+/** A message's height before it is measured, in pixels. */
+const estimatedHeight = 120;
 
 export const Conversation: Component<{
   t: Translate;
@@ -25,6 +29,7 @@ export const Conversation: Component<{
   onRetry: (retry: NonNullable<Notice["retry"]>) => void;
 }> = (props) => {
   let scroller: HTMLDivElement | undefined;
+  let messageList: HTMLDivElement | undefined;
   /**
    * Pinned to the newest message: the view follows it as messages arrive, a reply streams and
    * rows are measured, until the person scrolls up (then "Jump to newest" brings them back).
@@ -43,11 +48,63 @@ export const Conversation: Component<{
       return messages().length;
     },
     getScrollElement: () => scroller ?? null,
-    estimateSize: () => 120,
+    estimateSize: () => estimatedHeight,
     overscan: 6,
     getItemKey: (index) => messages()[index]?.id ?? index,
     initialRect: { width: 800, height: 600 },
     observeElementRect: observeRectOr({ width: 800, height: 600 }),
+    measureElement: measureOr(estimatedHeight),
+  });
+
+  // The rows on screen by message id. The virtualiser hands out a new row object whenever a row
+  // is measured again (a streaming reply: every frame) or moves (an older page shifts every
+  // index); rendering by id keeps each message's DOM, its focus and its rendered Markdown
+  // instead of building the slot again for every new row object.
+  const rows = createMemo(() => {
+    const byId = new Map<string, VirtualItem & { message: Message }>();
+    for (const row of virtualizer.getVirtualItems()) {
+      const message = messages()[row.index];
+      if (message !== undefined) byId.set(message.id, { ...row, message });
+    }
+    return byId;
+  });
+  const renderedIds = createMemo(() => [...rows().keys()]);
+  const rowOf = (id: string) => rows().get(id);
+
+  // The messages are one Tab stop (`lib/message-focus.ts`): the message last focused while it
+  // is rendered, else the lowest one on screen, so Tab lands where the reader is looking.
+  const [focusedMessage, setFocusedMessage] = createSignal<string | undefined>();
+  const tabStopId = createMemo(() => {
+    const rendered = rows();
+    const focused = focusedMessage();
+    if (focused !== undefined && rendered.has(focused)) return focused;
+    // The virtualiser's own reading of the scroll position: no layout forced while rendering.
+    const bottom = (virtualizer.scrollOffset ?? 0) + (virtualizer.scrollRect?.height ?? 0);
+    let stop: string | undefined;
+    for (const [id, row] of rendered) if (stop === undefined || row.start < bottom) stop = id;
+    return stop;
+  });
+  const focusMessage = (index: number) => {
+    const id = messages()[index]?.id;
+    if (id === undefined) return;
+    setFocusedMessage(id);
+    // Found by id: an older page landing meanwhile moves every index.
+    const find = () => scroller?.querySelector<HTMLElement>(`.message-slot[data-message-id="${id}"] ${messageSelector}`);
+    // Virtualised away (Home, or a long way up): scroll it into the rendered range first.
+    if (find() === null) virtualizer.scrollToIndex(index, { align: "start" });
+    focusWhenPresent(find, 60);
+  };
+  let loadOlderButton: HTMLButtonElement | undefined;
+  const onMessageKeyDown = messageKeyHandler({
+    count: () => messages().length,
+    focusIndex: focusMessage,
+    // "Show older messages" is reached from the oldest loaded message, not as a Tab stop of its own.
+    aboveFirst: () => loadOlderButton?.focus(),
+  });
+  onMount(() => {
+    if (messageList === undefined) return;
+    const stopQuieting = keepControlsQuiet(messageList);
+    onCleanup(stopQuieting);
   });
 
   const scrollToEnd = () => {
@@ -91,11 +148,20 @@ export const Conversation: Component<{
     setLoadingOlder(true);
     try {
       const before = { scrollTop: element.scrollTop, scrollHeight: element.scrollHeight };
+      // A message with keyboard focus leaves the rendered range for a moment while the page
+      // lands above it (the list renders before the place is held): it gets focus back.
+      const hadFocus = messageList?.contains(document.activeElement) === true ? focusedMessage() : undefined;
       await props.chat.loadOlderMessages(sessionId);
       if (sessionId !== props.sessionId) return;
-      // After Solid has rendered the new rows (synchronously, on the store's update).
+      // After Solid has rendered the new rows (synchronously, on the store's update) and the rows
+      // that came into the rendered range have been measured (in the microtasks their refs
+      // queued, already waiting ahead of this one): still before the next paint.
+      await new Promise<void>((resolve) => { queueMicrotask(resolve); });
       element.scrollTop = heldScrollTop(before, element.scrollHeight);
       lastScrollTop = element.scrollTop;
+      if (hadFocus !== undefined && messageList?.contains(document.activeElement) !== true) {
+        focusWhenPresent(() => scroller?.querySelector<HTMLElement>(`.message-slot[data-message-id="${hadFocus}"] ${messageSelector}`));
+      }
     } catch (error) {
       props.chat.reportError(sessionId, error);
     } finally {
@@ -211,10 +277,26 @@ export const Conversation: Component<{
         </nav>
       </Show>
       <Show when={props.chat.hasOlderMessages(props.sessionId)}>
-        <button type="button" class="plain-button load-older" data-testid="load-older" disabled={loadingOlder()} onClick={() => void loadOlder()}>
+        <button
+          type="button"
+          class="plain-button load-older"
+          data-testid="load-older"
+          ref={loadOlderButton}
+          tabIndex={-1}
+          disabled={loadingOlder()}
+          onClick={() => void loadOlder()}
+          onKeyDown={(event) => {
+            if (event.key !== "ArrowDown") return;
+            event.preventDefault();
+            focusMessage(0);
+          }}
+        >
           {loadingOlder() ? props.t("loadingOlder") : props.t("loadOlder")}
         </button>
       </Show>
+      <p id="message-list-keys" class="visually-hidden">
+        {props.t("conversationKeys")}
+      </p>
       {/* Everything undone is not an empty session: the undone notice says what there is. */}
       <Show when={messages().length === 0 && notice() === undefined && props.reshaping.undoneCount(props.sessionId) === 0}>
         <div class="empty-state">
@@ -222,16 +304,25 @@ export const Conversation: Component<{
           <p class="empty-state-body">{props.t("conversationEmptyBody")}</p>
         </div>
       </Show>
-      <div class="message-list" style={{ height: `${String(virtualizer.getTotalSize())}px` }}>
-        <For each={virtualizer.getVirtualItems()}>
-          {(row) => (
-            <Show when={messages()[row.index]}>
-              {(message) => (
-                <div class="message-slot" classList={{ "message-slot--marked": marked() === message().id }} data-index={row.index} data-message-id={message().id} ref={(element) => { queueMicrotask(() => { virtualizer.measureElement(element); }); }} style={{ transform: `translateY(${String(row.start)}px)` }}>
+      <div
+        class="message-list"
+        ref={messageList}
+        style={{ height: `${String(virtualizer.getTotalSize())}px` }}
+        onKeyDown={onMessageKeyDown}
+        onFocusIn={(event) => {
+          const slot = (event.target as HTMLElement).closest<HTMLElement>(".message-slot");
+          if (slot?.dataset.messageId !== undefined) setFocusedMessage(slot.dataset.messageId);
+        }}
+      >
+        <For each={renderedIds()}>
+          {(id) => (
+            <Show when={rowOf(id)}>
+              {(row) => (
+                <div class="message-slot" classList={{ "message-slot--marked": marked() === id }} data-index={row().index} data-message-id={id} ref={(element) => { queueMicrotask(() => { virtualizer.measureElement(element); }); }} style={{ transform: `translateY(${String(row().start)}px)` }}>
                   {/* The newest reply, before its first words: the typing indicator in its place. */}
-                  <Show when={!(awaitingWords() && message().role === "assistant" && messages().at(-1)?.id === message().id)} fallback={<TypingIndicator label={typingLabel()} />}>
-                    <MessageView t={props.t} message={message()} parts={props.chat.state.parts[message().id] ?? []} mediaUrl={(url) => props.chat.backend.mediaUrl(url)} unrecordedError={unrecordedError(message())} />
-                    <MessageActions t={props.t} chat={props.chat} reshaping={props.reshaping} sessionId={props.sessionId} message={message()} unrecordedError={unrecordedError(message())} />
+                  <Show when={!(awaitingWords() && row().message.role === "assistant" && messages().at(-1)?.id === id)} fallback={<TypingIndicator label={typingLabel()} />}>
+                    <MessageView t={props.t} message={row().message} parts={props.chat.state.parts[id] ?? []} mediaUrl={(url) => props.chat.backend.mediaUrl(url)} unrecordedError={unrecordedError(row().message)} tabStop={tabStopId() === id} />
+                    <MessageActions t={props.t} chat={props.chat} reshaping={props.reshaping} sessionId={props.sessionId} message={row().message} unrecordedError={unrecordedError(row().message)} />
                   </Show>
                 </div>
               )}

@@ -23,14 +23,16 @@ export interface MessageViewProps {
   mediaUrl: (url: string) => string | undefined;
   /** Why this reply stopped, when the reply itself could not record it (the session's error). */
   unrecordedError?: AssistantError | undefined;
+  /** This message is the conversation's one Tab stop (`lib/message-focus.ts`). */
+  tabStop: boolean;
 }
 
 export const MessageView: Component<MessageViewProps> = (props) => (
   <Show
     when={props.message.role === "user"}
-    fallback={<AssistantView t={props.t} message={props.message} parts={props.parts} unrecordedError={props.unrecordedError} />}
+    fallback={<AssistantView t={props.t} message={props.message} parts={props.parts} unrecordedError={props.unrecordedError} tabStop={props.tabStop} />}
   >
-    <article class="message message--user" data-testid="message" data-role="user" aria-label={props.t("you")}>
+    <article class="message message--user" data-testid="message" data-role="user" aria-label={props.t("you")} tabIndex={props.tabStop ? 0 : -1} aria-describedby={props.tabStop ? "message-list-keys" : undefined}>
       <For each={groupUserParts(props.parts)}>{(item) => <UserItemView t={props.t} item={item} mediaUrl={props.mediaUrl} />}</For>
     </article>
   </Show>
@@ -89,10 +91,10 @@ const UserItemView: Component<{ t: Translate; item: UserItem; mediaUrl: MessageV
   </Switch>
 );
 
-const AssistantView: Component<{ t: Translate; message: Message; parts: readonly Part[]; unrecordedError?: AssistantError | undefined }> = (props) => {
+const AssistantView: Component<{ t: Translate; message: Message; parts: readonly Part[]; unrecordedError?: AssistantError | undefined; tabStop: boolean }> = (props) => {
   const outcome = () => replyOutcome(props.message, props.unrecordedError);
   return (
-    <article class="message message--assistant" data-testid="message" data-role="assistant" aria-label={props.t("assistant")}>
+    <article class="message message--assistant" data-testid="message" data-role="assistant" aria-label={props.t("assistant")} tabIndex={props.tabStop ? 0 : -1} aria-describedby={props.tabStop ? "message-list-keys" : undefined}>
       <For each={props.parts}>{(part) => <AssistantPart t={props.t} part={part} />}</For>
       <Switch>
         {/* Stopped is not a failure: said quietly, the text above kept. */}
