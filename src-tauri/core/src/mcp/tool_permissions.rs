@@ -93,13 +93,15 @@ pub async fn set_always_allowed(
 }
 
 /// The rules an MCP tool call is judged by: the config file's `permission` block as it is now,
-/// then the step's rules without the copy of that block the agents were built with at start
-/// (`start_config_rules`), so the session's rules still come last and override both. The
-/// built-in defaults move behind the file's block, which changes nothing for MCP tools: they
-/// name built-in tools or `*`, and a `*` rule does not decide an MCP tool. A file that no longer
+/// then the agent's rules without the copy of that block the agents were built with at start
+/// (`start_config_rules`), then the session's rules, which still come last and override both
+/// (a session's "Always" answer can equal a rule of the file and must stay). The built-in
+/// defaults move behind the file's block, which changes nothing for MCP tools: they name
+/// built-in tools or `*`, and a `*` rule does not decide an MCP tool. A file that no longer
 /// reads as rules (a hand edit) leaves the rules as they were at start.
 pub fn live_rules(
-    step_rules: &[Rule],
+    agent_rules: &[Rule],
+    session_rules: &[Rule],
     start_config_rules: &[Rule],
     config: Option<&Value>,
 ) -> Vec<Rule> {
@@ -108,17 +110,18 @@ pub fn live_rules(
         Some(Ok(rules)) => rules,
         Some(Err(error)) => {
             tracing::warn!(%error, "the config's permission block cannot be read now; the rules from start apply");
-            return step_rules.to_vec();
+            return agent_rules.iter().chain(session_rules).cloned().collect();
         }
     };
     current
         .into_iter()
         .chain(
-            step_rules
+            agent_rules
                 .iter()
                 .filter(|rule| !start_config_rules.contains(rule))
                 .cloned(),
         )
+        .chain(session_rules.iter().cloned())
         .collect()
 }
 
@@ -131,32 +134,38 @@ mod tests {
     #[test]
     fn the_file_as_it_is_now_replaces_its_copy_from_start_and_the_session_still_wins() {
         let start = vec![Rule::new("everything_echo", "*", Action::Allow)];
-        let step = vec![
+        let agent = vec![
             Rule::new("*", "*", Action::Allow),
             start[0].clone(),
             Rule::new("everything_*", "*", Action::Deny),
             Rule::new("everything_gzip", "*", Action::Allow),
         ];
+        // The session's "Always" answer equals the file's rule from start and stays.
+        let session = vec![Rule::new("everything_echo", "*", Action::Allow)];
         // The switch for echo was turned off since start, one for add turned on.
         let now = json!({"everything_add": "allow"});
         assert_eq!(
-            live_rules(&step, &start, Some(&now)),
+            live_rules(&agent, &session, &start, Some(&now)),
             vec![
                 Rule::new("everything_add", "*", Action::Allow),
                 Rule::new("*", "*", Action::Allow),
                 Rule::new("everything_*", "*", Action::Deny),
                 Rule::new("everything_gzip", "*", Action::Allow),
+                Rule::new("everything_echo", "*", Action::Allow),
             ]
         );
         assert_eq!(
-            live_rules(&step, &start, None),
-            step[..1]
+            live_rules(&agent, &[], &start, None),
+            agent[..1]
                 .iter()
-                .chain(&step[2..])
+                .chain(&agent[2..])
                 .cloned()
                 .collect::<Vec<_>>()
         );
-        assert_eq!(live_rules(&step, &start, Some(&json!("allow"))), step);
+        assert_eq!(
+            live_rules(&agent, &session, &start, Some(&json!("allow"))),
+            agent.iter().chain(&session).cloned().collect::<Vec<_>>()
+        );
     }
 
     #[test]

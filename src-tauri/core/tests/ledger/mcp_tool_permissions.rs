@@ -1,7 +1,8 @@
 //! Who decides whether an MCP tool runs without asking, against the real everything server:
 //! "Always for this session" in an ask allows the tool in that session only (another session
 //! asks again), and Settings' "Always allow" switch writes the config file's permission rule and
-//! takes effect at the next call, without a restart, and turned off asks again.
+//! takes effect at the next call, without a restart, and turned off asks again (a session's
+//! "Always" still holds there).
 
 use crate::fake_provider::*;
 use crate::mcp_servers::{everything_command, is_connected, test_servers, wait_for};
@@ -233,6 +234,8 @@ async fn an_allow_rule_in_the_file_at_start_is_undone_by_the_switch_without_a_re
     let fake = FakeProvider::start(vec![
         openai_tool_call("call_1", TOOL, "{}"),
         openai_text(&["asked"]),
+        openai_tool_call("call_2", TOOL, "{}"),
+        openai_text(&["held"]),
     ])
     .await;
     let Some(servers) = test_servers() else {
@@ -261,11 +264,15 @@ async fn an_allow_rule_in_the_file_at_start_is_undone_by_the_switch_without_a_re
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let session = test.session().await;
-    let (_, asked) = prompt_answering(&test, &session.id, Some(PermissionReply::Reject)).await;
+    let (_, asked) = prompt_answering(&test, &session.id, Some(PermissionReply::Always)).await;
     assert_eq!(
         asked.len(),
         1,
         "the rule from start still allowed the tool: {asked:?}"
     );
+    // The session's "Always" equals the file's rule from start, and still holds in the session.
+    let (reply, asked) = prompt_answering(&test, &session.id, None).await;
+    assert_eq!(text_of(&reply), "held");
+    assert!(asked.is_empty());
     test.ledger.close().await;
 }

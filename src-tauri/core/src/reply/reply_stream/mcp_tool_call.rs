@@ -39,9 +39,17 @@ impl Step<'_> {
         input: Value,
         start: i64,
     ) -> Result<Flow, LedgerError> {
-        // The config file is read as it is now: Settings' "Always allow" needs no restart.
+        // The config file is read as it is now: Settings' "Always allow" needs no restart. The
+        // step's rules are the agent's, then the session's (`turn::step_rules`).
+        let session_rules = self.session.permission.as_deref().unwrap_or_default();
+        let (agent_rules, session_rules) = if self.rules.ends_with(session_rules) {
+            self.rules.split_at(self.rules.len() - session_rules.len())
+        } else {
+            (self.rules.as_slice(), &[][..])
+        };
         let rules = live_rules(
-            &self.rules,
+            agent_rules,
+            session_rules,
             self.context.agents().config_rules(),
             self.context.config().permission.as_ref(),
         );
