@@ -39,6 +39,8 @@ if [ -z "$prebuilt" ]; then
 fi
 # axe-core (injected into the window) and the scripted provider come from the browser e2e's folder.
 [ -f tests/browser-e2e/node_modules/axe-core/axe.min.js ] || (cd tests/browser-e2e && npm ci --no-audit --no-fund)
+# The real MCP server the window adds in Settings (issue 12), from npm.
+[ -f tests/mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js ] || bash scripts/install-mcp-test-servers.sh
 
 measure=false
 bench=false

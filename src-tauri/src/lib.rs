@@ -165,6 +165,8 @@ pub fn shell<R: Runtime>(base: tauri::Builder<R>, simulated_drops: bool) -> taur
             commands::mcp::mcp_resources,
             commands::mcp::mcp_prompts,
             commands::mcp::mcp_prompt_text,
+            commands::mcp::mcp_tool_permissions,
+            commands::mcp::set_mcp_tool_always_allowed,
             commands::data::data_overview,
             commands::data::back_up_now,
             commands::data::choose_backup,

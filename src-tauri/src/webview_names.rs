@@ -65,6 +65,8 @@ command_names! {
     McpResources,
     McpPrompts,
     McpPromptText,
+    McpToolPermissions,
+    SetMcpToolAlwaysAllowed,
     DataOverview,
     BackUpNow,
     ChooseBackup,

@@ -2,7 +2,10 @@
 // everything server (from npm, installed by scripts/install-mcp-test-servers.sh) with an
 // environment value (a `{env:NAME}` reference: the test machine has no keychain, and a typed
 // value's way into the keychain is the core's tests' subject), sees it connect with its counts,
-// disconnects and connects it again. Screenshot: tests/artifacts/browser-mcp.png.
+// disconnects and connects it again. Then the composer: one of the server's resources attached
+// through the Resources picker (search, arrows, Enter) and sent (the server reads it: OpenCode's
+// "Reading MCP resource: …" and the document's text land in the message), and a `/` prompt with
+// a required argument expanded into the message. Screenshots: tests/artifacts/browser-mcp*.png.
 import { test } from "node:test"
 import assert from "node:assert/strict"
 import fs from "node:fs"
@@ -49,6 +52,84 @@ test("a server added in Settings connects, disconnects and connects again", { sk
   assert.deepEqual(settings.servers[0].command, ["node", everything, "stdio"])
 
   await page.screenshot({ path: path.join(artifacts, "browser-mcp.png"), fullPage: true })
+  assert.deepEqual(problems, [])
+  await page.close()
+})
+
+/** The everything server configured and connected, whichever test of the file runs first. */
+async function everythingConnected() {
+  const settings = await run.api("GET", "/dossier/mcp/settings")
+  if (!settings.servers.some((server) => server.name === "everything")) {
+    await run.api("POST", "/dossier/mcp/settings", { name: "everything", kind: "local", command: ["node", everything, "stdio"], timeout: 30000 })
+  }
+  for (let tries = 0; tries < 600; tries += 1) {
+    const statuses = await run.api("GET", "/mcp")
+    if (statuses.everything?.status === "connected") return
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  assert.fail("the everything server never connected")
+}
+
+test("a resource attached through the picker is read by its server; a / prompt fills the message", { skip: !fs.existsSync(everything) && "run scripts/install-mcp-test-servers.sh" }, async () => {
+  await everythingConnected()
+  const page = await run.browser.newPage({ viewport: { width: 1200, height: 900 } })
+  const problems = []
+  page.on("pageerror", (error) => problems.push(String(error)))
+  await page.goto(run.server.baseUrl + "/")
+  await page.getByTestId("new-session").click()
+  await page.getByTestId("session-row").first().waitFor()
+
+  await page.getByTestId("attach-resource").click()
+  const search = page.getByTestId("resource-search")
+  await search.waitFor()
+  await page.getByTestId("resource-option").first().waitFor({ timeout: 20_000 })
+  await search.fill("static document")
+  const options = page.getByTestId("resource-option")
+  const uris = await options.evaluateAll((items) => items.map((item) => item.getAttribute("data-uri")))
+  assert.ok(uris.length >= 2 && uris.every((uri) => uri.startsWith("demo://resource/static/document/")), JSON.stringify(uris))
+  await search.fill("architecture")
+  assert.deepEqual(await options.evaluateAll((items) => items.map((item) => item.getAttribute("data-uri"))), ["demo://resource/static/document/architecture.md"])
+  await search.press("ArrowDown")
+  await search.press("Enter")
+  const chip = page.getByTestId("attachment-chip").first()
+  await chip.waitFor()
+  assert.match(await chip.innerText(), /architecture\.md[\s\S]*Resource of everything/)
+  const composer = page.locator("textarea").first()
+  // Choosing closed the picker and gave the focus back to the message.
+  assert.equal(await page.getByTestId("resource-picker").count(), 0)
+  assert.equal(await page.evaluate(() => document.activeElement?.id), "composer-input")
+  await composer.fill("Summarise the attached architecture")
+  await page.screenshot({ path: path.join(artifacts, "browser-mcp-resource.png") })
+  await page.getByTestId("send").click()
+  await page.locator('[data-testid="message"][data-role="user"]').first().waitFor()
+
+  const sessions = await run.api("GET", "/session")
+  const messages = await run.api("GET", `/session/${sessions[0].id}/message`)
+  const user = messages.find((message) => message.info.role === "user")
+  const texts = user.parts.filter((part) => part.type === "text").map((part) => part.text)
+  assert.ok(texts.includes("Reading MCP resource: architecture.md (demo://resource/static/document/architecture.md)"), JSON.stringify(texts))
+  assert.ok(texts.some((text) => text.startsWith("# Everything Server – Architecture")), JSON.stringify(texts))
+  const file = user.parts.find((part) => part.type === "file")
+  assert.deepEqual(file.source, { type: "resource", text: { value: "", start: 0, end: 0 }, clientName: "everything", uri: "demo://resource/static/document/architecture.md" })
+
+  // The / menu: filter, choose a prompt with a required argument, fill it in.
+  await page.getByTestId("reply-text").first().waitFor({ timeout: 20_000 })
+  await composer.fill("/args")
+  const menu = page.getByTestId("prompt-menu")
+  await menu.waitFor()
+  assert.deepEqual(await page.getByTestId("prompt-option").evaluateAll((items) => items.map((item) => item.getAttribute("data-name"))), ["everything:args-prompt"])
+  await composer.press("Enter")
+  const form = page.getByTestId("prompt-arguments")
+  await form.waitFor()
+  await page.getByTestId("prompt-insert").click()
+  await form.getByText("Fill in: city").waitFor()
+  await page.getByTestId("prompt-argument").first().fill("Lisbon")
+  await page.getByTestId("prompt-insert").click()
+  await page.waitForFunction(() => document.querySelector("textarea")?.value === "What's weather in Lisbon?", null, { timeout: 20_000 })
+  assert.equal(await page.evaluate(() => document.activeElement?.id), "composer-input")
+  await page.screenshot({ path: path.join(artifacts, "browser-mcp-prompt.png") })
+  await composer.press("Enter")
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="message"][data-role="user"]')].some((item) => item.textContent?.includes("What's weather in Lisbon?")), null, { timeout: 20_000 })
   assert.deepEqual(problems, [])
   await page.close()
 })

@@ -1,7 +1,7 @@
 // A fake model provider for the browser tests: a real HTTP server on 127.0.0.1 speaking the
 // OpenAI-compatible streaming protocol (SSE chunks of `chat.completion.chunk`), whose reply is
 // chosen by a word in the newest user message, so one server can be slow (to be stopped), long
-// (to be followed) or carry links. Title requests get a short title at once.
+// (to be followed) or carry links, or ask for a tool call. Title requests get a short title at once.
 import http from "node:http"
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -59,6 +59,17 @@ export async function startScriptedProvider() {
     request.on("end", async () => {
       const body = JSON.parse(raw || "{}")
       const isTitle = JSON.stringify(body.messages ?? []).includes("title generator")
+      // "toolcall <name>" asks for a call of the tool <name> (no arguments), once: after the
+      // tool's result comes back the reply is the usual short answer.
+      const wantedTool = isTitle ? null : /\btoolcall (\S+)/.exec(lastUserText(body))?.[1]
+      if (wantedTool && body.messages?.at(-1)?.role !== "tool") {
+        response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" })
+        response.write(chunk({ role: "assistant", content: "" }))
+        response.write(chunk({ tool_calls: [{ index: 0, id: "call_scripted_1", type: "function", function: { name: wantedTool, arguments: "{}" } }] }))
+        response.write(chunk({}, "tool_calls"))
+        response.end("data: [DONE]\n\n")
+        return
+      }
       const { deltas, pause, before = 0, rate } = isTitle ? { deltas: ["Scripted session"], pause: 0 } : script(lastUserText(body))
       response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" })
       let closed = false

@@ -258,6 +258,10 @@ window.axe.run(document).then(
 
 AXE_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "browser-e2e", "node_modules", "axe-core", "axe.min.js")
 SCRIPTED_PROVIDER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "browser-e2e", "scripted-provider.mjs")
+# The real MCP server the issue-12 steps add in Settings (from npm: scripts/install-mcp-test-servers.sh).
+EVERYTHING = os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "mcp", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js"
+)
 
 
 def main():
@@ -792,6 +796,94 @@ def main():
         assert driver.text(stopped), "the stopped mark has words"
         driver.screenshot(os.path.join(artifacts, "17-stopped-reply.png"))
 
+    def mcp_server_added_in_settings_connects():
+        # Issue 12: a person adds the everything server (stdio, from npm) in Settings → MCP
+        # servers and sees it connect with its counts.
+        assert os.path.exists(EVERYTHING), f"{EVERYTHING} missing: run scripts/install-mcp-test-servers.sh"
+        driver.click(driver.find_all("[data-testid=open-settings]")[0])
+        driver.wait_for("[data-testid=mcp-settings]")
+        driver.click(driver.find_all("[data-testid=mcp-add]")[0])
+
+        def field(name):
+            return driver.wait_for(f"[data-testid=mcp-form] [name={name}]")[0]
+
+        driver.type(field("name"), "everything")
+        driver.type(field("command"), f'node "{os.path.realpath(EVERYTHING)}" stdio')
+        driver.type(field("timeout"), "30000")
+        driver.click(driver.find_all("[data-testid=mcp-save]")[0])
+        driver.wait_for("[data-testid=mcp-server][data-name=everything][data-status=connected]", timeout=90)
+        status = driver.script(
+            "return document.querySelector('[data-testid=mcp-server][data-name=everything] [data-testid=mcp-status]').textContent"
+        )
+        assert status.startswith("Connected: ") and status.endswith(" prompts"), status
+        assert not status.startswith("Connected: 0 tools"), status
+        driver.screenshot(os.path.join(artifacts, "18-mcp-connected.png"))
+        saved = open(os.environ["DOSSIER_CONFIG"]).read()
+        assert '"everything"' in saved and "server-everything" in saved, saved
+        driver.click(driver.find_all("[data-testid=close-settings]")[0])
+
+    def mcp_resource_attached_and_read():
+        # The composer's Resources picker: search, Enter on the highlighted one, a chip; sent,
+        # the server reads it and OpenCode's "Reading MCP resource: …" and its text are recorded.
+        selected = "return document.querySelector('.session-row--selected')?.dataset.sessionId ?? null"
+        before = driver.script(selected)
+        driver.click(driver.find_all("[data-testid=new-session]")[0])
+        session = wait_until("the new session to open", lambda: (lambda now: now if now not in (None, before) else None)(driver.script(selected)))
+        driver.click(driver.wait_for("[data-testid=attach-resource]")[0])
+        search = driver.wait_for("[data-testid=resource-search]")[0]
+        driver.wait_for("[data-testid=resource-option]", timeout=30)
+        driver.type(search, "architecture")
+        document = "demo://resource/static/document/architecture.md"
+        wait_until(
+            "only the architecture document listed",
+            lambda: driver.script("return [...document.querySelectorAll('[data-testid=resource-option]')].map((option) => option.dataset.uri)") == [document],
+        )
+        driver.keys([ENTER])
+        # textContent: WebKitWebDriver's visible text skips the ellipsised name span.
+        chip = driver.wait_for("[data-testid=attachment-chip]")[0]
+        chip_text = driver.script("return arguments[0].textContent", {ELEMENT_KEY: chip})
+        assert "architecture.md" in chip_text and "Resource of everything" in chip_text, chip_text
+        driver.type(driver.wait_for("#composer-input")[0], "What does the architecture say?")
+        driver.screenshot(os.path.join(artifacts, "19-mcp-resource-chip.png"))
+        driver.click(driver.find_all("[data-testid=send]")[0])
+        driver.wait_for("[data-testid=message][data-role=user]", contains="What does the architecture say?")
+        page = invoke("list_messages", {"sessionId": session, "limit": 10})
+        user = [message for message in page["messages"] if message["info"]["role"] == "user"][0]
+        texts = [part["text"] for part in user["parts"] if part["type"] == "text"]
+        assert f"Reading MCP resource: architecture.md ({document})" in texts, texts
+        assert any(text.startswith("# Everything Server") for text in texts), texts
+        files = [part for part in user["parts"] if part["type"] == "file"]
+        assert files and files[0]["source"]["clientName"] == "everything" and files[0]["source"]["uri"] == document, files
+
+    def mcp_permission_ask_answered():
+        # The scripted model asks for the server's tool that may change things: the window asks,
+        # Once lets it run, the completed tool part's result goes back and the reply follows.
+        tool = "everything_toggle-simulated-logging"
+        session = ask_scripted(f"toolcall {tool}")
+        request = driver.wait_for("[data-testid=permission-request]", timeout=60)[0]
+        asked = driver.script("return arguments[0].textContent", {ELEMENT_KEY: request})
+        assert tool in asked, asked
+        driver.screenshot(os.path.join(artifacts, "20-mcp-permission-ask.png"))
+        driver.click(driver.find_all("[data-testid=permission-request] button")[0])
+
+        def completed_tool():
+            page = invoke("list_messages", {"sessionId": session, "limit": 10})
+            parts = [part for message in page["messages"] for part in message["parts"]]
+            return [part for part in parts if part["type"] == "tool" and part["tool"] == tool and part["state"]["status"] == "completed"]
+
+        done = wait_until("the tool part to complete", completed_tool, timeout=60)
+        assert "simulated" in done[0]["state"]["output"], done
+        wait_until(
+            "the reply after the tool",
+            lambda: "A short answer from the scripted model." in driver.script(
+                "return [...document.querySelectorAll('[data-testid=reply-text]')].at(-1)?.textContent ?? ''"
+            ),
+            timeout=60,
+        )
+        assert not driver.find_all("[data-testid=permission-request]")
+        assert driver.script("return window.__e2eSendError") is None, driver.script("return window.__e2eSendError")
+        driver.screenshot(os.path.join(artifacts, "21-mcp-tool-ran.png"))
+
     try:
         check("app starts with a working window", launch)
         check("Tab reaches the composer in ten presses; axe finds nothing serious", keyboard_reaches_the_composer)
@@ -817,6 +909,9 @@ def main():
         check("settings add a provider (a key without a keychain is refused) and show the room sessions take", settings_add_provider)
         check("a link in a reply reaches the opener and the app stays put", link_opens_outside_the_app)
         check("a stopped reply is marked stopped, not failed", stopped_reply_is_not_an_error)
+        check("an MCP server added in Settings connects", mcp_server_added_in_settings_connects)
+        check("an MCP resource attached through the picker is read when sent", mcp_resource_attached_and_read)
+        check("an MCP tool's permission ask is answered and the tool runs", mcp_permission_ask_answered)
     finally:
         try:
             driver.stop()

@@ -371,6 +371,7 @@ export const App: Component<AppProps> = (props) => {
             setAttachments((current) => current.filter((attachment) => attachment.key !== key));
           }}
           onAttach={attach}
+          onAttachResource={(attachment) => { addAttachments([attachment]); }}
           onSend={() => void send()}
           inputRef={(element) => (composerField = element)}
         />

@@ -8,6 +8,7 @@ use crate::mcp::claude_desktop_import;
 use crate::mcp::mcp_error::McpError;
 use crate::mcp::mcp_settings::{self, McpServerInput, McpSettings};
 use crate::mcp::server_offers::{McpPromptItem, McpPromptText, McpResourceItem};
+use crate::mcp::tool_permissions::{self, McpToolPermission};
 use crate::models::agent::AgentRegistry;
 use crate::models::config::{Config, Locations};
 use crate::models::credentials::FoundKey;
@@ -219,6 +220,24 @@ impl Ledger {
             .mcp_servers
             .prompt_text(client_name, name, arguments)
             .await?)
+    }
+
+    /// Connected servers' tools with their "Always allow" switches (Settings → MCP).
+    pub fn mcp_tool_permissions(&self) -> Vec<McpToolPermission> {
+        let runtime = self.runtime();
+        tool_permissions::tool_permissions(&runtime.settings, &runtime.mcp_servers)
+    }
+
+    /// Turns "Always allow" for the MCP tool `name` on or off in the config file; the next call
+    /// of the tool follows it.
+    pub async fn set_mcp_tool_always_allowed(
+        &self,
+        name: &str,
+        allowed: bool,
+    ) -> Result<Vec<McpToolPermission>, LedgerError> {
+        let runtime = self.runtime();
+        tool_permissions::set_always_allowed(&runtime.settings, &runtime.mcp_servers, name, allowed)
+            .await
     }
 
     pub async fn create_session(&self, input: CreateSession) -> Result<Session, LedgerError> {

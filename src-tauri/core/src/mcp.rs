@@ -14,4 +14,5 @@ pub mod secret_values;
 pub mod server_connection;
 pub mod server_offers;
 pub mod stderr_tail;
+pub mod tool_permissions;
 pub mod tool_result;

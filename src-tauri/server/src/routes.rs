@@ -135,7 +135,12 @@ pub fn router(state: ServerState, options: &ServerOptions, origins: OriginPolicy
         )
         .route("/dossier/mcp/resources", get(mcp::resources))
         .route("/dossier/mcp/prompts", get(mcp::prompts))
-        .route("/dossier/mcp/prompt", post(mcp::prompt_text));
+        .route("/dossier/mcp/prompt", post(mcp::prompt_text))
+        .route("/dossier/mcp/tools", get(mcp::tool_permissions))
+        .route(
+            "/dossier/mcp/tools/{name}",
+            post(mcp::set_tool_always_allowed),
+        );
     let router = not_implemented_routes(router)
         .fallback({
             let ui_directory = options.ui_directory.clone();

@@ -18,6 +18,7 @@ mod http {
     // object (core's `mcp/child_command.rs`); no test here kills the server there.
     #[cfg(target_os = "linux")]
     mod mcp;
+    mod mcp_offers;
     mod messages;
     mod prompts;
     mod request_origin;

@@ -1,11 +1,12 @@
 //! MCP servers for the webview: status, connect / disconnect / restart, the settings view's
 //! list, save and remove, "Import from Claude Desktop…" (the open dialog here; the core reads
-//! and checks the file), and the composer's resources and prompts. Each hands the call to the
+//! and checks the file), and the composer's resources and prompts, the tools' "Always allow" switches. Each hands the call to the
 //! ledger.
 
 use crate::error::ShellError;
 use dossier_core::mcp::mcp_settings::{McpServerInput, McpSettings};
 use dossier_core::mcp::server_offers::{McpPromptItem, McpPromptText, McpResourceItem};
+use dossier_core::mcp::tool_permissions::McpToolPermission;
 use dossier_core::wire::mcp_status::McpStatus;
 use dossier_core::Ledger;
 use std::collections::BTreeMap;
@@ -94,4 +95,18 @@ pub async fn mcp_prompt_text(
     Ok(ledger
         .mcp_prompt_text(&client_name, &name, arguments.into_iter().collect())
         .await?)
+}
+
+#[tauri::command]
+pub fn mcp_tool_permissions(ledger: State<'_, Ledger>) -> Vec<McpToolPermission> {
+    ledger.mcp_tool_permissions()
+}
+
+#[tauri::command]
+pub async fn set_mcp_tool_always_allowed(
+    ledger: State<'_, Ledger>,
+    name: String,
+    allowed: bool,
+) -> Result<Vec<McpToolPermission>, ShellError> {
+    Ok(ledger.set_mcp_tool_always_allowed(&name, allowed).await?)
 }

@@ -1,12 +1,16 @@
 // The message box: attachment chips (name, size, kind; removable; the reason when a file cannot
 // be sent), the text (Enter sends, Shift+Enter is a new line, `@` offers agents), the attach
-// button, the agent and model pickers, and Send — or Stop while a reply streams.
+// button, the agent and model pickers, and Send — or Stop while a reply streams. With MCP servers:
+// the Resources picker and the `/` prompt menu (their own components).
 import { type Component, createMemo, createSignal, For, Show } from "solid-js";
 import type { Chat } from "../lib/chat";
 import { type Attachment, isSendable } from "../lib/drafts";
 import { humanSize, type MessageKey, type Translate } from "../lib/i18n";
+import { resourceAttachment } from "../lib/mcp-offers";
 import { Icon } from "./Icon";
+import { McpResourcePicker } from "./McpResourcePicker";
 import { ModelPicker } from "./ModelPicker";
+import { PromptMenu } from "./PromptMenu";
 
 export interface ComposerProps {
   t: Translate;
@@ -17,6 +21,8 @@ export interface ComposerProps {
   attachments: Attachment[];
   onRemove: (key: string) => void;
   onAttach: () => void;
+  /** Adds a chip for an MCP server's resource (chosen in the Resources picker). */
+  onAttachResource?: (attachment: Attachment) => void;
   onSend: () => void;
   inputRef?: (element: HTMLTextAreaElement) => void;
 }
@@ -38,6 +44,7 @@ export const Composer: Component<ComposerProps> = (props) => {
   const primaryAgents = createMemo(() => props.chat.agents().filter((agent) => agent.mode !== "subagent" && !agent.hidden));
   const choice = () => props.chat.choiceFor(props.sessionId);
   let field: HTMLTextAreaElement | undefined;
+  let promptMenuKeys: ((event: KeyboardEvent) => boolean) | undefined;
 
   /** The `@partial` being typed at the end of the text, if any, and the agents it could be. */
   const mention = createMemo(() => {
@@ -73,7 +80,11 @@ export const Composer: Component<ComposerProps> = (props) => {
                 <Show when={attachment.size !== undefined}>
                   <span class="chip-size">{humanSize(props.t, attachment.size ?? 0)}</span>
                 </Show>
-                <span class="chip-kind">{props.t(kindLabels[attachment.kind], { reason: attachment.reason ?? "" })}</span>
+                <span class="chip-kind">
+                  {attachment.resource === undefined
+                    ? props.t(kindLabels[attachment.kind], { reason: attachment.reason ?? "" })
+                    : props.t("mcpResourceChip", { server: attachment.resource.clientName })}
+                </span>
                 <button
                   type="button"
                   class="chip-remove"
@@ -104,6 +115,7 @@ export const Composer: Component<ComposerProps> = (props) => {
           value={props.text}
           onInput={(event) => { props.onText(event.currentTarget.value); }}
           onKeyDown={(event) => {
+            if (promptMenuKeys?.(event) === true) return;
             const current = mention();
             if (current !== undefined && (event.key === "Tab" || (event.key === "Enter" && !event.shiftKey))) {
               event.preventDefault();
@@ -122,6 +134,9 @@ export const Composer: Component<ComposerProps> = (props) => {
             }
           }}
         />
+        <Show when={props.chat.backend.mcp}>
+          {(mcp) => <PromptMenu t={props.t} mcp={mcp()} text={props.text} onText={props.onText} keys={(handler) => (promptMenuKeys = handler)} onDone={() => field?.focus()} />}
+        </Show>
         <Show when={mention()}>
           {(current) => (
             <ul class="mention-menu" role="listbox" aria-label={props.t("agentLabel")}>
@@ -151,6 +166,9 @@ export const Composer: Component<ComposerProps> = (props) => {
         <button type="button" class="plain-button composer-attach" data-testid="attach" title={props.t("attachButton")} onClick={() => { props.onAttach(); }}>
           <Icon name="clip" /> <span class="composer-attach-label">{props.t("attachButton")}</span>
         </button>
+        <Show when={props.chat.backend.mcp !== undefined && props.onAttachResource !== undefined ? props.chat.backend.mcp : undefined}>
+          {(mcp) => <McpResourcePicker t={props.t} mcp={mcp()} onChoose={(item) => props.onAttachResource?.(resourceAttachment(item))} onClosed={() => field?.focus()} />}
+        </Show>
         <label class="picker">
           <span class="visually-hidden">{props.t("agentLabel")}</span>
           <select

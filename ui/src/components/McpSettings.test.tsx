@@ -5,6 +5,7 @@ import { McpSettings } from "./McpSettings";
 import type { McpServerInput } from "../lib/bindings/McpServerInput";
 import type { McpSettings as McpListing } from "../lib/bindings/McpSettings";
 import type { McpStatus } from "../lib/bindings/McpStatus";
+import type { McpToolPermission } from "../lib/bindings/McpToolPermission";
 import { translator } from "../lib/i18n";
 import type { McpBackend } from "../lib/transport";
 import { fakeBackend } from "../lib/transport/fake-backend";
@@ -20,6 +21,16 @@ function fakeMcp(withDialog: boolean) {
     servers: [{ name: "files", kind: "local", command: ["npx", "-y", "server-filesystem"], values: [{ name: "TOKEN", source: { type: "keychain" } }], enabled: true }],
   };
   const statuses: Record<string, McpStatus> = { files: { status: "failed", error: "spawn npx ENOENT", stderr: ["npx: not found"] } };
+  // The core's answer: a connected server's tools, with the config file's exact allow rules.
+  const allowed = new Set<string>();
+  const tools = (): McpToolPermission[] =>
+    [
+      { server: "files", tool: "read_file", readOnly: true, description: "Reads a file" },
+      { server: "files", tool: "write_file", readOnly: false, description: "Writes a file" },
+      { server: "other", tool: "ping", readOnly: true, description: "" },
+    ]
+      .filter((tool) => statuses[tool.server]?.status === "connected")
+      .map((tool) => ({ ...tool, name: `${tool.server}_${tool.tool}`, alwaysAllowed: allowed.has(`${tool.server}_${tool.tool}`) }));
   const mcp: McpBackend = {
     statuses: () => Promise.resolve(Object.entries(statuses)),
     connect: (name) => {
@@ -47,6 +58,16 @@ function fakeMcp(withDialog: boolean) {
       calls.push(`remove ${name}`);
       listing = { ...listing, servers: listing.servers.filter((server) => server.name !== name) };
       return Promise.resolve(listing);
+    },
+    resources: () => Promise.resolve([]),
+    prompts: () => Promise.resolve([]),
+    promptText: () => Promise.reject(new Error("no prompts here")),
+    toolPermissions: () => Promise.resolve(tools()),
+    setAlwaysAllowed: (name, on) => {
+      calls.push(`always ${name} ${String(on)}`);
+      if (on) allowed.add(name);
+      else allowed.delete(name);
+      return Promise.resolve(tools());
     },
     ...(withDialog ? { importWithDialog: () => Promise.resolve(listing) } : { importText: (text: string) => { calls.push(`import ${text}`); return Promise.resolve(listing); } }),
   };
@@ -105,5 +126,42 @@ describe("Settings → MCP servers", () => {
     fireEvent.change(input, { target: { files: [file] } });
     await screen.findByText("Imported. The servers are connecting.");
     expect(calls).toEqual(['import {"mcpServers": {}}']);
+  });
+
+  it("lists a connected server's tools and switches Always allow on and off", async () => {
+    const { mcp, calls } = fakeMcp(true);
+    render(() => <McpSettings t={translator("en")} backend={fakeBackend()} mcp={mcp} />);
+    const row = await screen.findByTestId("mcp-server");
+    await waitFor(() => {
+      expect(row.getAttribute("data-status")).toBe("failed");
+    });
+    // A failed server has no tools to list.
+    expect(within(row).queryByTestId("mcp-tools")).toBeNull();
+    fireEvent.click(within(row).getByTestId("mcp-connect"));
+    const tools = await within(row).findByTestId("mcp-tools");
+    (tools as HTMLDetailsElement).open = true;
+    fireEvent(tools, new Event("toggle"));
+    await waitFor(() => {
+      expect(within(tools).getAllByTestId("mcp-tool").map((tool) => tool.getAttribute("data-name"))).toEqual(["files_read_file", "files_write_file"]);
+    });
+    const write = within(tools).getAllByTestId("mcp-tool")[1] as HTMLElement;
+    expect(write.textContent).toContain("Always allow write_file");
+    expect(write.textContent).toContain("Asks before it runs");
+    const switchOf = () => within(write).getByTestId<HTMLInputElement>("mcp-always-allow");
+    expect(switchOf().checked).toBe(false);
+    fireEvent.click(switchOf());
+    await waitFor(() => {
+      expect(calls).toContain("always files_write_file true");
+    });
+    await waitFor(() => {
+      expect(within(tools).getAllByTestId<HTMLInputElement>("mcp-always-allow").map((box) => box.checked)).toEqual([false, true]);
+    });
+    fireEvent.click(within(tools).getAllByTestId("mcp-always-allow")[1] as HTMLElement);
+    await waitFor(() => {
+      expect(calls).toContain("always files_write_file false");
+    });
+    await waitFor(() => {
+      expect(within(tools).getAllByTestId<HTMLInputElement>("mcp-always-allow").map((box) => box.checked)).toEqual([false, false]);
+    });
   });
 });

@@ -2,8 +2,9 @@
 // its counts, failed with the error and the last lines of its stderr, disconnected), its Connect /
 // Disconnect / Restart buttons, a form to add or change one (local: a command line and its
 // environment; remote: a URL and its headers; typed values go to the keychain), and "Import from
-// Claude Desktop…" (the open dialog on the desktop, a file input in a browser). Statuses follow the
-// `mcp.status` event; the list is read again after every change and on a resync.
+// Claude Desktop…" (the open dialog on the desktop, a file input in a browser). A connected
+// server's tools and their "Always allow" switches are their own component (McpToolSwitches).
+// Statuses follow the `mcp.status` event; the list is read again after every change and on a resync.
 import { type Component, createSignal, For, onCleanup, onMount, Show } from "solid-js";
 import type { McpServerSetting } from "../lib/bindings/McpServerSetting";
 import type { McpSettings as McpSettingsListing } from "../lib/bindings/McpSettings";
@@ -11,6 +12,7 @@ import type { McpStatus } from "../lib/bindings/McpStatus";
 import type { MessageKey, Translate } from "../lib/i18n";
 import { checkMcpForm, describeMcpStatus, emptyMcpForm, failedStderr, formFromMcpSetting, mcpActions, type McpForm, type McpFormField } from "../lib/mcp-settings";
 import { type Backend, type BackendError, type McpBackend, toBackendError } from "../lib/transport";
+import { McpToolSwitches } from "./McpToolSwitches";
 
 export interface McpSettingsProps {
   t: Translate;
@@ -168,6 +170,9 @@ export const McpSettings: Component<McpSettingsProps> = (props) => {
                         <pre>{lines().join("\n")}</pre>
                       </details>
                     )}
+                  </Show>
+                  <Show when={status()?.status === "connected"}>
+                    <McpToolSwitches t={props.t} mcp={mcp} server={server.name} />
                   </Show>
                 </div>
                 <div class="provider-actions">

@@ -19,6 +19,8 @@ export interface Attachment {
   reason?: string;
   /** Only these lines of a text file (1-based, inclusive), sent as `?start=&end=` on the URL. */
   range?: { start: number; end: number };
+  /** An MCP server's resource (`url` is its address): the server reads it when the prompt goes. */
+  resource?: { clientName: string; uri: string };
 }
 
 /** The file URL with OpenCode's line-range query, when a range is set. */
@@ -71,7 +73,10 @@ export function buildDrafts(text: string, attachments: readonly Attachment[], ag
   const drafts: Draft[] = [];
   if (text.trim() !== "") drafts.push({ type: "text", text });
   for (const attachment of attachments.filter(isSendable)) {
-    drafts.push({ type: "file", mime: attachment.mime, filename: attachment.name, url: rangedUrl(attachment) });
+    // A resource's chip is not in the text, so the source's span of the text is empty.
+    const source =
+      attachment.resource === undefined ? {} : { source: { type: "resource" as const, text: { value: "", start: 0, end: 0 }, ...attachment.resource } };
+    drafts.push({ type: "file", mime: attachment.mime, filename: attachment.name, url: rangedUrl(attachment), ...source });
   }
   for (const mention of agentMentions(text, agents)) {
     drafts.push({

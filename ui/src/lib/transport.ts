@@ -15,6 +15,10 @@ import type { ProviderSettings } from "./bindings/ProviderSettings";
 import type { McpServerInput } from "./bindings/McpServerInput";
 import type { McpSettings } from "./bindings/McpSettings";
 import type { McpStatus } from "./bindings/McpStatus";
+import type { McpPromptItem } from "./bindings/McpPromptItem";
+import type { McpPromptText } from "./bindings/McpPromptText";
+import type { McpResourceItem } from "./bindings/McpResourceItem";
+import type { McpToolPermission } from "./bindings/McpToolPermission";
 import type { StorageUse } from "./bindings/StorageUse";
 import type { Session } from "./bindings/Session";
 import type { SessionPatch } from "./bindings/SessionPatch";
@@ -178,6 +182,16 @@ export interface McpBackend {
   readonly importWithDialog?: () => Promise<McpSettings | undefined>;
   /** Browser: the text of the file the person chose with a file input. */
   readonly importText?: (text: string) => Promise<McpSettings>;
+  /** Connected servers' resources, for the composer's resource picker. */
+  resources(): Promise<McpResourceItem[]>;
+  /** Connected servers' prompts, for the composer's `/` menu. */
+  prompts(): Promise<McpPromptItem[]>;
+  /** A prompt fetched from its server with `args`, as the text that goes into the message. */
+  promptText(clientName: string, name: string, args: Record<string, string>): Promise<McpPromptText>;
+  /** Connected servers' tools with their "Always allow" switches. */
+  toolPermissions(): Promise<McpToolPermission[]>;
+  /** Turns "Always allow" for the tool `name` (`<server>_<tool>`) on or off in the config file. */
+  setAlwaysAllowed(name: string, allowed: boolean): Promise<McpToolPermission[]>;
 }
 
 /** What a backend without settings (the browser) answers to every settings call. */

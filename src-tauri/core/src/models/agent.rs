@@ -202,6 +202,9 @@ fn built_in_agents() -> Vec<Agent> {
 pub struct AgentRegistry {
     agents: Vec<Agent>,
     default_agent: Option<String>,
+    /// The config's `permission` block as rules, as every agent got it at start; an MCP tool
+    /// call swaps this copy for the file as it is now (`mcp::tool_permissions::live_rules`).
+    config_rules: Ruleset,
 }
 
 impl AgentRegistry {
@@ -250,9 +253,15 @@ impl AgentRegistry {
         let registry = Self {
             agents,
             default_agent: config.default_agent.clone(),
+            config_rules: global_rules,
         };
         registry.default_agent()?;
         Ok(registry)
+    }
+
+    /// The config's `permission` rules the agents were built with.
+    pub fn config_rules(&self) -> &[Rule] {
+        &self.config_rules
     }
 
     /// The agent called `name`, or an error that lists the ones there are.

@@ -18,6 +18,7 @@ mod listing_cache;
 mod manual_backup;
 mod mcp_servers;
 mod mcp_settings;
+mod mcp_tool_permissions;
 mod mcp_tools;
 mod message_editing;
 mod offline_model;

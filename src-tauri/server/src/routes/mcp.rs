@@ -3,7 +3,7 @@
 //! lines besides), `POST /mcp/:name/connect` and `POST /mcp/:name/disconnect` (each answering
 //! `true`). Dossier's own, under `/dossier/mcp`: restart, the settings view's list, save and
 //! remove, the Claude Desktop import (the file's text in the body: a browser has no path), and
-//! the composer's resources and prompts.
+//! the composer's resources and prompts, the tools' "Always allow" switches.
 
 use crate::error::ServerResult;
 use crate::request_body::JsonBody;
@@ -12,6 +12,7 @@ use axum::response::IntoResponse;
 use axum::Json;
 use dossier_core::mcp::mcp_settings::{McpServerInput, McpSettings};
 use dossier_core::mcp::server_offers::{McpPromptItem, McpPromptText, McpResourceItem};
+use dossier_core::mcp::tool_permissions::McpToolPermission;
 use dossier_core::Ledger;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -103,6 +104,29 @@ pub async fn prompt_text(
                 &body.name,
                 body.arguments.into_iter().collect(),
             )
+            .await?,
+    ))
+}
+
+pub async fn tool_permissions(State(ledger): State<Ledger>) -> Json<Vec<McpToolPermission>> {
+    Json(ledger.mcp_tool_permissions())
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AlwaysAllowBody {
+    always_allowed: bool,
+}
+
+pub async fn set_tool_always_allowed(
+    State(ledger): State<Ledger>,
+    Path(name): Path<String>,
+    body: JsonBody,
+) -> ServerResult<Json<Vec<McpToolPermission>>> {
+    let body: AlwaysAllowBody = body.parse_or_default()?;
+    Ok(Json(
+        ledger
+            .set_mcp_tool_always_allowed(&name, body.always_allowed)
             .await?,
     ))
 }

@@ -114,6 +114,11 @@ export function tauriBackend(): Backend {
       save: (input) => call("save_mcp_server", { input }),
       remove: (name) => call("remove_mcp_server", { name }),
       importWithDialog: async () => (await call<McpSettings | null>("import_claude_desktop")) ?? undefined,
+      resources: () => call("mcp_resources"),
+      prompts: () => call("mcp_prompts"),
+      promptText: (clientName, name, args) => call("mcp_prompt_text", { clientName, name, arguments: args }),
+      toolPermissions: () => call("mcp_tool_permissions"),
+      setAlwaysAllowed: (name, allowed) => call("set_mcp_tool_always_allowed", { name, allowed }),
     },
   };
 }

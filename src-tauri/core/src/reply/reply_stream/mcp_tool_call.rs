@@ -2,10 +2,12 @@
 //! tool's (pending → running → completed | error). Permission: the rules that name the tool
 //! (patterns like `"everything_*": "ask"`, last match wins) decide; a rule for every tool (`*`)
 //! does not, because those are written for the built-in tools. When no rule names it, a tool the
-//! server marks read-only runs, any other asks.
+//! server marks read-only runs, any other asks. The config file's own rules are taken as the file
+//! is now (`tool_permissions::live_rules`).
 
 use super::{Flow, Step, StepState};
 use crate::mcp::mcp_servers::McpTool;
+use crate::mcp::tool_permissions::live_rules;
 use crate::reply::reply_stream::tool_call::REJECTED;
 use crate::reply::tools::ToolOutcome;
 use crate::wire::error::LedgerError;
@@ -37,7 +39,21 @@ impl Step<'_> {
         input: Value,
         start: i64,
     ) -> Result<Flow, LedgerError> {
-        match permission(&tool, &self.rules) {
+        // The config file is read as it is now: Settings' "Always allow" needs no restart. The
+        // step's rules are the agent's, then the session's (`turn::step_rules`).
+        let session_rules = self.session.permission.as_deref().unwrap_or_default();
+        let (agent_rules, session_rules) = if self.rules.ends_with(session_rules) {
+            self.rules.split_at(self.rules.len() - session_rules.len())
+        } else {
+            (self.rules.as_slice(), &[][..])
+        };
+        let rules = live_rules(
+            agent_rules,
+            session_rules,
+            self.context.agents().config_rules(),
+            self.context.config().permission.as_ref(),
+        );
+        match permission(&tool, &rules) {
             Action::Allow => {}
             Action::Deny => {
                 let error = format!(
