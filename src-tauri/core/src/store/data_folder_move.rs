@@ -53,8 +53,34 @@ impl Store {
     ) -> Result<DataFolderMoved, LedgerError> {
         let current = self.data_dir().to_path_buf();
         check_target(&current, target, &data_location::default_folder())?;
+        if !self.upkeep.process_lock.try_hold_alone(&current)? {
+            return Err(LedgerError::DataFolderInUse {
+                folder: current.display().to_string(),
+            });
+        }
+        let created = !target.exists();
+        let moved = self.checked_move(&current, target, pointer_file).await;
+        if moved.is_err() {
+            // Nothing switched: other processes may use the folder again, and a folder this
+            // move made is taken away again if nothing of the person's went into it.
+            if let Err(error) = self.share_folder() {
+                tracing::warn!(%error, "could not share the data folder again");
+            }
+            if created {
+                remove_if_empty(target);
+            }
+        }
+        moved
+    }
+
+    async fn checked_move(
+        &self,
+        current: &Path,
+        target: &Path,
+        pointer_file: &Path,
+    ) -> Result<DataFolderMoved, LedgerError> {
         probe_writable(target)?;
-        let needed = room_needed(&current)?;
+        let needed = room_needed(current)?;
         if let Some(available) = available_space(target) {
             if available < needed {
                 return Err(LedgerError::MoveTargetTooSmall {
@@ -64,19 +90,7 @@ impl Store {
                 });
             }
         }
-        if !self.upkeep.process_lock.try_hold_alone(&current)? {
-            return Err(LedgerError::DataFolderInUse {
-                folder: current.display().to_string(),
-            });
-        }
-        let moved = self.copy_and_switch(&current, target, pointer_file).await;
-        if moved.is_err() {
-            // Nothing switched: other processes may use the folder again.
-            if let Err(error) = self.share_folder() {
-                tracing::warn!(%error, "could not share the data folder again");
-            }
-        }
-        moved
+        self.copy_and_switch(current, target, pointer_file).await
     }
 
     async fn copy_and_switch(

@@ -227,6 +227,8 @@ async fn a_move_is_refused_while_another_process_uses_the_folder() {
         "{error}"
     );
     assert!(!pointer_of(root.path()).exists());
+    // Nothing made for it either.
+    assert!(!root.path().join("elsewhere").exists());
     server.close().await;
     drop(server);
     // Alone again, it moves.
