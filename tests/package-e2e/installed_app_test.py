@@ -147,8 +147,10 @@ def main():
         driver.click(driver.find_all("[data-testid=new-session]")[0])
         driver.wait_for("[data-testid=session-row]")
         shot("installed-01-window.png")
-        ledger = os.path.join(data_home, "dossier")
-        assert glob.glob(os.path.join(ledger, "*")), f"nothing in {ledger}"
+        # One data folder: the ledger beside the webview's storage and the log.
+        ledger = os.path.join(data_home, "app.dossier.desktop", "dossier.db")
+        assert os.path.isfile(ledger), f"no ledger at {ledger}: {glob.glob(os.path.join(data_home, '*'))}"
+        assert not os.path.exists(os.path.join(data_home, "dossier")), "a ledger in the old folder too"
         assert os.path.isfile(log), f"no log at {log}"
         outside = [path for path in os.listdir(home) if path not in (".local", ".config", ".cache", ".dbus")]
         assert not outside, f"the app wrote outside the XDG folders of HOME: {outside}"

@@ -135,6 +135,78 @@ impl Ledger {
         Ok(staged)
     }
 
+    /// Where the data folder is, what decided it, and the folder it was moved from while that
+    /// old copy is still there.
+    pub fn data_folder(&self) -> Result<DataFolder, LedgerError> {
+        let settings = &self.runtime().data_folder;
+        let pointer = match &settings.pointer_file {
+            Some(file) => crate::store::data_location::read_pointer(file)?,
+            None => None,
+        };
+        let previous = pointer
+            .and_then(|pointer| pointer.previous_folder)
+            .filter(|folder| folder.exists());
+        Ok(DataFolder {
+            folder: self.store().data_dir().display().to_string(),
+            source: settings.source,
+            movable: settings.pointer_file.is_some(),
+            previous_folder: previous.map(|folder| folder.display().to_string()),
+        })
+    }
+
+    /// "Move data folder…": copies the ledger and its automatic backups to `target`, verifies
+    /// the copy, records the folder for every later start, and closes this ledger (the new one is
+    /// opened at the next start). Refusals (the folder in use or inside it, a folder with other
+    /// files, read-only, too small, another process on the folder) change nothing.
+    pub async fn move_data_folder(
+        &self,
+        target: &std::path::Path,
+    ) -> Result<crate::store::data_folder_move::DataFolderMoved, LedgerError> {
+        let pointer = self.pointer_file()?;
+        let moved = self.store().move_to(target, &pointer).await?;
+        self.close().await;
+        Ok(moved)
+    }
+
+    /// Removes the old copy a move left, once the person confirmed: only the files Dossier made
+    /// there (`data_folder_move::remove_previous`); then forgets it.
+    pub fn remove_previous_data_folder(
+        &self,
+    ) -> Result<crate::store::data_folder_move::PreviousFolderRemoved, LedgerError> {
+        let pointer_file = self.pointer_file()?;
+        let mut pointer = crate::store::data_location::read_pointer(&pointer_file)?
+            .ok_or(LedgerError::NoPreviousDataFolder)?;
+        let previous = pointer
+            .previous_folder
+            .take()
+            .ok_or(LedgerError::NoPreviousDataFolder)?;
+        let removed =
+            crate::store::data_folder_move::remove_previous(&previous, self.store().data_dir())?;
+        crate::store::data_location::write_pointer(&pointer_file, &pointer)?;
+        Ok(removed)
+    }
+
+    /// Keeps the old copy a move left, and stops asking about it.
+    pub fn keep_previous_data_folder(&self) -> Result<(), LedgerError> {
+        let pointer_file = self.pointer_file()?;
+        if let Some(mut pointer) = crate::store::data_location::read_pointer(&pointer_file)? {
+            if pointer.previous_folder.take().is_some() {
+                crate::store::data_location::write_pointer(&pointer_file, &pointer)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn pointer_file(&self) -> Result<std::path::PathBuf, LedgerError> {
+        self.runtime()
+            .data_folder
+            .pointer_file
+            .clone()
+            .ok_or_else(|| LedgerError::DataFolderSetByEnvironment {
+                folder: self.store().data_dir().display().to_string(),
+            })
+    }
+
     /// Stops the MCP servers (their children end) and closes the pool, finishing in-flight
     /// writes; used on shutdown.
     pub async fn close(&self) {
@@ -573,4 +645,18 @@ impl Ledger {
         )
         .await
     }
+}
+
+/// Where the data folder is, for Settings → Data.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, ts_rs::TS)]
+#[ts(export)]
+#[serde(rename_all = "camelCase")]
+pub struct DataFolder {
+    pub folder: String,
+    pub source: crate::store::data_location::DataFolderSource,
+    /// Whether "Move data folder…" can move it (not when `DOSSIER_DATA_DIR` names it).
+    pub movable: bool,
+    /// The folder the ledger was moved from, while its old copy is still there and the person
+    /// has not yet said whether to remove it.
+    pub previous_folder: Option<String>,
 }

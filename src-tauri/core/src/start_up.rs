@@ -19,6 +19,7 @@ use crate::pipeline::runtime::Runtime;
 use crate::reply::permission_request::PermissionRequests;
 use crate::reply::reply_context::ReplyContext;
 use crate::reply::session_runner::SessionRunner;
+use crate::store::data_location::DataFolderSettings;
 use crate::store::process_lock::Occupancy;
 use crate::store::Store;
 use crate::wire::error::LedgerError;
@@ -46,13 +47,21 @@ pub struct LedgerOptions {
     /// Where provider keys are kept: the OS keychain for the apps (`from_env`), an empty
     /// in-memory store when absent, so tests never touch the person's keychain.
     pub credentials: Option<Arc<dyn CredentialStore>>,
+    /// How `locations.data_dir` was settled: `from_env` reads the variable and the pointer file
+    /// (and adopts an earlier release's folder); `at` takes the folder as given.
+    pub data_folder: DataFolderSettings,
 }
 
 impl LedgerOptions {
     /// The apps' options: data and config from the environment, and a local Ollama looked for
     /// at `DOSSIER_OLLAMA_URL` (default 127.0.0.1:11434) unless `DOSSIER_OLLAMA=off`.
     pub fn from_env() -> Self {
-        let mut options = Self::at(Locations::from_env());
+        let (data_dir, data_folder) = crate::store::data_location::from_env();
+        let mut options = Self::at(Locations {
+            data_dir,
+            ..Locations::from_env()
+        });
+        options.data_folder = data_folder;
         options.credentials = Some(Arc::new(RememberedCredentials::new(OsKeychain)));
         if std::env::var("DOSSIER_OLLAMA").ok().as_deref() != Some("off") {
             options.detect_ollama = Some(
@@ -74,6 +83,7 @@ impl LedgerOptions {
             default_directory: None,
             detect_ollama: None,
             credentials: None,
+            data_folder: DataFolderSettings::named(),
         }
     }
 }
@@ -109,6 +119,13 @@ pub async fn open(options: LedgerOptions) -> Result<Ledger, LedgerError> {
         .backups
         .keep
         .unwrap_or(crate::store::upgrade_backup::DEFAULT_KEEP);
+    // Before the store creates anything: the folder must be the one the sessions are in.
+    crate::store::data_folder_adoption::settle(
+        &options.locations.data_dir,
+        &options.data_folder,
+        keep_backups,
+    )
+    .await?;
     let (store, occupancy) =
         Store::open(&options.locations.data_dir, options.clock, keep_backups).await?;
     let default_directory = match options.default_directory {
@@ -149,6 +166,7 @@ pub async fn open(options: LedgerOptions) -> Result<Ledger, LedgerError> {
         mcp_servers,
         agent_loop,
         default_directory,
+        data_folder: options.data_folder,
     };
     // Replies a crash left open are closed before anyone can prompt — unless another living
     // process uses the folder: open replies may then be its, streaming right now.

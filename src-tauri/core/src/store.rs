@@ -8,6 +8,9 @@
 pub mod access_tokens;
 pub mod backup_restore;
 pub mod blob_store;
+pub mod data_folder_adoption;
+pub mod data_folder_move;
+pub mod data_location;
 pub mod database;
 mod database_error;
 pub mod disk_space;

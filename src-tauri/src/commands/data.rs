@@ -32,6 +32,8 @@ pub struct ChosenBackup(Mutex<Option<PathBuf>>);
 #[serde(rename_all = "camelCase")]
 pub struct DataOverview {
     pub data_folder: String,
+    /// What decided the folder, whether it can be moved, and an old copy a move left.
+    pub location: dossier_core::ledger::DataFolder,
     /// The automatic backups (before each schema change and each restore), newest first.
     pub backups: Vec<BackupFile>,
 }
@@ -58,6 +60,7 @@ pub enum ChosenRestore {
 pub fn data_overview(ledger: State<'_, Ledger>) -> Result<DataOverview, ShellError> {
     Ok(DataOverview {
         data_folder: ledger.store().data_dir().display().to_string(),
+        location: ledger.data_folder()?,
         backups: ledger.automatic_backups()?,
     })
 }
@@ -188,6 +191,8 @@ pub fn open_data_folder<R: Runtime>(
         .open_path(folder, None::<&str>)
         .map_err(|error| ShellError::Window(error.to_string()))
 }
+
+pub mod folder_move;
 
 #[cfg(test)]
 mod tests;

@@ -29,6 +29,15 @@ pub(crate) fn harness(simulated_drops: bool) -> Harness {
     let ledger =
         tauri::async_runtime::block_on(dossier_core::start_up::open(LedgerOptions::at(locations)))
             .expect("ledger opens");
+    harness_with(folder, ledger, simulated_drops)
+}
+
+/// The same app around a ledger the test opened itself (in `folder`, kept for the test's life).
+pub(crate) fn harness_with(
+    folder: tempfile::TempDir,
+    ledger: dossier_core::Ledger,
+    simulated_drops: bool,
+) -> Harness {
     let app = builder(mock_builder(), ledger, simulated_drops)
         .build(mock_context(noop_assets()))
         .expect("app builds");

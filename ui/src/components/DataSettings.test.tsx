@@ -14,7 +14,11 @@ const t = translator("en");
 /** A fake shell: records calls, answers from `answers`. */
 function fakeCommands(answers: Partial<DataCommands> = {}) {
   const calls: string[] = [];
-  let overview: DataOverview = { dataFolder: "/home/ana/.local/share/dossier", backups: [] };
+  let overview: DataOverview = {
+    dataFolder: "/home/ana/.local/share/dossier",
+    location: { folder: "/home/ana/.local/share/dossier", source: "default", movable: true, previousFolder: null },
+    backups: [],
+  };
   const commands: DataCommands = {
     overview: () => {
       calls.push("overview");

@@ -3,6 +3,8 @@
 // browser it says that backups are made in the desktop app, with no buttons that could not work.
 import { type Component, createSignal, For, Match, onMount, Show, Switch } from "solid-js";
 import { type DataCommands, dataFlow, type DataView, desktopDataCommands } from "../lib/data-folder";
+import { desktopFolderMoveCommands, type FolderMoveCommands } from "../lib/data-folder-move";
+import { DataFolderMove } from "./DataFolderMove";
 import { humanSize, type Translate } from "../lib/i18n";
 import type { DataOverview } from "../lib/shell-bindings/DataOverview";
 import { toBackendError } from "../lib/transport";
@@ -11,11 +13,15 @@ export interface DataSettingsProps {
   t: Translate;
   /** The shell's data commands (tests pass a fake); the desktop app's by default, none in a browser. */
   commands?: DataCommands;
+  /** The shell's "Move data folder…" commands (tests pass a fake); the desktop app's by default. */
+  moveCommands?: FolderMoveCommands;
 }
 
 export const DataSettings: Component<DataSettingsProps> = (props) => {
   // eslint-disable-next-line solid/reactivity -- chosen once, for the app's lifetime
   const commands = props.commands ?? desktopDataCommands();
+  // eslint-disable-next-line solid/reactivity -- chosen once, for the app's lifetime
+  const moveCommands = props.moveCommands ?? desktopFolderMoveCommands();
   const [overview, setOverview] = createSignal<DataOverview | undefined>();
   const [view, setView] = createSignal<DataView>({ step: "idle" });
   const refresh = () => {
@@ -60,6 +66,7 @@ export const DataSettings: Component<DataSettingsProps> = (props) => {
                 </p>
               )}
             </Show>
+            <Show when={moveCommands}>{(move) => <Show when={overview()}>{(current) => <DataFolderMove t={props.t} overview={current()} commands={move()} refresh={refresh} />}</Show>}</Show>
             <Switch>
               <Match when={failure()}>
                 {(error) => (

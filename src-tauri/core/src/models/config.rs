@@ -187,7 +187,8 @@ impl Config {
 }
 
 /// Where the ledger keeps its data and reads its config, overridable by `DOSSIER_DATA_DIR` and
-/// `DOSSIER_CONFIG` (tests and benchmarks rely on both).
+/// `DOSSIER_CONFIG` (tests and benchmarks rely on both). Without the variable, the data folder is
+/// the one "Move data folder…" recorded, else the system's default (`store::data_location`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Locations {
     pub data_dir: PathBuf,
@@ -203,13 +204,14 @@ impl Locations {
     }
 
     pub fn from_values(data_dir: Option<PathBuf>, config_path: Option<PathBuf>) -> Self {
-        let data_dir = data_dir
-            .filter(|path| !path.as_os_str().is_empty())
-            .unwrap_or_else(|| {
-                dirs::data_dir()
-                    .unwrap_or_else(std::env::temp_dir)
-                    .join("dossier")
-            });
+        use crate::store::data_location;
+        // Without a named folder: the one a move recorded, else the system's default.
+        let (data_dir, _) = data_location::resolve(
+            data_dir,
+            &data_location::pointer_file(),
+            &data_location::default_folder(),
+            &data_location::former_default_folder(),
+        );
         let config_path = config_path
             .filter(|path| !path.as_os_str().is_empty())
             .unwrap_or_else(|| {
@@ -324,6 +326,12 @@ mod tests {
         assert_eq!(locations.data_dir, data);
         assert_eq!(locations.config_path, config);
         let defaults = Locations::from_values(None, None);
-        assert!(defaults.data_dir.ends_with("dossier"));
+        let (settled, _) = crate::store::data_location::resolve(
+            None,
+            &crate::store::data_location::pointer_file(),
+            &crate::store::data_location::default_folder(),
+            &crate::store::data_location::former_default_folder(),
+        );
+        assert_eq!(defaults.data_dir, settled);
     }
 }

@@ -24,4 +24,7 @@ pub struct Runtime {
     pub agent_loop: Arc<dyn AgentLoop>,
     /// The folder new sessions work in when the caller names none.
     pub default_directory: PathBuf,
+    /// How the data folder was settled (the variable, a move, the default), and where a move
+    /// records the new one.
+    pub data_folder: crate::store::data_location::DataFolderSettings,
 }

@@ -24,7 +24,7 @@ const STAGING_SUFFIX: &str = ".restoring";
 const READY_SUFFIX: &str = ".restore-ready";
 
 /// The tables whose row counts must match between a backup and its restored copy.
-const COUNTED_TABLES: [&str; 4] = ["session", "message", "part", "blob"];
+pub(crate) const COUNTED_TABLES: [&str; 4] = ["session", "message", "part", "blob"];
 
 /// What `stage` did: the copy of the ledger it replaced, and what the backup holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -141,7 +141,7 @@ async fn verify(
     Ok(())
 }
 
-async fn counts(connection: &mut SqliteConnection) -> Result<Vec<i64>, LedgerError> {
+pub(crate) async fn counts(connection: &mut SqliteConnection) -> Result<Vec<i64>, LedgerError> {
     let mut counts = Vec::with_capacity(COUNTED_TABLES.len());
     for table in COUNTED_TABLES {
         // Table names come from the constant above, never from input.
@@ -162,15 +162,23 @@ pub(crate) async fn finish_pending(database: &Path) -> Result<bool, LedgerError>
     if !ready.exists() {
         return Ok(false);
     }
+    put_in_place(&ready, database).await?;
+    tracing::info!(database = %database.display(), "restored the ledger from a backup");
+    Ok(true)
+}
+
+/// Renames a verified copy `ready` over `database`, first folding the old file's write-ahead
+/// log into it (a log left beside the new file would be replayed into it). Used by a restore, a
+/// move and the adoption of an earlier release's folder.
+pub(crate) async fn put_in_place(ready: &Path, database: &Path) -> Result<(), LedgerError> {
     if database.exists() {
         fold_in_write_ahead_log(database).await?;
     }
     // The log is gone or empty; its index may still describe the old file.
     remove_if_present(&with_suffix(database, "-shm"))?;
-    std::fs::rename(&ready, database).map_err(|error| LedgerError::io(database, error))?;
+    std::fs::rename(ready, database).map_err(|error| LedgerError::io(database, error))?;
     sync_folder(database.parent().unwrap_or(Path::new(".")));
-    tracing::info!(database = %database.display(), "restored the ledger from a backup");
-    Ok(true)
+    Ok(())
 }
 
 /// Copies every committed page of the old file's write-ahead log into it and empties the log,
@@ -203,7 +211,7 @@ pub(crate) fn remove_partial(path: &Path) -> Result<(), LedgerError> {
     remove_if_present(path)
 }
 
-fn remove_if_present(path: &Path) -> Result<(), LedgerError> {
+pub(crate) fn remove_if_present(path: &Path) -> Result<(), LedgerError> {
     match std::fs::remove_file(path) {
         Ok(()) => Ok(()),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(()),

@@ -56,6 +56,26 @@ impl ProcessLock {
             .map_err(|error| LedgerError::io(data_dir.join(LOCK_FILE), error))
     }
 
+    /// Whether no other living process holds the folder: turns this process's lock exclusive
+    /// and keeps it so (a process starting on the folder then waits for it) when it can; shared
+    /// again when it cannot. A move of the data folder needs the folder alone, or another
+    /// process's writes after the copy would be lost.
+    pub fn try_hold_alone(&self, data_dir: &Path) -> Result<bool, LedgerError> {
+        let path = data_dir.join(LOCK_FILE);
+        match self.file.try_lock() {
+            Ok(()) => Ok(true),
+            Err(TryLockError::WouldBlock) => {
+                // Turning a lock into another is not atomic: the failed try may have dropped
+                // the shared one.
+                self.file
+                    .lock_shared()
+                    .map_err(|error| LedgerError::io(&path, error))?;
+                Ok(false)
+            }
+            Err(TryLockError::Error(error)) => Err(LedgerError::io(&path, error)),
+        }
+    }
+
     pub fn share(&self, data_dir: &Path) -> Result<(), LedgerError> {
         let path = data_dir.join(LOCK_FILE);
         self.file

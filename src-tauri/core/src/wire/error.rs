@@ -117,6 +117,54 @@ pub enum LedgerError {
     /// counts), so the restore stopped before replacing anything.
     #[error("The copy of the backup {backup} did not check out after it was written ({detail}), so nothing was restored and your sessions are as they were. Try again, or choose another backup.")]
     RestoreNotVerified { backup: String, detail: String },
+    /// "Move data folder…" was given the folder in use, or a folder inside it.
+    #[error("{target} is the data folder in use, or a folder inside it. Nothing was moved; choose a folder outside {current}.")]
+    MoveIntoCurrentFolder { target: String, current: String },
+    /// The chosen folder holds files that are not Dossier's; a move never mixes with them.
+    #[error("{target} already holds files that are not Dossier's (for example {example}). Nothing was moved; choose an empty folder, or make a new one.")]
+    MoveTargetNotEmpty { target: String, example: String },
+    /// The chosen folder already holds a Dossier ledger, which a move would replace.
+    #[error("{target} already holds Dossier sessions of its own. Nothing was moved, so they stay as they are; choose an empty folder.")]
+    MoveTargetHasLedger { target: String },
+    #[error("Dossier cannot write to {target} ({detail}). Nothing was moved; choose a folder you can write to.")]
+    MoveTargetReadOnly { target: String, detail: String },
+    #[error("The disk that holds {target} has {} free, and the move needs about {}. Nothing was moved; free some space there or choose another disk.", crate::wire::human_size::human_size(*available), crate::wire::human_size::human_size(*needed))]
+    MoveTargetTooSmall {
+        target: String,
+        needed: u64,
+        available: u64,
+    },
+    /// Another process (the server, a second app) has the data folder open; its writes after
+    /// the copy would be lost.
+    #[error("Another Dossier program (dossier-server, or Dossier run as another user or with another setting) is using {folder}. Nothing was changed; quit it, then try again.")]
+    DataFolderInUse { folder: String },
+    /// `DOSSIER_DATA_DIR` names the folder, and it wins at every start.
+    #[error("The data folder {folder} is set by the DOSSIER_DATA_DIR environment variable, which wins at every start, so Dossier cannot move it. Nothing was moved; move the folder and change the variable instead.")]
+    DataFolderSetByEnvironment { folder: String },
+    /// The copy in the new folder did not check out; the ledger in use is unchanged.
+    #[error("The copy of your sessions in {target} did not check out after it was written ({detail}), so nothing was moved and Dossier still uses {current}. Try again, or choose another folder.")]
+    MoveNotVerified {
+        target: String,
+        current: String,
+        detail: String,
+    },
+    /// "Remove the old copy" with no old copy left to remove.
+    #[error("There is no old copy of the data folder to remove.")]
+    NoPreviousDataFolder,
+    /// The folder the sessions were moved to is gone (an external disk not connected?).
+    #[error("Your sessions were moved to {folder}, but Dossier cannot find them there. If that folder is on a disk that is not connected, connect it and start Dossier again. Nothing was created or changed; the setting is kept in {pointer}.")]
+    DataFolderMissing { folder: String, pointer: String },
+    /// The pointer file exists but cannot be read, so where the sessions are is unknown.
+    #[error("Dossier cannot read {pointer}, the note of where your sessions were moved ({detail}). Nothing was opened or created, so no empty ledger stands beside yours. Fix or remove that file (without it, Dossier uses its default folder), then start Dossier again.")]
+    DataFolderPointerUnreadable { pointer: String, detail: String },
+    /// Both the default folder and the one an earlier release used hold sessions.
+    #[error("Dossier found saved sessions in two places: {current_sessions} in {current} and {former_sessions} in {former}, where an earlier version kept them. To keep both safe, nothing was moved or changed. Rename the folder you do not want to use (for example to {former}-old), then start Dossier again.")]
+    LedgersInTwoPlaces {
+        current: String,
+        current_sessions: i64,
+        former: String,
+        former_sessions: i64,
+    },
     /// Updating the database to this build's schema failed. The update runs as one
     /// transaction, so the database is exactly as it was; `backup` is the copy written first
     /// (none when the database was new and held nothing).
@@ -178,8 +226,17 @@ impl LedgerError {
             | Self::File { .. }
             | Self::BackupNotADatabase { .. }
             | Self::BackupIncomplete { .. }
-            | Self::BackupFromAnotherApp { .. } => ErrorKind::Invalid,
+            | Self::BackupFromAnotherApp { .. }
+            | Self::MoveIntoCurrentFolder { .. }
+            | Self::MoveTargetNotEmpty { .. }
+            | Self::MoveTargetHasLedger { .. }
+            | Self::MoveTargetReadOnly { .. }
+            | Self::MoveTargetTooSmall { .. } => ErrorKind::Invalid,
             Self::DuplicateId(_) | Self::AccessTokenExists(_) => ErrorKind::Conflict,
+            Self::DataFolderInUse { .. }
+            | Self::DataFolderSetByEnvironment { .. }
+            | Self::NoPreviousDataFolder
+            | Self::LedgersInTwoPlaces { .. } => ErrorKind::Conflict,
             Self::Busy(_) | Self::StorageBusy => ErrorKind::Busy,
             Self::RepliesUnavailable | Self::KeychainUnavailable(_) => ErrorKind::Unavailable,
             Self::ReplyFailed(_)
@@ -194,6 +251,9 @@ impl LedgerError {
             | Self::MigrationFailed { .. }
             | Self::DatabaseDamaged { .. }
             | Self::RestoreNotVerified { .. }
+            | Self::MoveNotVerified { .. }
+            | Self::DataFolderMissing { .. }
+            | Self::DataFolderPointerUnreadable { .. }
             | Self::Keychain(_) => ErrorKind::Internal,
             // Not ours to change: a newer version owns that file.
             Self::NewerDatabase { .. } => ErrorKind::Conflict,
@@ -210,6 +270,9 @@ impl LedgerError {
             Self::MigrationFailed { .. }
                 | Self::NewerDatabase { .. }
                 | Self::DatabaseDamaged { .. }
+                | Self::DataFolderMissing { .. }
+                | Self::DataFolderPointerUnreadable { .. }
+                | Self::LedgersInTwoPlaces { .. }
         )
     }
 

@@ -9,6 +9,8 @@ mod access_tokens;
 mod backup_crash;
 mod backup_restore;
 mod crash_consistency;
+mod data_folder;
+mod data_folder_crash;
 mod disk_space;
 mod fake_provider;
 mod hooks;

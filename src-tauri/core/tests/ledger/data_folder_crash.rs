@@ -1,0 +1,169 @@
+//! SIGKILL at random moments while the data folder moves back and forth. Afterwards exactly one
+//! complete ledger is in use — the one the pointer file names opens, passes the integrity check
+//! and holds every session acknowledged before the kill — and any other folder holds at most the
+//! old copy the pointer still lists, or leftovers that are never used.
+//!
+//! The child is this same test binary, re-run with an environment variable set (`crash_child`).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a failing unwrap is the test's report
+
+use crate::crash_child::{ready, CrashChild};
+use crate::data_folder::{pointer_of, system_options, titles};
+use crate::support::*;
+use dossier_core::store::data_location;
+use dossier_core::wire::draft::Draft;
+use dossier_core::wire::session::CreateSession;
+use dossier_core::LedgerError;
+use rand::Rng;
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+const CHILD_ENV: &str = "DOSSIER_MOVE_CRASH_CHILD_DIR";
+const TEST_NAME: &str = "data_folder_crash::killed_move_leaves_exactly_one_whole_ledger_in_use";
+const ROUNDS: usize = 12;
+/// Sessions before the kills, each with a prompt and a text file, so a copy takes a while.
+const SESSIONS: usize = 60;
+
+fn say(line: &str) {
+    let mut stdout = std::io::stdout();
+    writeln!(stdout, "{line}").unwrap_or_default();
+    stdout.flush().unwrap_or_default();
+}
+
+/// The two folders the child moves between (the ledger starts in the system's default).
+fn other_folder(root: &Path, current: &Path) -> PathBuf {
+    if current == root.join("a") {
+        root.join("b")
+    } else {
+        root.join("a")
+    }
+}
+
+/// The child: opens the ledger (finishing a move a kill cut short), removes the old copy a move
+/// left (as a person confirming would), adds a session, moves, and starts over.
+async fn child(root: PathBuf) {
+    let mut announced = false;
+    for round in 0.. {
+        let ledger = dossier_core::start_up::open(system_options(&root))
+            .await
+            .unwrap();
+        match ledger.remove_previous_data_folder() {
+            Ok(_) | Err(LedgerError::NoPreviousDataFolder) => {}
+            Err(error) => panic!("{error}"),
+        }
+        if !announced {
+            say("ready");
+            announced = true;
+        }
+        let title = format!("extra {round}");
+        ledger
+            .create_session(CreateSession {
+                title: Some(title.clone()),
+                ..CreateSession::default()
+            })
+            .await
+            .unwrap();
+        say(&format!("created {title}"));
+        let target = other_folder(&root, ledger.store().data_dir());
+        ledger.move_data_folder(&target).await.unwrap();
+        say("moved");
+        drop(ledger);
+    }
+}
+
+#[tokio::test]
+async fn killed_move_leaves_exactly_one_whole_ledger_in_use() {
+    if let Some(root) = std::env::var_os(CHILD_ENV) {
+        child(root.into()).await;
+        return;
+    }
+    let root = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(root.path().join("work")).unwrap();
+    let notes = root.path().join("work").join("notes.txt");
+    let text: String = (0..400)
+        .map(|line| format!("line {line} of notes\n"))
+        .collect();
+    std::fs::write(&notes, text).unwrap();
+    let ledger = dossier_core::start_up::open(system_options(root.path()))
+        .await
+        .unwrap();
+    for index in 0..SESSIONS {
+        let session = ledger
+            .create_session(CreateSession {
+                title: Some(format!("kept {index}")),
+                ..CreateSession::default()
+            })
+            .await
+            .unwrap();
+        ledger
+            .prompt(
+                &session.id,
+                no_reply(vec![
+                    Draft::text(format!("prompt {index}")),
+                    file_draft(&notes),
+                ]),
+            )
+            .await
+            .unwrap();
+    }
+    let mut acknowledged = titles(&ledger).await;
+    ledger.close().await;
+    drop(ledger);
+
+    let mut rng = rand::thread_rng();
+    let mut moves = 0;
+    for round in 0..ROUNDS {
+        let child = CrashChild::spawn(TEST_NAME, CHILD_ENV, root.path());
+        child.wait_for(&format!("became ready in round {round}"), ready);
+        std::thread::sleep(Duration::from_millis(rng.gen_range(1..400)));
+        for line in child.kill() {
+            if let Some(title) = line.split("created ").nth(1) {
+                acknowledged.insert(title.to_string());
+            }
+            if line.ends_with("moved") {
+                moves += 1;
+            }
+        }
+
+        let ledger = dossier_core::start_up::open(system_options(root.path()))
+            .await
+            .unwrap_or_else(|error| panic!("round {round}: {error}"));
+        let integrity: String = sqlx::query_scalar("PRAGMA integrity_check")
+            .fetch_one(ledger.pool())
+            .await
+            .unwrap();
+        assert_eq!(integrity, "ok", "round {round}");
+        let found = titles(&ledger).await;
+        let missing: BTreeSet<&String> = acknowledged.difference(&found).collect();
+        assert!(missing.is_empty(), "round {round}: lost {missing:?}");
+        // At most one session the child made but was killed before reporting.
+        let unreported: Vec<&String> = found.difference(&acknowledged).collect();
+        assert!(unreported.len() <= 1, "round {round}: {unreported:?}");
+        acknowledged.extend(found.iter().cloned());
+
+        // Exactly one ledger in use: any other folder's ledger is the old copy the pointer
+        // lists, waiting for the person to remove it.
+        let in_use = ledger.store().data_dir().to_path_buf();
+        let previous = data_location::read_pointer(&pointer_of(root.path()))
+            .unwrap()
+            .and_then(|pointer| pointer.previous_folder);
+        for folder in ["default", "a", "b"].map(|name| root.path().join(name)) {
+            if folder != in_use && folder.join("dossier.db").exists() {
+                assert_eq!(
+                    previous.as_deref(),
+                    Some(folder.as_path()),
+                    "round {round}: a second ledger in {}",
+                    folder.display()
+                );
+            }
+        }
+        assert!(
+            !in_use.join("dossier.db.moved").exists(),
+            "round {round}: a copy not put in place"
+        );
+        ledger.close().await;
+    }
+    assert!(moves > 0, "no move ever finished before a kill");
+}
