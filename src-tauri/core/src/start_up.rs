@@ -46,6 +46,10 @@ pub struct LedgerOptions {
     /// Where provider keys are kept: the OS keychain for the apps (`from_env`), an empty
     /// in-memory store when absent, so tests never touch the person's keychain.
     pub credentials: Option<Arc<dyn CredentialStore>>,
+    /// Opens the ledger without writing to it (`store::read_only_open`): the desktop app's
+    /// "Open read-only" for a database a newer Dossier wrote. No restart sweep, no MCP servers
+    /// (nothing can be prompted), and every write through the facade is refused.
+    pub read_only: bool,
 }
 
 impl LedgerOptions {
@@ -74,6 +78,7 @@ impl LedgerOptions {
             default_directory: None,
             detect_ollama: None,
             credentials: None,
+            read_only: false,
         }
     }
 }
@@ -109,8 +114,13 @@ pub async fn open(options: LedgerOptions) -> Result<Ledger, LedgerError> {
         .backups
         .keep
         .unwrap_or(crate::store::upgrade_backup::DEFAULT_KEEP);
-    let (store, occupancy) =
-        Store::open(&options.locations.data_dir, options.clock, keep_backups).await?;
+    let (store, occupancy) = if options.read_only {
+        let store = Store::open_read_only(&options.locations.data_dir, options.clock).await?;
+        // Shared: `open_read_only` never sweeps, and has already let others in.
+        (store, Occupancy::Shared)
+    } else {
+        Store::open(&options.locations.data_dir, options.clock, keep_backups).await?
+    };
     let default_directory = match options.default_directory {
         Some(directory) => directory,
         None => dirs::home_dir()
@@ -129,8 +139,13 @@ pub async fn open(options: LedgerOptions) -> Result<Ledger, LedgerError> {
         .credentials
         .unwrap_or_else(|| Arc::new(InMemoryCredentials::default()));
     // The servers start in the background: opening the ledger never waits for them.
+    let no_servers = indexmap::IndexMap::new();
     let mcp_servers = Arc::new(McpServers::start(
-        &config.mcp,
+        if options.read_only {
+            &no_servers
+        } else {
+            &config.mcp
+        },
         store.events.clone(),
         credentials.clone(),
     ));
@@ -152,7 +167,9 @@ pub async fn open(options: LedgerOptions) -> Result<Ledger, LedgerError> {
     };
     // Replies a crash left open are closed before anyone can prompt — unless another living
     // process uses the folder: open replies may then be its, streaming right now.
-    if occupancy == Occupancy::Alone {
+    if options.read_only {
+        tracing::info!("the ledger is open read-only: nothing in it will be changed");
+    } else if occupancy == Occupancy::Alone {
         crate::reply::restart_sweep::close_interrupted(&store, store.now()).await?;
         store.share_folder()?;
     } else {

@@ -137,6 +137,8 @@ pub enum ResponseKind {
     ForbiddenOrigin,
     /// A body that is not JSON, as forms and simple cross-origin requests send.
     UnsupportedMediaType,
+    /// A write to a ledger opened read-only.
+    ReadOnly,
 }
 
 impl From<ErrorKind> for ResponseKind {
@@ -148,6 +150,7 @@ impl From<ErrorKind> for ResponseKind {
             ErrorKind::Busy => Self::Busy,
             ErrorKind::Unavailable => Self::Unavailable,
             ErrorKind::Internal => Self::Internal,
+            ErrorKind::ReadOnly => Self::ReadOnly,
         }
     }
 }
@@ -157,7 +160,7 @@ impl ResponseKind {
         match self {
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::Invalid => StatusCode::BAD_REQUEST,
-            Self::Conflict | Self::Busy => StatusCode::CONFLICT,
+            Self::Conflict | Self::Busy | Self::ReadOnly => StatusCode::CONFLICT,
             Self::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
             Self::NotImplemented => StatusCode::NOT_IMPLEMENTED,
@@ -186,6 +189,7 @@ impl ResponseKind {
             Self::Misdirected => "MisdirectedRequestError",
             Self::ForbiddenOrigin => "ForbiddenError",
             Self::UnsupportedMediaType => "UnsupportedMediaTypeError",
+            Self::ReadOnly => "ReadOnlyError",
         }
     }
 }
@@ -287,6 +291,7 @@ mod tests {
             (ResponseKind::Misdirected, 421),
             (ResponseKind::ForbiddenOrigin, 403),
             (ResponseKind::UnsupportedMediaType, 415),
+            (ResponseKind::ReadOnly, 409),
         ];
         for (kind, status) in table {
             assert_eq!(kind.status().as_u16(), status, "{kind:?}");
