@@ -78,7 +78,9 @@ pub fn run() -> Result<(), Box<dyn std::error::Error>> {
             app.manage(ledger);
             app.manage(start_up_problem::StartUp::opened(options_source));
         }
-        Err(error) if app.get_webview_window("main").is_some() => {
+        // The config's window is made once the event loop starts, not by `build`: an app with
+        // one opens on the start-up page; only one with none falls back to the native box.
+        Err(error) if !app.config().app.windows.is_empty() => {
             eprintln!(
                 "dossier: could not open the ledger; the window explains: {}",
                 start_up_error::description(&error)
