@@ -22,7 +22,21 @@ pub fn handle<R: Runtime>(
     request: Request<Vec<u8>>,
     responder: UriSchemeResponder,
 ) {
-    let ledger = context.app_handle().state::<Ledger>().inner().clone();
+    // No ledger while the window shows the start-up page: nothing to serve.
+    let Some(ledger) = context
+        .app_handle()
+        .try_state::<Ledger>()
+        .map(|ledger| ledger.inner().clone())
+    else {
+        let unavailable = Response::builder()
+            .status(StatusCode::SERVICE_UNAVAILABLE)
+            .body(Vec::new());
+        match unavailable {
+            Ok(response) => responder.respond(response),
+            Err(error) => tracing::warn!(%error, "could not build an attachment response"),
+        }
+        return;
+    };
     let hash = requested_hash(request.uri().path());
     tauri::async_runtime::spawn(async move {
         let found = match hash {

@@ -181,6 +181,7 @@ pub fn simulate_drop<R: Runtime>(
 pub mod data;
 pub mod mcp;
 pub mod reshaping;
+pub mod start_up;
 #[cfg(test)]
 mod tests;
 

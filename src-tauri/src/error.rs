@@ -44,6 +44,13 @@ pub enum ShellError {
     /// The updater's configuration or platform (no endpoint, a malformed key).
     #[error("The updater cannot run: {0}")]
     Updater(String),
+    /// A command that needs the ledger, called while the window shows why it could not be
+    /// opened (`start_up_problem`).
+    #[error("Dossier has not opened your saved sessions, so this cannot be done yet: {reason}")]
+    LedgerNotOpen { reason: String },
+    /// "Open read-only" for a problem that a read-only open cannot get round.
+    #[error("Opening read-only is only offered for sessions saved by a newer Dossier: {reason}")]
+    ReadOnlyNotOffered { reason: String },
 }
 
 impl ShellError {
@@ -60,6 +67,8 @@ impl ShellError {
                 ErrorKind::Conflict
             }
             Self::UpdateInstallFailed { .. } | Self::Updater(_) => ErrorKind::Internal,
+            Self::LedgerNotOpen { .. } => ErrorKind::Unavailable,
+            Self::ReadOnlyNotOffered { .. } => ErrorKind::Conflict,
         }
     }
 

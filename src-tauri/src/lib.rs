@@ -12,6 +12,7 @@ pub mod events;
 pub mod logging;
 pub mod single_instance;
 pub mod start_up_error;
+pub mod start_up_problem;
 pub mod updates;
 pub mod webview_names;
 
@@ -20,8 +21,9 @@ use tauri::{Manager, Runtime};
 
 /// Builds and runs the desktop app until its last window closes.
 ///
-/// If the ledger cannot be opened (unreadable config, a database we cannot open) a plain error
-/// box says so instead of a panic or a window that cannot work.
+/// If the ledger cannot be opened (unreadable config, a database we cannot open) the window opens
+/// on a page that says so (`start_up_problem`); a plain error box is left for a window that
+/// could not be made.
 pub fn run() -> Result<(), Box<dyn std::error::Error>> {
     commands::LAUNCHED.get_or_init(std::time::Instant::now);
     let simulated_drops = std::env::var_os("DOSSIER_E2E_SIMULATED_DROPS").is_some_and(|v| v == "1");
@@ -70,16 +72,27 @@ pub fn run() -> Result<(), Box<dyn std::error::Error>> {
             None
         }
     };
-    let ledger = match tauri::async_runtime::block_on(dossier_core::start_up::open(
-        LedgerOptions::from_env(),
-    )) {
-        Ok(ledger) => ledger,
+    let options_source: start_up_problem::OptionsSource = Box::new(LedgerOptions::from_env);
+    match tauri::async_runtime::block_on(dossier_core::start_up::open(options_source())) {
+        Ok(ledger) => {
+            app.manage(ledger);
+            app.manage(start_up_problem::StartUp::opened(options_source));
+        }
+        // The config's window is made once the event loop starts, not by `build`: an app with
+        // one opens on the start-up page; only one with none falls back to the native box.
+        Err(error) if !app.config().app.windows.is_empty() => {
+            eprintln!(
+                "dossier: could not open the ledger; the window explains: {}",
+                start_up_error::description(&error)
+            );
+            tracing::error!(%error, "could not open the ledger; the window shows the start-up page");
+            app.manage(start_up_problem::StartUp::refused(&error, options_source));
+        }
         Err(error) => {
             show_start_up_error(&start_up_error::description(&error));
             return Err(error.into());
         }
-    };
-    app.manage(ledger);
+    }
     let schedule_file = app
         .path()
         .app_config_dir()
@@ -94,7 +107,9 @@ pub fn run() -> Result<(), Box<dyn std::error::Error>> {
     ));
     // The package version (tauri.conf.json over Cargo.toml): what an update replaced is visible here.
     tracing::info!(version = %app.package_info().version, "Dossier started");
-    start(&app);
+    if app.try_state::<Ledger>().is_some() {
+        start(&app);
+    }
     updates::spawn_automatic_check(app.handle().clone());
     // `_event` is only read on Unix; Windows' plugin cleans up after itself.
     app.run(move |_, _event| {
@@ -124,7 +139,7 @@ pub fn shell<R: Runtime>(base: tauri::Builder<R>, simulated_drops: bool) -> taur
         .manage(commands::data::ChosenBackup::default())
         .on_window_event(|window, event| drop::on_window_event(window.app_handle(), event))
         .register_asynchronous_uri_scheme_protocol(blob_protocol::SCHEME, blob_protocol::handle)
-        .invoke_handler(tauri::generate_handler![
+        .invoke_handler(gated(tauri::generate_handler![
             commands::list_sessions,
             commands::child_sessions,
             commands::create_session,
@@ -180,7 +195,31 @@ pub fn shell<R: Runtime>(base: tauri::Builder<R>, simulated_drops: bool) -> taur
             updates::check_for_update,
             updates::download_update,
             updates::restart_to_update,
-        ])
+            commands::start_up::start_up_state,
+            commands::start_up::open_read_only,
+            commands::start_up::open_start_up_data_folder,
+            commands::start_up::quit_dossier,
+        ]))
+}
+
+/// The commands behind the start-up gate: while no ledger is open, one that needs it is
+/// answered with a typed `{kind, message}` (`start_up_problem::refusal`) instead of running.
+fn gated<R: Runtime>(
+    commands: impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + Sync + 'static,
+) -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + Sync + 'static {
+    move |invoke| {
+        let refused = start_up_problem::refusal::<R, _>(
+            invoke.message.webview_ref(),
+            invoke.message.command(),
+        );
+        match refused {
+            Some(error) => {
+                invoke.resolver.reject(error);
+                true
+            }
+            None => commands(invoke),
+        }
+    }
 }
 
 /// What runs once the app is built, before its event loop: forwarding core events to the

@@ -80,6 +80,10 @@ command_names! {
     CheckForUpdate,
     DownloadUpdate,
     RestartToUpdate,
+    StartUpState,
+    OpenReadOnly,
+    OpenStartUpDataFolder,
+    QuitDossier,
 }
 
 /// An event the shell emits to the webview. Tauri event names may not contain dots, so every core

@@ -15,12 +15,18 @@ Usage: window_test.py <app-binary> <webdriver-url> <artifacts-dir> <fixtures-dir
 Prints "N passed, N failed" last; exits non-zero if anything failed.
 """
 
+import atexit
 import base64
+import hashlib
 import http.client
 import json
 import os
+import shlex
+import shutil
+import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 import traceback
 import urllib.parse
@@ -264,6 +270,64 @@ EVERYTHING = os.path.join(
 )
 
 
+# The ledger the core's fixture holds (schema 7, three sessions: src-tauri/core/tests/fixtures).
+SCHEMA_7_LEDGER = os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", "src-tauri", "core", "tests", "fixtures", "ledger-schema-7", "dossier.db"
+)
+MIGRATIONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src-tauri", "core", "migrations")
+
+
+def sha256(path):
+    with open(path, "rb") as file:
+        return hashlib.sha256(file.read()).hexdigest()
+
+
+def data_folder_with(kind):
+    """A data folder whose ledger the app refuses at start, made from the committed schema-7 fixture.
+
+    `newer`: every migration this build has, then one it does not (9999), recorded as applied by
+    Dossier 99.0.0 — what a newer Dossier leaves behind. `failing`: schema 7 with a table of the
+    name migration 8 creates already there, so that real migration fails when the app runs it.
+    """
+    folder = tempfile.mkdtemp(prefix=f"dossier-{kind}-")
+    atexit.register(shutil.rmtree, folder, True)
+    data = os.path.join(folder, "data")
+    os.makedirs(data)
+    database = os.path.join(data, "dossier.db")
+    shutil.copyfile(SCHEMA_7_LEDGER, database)
+    connection = sqlite3.connect(database)
+    if kind == "newer":
+        for name in sorted(os.listdir(MIGRATIONS)):
+            version = int(name.split("_", 1)[0])
+            if version <= 7:
+                continue
+            with open(os.path.join(MIGRATIONS, name), encoding="utf-8") as file:
+                connection.executescript(file.read())
+            connection.execute(
+                "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) VALUES (?, ?, 1, x'00', 0)",
+                (version, name),
+            )
+        connection.execute(
+            "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) VALUES (9999, 'from the future', 1, x'00', 0)"
+        )
+        connection.execute("INSERT INTO migration_app_version (version, app_version) VALUES (9999, '99.0.0')")
+    else:
+        connection.execute("CREATE TABLE migration_app_version (version INTEGER PRIMARY KEY, note TEXT)")
+    connection.commit()
+    connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    connection.close()
+    return data
+
+
+def application_on(application, data):
+    """A launcher for the app on another data folder: tauri-driver passes no environment of its own."""
+    launcher = os.path.join(os.path.dirname(data), "dossier-on-this-folder")
+    with open(launcher, "w", encoding="utf-8") as file:
+        file.write(f"#!/bin/sh\nDOSSIER_DATA_DIR={shlex.quote(data)} exec {shlex.quote(application)} \"$@\"\n")
+    os.chmod(launcher, 0o755)
+    return launcher
+
+
 def main():
     application, webdriver_url, artifacts, fixtures = sys.argv[1:5]
     os.makedirs(artifacts, exist_ok=True)
@@ -274,7 +338,12 @@ def main():
     state = {}
     driver = WebDriver(webdriver_url)
 
+    # DOSSIER_WINDOW_ONLY=words runs only the checks whose name holds them (a quicker local run).
+    only = os.environ.get("DOSSIER_WINDOW_ONLY")
+
     def check(name, step):
+        if only and only not in name:
+            return
         try:
             step()
             results.append((name, True))
@@ -884,6 +953,66 @@ def main():
         assert driver.script("return window.__e2eSendError") is None, driver.script("return window.__e2eSendError")
         driver.screenshot(os.path.join(artifacts, "21-mcp-tool-ran.png"))
 
+    def displayed(css):
+        return driver.script(
+            "return [...document.querySelectorAll(arguments[0])].filter((element) => getComputedStyle(element).display !== 'none').length",
+            css,
+        )
+
+    def newer_database_opens_read_only():
+        driver.stop()
+        data = data_folder_with("newer")
+        database = os.path.join(data, "dossier.db")
+        before = sha256(database)
+        driver.start(application_on(application, data))
+        page = driver.wait_for("[data-testid=start-up-problem][data-kind=newerDatabase]", timeout=60)[0]
+        text = driver.text(page)
+        assert "Dossier 99.0.0" in text, text
+        assert driver.find_all("[data-testid=open-read-only]"), "no Open read-only button"
+        assert driver.find_all("[data-testid=start-up-quit]") and driver.find_all("[data-testid=start-up-open-folder]")
+        # A command the page does not call is refused with a typed error, not a missing state.
+        refused = driver.async_script(INVOKE, "list_sessions", {"request": {}})
+        assert refused.get("error", {}).get("kind") == "unavailable", refused
+        driver.screenshot(os.path.join(artifacts, "18-start-up-newer-database.png"))
+        driver.click(driver.find_all("[data-testid=open-read-only]")[0])
+        banner = driver.wait_for("[data-testid=read-only-banner]", timeout=30)[0]
+        assert "Dossier 99.0.0" in driver.text(banner), driver.text(banner)
+        driver.wait_for("[data-testid=session-row]", count=3, timeout=30)
+        # WebKitWebDriver reads no visible text of an ellipsised title: open the first row as it is.
+        driver.click(driver.wait_for("[data-testid=session-row] .session-open")[0])
+        driver.wait_for("[data-testid=message]", timeout=30)
+        assert not driver.find_all("textarea"), "the composer is there on a read-only ledger"
+        for control in ["new-session", "delete-session", "archive-row", "import", "fork-here", "edit", "delete-message", "undo"]:
+            assert displayed(f"[data-testid={control}]") == 0, f"{control} is shown on a read-only ledger"
+        written = driver.async_script(INVOKE, "create_session", {"input": {}})
+        assert written.get("error", {}).get("kind") == "read_only", written
+        driver.screenshot(os.path.join(artifacts, "19-read-only-ledger.png"))
+        driver.stop()
+        time.sleep(1)
+        assert sha256(database) == before, "the newer database changed"
+
+    def failed_migration_shows_the_page():
+        driver.stop()
+        data = data_folder_with("failing")
+        database = os.path.join(data, "dossier.db")
+        before = sha256(database)
+        driver.start(application_on(application, data))
+        page = driver.wait_for("[data-testid=start-up-problem][data-kind=migrationFailed]", timeout=60)[0]
+        text = driver.text(page)
+        assert "step 8 failed" in text, text
+        assert "Nothing was changed" in text, text
+        safe_copy = driver.text(driver.find_all("[data-testid=start-up-safe-copy]")[0])
+        assert os.path.join(data, "backups") in safe_copy, safe_copy
+        assert not driver.find_all("[data-testid=open-read-only]"), "Open read-only offered for a failed update"
+        refused = driver.async_script(INVOKE, "open_read_only", {})
+        assert refused.get("error", {}).get("kind") == "conflict", refused
+        driver.screenshot(os.path.join(artifacts, "20-start-up-failed-migration.png"))
+        driver.stop()
+        time.sleep(1)
+        assert sha256(database) == before, "the database changed after a failed update"
+        backups = os.listdir(os.path.join(data, "backups"))
+        assert any(name.endswith("-schema-7.db") for name in backups), backups
+
     try:
         check("app starts with a working window", launch)
         check("Tab reaches the composer in ten presses; axe finds nothing serious", keyboard_reaches_the_composer)
@@ -912,6 +1041,8 @@ def main():
         check("an MCP server added in Settings connects", mcp_server_added_in_settings_connects)
         check("an MCP resource attached through the picker is read when sent", mcp_resource_attached_and_read)
         check("an MCP tool's permission ask is answered and the tool runs", mcp_permission_ask_answered)
+        check("a newer Dossier's database: the start-up page, then Open read-only with the banner", newer_database_opens_read_only)
+        check("a failed update: the start-up page names the safe copy, the file unchanged", failed_migration_shows_the_page)
     finally:
         try:
             driver.stop()

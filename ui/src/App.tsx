@@ -18,6 +18,8 @@ import { createChat, type Notice } from "./lib/chat";
 import { noSessionKey } from "./lib/composer-drafts";
 import { type Attachment, attachmentFromBrowserFile, attachmentFromDrop } from "./lib/drafts";
 import { type Locale, type ShortcutKeys, type Translate, translator } from "./lib/i18n";
+import type { ReadOnlyLedger } from "./lib/bindings/ReadOnlyLedger";
+import { ReadOnlyContext, readOnlyBanner } from "./lib/read-only";
 import { createReshaping } from "./lib/reshaping";
 import { createRovingRow } from "./lib/roving-row";
 import { displayTitle } from "./lib/session-title";
@@ -43,12 +45,16 @@ export interface AppProps {
   keys?: ShortcutKeys;
   /** The shell's update commands (tests pass a fake); the desktop app's by default, none in a browser. */
   updates?: UpdateCommands;
+  /** Set when the ledger was opened read-only: a banner says why, and nothing that writes is shown. */
+  readOnly?: ReadOnlyLedger | undefined;
 }
 
 export const App: Component<AppProps> = (props) => {
   const t: Translate = (key, values) => translator(props.locale, props.keys)(key, values);
   // eslint-disable-next-line solid/reactivity -- the backend is fixed for the app's lifetime
   const chat = createChat(props.backend);
+  // eslint-disable-next-line solid/reactivity -- decided before the app mounts (main.tsx), never changed after
+  const readOnly = props.readOnly;
   // What the composer shows is the open session's draft; every change is kept as that draft
   // (`composer-drafts.ts`), and opening another session shows its own.
   const [text, showText] = createSignal("");
@@ -134,6 +140,8 @@ export const App: Component<AppProps> = (props) => {
   };
 
   const addAttachments = (added: Attachment[]) => {
+    // A read-only ledger has no composer to attach to.
+    if (readOnly !== undefined) return;
     setAttachments((current) => [...current.filter((existing) => !added.some((item) => item.key === existing.key)), ...added]);
     composerField?.focus();
   };
@@ -167,7 +175,8 @@ export const App: Component<AppProps> = (props) => {
     // Esc and Enter that a dialog, the find bar or the sidebar already acted on.
     if (event.defaultPrevented) return;
     const command = event.ctrlKey || event.metaKey;
-    if (command && event.key.toLowerCase() === "n") {
+    const writable = readOnly === undefined;
+    if (command && event.key.toLowerCase() === "n" && writable) {
       event.preventDefault();
       void chat.newSession().then(() => composerField?.focus());
     } else if (command && event.key.toLowerCase() === "k") {
@@ -177,7 +186,7 @@ export const App: Component<AppProps> = (props) => {
       event.preventDefault();
       if (findOpen()) document.querySelector<HTMLInputElement>("[data-testid=find-input]")?.select();
       setFindOpen(true);
-    } else if (command && event.key.toLowerCase() === "z" && !isTextField(event.target)) {
+    } else if (command && event.key.toLowerCase() === "z" && !isTextField(event.target) && writable) {
       // In a text field Ctrl+Z undoes typing; elsewhere it undoes the last turn.
       const open = chat.selectedId();
       if (open === undefined) return;
@@ -257,9 +266,10 @@ export const App: Component<AppProps> = (props) => {
   const offlineOnly = () => chat.catalog().providers.every((provider) => provider.id === "dossier");
 
   return (
+    <ReadOnlyContext.Provider value={readOnly}>
     <div
       class="app"
-      classList={{ "app--sidebar-collapsed": sidebarCollapsed() }}
+      classList={{ "app--sidebar-collapsed": sidebarCollapsed(), "app--read-only": readOnly !== undefined }}
       onPaste={(event) => {
         const files = event.clipboardData?.files;
         if (files !== undefined && files.length > 0) {
@@ -313,6 +323,7 @@ export const App: Component<AppProps> = (props) => {
               type="button"
               class="icon-button toolbar-button"
               data-testid="header-new-session"
+              data-writes
               aria-label={t("newSession")}
               title={t("newSession")}
               onClick={() => void chat.newSession().then(() => composerField?.focus())}
@@ -339,6 +350,13 @@ export const App: Component<AppProps> = (props) => {
             {t("connectionLost")}
           </p>
         </Show>
+        <Show when={readOnly}>
+          {(why) => (
+            <p class="read-only-banner" role="status" data-testid="read-only-banner">
+              {readOnlyBanner(t, why())}
+            </p>
+          )}
+        </Show>
         <Show when={findOpen() ? chat.selectedId() : undefined} keyed>
           {(sessionId) => <FindInSession t={t} chat={chat} sessionId={sessionId} onClose={() => setFindOpen(false)} />}
         </Show>
@@ -360,6 +378,7 @@ export const App: Component<AppProps> = (props) => {
           {(sessionId) => <Conversation t={t} locale={props.locale} chat={chat} reshaping={reshaping} sessionId={sessionId} onRetry={retry} />}
         </Show>
         <ToastView t={t} toasts={toasts} />
+        <Show when={readOnly === undefined}>
         <Composer
           t={t}
           chat={chat}
@@ -375,6 +394,7 @@ export const App: Component<AppProps> = (props) => {
           onSend={() => void send()}
           inputRef={(element) => (composerField = element)}
         />
+        </Show>
         <input
           ref={fileInput}
           type="file"
@@ -419,5 +439,6 @@ export const App: Component<AppProps> = (props) => {
         </div>
       </Show>
     </div>
+    </ReadOnlyContext.Provider>
   );
 };

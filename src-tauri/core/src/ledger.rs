@@ -75,6 +75,12 @@ impl Ledger {
 
     // The store.
 
+    /// Why the ledger is open read-only (a newer Dossier's database), when it is; every write
+    /// below is then refused with `LedgerError::ReadOnly`.
+    pub fn read_only(&self) -> Option<&crate::store::read_only_open::ReadOnlyLedger> {
+        self.store().read_only()
+    }
+
     pub fn events(&self) -> &EventBus {
         self.store().events()
     }
@@ -123,6 +129,7 @@ impl Ledger {
         &self,
         backup: &std::path::Path,
     ) -> Result<crate::store::backup_restore::RestoreStaged, LedgerError> {
+        self.store().writable()?;
         let keep = self
             .runtime()
             .settings
@@ -323,6 +330,7 @@ impl Ledger {
         input: CreateSession,
         created_by_token: Option<String>,
     ) -> Result<Session, LedgerError> {
+        self.store().writable()?;
         if let Some(agent) = &input.agent {
             self.runtime().agents.require(agent)?;
         }
@@ -349,15 +357,18 @@ impl Ledger {
         id: &str,
         patch: SessionPatch,
     ) -> Result<Session, LedgerError> {
+        self.store().writable()?;
         self.store().update_session(id, patch).await
     }
 
     /// Archives the session now (the core's clock), or brings it back.
     pub async fn archive_session(&self, id: &str, archived: bool) -> Result<Session, LedgerError> {
+        self.store().writable()?;
         self.store().archive_session(id, archived).await
     }
 
     pub async fn delete_session(&self, id: &str) -> Result<(), LedgerError> {
+        self.store().writable()?;
         let removed = self.store().delete_session(id).await?;
         for session in &removed {
             // A reply still streaming into a deleted session has nowhere left to write.
@@ -476,6 +487,7 @@ impl Ledger {
         session_id: &str,
         input: PromptInput,
     ) -> Result<MessageWithParts, LedgerError> {
+        self.store().writable()?;
         self.pipeline().prompt(session_id, input).await
     }
 
@@ -486,6 +498,7 @@ impl Ledger {
         session_id: &str,
         input: PromptInput,
     ) -> Result<(), LedgerError> {
+        self.store().writable()?;
         self.pipeline()
             .prompt_in_background(session_id, input)
             .await
@@ -498,6 +511,7 @@ impl Ledger {
         session_id: &str,
         message_id: Option<&str>,
     ) -> Result<Session, LedgerError> {
+        self.store().writable()?;
         self.reshaping().fork_session(session_id, message_id).await
     }
 
@@ -507,12 +521,14 @@ impl Ledger {
         message_id: &str,
         part_id: Option<&str>,
     ) -> Result<Session, LedgerError> {
+        self.store().writable()?;
         self.reshaping()
             .revert(session_id, message_id, part_id)
             .await
     }
 
     pub async fn unrevert(&self, session_id: &str) -> Result<Session, LedgerError> {
+        self.store().writable()?;
         self.reshaping().unrevert(session_id).await
     }
 
@@ -523,6 +539,7 @@ impl Ledger {
         edited: Option<&str>,
         no_reply: bool,
     ) -> Result<MessageWithParts, LedgerError> {
+        self.store().writable()?;
         self.reshaping()
             .resend(session_id, message_id, edited, no_reply)
             .await
@@ -533,6 +550,7 @@ impl Ledger {
         session_id: &str,
         message_id: &str,
     ) -> Result<MessageWithParts, LedgerError> {
+        self.store().writable()?;
         self.reshaping().regenerate(session_id, message_id).await
     }
 
@@ -541,6 +559,7 @@ impl Ledger {
         session_id: &str,
         message_id: &str,
     ) -> Result<(), LedgerError> {
+        self.store().writable()?;
         self.reshaping()
             .delete_message(session_id, message_id)
             .await
@@ -552,6 +571,7 @@ impl Ledger {
         message_id: &str,
         part_id: &str,
     ) -> Result<(), LedgerError> {
+        self.store().writable()?;
         self.reshaping()
             .delete_part(session_id, message_id, part_id)
             .await
@@ -564,6 +584,7 @@ impl Ledger {
         part_id: &str,
         part: Part,
     ) -> Result<Part, LedgerError> {
+        self.store().writable()?;
         self.reshaping()
             .update_part(session_id, message_id, part_id, part)
             .await
@@ -589,6 +610,7 @@ impl Ledger {
 
     /// Imports the export file at `path` (a path the person chose) as a new session.
     pub async fn import_file(&self, path: &std::path::Path) -> Result<Session, LedgerError> {
+        self.store().writable()?;
         self.reshaping().import_file(path).await
     }
 
@@ -596,6 +618,7 @@ impl Ledger {
         &self,
         document: serde_json::Value,
     ) -> Result<Session, LedgerError> {
+        self.store().writable()?;
         self.reshaping().import_session(document).await
     }
 
@@ -623,6 +646,7 @@ impl Ledger {
         model: ModelRef,
         auto: bool,
     ) -> Result<bool, LedgerError> {
+        self.store().writable()?;
         self.parts.summarize(session_id, model, auto).await
     }
 
@@ -637,6 +661,7 @@ impl Ledger {
         request_id: &str,
         reply: PermissionReply,
     ) -> Result<(), LedgerError> {
+        self.store().writable()?;
         permission_request::answer(
             &self.parts.store,
             &self.parts.permission_requests,

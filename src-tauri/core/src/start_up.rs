@@ -50,6 +50,10 @@ pub struct LedgerOptions {
     /// How `locations.data_dir` was settled: `from_env` reads the variable and the pointer file
     /// (and adopts an earlier release's folder); `at` takes the folder as given.
     pub data_folder: DataFolderSettings,
+    /// Opens the ledger without writing to it (`store::read_only_open`): the desktop app's
+    /// "Open read-only" for a database a newer Dossier wrote. No restart sweep, no MCP servers
+    /// (nothing can be prompted), and every write through the facade is refused.
+    pub read_only: bool,
 }
 
 impl LedgerOptions {
@@ -84,6 +88,7 @@ impl LedgerOptions {
             detect_ollama: None,
             credentials: None,
             data_folder: DataFolderSettings::named(),
+            read_only: false,
         }
     }
 }
@@ -119,15 +124,22 @@ pub async fn open(options: LedgerOptions) -> Result<Ledger, LedgerError> {
         .backups
         .keep
         .unwrap_or(crate::store::upgrade_backup::DEFAULT_KEEP);
-    // Before the store creates anything: the folder must be the one the sessions are in.
-    crate::store::data_folder_adoption::settle(
-        &options.locations.data_dir,
-        &options.data_folder,
-        keep_backups,
-    )
-    .await?;
-    let (store, occupancy) =
-        Store::open(&options.locations.data_dir, options.clock, keep_backups).await?;
+    let (store, occupancy) = if options.read_only {
+        // Nothing is adopted or created: the refused open before this one already settled the
+        // folder, and a read-only open writes nothing.
+        let store = Store::open_read_only(&options.locations.data_dir, options.clock).await?;
+        // Shared: `open_read_only` never sweeps, and has already let others in.
+        (store, Occupancy::Shared)
+    } else {
+        // Before the store creates anything: the folder must be the one the sessions are in.
+        crate::store::data_folder_adoption::settle(
+            &options.locations.data_dir,
+            &options.data_folder,
+            keep_backups,
+        )
+        .await?;
+        Store::open(&options.locations.data_dir, options.clock, keep_backups).await?
+    };
     let default_directory = match options.default_directory {
         Some(directory) => directory,
         None => dirs::home_dir()
@@ -146,8 +158,13 @@ pub async fn open(options: LedgerOptions) -> Result<Ledger, LedgerError> {
         .credentials
         .unwrap_or_else(|| Arc::new(InMemoryCredentials::default()));
     // The servers start in the background: opening the ledger never waits for them.
+    let no_servers = indexmap::IndexMap::new();
     let mcp_servers = Arc::new(McpServers::start(
-        &config.mcp,
+        if options.read_only {
+            &no_servers
+        } else {
+            &config.mcp
+        },
         store.events.clone(),
         credentials.clone(),
     ));
@@ -170,7 +187,9 @@ pub async fn open(options: LedgerOptions) -> Result<Ledger, LedgerError> {
     };
     // Replies a crash left open are closed before anyone can prompt — unless another living
     // process uses the folder: open replies may then be its, streaming right now.
-    if occupancy == Occupancy::Alone {
+    if options.read_only {
+        tracing::info!("the ledger is open read-only: nothing in it will be changed");
+    } else if occupancy == Occupancy::Alone {
         crate::reply::restart_sweep::close_interrupted(&store, store.now()).await?;
         store.share_folder()?;
     } else {

@@ -21,6 +21,7 @@ pub(crate) mod message_reading;
 pub mod message_removal;
 pub mod message_store;
 pub(crate) mod process_lock;
+pub mod read_only_open;
 pub(crate) mod revert_cleanup;
 pub(crate) mod schema_upgrade;
 pub mod search;
@@ -65,12 +66,16 @@ struct Upkeep {
     pub data_dir: PathBuf,
     /// Held for the store's life: tells other processes on the folder that we are alive.
     pub process_lock: ProcessLock,
-    /// Takes deleted words out of the search index after each deletion (`search_purge`).
-    pub search_purge: search_purge::SearchPurge,
+    /// Takes deleted words out of the search index after each deletion (`search_purge`); none
+    /// on a read-only ledger, where the purge's own writes would be refused.
+    pub search_purge: Option<search_purge::SearchPurge>,
     /// Listings recently built by `messages_json`, with the version they were built from.
     pub message_listings: message_listing_json::ListingCache,
-    /// Checkpoints the write-ahead log between requests (`database`); stops when dropped.
-    pub _checkpoint: database::BackgroundCheckpoint,
+    /// Checkpoints the write-ahead log between requests (`database`); stops when dropped. None
+    /// on a read-only ledger: a checkpoint writes to the database file.
+    pub _checkpoint: Option<database::BackgroundCheckpoint>,
+    /// Set when the ledger was opened read-only (`read_only_open`): why, for the facade's refusals.
+    pub read_only: Option<read_only_open::ReadOnlyLedger>,
 }
 
 impl Store {
@@ -101,13 +106,62 @@ impl Store {
             upkeep: Arc::new(Upkeep {
                 data_dir: data_dir.to_path_buf(),
                 process_lock,
-                search_purge,
+                search_purge: Some(search_purge),
                 message_listings: Default::default(),
-                _checkpoint: checkpoint,
+                _checkpoint: Some(checkpoint),
+                read_only: None,
             }),
             pool,
         };
         Ok((store, occupancy))
+    }
+
+    /// Opens the database in `data_dir` without writing to it (`read_only_open`): for a database
+    /// a newer Dossier wrote. The folder's lock is still taken, shared, so a process that starts
+    /// meanwhile knows the ledger is in use and puts no staged restore in place under it.
+    pub async fn open_read_only(
+        data_dir: &Path,
+        clock: Option<Clock>,
+    ) -> Result<Self, LedgerError> {
+        let (process_lock, occupancy) = ProcessLock::acquire(data_dir)?;
+        if occupancy == Occupancy::Alone {
+            // No sweep runs here (it writes), so there is nothing to keep others out for.
+            process_lock.share(data_dir)?;
+        }
+        let (pool, read_only) = read_only_open::open(&data_dir.join(DATABASE_FILE)).await?;
+        let ids = Arc::new(match clock {
+            Some(clock) => IdGenerator::new(clock),
+            None => IdGenerator::system(),
+        });
+        Ok(Self {
+            events: EventBus::new(ids.clone()),
+            ids,
+            upkeep: Arc::new(Upkeep {
+                data_dir: data_dir.to_path_buf(),
+                process_lock,
+                search_purge: None,
+                message_listings: Default::default(),
+                _checkpoint: None,
+                read_only: Some(read_only),
+            }),
+            pool,
+        })
+    }
+
+    /// Why the ledger is read-only, when it is.
+    pub fn read_only(&self) -> Option<&read_only_open::ReadOnlyLedger> {
+        self.upkeep.read_only.as_ref()
+    }
+
+    /// Refuses a write to a read-only ledger with `LedgerError::ReadOnly`, before it reaches
+    /// SQLite (whose own refusal would read as a data folder whose permissions changed).
+    pub fn writable(&self) -> Result<(), LedgerError> {
+        match &self.upkeep.read_only {
+            Some(read_only) => Err(LedgerError::ReadOnly {
+                made_by: read_only.made_by.clone(),
+            }),
+            None => Ok(()),
+        }
     }
 
     /// Tells other processes that this one is past its start-up sweep (see `process_lock`).
@@ -147,7 +201,9 @@ impl Store {
 
     /// Asks the search purge for a run after text was deleted or rewritten (`search_purge`).
     pub fn wake_search_purge(&self) {
-        self.upkeep.search_purge.wake();
+        if let Some(search_purge) = &self.upkeep.search_purge {
+            search_purge.wake();
+        }
     }
 
     /// Attachment bytes by hash, for adapters that serve previews.

@@ -138,6 +138,8 @@ pub enum ResponseKind {
     ForbiddenOrigin,
     /// A body that is not JSON, as forms and simple cross-origin requests send.
     UnsupportedMediaType,
+    /// A write to a ledger opened read-only.
+    ReadOnly,
 }
 
 impl From<ErrorKind> for ResponseKind {
@@ -149,6 +151,7 @@ impl From<ErrorKind> for ResponseKind {
             ErrorKind::Busy => Self::Busy,
             ErrorKind::Unavailable => Self::Unavailable,
             ErrorKind::Internal => Self::Internal,
+            ErrorKind::ReadOnly => Self::ReadOnly,
         }
     }
 }
@@ -158,7 +161,7 @@ impl ResponseKind {
         match self {
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::Invalid => StatusCode::BAD_REQUEST,
-            Self::Conflict | Self::Busy => StatusCode::CONFLICT,
+            Self::Conflict | Self::Busy | Self::ReadOnly => StatusCode::CONFLICT,
             Self::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
             Self::NotImplemented => StatusCode::NOT_IMPLEMENTED,
@@ -187,6 +190,7 @@ impl ResponseKind {
             Self::Misdirected => "MisdirectedRequestError",
             Self::ForbiddenOrigin => "ForbiddenError",
             Self::UnsupportedMediaType => "UnsupportedMediaTypeError",
+            Self::ReadOnly => "ReadOnlyError",
         }
     }
 }
@@ -288,6 +292,7 @@ mod tests {
             (ResponseKind::Misdirected, 421),
             (ResponseKind::ForbiddenOrigin, 403),
             (ResponseKind::UnsupportedMediaType, 415),
+            (ResponseKind::ReadOnly, 409),
         ];
         for (kind, status) in table {
             assert_eq!(kind.status().as_u16(), status, "{kind:?}");

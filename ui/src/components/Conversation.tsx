@@ -337,7 +337,7 @@ export const Conversation: Component<{
               ? props.t("undoneMessage")
               : props.t("undoneMessages", { count: props.reshaping.undoneCount(props.sessionId) })}
           </p>
-          <button type="button" class="plain-button" disabled={!props.reshaping.canRedo(props.sessionId)} onClick={() => void props.reshaping.redo(props.sessionId)}>
+          <button type="button" class="plain-button" data-writes disabled={!props.reshaping.canRedo(props.sessionId)} onClick={() => void props.reshaping.redo(props.sessionId)}>
             {props.t("redo")}
           </button>
         </div>
@@ -379,7 +379,7 @@ export const Conversation: Component<{
             </p>
             <Show when={current().retry}>
               {(retry) => (
-                <button type="button" class="plain-button" onClick={() => { props.onRetry(retry()); }}>
+                <button type="button" class="plain-button" data-writes onClick={() => { props.onRetry(retry()); }}>
                   {props.t("retry")}
                 </button>
               )}

@@ -93,7 +93,7 @@ export const DataSettings: Component<DataSettingsProps> = (props) => {
               fallback={
                 <div class="provider-form-actions">
                   <button type="button" class="plain-button" data-testid="back-up-now" disabled={working()} onClick={() => void steps().backUp()}>{props.t("dataBackUpNow")}</button>
-                  <button type="button" class="plain-button" data-testid="restore-backup" disabled={working()} onClick={() => void steps().choose()}>{props.t("dataRestore")}</button>
+                  <button type="button" class="plain-button" data-testid="restore-backup" data-writes disabled={working()} onClick={() => void steps().choose()}>{props.t("dataRestore")}</button>
                 </div>
               }
             >

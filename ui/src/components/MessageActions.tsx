@@ -93,6 +93,7 @@ export const MessageActions: Component<{
                 type="button"
                 class="link-button link-button--strong"
                 data-testid="continue"
+                data-writes
                 disabled={busy()}
                 title={busy() ? props.t("busyRefused") : undefined}
                 onClick={() => void props.chat.send(props.sessionId, props.t("continuePrompt"), [])}
@@ -105,6 +106,7 @@ export const MessageActions: Component<{
               class="link-button"
               classList={{ "link-button--strong": outcome() === "failed" }}
               data-testid="regenerate"
+              data-writes
               disabled={busy()}
               title={busy() ? props.t("busyRefused") : undefined}
               onClick={() => void props.reshaping.regenerate(props.sessionId, props.message.id)}
@@ -119,6 +121,7 @@ export const MessageActions: Component<{
             type="button"
             class="link-button"
             data-testid="edit"
+            data-writes
             disabled={busy()}
             title={busy() ? props.t("busyRefused") : undefined}
             onClick={() => setEditing(typedText(props.chat.state.parts[props.message.id] ?? []))}
@@ -126,7 +129,7 @@ export const MessageActions: Component<{
             {props.t("editMessage")}
           </button>
         </Show>
-        <button type="button" class="link-button" data-testid="fork-here" disabled={busy()} title={props.t("forkHereHint")} onClick={() => void props.reshaping.fork(props.sessionId, props.message)}>
+        <button type="button" class="link-button" data-testid="fork-here" data-writes disabled={busy()} title={props.t("forkHereHint")} onClick={() => void props.reshaping.fork(props.sessionId, props.message)}>
           {props.t("forkHere")}
         </button>
         <Show
@@ -136,6 +139,7 @@ export const MessageActions: Component<{
               type="button"
               class="link-button"
               data-testid="delete-message"
+            data-writes
               ref={deleteButton}
               disabled={busy()}
               title={busy() ? props.t("busyRefused") : props.t("deleteMessageHint")}

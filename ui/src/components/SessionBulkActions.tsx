@@ -52,16 +52,16 @@ export const SessionBulkActions: Component<{
             <Show
               when={props.archivedView}
               fallback={
-                <button type="button" class="plain-button" disabled={working()} data-testid="bulk-archive" onClick={() => void run("archive")}>
+                <button type="button" class="plain-button" disabled={working()} data-testid="bulk-archive" data-writes onClick={() => void run("archive")}>
                   {props.t("archiveSession")}
                 </button>
               }
             >
-              <button type="button" class="plain-button" disabled={working()} data-testid="bulk-restore" onClick={() => void run("restore")}>
+              <button type="button" class="plain-button" disabled={working()} data-testid="bulk-restore" data-writes onClick={() => void run("restore")}>
                 {props.t("restoreSession")}
               </button>
             </Show>
-            <button type="button" class="plain-button" disabled={working()} data-testid="bulk-delete" ref={deleteButton} onClick={() => setConfirming(true)}>
+            <button type="button" class="plain-button" disabled={working()} data-testid="bulk-delete" data-writes ref={deleteButton} onClick={() => setConfirming(true)}>
               {props.t("deleteSession")}
             </button>
             <button type="button" class="icon-button" title={props.t("bulkClear")} aria-label={props.t("bulkClear")} onClick={() => { props.onClear(); }}>

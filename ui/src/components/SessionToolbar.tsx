@@ -95,6 +95,7 @@ export const SessionToolbar: Component<SessionToolbarProps> = (props) => {
             <ToolbarButton
               icon="undo"
               testId="undo"
+              writes
               label={props.t("undo")}
               hint={busy() ? props.t("busyRefused") : props.t("undoHint")}
               disabled={!props.reshaping.canUndo(id())}
@@ -103,6 +104,7 @@ export const SessionToolbar: Component<SessionToolbarProps> = (props) => {
             <ToolbarButton
               icon="redo"
               testId="redo"
+              writes
               label={props.t("redo")}
               hint={props.t("redoHint")}
               disabled={!props.reshaping.canRedo(id())}
@@ -135,10 +137,10 @@ export const SessionToolbar: Component<SessionToolbarProps> = (props) => {
               <Show when={menuOpen()}>
                 <div class="menu-items" id="session-menu" role="menu" aria-label={props.t("sessionActions")} ref={menu} onKeyDown={onMenuKeyDown}>
                   {/* Shown only when the header is too narrow for their own buttons. */}
-                  <MenuItem icon="undo" testId="menu-undo" narrowOnly disabled={!props.reshaping.canUndo(id())} onClick={() => { closeMenu(true); void props.reshaping.undo(id()); }}>
+                  <MenuItem icon="undo" testId="menu-undo" narrowOnly writes disabled={!props.reshaping.canUndo(id())} onClick={() => { closeMenu(true); void props.reshaping.undo(id()); }}>
                     {props.t("undo")}
                   </MenuItem>
-                  <MenuItem icon="redo" testId="menu-redo" narrowOnly disabled={!props.reshaping.canRedo(id())} onClick={() => { closeMenu(true); void props.reshaping.redo(id()); }}>
+                  <MenuItem icon="redo" testId="menu-redo" narrowOnly writes disabled={!props.reshaping.canRedo(id())} onClick={() => { closeMenu(true); void props.reshaping.redo(id()); }}>
                     {props.t("redo")}
                   </MenuItem>
                   <Show when={props.onFind}>
@@ -151,6 +153,7 @@ export const SessionToolbar: Component<SessionToolbarProps> = (props) => {
                   <MenuItem
                     icon="fork"
                     testId="fork-session"
+                    writes
                     disabled={busy() || working() !== undefined || !props.reshaping.hasContent(id())}
                     hint={props.reshaping.hasContent(id()) ? props.t("forkSessionHint") : props.t("emptySessionHint")}
                     onClick={() => { closeMenu(true); void props.reshaping.fork(id(), undefined); }}
@@ -175,7 +178,7 @@ export const SessionToolbar: Component<SessionToolbarProps> = (props) => {
                   >
                     {props.t("menuExportJson")}
                   </MenuItem>
-                  <MenuItem icon="archive" testId="archive-session" disabled={busy()} onClick={() => { closeMenu(false); props.onArchive(id()); }}>
+                  <MenuItem icon="archive" testId="archive-session" writes disabled={busy()} onClick={() => { closeMenu(false); props.onArchive(id()); }}>
                     {props.t("archiveSession")}
                   </MenuItem>
                 </div>
@@ -188,11 +191,13 @@ export const SessionToolbar: Component<SessionToolbarProps> = (props) => {
   );
 };
 
-const ToolbarButton: Component<{ icon: IconName; testId: string; label: string; hint: string; disabled: boolean; onClick: () => void }> = (props) => (
+/** `writes`: the control changes the ledger, so a read-only one leaves it out (`data-writes`). */
+const ToolbarButton: Component<{ icon: IconName; testId: string; label: string; hint: string; disabled: boolean; writes?: boolean; onClick: () => void }> = (props) => (
   <button
     type="button"
     class="icon-button toolbar-button toolbar-wide"
     data-testid={props.testId}
+    data-writes={props.writes === true ? "" : undefined}
     aria-label={props.label}
     title={props.hint}
     disabled={props.disabled}
@@ -202,7 +207,7 @@ const ToolbarButton: Component<{ icon: IconName; testId: string; label: string; 
   </button>
 );
 
-const MenuItem: Component<{ icon: IconName; testId: string; disabled: boolean; hint?: string | undefined; narrowOnly?: boolean; onClick: () => void; children: JSX.Element }> = (props) => (
+const MenuItem: Component<{ icon: IconName; testId: string; disabled: boolean; hint?: string | undefined; narrowOnly?: boolean; writes?: boolean; onClick: () => void; children: JSX.Element }> = (props) => (
   <button
     type="button"
     role="menuitem"
@@ -210,6 +215,7 @@ const MenuItem: Component<{ icon: IconName; testId: string; disabled: boolean; h
     class="menu-item"
     classList={{ "menu-item--narrow": props.narrowOnly === true }}
     data-testid={props.testId}
+    data-writes={props.writes === true ? "" : undefined}
     disabled={props.disabled}
     title={props.hint}
     onClick={() => { props.onClick(); }}

@@ -12,6 +12,7 @@ import type { Session } from "../lib/bindings/Session";
 import type { Chat } from "../lib/chat";
 import type { Locale, Translate } from "../lib/i18n";
 import { cycleTab, focusWhenPresent, rovingIndex } from "../lib/keyboard-focus";
+import { useReadOnly } from "../lib/read-only";
 import type { ReshapingWork } from "../lib/reshaping";
 import { groupSessions, type SessionListItem } from "../lib/session-groups";
 import { displayTitle } from "../lib/session-title";
@@ -193,7 +194,7 @@ export const Sidebar: Component<SidebarProps> = (props) => {
         <img class="brand-mark" src="/favicon.png" alt="" width="22" height="22" />
         {props.t("appName")}
       </h1>
-      <button type="button" class="new-session" data-testid="new-session" onClick={() => void props.chat.newSession()}>
+      <button type="button" class="new-session" data-testid="new-session" data-writes onClick={() => void props.chat.newSession()}>
         <Icon name="plus" /> {props.t("newSession")}
       </button>
       <Show when={props.onOpenSearch}>
@@ -313,6 +314,7 @@ export const Sidebar: Component<SidebarProps> = (props) => {
           type="button"
           class="sidebar-settings"
           data-testid="import"
+          data-writes
           title={props.t("importHint")}
           disabled={props.working !== undefined}
           tabIndex={footerTabStop() === "import" ? 0 : -1}
@@ -355,6 +357,11 @@ const SessionRow: Component<{
   onChanged: () => void;
 }> = (props) => {
   const [mode, setMode] = createSignal<"view" | "rename" | "confirm-delete">("view");
+  const readOnly = useReadOnly();
+  /** Rename and delete write: a read-only ledger never opens them (F2, Delete, a double click). */
+  const askTo = (next: "rename" | "confirm-delete") => {
+    if (!readOnly()) setMode(next);
+  };
   const selected = () => props.chat.selectedId() === props.session.id;
   let row: HTMLDivElement | undefined;
   let openButton: HTMLButtonElement | undefined;
@@ -379,10 +386,10 @@ const SessionRow: Component<{
       next?.focus();
     } else if (event.key === "Delete") {
       event.preventDefault();
-      setMode("confirm-delete");
+      askTo("confirm-delete");
     } else if (event.key === "F2") {
       event.preventDefault();
-      setMode("rename");
+      askTo("rename");
     }
   };
 
@@ -406,6 +413,7 @@ const SessionRow: Component<{
           type="checkbox"
           class="session-check"
           data-testid="session-check"
+          data-writes
           checked={props.checked}
           tabIndex={-1}
           aria-label={props.t("selectSession", { title: displayTitle(props.session.title, props.t, props.locale) })}
@@ -426,7 +434,7 @@ const SessionRow: Component<{
             else if (event.shiftKey) props.onSelect("extend");
             else void props.chat.openSession(props.session.id);
           }}
-          onDblClick={() => setMode("rename")}
+          onDblClick={() => { askTo("rename"); }}
         >
           <span class="session-title">{displayTitle(props.session.title, props.t, props.locale)}</span>
         </button>
@@ -441,12 +449,13 @@ const SessionRow: Component<{
               aria-label={props.session.pinned ? props.t("unpinSession") : props.t("pinSession")}
               aria-pressed={props.session.pinned}
               data-testid="pin-session"
+              data-writes
               onClick={() => void props.chat.pinSession(props.session.id, !props.session.pinned).then(props.onChanged)}
             >
               <Icon name="pin" />
             </button>
           </Show>
-          <button type="button" class="icon-button" tabIndex={-1} title={props.t("renameSession")} aria-label={props.t("renameSession")} onClick={() => setMode("rename")}>
+          <button type="button" class="icon-button" tabIndex={-1} data-writes title={props.t("renameSession")} aria-label={props.t("renameSession")} onClick={() => setMode("rename")}>
             <Icon name="pencil" />
           </button>
           <Show
@@ -456,6 +465,7 @@ const SessionRow: Component<{
                 type="button"
                 class="icon-button"
                 tabIndex={-1}
+                data-writes
                 title={props.t("restoreSession")}
                 aria-label={props.t("restoreSession")}
                 onClick={() => void props.chat.restoreSession(props.session.id).then(props.onRestored)}
@@ -464,11 +474,11 @@ const SessionRow: Component<{
               </button>
             }
           >
-            <button type="button" class="icon-button" tabIndex={-1} data-testid="archive-row" title={props.t("archiveSession")} aria-label={props.t("archiveSession")} onClick={() => { props.onArchive(); }}>
+            <button type="button" class="icon-button" tabIndex={-1} data-testid="archive-row" data-writes title={props.t("archiveSession")} aria-label={props.t("archiveSession")} onClick={() => { props.onArchive(); }}>
               <Icon name="archive" />
             </button>
           </Show>
-          <button type="button" class="icon-button" tabIndex={-1} data-testid="delete-session" title={props.t("deleteSession")} aria-label={props.t("deleteSession")} onClick={() => setMode("confirm-delete")}>
+          <button type="button" class="icon-button" tabIndex={-1} data-testid="delete-session" data-writes title={props.t("deleteSession")} aria-label={props.t("deleteSession")} onClick={() => setMode("confirm-delete")}>
             <Icon name="trash" />
           </button>
         </div>

@@ -33,6 +33,7 @@ export const Welcome: Component<{ t: Translate; offlineOnly: boolean; onExample:
                 type="button"
                 class="welcome-example"
                 data-testid="welcome-example"
+                data-writes
                 tabIndex={active() === index() ? 0 : -1}
                 onFocus={() => setActive(index())}
                 onClick={() => { props.onExample(props.t(key)); }}

@@ -75,6 +75,7 @@ const responseKinds: Readonly<Record<ResponseKind, true>> = {
   misdirected: true,
   forbidden_origin: true,
   unsupported_media_type: true,
+  read_only: true,
 };
 
 function isResponseKind(kind: string): kind is ResponseKind {

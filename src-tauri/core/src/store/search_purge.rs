@@ -67,7 +67,11 @@ impl Store {
     /// deletion committed before the call has left the index and the files. Returns how many
     /// deleted texts it handled itself.
     pub async fn purge_deleted_words(&self) -> Result<usize, LedgerError> {
-        let _running = self.upkeep.search_purge.running.lock().await;
+        self.writable()?;
+        let Some(search_purge) = &self.upkeep.search_purge else {
+            return Ok(0);
+        };
+        let _running = search_purge.running.lock().await;
         purge_deleted_words(&self.pool).await
     }
 }

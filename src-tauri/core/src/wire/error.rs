@@ -5,7 +5,7 @@ use serde::Serialize;
 use ts_rs::TS;
 
 /// The closed set of error kinds shared with every adapter (`not_found` → 404, `invalid` → 400,
-/// `conflict` and `busy` → 409, `unavailable` → 503, `internal` → 500).
+/// `conflict`, `busy` and `read_only` → 409, `unavailable` → 503, `internal` → 500).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 #[ts(export)]
 #[serde(rename_all = "snake_case")]
@@ -16,6 +16,8 @@ pub enum ErrorKind {
     Busy,
     Unavailable,
     Internal,
+    /// The ledger was opened read-only (a newer Dossier's database): nothing may be written.
+    ReadOnly,
 }
 
 /// What crosses to the UI and over HTTP: `{kind, message}`.
@@ -186,6 +188,13 @@ pub enum LedgerError {
         /// The Dossier version that applied the newest migration, when it recorded one.
         made_by: Option<String>,
     },
+    /// A write to a ledger opened read-only (a database a newer Dossier wrote, opened so its
+    /// sessions can still be read). Nothing was written.
+    #[error("{}", read_only_message(made_by.as_deref()))]
+    ReadOnly {
+        /// The Dossier version that last changed the database's format, when it recorded one.
+        made_by: Option<String>,
+    },
     /// `PRAGMA quick_check` found damage, or SQLite cannot read the file as a database.
     #[error("{}", damaged_database_message(database, detail, kept_at.as_deref(), newest_backup.as_deref()))]
     DatabaseDamaged {
@@ -257,6 +266,7 @@ impl LedgerError {
             | Self::Keychain(_) => ErrorKind::Internal,
             // Not ours to change: a newer version owns that file.
             Self::NewerDatabase { .. } => ErrorKind::Conflict,
+            Self::ReadOnly { .. } => ErrorKind::ReadOnly,
             Self::Mcp { kind, .. } => *kind,
         }
     }
@@ -323,14 +333,28 @@ fn newer_database_message(
     known_version: i64,
     made_by: Option<&str>,
 ) -> String {
-    let maker = match made_by {
-        Some(version) => format!("Dossier {version}"),
-        None => "a newer version of Dossier".to_string(),
-    };
+    let maker = maker_name(made_by);
     format!(
         "Your saved sessions in {database} were last updated by {maker} (format \
          {schema_version}); this version of Dossier only knows formats up to {known_version}. To \
          keep them safe, nothing was opened or changed. Install {maker} or later to use them."
+    )
+}
+
+/// "Dossier 3.1.0", or "a newer version of Dossier" when the database did not record which.
+pub fn maker_name(made_by: Option<&str>) -> String {
+    match made_by {
+        Some(version) => format!("Dossier {version}"),
+        None => "a newer version of Dossier".to_string(),
+    }
+}
+
+fn read_only_message(made_by: Option<&str>) -> String {
+    let maker = maker_name(made_by);
+    format!(
+        "Your saved sessions are open read-only: they were last written by {maker}, and this \
+         version cannot change them without risking what that version stored. Nothing was \
+         changed. Install {maker} or later to change them."
     )
 }
 

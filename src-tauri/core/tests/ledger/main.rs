@@ -28,6 +28,7 @@ mod ollama_detection;
 mod process_lock;
 mod prompt_pipeline;
 mod provider_settings;
+mod read_only_open;
 mod reply_abort;
 mod reply_compaction;
 mod reply_crash;

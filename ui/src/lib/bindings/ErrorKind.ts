@@ -2,6 +2,6 @@
 
 /**
  * The closed set of error kinds shared with every adapter (`not_found` → 404, `invalid` → 400,
- * `conflict` and `busy` → 409, `unavailable` → 503, `internal` → 500).
+ * `conflict`, `busy` and `read_only` → 409, `unavailable` → 503, `internal` → 500).
  */
-export type ErrorKind = "not_found" | "invalid" | "conflict" | "busy" | "unavailable" | "internal";
+export type ErrorKind = "not_found" | "invalid" | "conflict" | "busy" | "unavailable" | "internal" | "read_only";

@@ -4,4 +4,4 @@
  * The adapter's closed set of kinds: the core's, plus the few only HTTP has. Generated for the
  * UI, which tells every one of them from a network failure.
  */
-export type ResponseKind = "not_found" | "invalid" | "conflict" | "busy" | "unavailable" | "internal" | "not_implemented" | "method_not_allowed" | "unauthorized" | "too_large" | "misdirected" | "forbidden_origin" | "unsupported_media_type";
+export type ResponseKind = "not_found" | "invalid" | "conflict" | "busy" | "unavailable" | "internal" | "not_implemented" | "method_not_allowed" | "unauthorized" | "too_large" | "misdirected" | "forbidden_origin" | "unsupported_media_type" | "read_only";

@@ -1,0 +1,104 @@
+//! The start-up page's commands (`start_up_problem`): what it shows, "Open read-only", "Open data
+//! folder" and "Quit"; and, once a ledger is open, whether it is read-only (the window's banner).
+
+use crate::error::ShellError;
+use crate::start_up_problem::{ProblemKind, StartUp, StartUpProblem};
+use dossier_core::store::read_only_open::ReadOnlyLedger;
+use dossier_core::Ledger;
+use serde::Serialize;
+use tauri::{AppHandle, Manager, Runtime, State};
+use ts_rs::TS;
+
+/// What the webview asks before it shows anything: the page, or the app (read-only or not).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[ts(export, export_to = "../shell-bindings/")]
+#[serde(rename_all = "camelCase")]
+pub struct StartUpState {
+    pub problem: Option<StartUpProblem>,
+    pub read_only: Option<ReadOnlyLedger>,
+}
+
+#[tauri::command]
+pub fn start_up_state<R: Runtime>(app: AppHandle<R>) -> StartUpState {
+    StartUpState {
+        problem: app
+            .try_state::<StartUp>()
+            .and_then(|start_up| start_up.problem()),
+        read_only: app
+            .try_state::<Ledger>()
+            .and_then(|ledger| ledger.read_only().cloned()),
+    }
+}
+
+/// "Open read-only", offered for a database a newer Dossier wrote: opens it without writing
+/// anything (`LedgerOptions::read_only`) and hands it to every other command.
+#[tauri::command]
+pub async fn open_read_only<R: Runtime>(
+    app: AppHandle<R>,
+    start_up: State<'_, StartUp>,
+) -> Result<ReadOnlyLedger, ShellError> {
+    if let Some(ledger) = app.try_state::<Ledger>() {
+        // A second click, or a ledger that opened normally: nothing to open.
+        return ledger
+            .read_only()
+            .cloned()
+            .ok_or_else(|| ShellError::ReadOnlyNotOffered {
+                reason: "your saved sessions are already open".into(),
+            });
+    }
+    match start_up.problem() {
+        Some(problem) if problem.kind == ProblemKind::NewerDatabase => {}
+        Some(problem) => {
+            return Err(ShellError::ReadOnlyNotOffered {
+                reason: problem.message,
+            })
+        }
+        None => {
+            return Err(ShellError::ReadOnlyNotOffered {
+                reason: "there is no start-up problem to get round".into(),
+            })
+        }
+    }
+    let mut options = start_up.options();
+    options.read_only = true;
+    let ledger = dossier_core::start_up::open(options).await?;
+    let read_only = ledger
+        .read_only()
+        .cloned()
+        .ok_or_else(|| ShellError::ReadOnlyNotOffered {
+            reason: "the ledger did not open read-only".into(),
+        })?;
+    if app.manage(ledger.clone()) {
+        crate::events::spawn_forwarding(app.clone(), &ledger);
+    } else {
+        // Another call managed one first; this one lets go of the folder again.
+        ledger.close().await;
+    }
+    start_up.solved();
+    tracing::info!(made_by = ?read_only.made_by, "opened the ledger read-only");
+    Ok(read_only)
+}
+
+/// "Open data folder" on the start-up page: the folder that was refused, in the file manager
+/// (never a file in it).
+#[tauri::command]
+pub fn open_start_up_data_folder<R: Runtime>(
+    app: AppHandle<R>,
+    start_up: State<'_, StartUp>,
+) -> Result<(), ShellError> {
+    use tauri_plugin_opener::OpenerExt;
+    let folder = start_up.options().locations.data_dir;
+    app.opener()
+        .open_path(folder.display().to_string(), None::<&str>)
+        .map_err(|error| ShellError::Window(error.to_string()))
+}
+
+/// "Quit" on the start-up page.
+#[tauri::command]
+pub fn quit_dossier<R: Runtime>(app: AppHandle<R>) {
+    tracing::info!("quitting from the start-up page");
+    app.exit(0);
+}
+
+#[cfg(test)]
+mod tests;

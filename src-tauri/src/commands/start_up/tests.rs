@@ -1,0 +1,203 @@
+//! The start-up page's commands and the gate, through Tauri's mock runtime with no ledger
+//! managed: a database a newer Dossier wrote, then "Open read-only"; a command that needs the
+//! ledger answered with a typed error, never Tauri's "state not managed".
+
+use crate::shell;
+use crate::start_up_problem::StartUp;
+use dossier_core::models::config::Locations;
+use dossier_core::{Ledger, LedgerOptions};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use tauri::ipc::{CallbackFn, InvokeBody};
+use tauri::test::{
+    get_ipc_response, mock_builder, mock_context, noop_assets, MockRuntime, INVOKE_KEY,
+};
+use tauri::webview::InvokeRequest;
+use tauri::{Manager, WebviewWindow, WebviewWindowBuilder};
+
+struct Refused {
+    _folder: tempfile::TempDir,
+    data: PathBuf,
+    app: tauri::App<MockRuntime>,
+    window: WebviewWindow<MockRuntime>,
+}
+
+fn options_at(folder: &Path) -> LedgerOptions {
+    LedgerOptions::at(Locations::from_values(
+        Some(folder.join("data")),
+        Some(folder.join("dossier.json")),
+    ))
+}
+
+/// A ledger with one session titled `title`, then `mark` run on it, closed.
+fn prepared_ledger(folder: &Path, title: &str, mark: &[&str]) {
+    tauri::async_runtime::block_on(async {
+        let ledger = dossier_core::start_up::open(options_at(folder))
+            .await
+            .expect("ledger opens");
+        ledger
+            .create_session(dossier_core::wire::session::CreateSession {
+                title: Some(title.into()),
+                ..Default::default()
+            })
+            .await
+            .expect("session");
+        for statement in mark {
+            sqlx::query(statement)
+                .execute(ledger.pool())
+                .await
+                .expect(statement);
+        }
+        ledger.close().await;
+    });
+}
+
+const FROM_THE_FUTURE: [&str; 2] = [
+    "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
+     VALUES (9999, 'from the future', TRUE, x'00', 0)",
+    "INSERT INTO migration_app_version (version, app_version) VALUES (9999, '9.9.0')",
+];
+
+/// The app as `run` builds it when the ledger was refused: no ledger managed, the problem kept.
+fn refused(mark: &[&str]) -> Refused {
+    let folder = tempfile::tempdir().expect("temp dir");
+    prepared_ledger(folder.path(), "Kept from the future", mark);
+    let root = folder.path().to_path_buf();
+    let error = tauri::async_runtime::block_on(dossier_core::start_up::open(options_at(&root)))
+        .err()
+        .expect("the ledger is refused");
+    let app = shell(mock_builder(), false)
+        .manage(StartUp::refused(
+            &error,
+            Box::new(move || options_at(&root)),
+        ))
+        .build(mock_context(noop_assets()))
+        .expect("app builds");
+    let window = WebviewWindowBuilder::new(&app, "main", Default::default())
+        .build()
+        .expect("window builds");
+    Refused {
+        data: folder.path().join("data"),
+        _folder: folder,
+        app,
+        window,
+    }
+}
+
+impl Refused {
+    fn invoke(&self, command: &str, body: Value) -> Result<Value, Value> {
+        let request = InvokeRequest {
+            cmd: command.into(),
+            callback: CallbackFn(0),
+            error: CallbackFn(1),
+            url: "tauri://localhost".parse().expect("url"),
+            body: InvokeBody::Json(body),
+            headers: Default::default(),
+            invoke_key: INVOKE_KEY.to_string(),
+        };
+        get_ipc_response(&self.window, request)
+            .map(|response| response.deserialize::<Value>().expect("response is JSON"))
+    }
+}
+
+fn database_bytes(data: &Path) -> Vec<u8> {
+    std::fs::read(data.join("dossier.db")).expect("database")
+}
+
+#[test]
+fn a_newer_database_shows_the_page_then_opens_read_only() {
+    let refused = refused(&FROM_THE_FUTURE);
+    let before = database_bytes(&refused.data);
+
+    let state = refused.invoke("start_up_state", json!({})).expect("state");
+    assert_eq!(state["problem"]["kind"], "newerDatabase", "{state}");
+    assert_eq!(state["problem"]["madeBy"], "9.9.0");
+    assert_eq!(
+        state["problem"]["dataFolder"],
+        refused.data.display().to_string()
+    );
+    let message = state["problem"]["message"].as_str().expect("message");
+    assert!(message.contains("Dossier 9.9.0"), "{message}");
+    assert_eq!(state["readOnly"], Value::Null);
+
+    // A command that needs the ledger is refused with a typed error, not a missing state.
+    let refusal = refused
+        .invoke("list_sessions", json!({"request": {}}))
+        .expect_err("no ledger yet");
+    assert_eq!(refusal["kind"], "unavailable", "{refusal}");
+    assert!(
+        refusal["message"]
+            .as_str()
+            .is_some_and(|text| text.starts_with("Dossier has not opened your saved sessions")),
+        "{refusal}"
+    );
+
+    let opened = refused.invoke("open_read_only", json!({})).expect("opens");
+    assert_eq!(opened["madeBy"], "9.9.0");
+    assert!(refused.app.try_state::<Ledger>().is_some());
+    let state = refused.invoke("start_up_state", json!({})).expect("state");
+    assert_eq!(state["problem"], Value::Null);
+    assert_eq!(state["readOnly"]["madeBy"], "9.9.0");
+
+    let sessions = refused
+        .invoke("list_sessions", json!({"request": {}}))
+        .expect("sessions read");
+    assert_eq!(sessions["sessions"][0]["title"], "Kept from the future");
+    let write = refused
+        .invoke("create_session", json!({"input": {}}))
+        .expect_err("read-only");
+    assert_eq!(write["kind"], "read_only", "{write}");
+
+    // A second click changes nothing and says the same.
+    let again = refused.invoke("open_read_only", json!({})).expect("again");
+    assert_eq!(again["madeBy"], "9.9.0");
+
+    tauri::async_runtime::block_on(refused.app.state::<Ledger>().close());
+    assert!(
+        database_bytes(&refused.data) == before,
+        "the database file changed"
+    );
+}
+
+#[test]
+fn a_damaged_database_is_explained_but_not_opened_read_only() {
+    let folder = tempfile::tempdir().expect("temp dir");
+    let data = folder.path().join("data");
+    std::fs::create_dir_all(&data).expect("data folder");
+    std::fs::write(data.join("dossier.db"), vec![7_u8; 8192]).expect("noise");
+    let root = folder.path().to_path_buf();
+    let error = tauri::async_runtime::block_on(dossier_core::start_up::open(options_at(&root)))
+        .err()
+        .expect("refused");
+    let app = shell(mock_builder(), false)
+        .manage(StartUp::refused(
+            &error,
+            Box::new(move || options_at(&root)),
+        ))
+        .build(mock_context(noop_assets()))
+        .expect("app builds");
+    let window = WebviewWindowBuilder::new(&app, "main", Default::default())
+        .build()
+        .expect("window builds");
+    let refused = Refused {
+        _folder: folder,
+        data,
+        app,
+        window,
+    };
+    let state = refused.invoke("start_up_state", json!({})).expect("state");
+    assert_eq!(state["problem"]["kind"], "damagedDatabase", "{state}");
+    let refusal = refused
+        .invoke("open_read_only", json!({}))
+        .expect_err("not offered");
+    assert_eq!(refusal["kind"], "conflict", "{refusal}");
+    assert!(refused.app.try_state::<Ledger>().is_none());
+    for command in ["data_overview", "send_prompt", "search", "mcp_status"] {
+        let refusal = refused.invoke(command, json!({})).expect_err(command);
+        assert_eq!(refusal["kind"], "unavailable", "{command}: {refusal}");
+    }
+    assert_eq!(
+        std::fs::read(refused.data.join("dossier.db")).expect("file"),
+        vec![7_u8; 8192]
+    );
+}
