@@ -2,4 +2,7 @@
 import type { ReadOnlyLedger } from "../bindings/ReadOnlyLedger";
 import type { StartUpProblem } from "./StartUpProblem";
 
+/**
+ * What the webview asks before it shows anything: the page, or the app (read-only or not).
+ */
 export type StartUpState = { problem: StartUpProblem | null, readOnly: ReadOnlyLedger | null, };
