@@ -3,6 +3,7 @@
 // the session's menu), whose buttons come and go with the open session and the window's width,
 // so the one stop is kept by watching the row rather than by each button knowing its place.
 import { onCleanup, onMount } from "solid-js";
+import { rovingIndex } from "./keyboard-focus";
 
 /** The buttons of the row that can take focus now: enabled, shown, and not inside an open menu. */
 export function rowItems(row: HTMLElement, selector: string): HTMLElement[] {
@@ -13,21 +14,9 @@ export function rowItems(row: HTMLElement, selector: string): HTMLElement[] {
 
 /** Where ←, →, Home or End moves in a row of `count` items; undefined for other keys. */
 export function rowIndex(key: string, current: number, count: number): number | undefined {
-  if (count <= 0) return undefined;
-  const last = count - 1;
-  const from = Math.min(Math.max(current, 0), last);
-  switch (key) {
-    case "ArrowRight":
-      return Math.min(from + 1, last);
-    case "ArrowLeft":
-      return Math.max(from - 1, 0);
-    case "Home":
-      return 0;
-    case "End":
-      return last;
-    default:
-      return undefined;
-  }
+  // The list's rule turned on its side: → is ↓, ← is ↑ (and ↑/↓ themselves do nothing in a row).
+  const listKey = { ArrowRight: "ArrowDown", ArrowLeft: "ArrowUp", Home: "Home", End: "End" }[key];
+  return listKey === undefined ? undefined : rovingIndex(listKey, current, count);
 }
 
 /**
