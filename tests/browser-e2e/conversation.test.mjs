@@ -400,6 +400,8 @@ test("with a session open at start the composer is at most ten Tab presses away:
   await page.keyboard.press("Home")
   await page.waitForFunction(() => document.activeElement?.matches("article") && document.activeElement.textContent === "Note 14", null, { timeout: 10_000 })
   await page.getByTestId("load-older").waitFor({ state: "detached", timeout: 10_000 })
+  // The message that had focus keeps it while the older page lands above it.
+  await page.waitForFunction(() => document.activeElement?.matches("article") && document.activeElement.textContent === "Note 14", null, { timeout: 10_000 })
   await page.keyboard.press("Home")
   await page.waitForFunction(() => document.activeElement?.matches("article") && document.activeElement.textContent === "Note 0")
   await page.keyboard.press("ArrowUp")

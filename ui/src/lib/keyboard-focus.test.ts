@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from "vitest";
-import { cycleTab, rovingIndex, tabbableWithin } from "./keyboard-focus";
+import { cycleTab, focusWhenPresent, rovingIndex, tabbableWithin } from "./keyboard-focus";
 
 describe("rovingIndex", () => {
   it.each([
@@ -74,5 +74,37 @@ describe("tab stops in a dialog", () => {
     document.getElementById("outside")?.focus();
     expect(tab(container)).toBe(true);
     expect(document.activeElement?.id).toBe("first");
+  });
+});
+
+describe("focusWhenPresent", () => {
+  const nextFrame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+
+  it("focuses the element once it appears, a few frames later", async () => {
+    const button = document.createElement("button");
+    let present = false;
+    focusWhenPresent(() => (present ? button : null));
+    document.body.append(button);
+    present = true;
+    await nextFrame();
+    await nextFrame();
+    expect(document.activeElement).toBe(button);
+    button.remove();
+  });
+
+  it("gives up a wish that a newer one replaced, so an old wish cannot take the focus back", async () => {
+    const older = document.createElement("button");
+    const newer = document.createElement("button");
+    document.body.append(older, newer);
+    let olderPresent = false;
+    // The older wish waits for its row; meanwhile the person's key asks for another element.
+    focusWhenPresent(() => (olderPresent ? older : null), 20);
+    focusWhenPresent(() => newer);
+    expect(document.activeElement).toBe(newer);
+    olderPresent = true;
+    for (let frame = 0; frame < 5; frame += 1) await nextFrame();
+    expect(document.activeElement).toBe(newer);
+    older.remove();
+    newer.remove();
   });
 });

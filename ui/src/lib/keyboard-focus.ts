@@ -101,10 +101,20 @@ export function createDialogFocus(container: () => HTMLElement | undefined, init
  * scrolled to, a frame or two later.
  */
 export function focusWhenPresent(find: () => HTMLElement | null | undefined, frames = 10): void {
+  // Only the newest wish counts: a focus still waiting for its row (given back after an older
+  // page landed, say) must not take the focus from where a key the person pressed since put it.
+  pendingFocus += 1;
+  tryFocus(find, frames, pendingFocus);
+}
+
+let pendingFocus = 0;
+
+function tryFocus(find: () => HTMLElement | null | undefined, frames: number, wish: number): void {
+  if (wish !== pendingFocus) return;
   const element = find();
   if (element !== null && element !== undefined) {
     element.focus();
     return;
   }
-  if (frames > 0) requestAnimationFrame(() => { focusWhenPresent(find, frames - 1); });
+  if (frames > 0) requestAnimationFrame(() => { tryFocus(find, frames - 1, wish); });
 }
