@@ -130,8 +130,31 @@ pub fn permission_pattern(name: &str, input: &Value, directory: &Path) -> String
     };
     let path = normalize(&directory.join(requested));
     path.strip_prefix(directory)
-        .map(|relative| relative.display().to_string())
-        .unwrap_or_else(|_| path.display().to_string())
+        .map(slashed)
+        .unwrap_or_else(|_| slashed(&path))
+}
+
+/// A path with `/` between its parts on every system: permission rules are written once, in
+/// OpenCode's shape (`"docs/*": "allow"`), and must match on Windows too, where `display()`
+/// would join the parts with `\`.
+fn slashed(path: &Path) -> String {
+    let mut text = String::new();
+    for component in path.components() {
+        match component {
+            Component::RootDir => {
+                if !text.ends_with('/') {
+                    text.push('/');
+                }
+            }
+            other => {
+                if !text.is_empty() && !text.ends_with('/') {
+                    text.push('/');
+                }
+                text.push_str(&other.as_os_str().to_string_lossy());
+            }
+        }
+    }
+    text
 }
 
 /// Runs tool `name` on blocking threads; errors are the text the model will see.

@@ -55,6 +55,17 @@ fn permission_patterns_are_relative_paths() {
         ("read", serde_json::json!({"filePath": "a/.env"}), "a/.env"),
         ("read", serde_json::json!({"filePath": "/w/b.md"}), "b.md"),
         ("read", serde_json::json!({"filePath": "/etc/x"}), "/etc/x"),
+        // Parts joined with `/` on every system, so `docs/*` rules match on Windows too.
+        (
+            "read",
+            serde_json::json!({"filePath": "docs/notes/a.md"}),
+            "docs/notes/a.md",
+        ),
+        (
+            "list",
+            serde_json::json!({"path": "docs/notes"}),
+            "docs/notes",
+        ),
         ("list", serde_json::json!({}), "*"),
         ("glob", serde_json::json!({"pattern": "*.md"}), "*.md"),
         (
@@ -193,4 +204,17 @@ async fn tools_run_on_a_real_folder() {
         matches!(error, ToolError::InvalidRegex { .. })
             && error.to_string().starts_with("Invalid regular expression")
     }));
+}
+
+#[cfg(windows)]
+#[test]
+fn permission_patterns_use_forward_slashes_on_windows() {
+    let root = Path::new(r"C:\w");
+    let input = serde_json::json!({"filePath": r"docs\notes\a.md"});
+    assert_eq!(permission_pattern("read", &input, root), "docs/notes/a.md");
+    let outside = serde_json::json!({"filePath": r"D:\elsewhere\x.txt"});
+    assert_eq!(
+        permission_pattern("read", &outside, root),
+        "D:/elsewhere/x.txt"
+    );
 }
