@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-const START_ROUNDS: usize = 9;
+const START_ROUNDS: usize = 16;
 /// Tool calls run before counting: the node server's JIT, SQLite's caches, the pool.
 const WARM_UP_CALLS: usize = 30;
 const CALLS: usize = 400;
@@ -276,13 +276,23 @@ async fn start_up(folder: &Path) {
     bare_start(&servers, true).await;
     let (mut node, mut initialize, mut listed, mut opened, mut connected) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    for _ in 0..START_ROUNDS {
-        node.push(node_boot().await);
-        initialize.push(bare_start(&servers, false).await);
-        listed.push(bare_start(&servers, true).await);
-        let (open, all) = dossier_start(&servers).await;
-        opened.push(open);
-        connected.push(all);
+    for round in 0..START_ROUNDS {
+        // Each round takes the four ways in another order, so none always follows the same one
+        // (whose children may still be ending) or always meets the machine at the same moment.
+        for way in 0..4 {
+            match (round + way) % 4 {
+                0 => node.push(node_boot().await),
+                1 => initialize.push(bare_start(&servers, false).await),
+                2 => listed.push(bare_start(&servers, true).await),
+                _ => {
+                    let (open, all) = dossier_start(&servers).await;
+                    opened.push(open);
+                    connected.push(all);
+                }
+            }
+            // The last way's children have ended before the next one starts.
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
     }
     println!("Start-up, 3 stdio servers (everything ×2 + filesystem), started together:");
     let node = report_rounds("  node -e 0 ×3 (node's own boot)", node);
@@ -293,13 +303,15 @@ async fn start_up(folder: &Path) {
     let listed = report_rounds("  bare rmcp: … + tools/resources/prompts listed", listed);
     report_rounds("  Dossier: start_up::open returned", opened);
     let connected = report_rounds("  Dossier: start_up::open → all 3 connected", connected);
+    let signed =
+        |later: Duration, earlier: Duration| (later.as_secs_f64() - earlier.as_secs_f64()) * 1000.0;
     println!(
-        "  medians: node boot {:.1} ms, servers' own start to initialize {:.1} ms, listings {:.1} ms, \
-         Dossier over bare+listings {:+.1} ms",
+        "  medians: node's boot {:.1} ms; the servers' own start to initialize {:+.1} ms more; \
+         their listings {:+.1} ms; Dossier's start over the bare start with listings {:+.1} ms",
         milliseconds(node),
-        milliseconds(initialize.saturating_sub(node)),
-        milliseconds(listed.saturating_sub(initialize)),
-        (connected.as_secs_f64() - listed.as_secs_f64()) * 1000.0,
+        signed(initialize, node),
+        signed(listed, initialize),
+        signed(connected, listed),
     );
 }
 
