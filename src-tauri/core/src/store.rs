@@ -71,9 +71,9 @@ struct Upkeep {
     pub search_purge: Option<search_purge::SearchPurge>,
     /// Listings recently built by `messages_json`, with the version they were built from.
     pub message_listings: message_listing_json::ListingCache,
-    /// Checkpoints the write-ahead log between requests (`database`); stops when dropped. None
-    /// on a read-only ledger: a checkpoint writes to the database file.
-    pub _checkpoint: Option<database::BackgroundCheckpoint>,
+    /// Checkpoints the write-ahead log between requests (`database`); stops when dropped or
+    /// closed. None on a read-only ledger: a checkpoint writes to the database file.
+    pub checkpoint: Option<database::BackgroundCheckpoint>,
     /// Set when the ledger was opened read-only (`read_only_open`): why, for the facade's refusals.
     pub read_only: Option<read_only_open::ReadOnlyLedger>,
 }
@@ -108,7 +108,7 @@ impl Store {
                 process_lock,
                 search_purge: Some(search_purge),
                 message_listings: Default::default(),
-                _checkpoint: Some(checkpoint),
+                checkpoint: Some(checkpoint),
                 read_only: None,
             }),
             pool,
@@ -141,7 +141,7 @@ impl Store {
                 process_lock,
                 search_purge: None,
                 message_listings: Default::default(),
-                _checkpoint: None,
+                checkpoint: None,
                 read_only: Some(read_only),
             }),
             pool,
@@ -228,9 +228,18 @@ impl Store {
     }
 
     /// Closes the pool, finishing in-flight writes, and lets go of the folder; used on shutdown
-    /// and before a restore takes effect.
+    /// and before a restore takes effect. When it returns, no connection to the database is
+    /// open any more (a caller may then change the file's journal mode, or move it): the
+    /// background tasks are stopped first, so none hands a connection back while the pool
+    /// closes, and the pool is closed until it counts none (`database::close_pool`).
     pub async fn close(&self) {
-        self.pool.close().await;
+        if let Some(checkpoint) = &self.upkeep.checkpoint {
+            checkpoint.stop().await;
+        }
+        if let Some(search_purge) = &self.upkeep.search_purge {
+            search_purge.stop().await;
+        }
+        database::close_pool(&self.pool).await;
         if let Err(error) = self.upkeep.process_lock.release(&self.upkeep.data_dir) {
             tracing::warn!(%error, "could not let go of the data folder's lock");
         }

@@ -11,6 +11,7 @@ use sqlx::Connection;
 use sqlx::SqlitePool;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+use tokio::task::JoinHandle;
 
 static MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
@@ -147,18 +148,25 @@ pub async fn begin_write(
 const CHECKPOINT_BUSY: Duration = Duration::from_millis(250);
 const CHECKPOINT_IDLE: Duration = Duration::from_secs(1);
 
+/// How long `close_pool` waits for the pool's last connections before it gives up (and says
+/// so), and how often it looks meanwhile.
+const CLOSE_PATIENCE: Duration = Duration::from_secs(30);
+const CLOSE_LOOK_INTERVAL: Duration = Duration::from_millis(2);
+
 /// Copies committed pages from the write-ahead log into the database file off the request
 /// path, for as long as it is held (the ledger holds it). PASSIVE never waits for readers or
 /// writers, so it blocks no request; pages a reader still needs stay for the next run. A run
-/// with nothing new to copy costs a read of the log's header.
+/// with nothing new to copy costs a read of the log's header. It looks on a timer rather than
+/// being woken by writes: how fast the log grows is what it watches, and a look costs little.
 pub(crate) struct BackgroundCheckpoint {
-    _stop: tokio::sync::oneshot::Sender<()>,
+    /// The switch that ends the task and the task itself, taken by `stop`.
+    running: std::sync::Mutex<Option<(tokio::sync::oneshot::Sender<()>, JoinHandle<()>)>>,
 }
 
 impl BackgroundCheckpoint {
     pub(crate) fn start(pool: SqlitePool) -> Self {
         let (stop, mut stopped) = tokio::sync::oneshot::channel::<()>();
-        tokio::spawn(async move {
+        let task = tokio::spawn(async move {
             let mut pause = CHECKPOINT_IDLE;
             let mut frames_seen = 0;
             loop {
@@ -197,6 +205,53 @@ impl BackgroundCheckpoint {
                 };
             }
         });
-        Self { _stop: stop }
+        Self {
+            running: std::sync::Mutex::new(Some((stop, task))),
+        }
+    }
+
+    /// Ends the task and waits for it: a checkpoint under way finishes first, so when this
+    /// returns the task holds no connection and starts none.
+    pub(crate) async fn stop(&self) {
+        let running = self
+            .running
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .take();
+        let Some((stop, task)) = running else {
+            return;
+        };
+        // The task ends at its next pause; one sleeping ends at once.
+        drop(stop);
+        if let Err(error) = task.await {
+            tracing::warn!(%error, "the background checkpoint ended abnormally");
+        }
+    }
+}
+
+/// Closes `pool` and returns once the pool counts no connection, i.e. every one is closed and
+/// its file handles let go. sqlx's own `close` does not promise that (sqlx issue 3217): a
+/// connection whose last query just finished is handed back by a task of its own, and `close`
+/// (1) can stop waiting for it, because closing an idle connection gives its permit back a
+/// second time, so the permits it waits for add up early; and (2) can miss it for good when
+/// that task, having found the pool still open and pinged the connection, puts it among the idle
+/// ones after `close` emptied them for the last time. So: close, and while the pool still counts
+/// connections, wait a moment (a handed-back one closes itself) and close again (which closes
+/// any idle one). A closed pool hands out no new connection, so the count only goes down.
+pub(crate) async fn close_pool(pool: &SqlitePool) {
+    let deadline = tokio::time::Instant::now() + CLOSE_PATIENCE;
+    loop {
+        pool.close().await;
+        if pool.size() == 0 {
+            return;
+        }
+        if tokio::time::Instant::now() >= deadline {
+            tracing::warn!(
+                connections = pool.size(),
+                "the database pool still counts open connections after closing"
+            );
+            return;
+        }
+        tokio::time::sleep(CLOSE_LOOK_INTERVAL).await;
     }
 }

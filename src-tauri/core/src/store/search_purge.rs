@@ -16,6 +16,7 @@ use sqlx::{Row, SqliteConnection, SqlitePool};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 use tokio::sync::{mpsc, Mutex};
+use tokio::task::JoinHandle;
 
 /// Notes handled per write transaction, so a huge deletion does not hold the write lock long.
 const NOTES_PER_BATCH: i64 = 200;
@@ -27,6 +28,8 @@ pub(crate) struct SearchPurge {
     wake: mpsc::Sender<()>,
     /// One run at a time, so a run asked for directly ends after any background one.
     running: Arc<Mutex<()>>,
+    /// The task, taken by `stop`.
+    task: std::sync::Mutex<Option<JoinHandle<()>>>,
 }
 
 impl SearchPurge {
@@ -35,7 +38,7 @@ impl SearchPurge {
         let (wake, mut woken) = mpsc::channel::<()>(1);
         let running = Arc::new(Mutex::new(()));
         let exclusive = running.clone();
-        tokio::spawn(async move {
+        let task = tokio::spawn(async move {
             loop {
                 let outcome = {
                     let _running = exclusive.lock().await;
@@ -52,7 +55,34 @@ impl SearchPurge {
                 }
             }
         });
-        Self { wake, running }
+        Self {
+            wake,
+            running,
+            task: std::sync::Mutex::new(Some(task)),
+        }
+    }
+
+    /// Ends the task once no run is under way (a run finishes first), and waits for it: when
+    /// this returns the purge holds no connection and starts none.
+    pub(crate) async fn stop(&self) {
+        let _running = self.running.lock().await;
+        let task = self
+            .task
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .take();
+        let Some(task) = task else {
+            return;
+        };
+        // With the run lock held here, the task is waiting to be woken or for that lock: it
+        // holds no connection. A run asked for and not begun loses nothing: the notes stay in
+        // the database, and the next open starts with a run.
+        task.abort();
+        if let Err(error) = task.await {
+            if !error.is_cancelled() {
+                tracing::warn!(%error, "the search purge ended abnormally");
+            }
+        }
     }
 
     /// Asks for a run after a deletion; a run already asked for covers this one too.

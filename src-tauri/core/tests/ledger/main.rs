@@ -15,6 +15,7 @@ mod disk_space;
 mod fake_provider;
 mod hooks;
 mod interrupted_write;
+mod ledger_close;
 mod ledger_fixture;
 mod listing_cache;
 mod manual_backup;
