@@ -97,6 +97,22 @@ describe("incrementalMarkdown", () => {
     expect(element.innerHTML).toBe(fullRender("See [x].\n\nmore\n\n[x]: https://example.com"));
   });
 
+  it("updates the open paragraph's text in place while it only grows", () => {
+    const element = document.createElement("div");
+    const renderer = incrementalMarkdown(element, (block) => { decorateCodeBlocks(block, labels); });
+    renderer.render("Done.\n\nd0 d1 ");
+    const open = element.querySelectorAll("p")[1];
+    const text = open?.firstChild;
+    renderer.render("Done.\n\nd0 d1 d2 d3 ");
+    expect(element.querySelectorAll("p")[1]).toBe(open);
+    expect(open?.firstChild).toBe(text);
+    expect(text?.textContent).toBe("d0 d1 d2 d3 ");
+    // New markup in the open block (emphasis) cannot be a text change: the block is rebuilt.
+    renderer.render("Done.\n\nd0 d1 d2 d3 *d4*");
+    expect(element.querySelectorAll("p")[1]).not.toBe(open);
+    expect(element.innerHTML).toBe(fullRender("Done.\n\nd0 d1 d2 d3 *d4*"));
+  });
+
   it("never lets a tag split across blocks or deltas reach the page unsanitised", () => {
     const attacks = [
       "<img src=x\n\nonerror=alert(1)>",
