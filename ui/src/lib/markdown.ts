@@ -19,7 +19,7 @@ import sql from "highlight.js/lib/languages/sql";
 import typescript from "highlight.js/lib/languages/typescript";
 import xml from "highlight.js/lib/languages/xml";
 import yaml from "highlight.js/lib/languages/yaml";
-import { Marked, type Tokens } from "marked";
+import { Marked, type Token, type Tokens } from "marked";
 import { externalUrl } from "./links";
 
 const languages = { bash, c, cpp, css, diff, go, java, javascript, json, markdown, python, rust, sql, typescript, xml, yaml };
@@ -76,12 +76,42 @@ DOMPurify.addHook("afterSanitizeAttributes", (node) => {
   node.setAttribute("rel", "noopener noreferrer");
 });
 
-/** Safe HTML for `innerHTML`. Links open nothing by themselves: the conversation handles clicks. */
-export function renderMarkdown(source: string): string {
-  const html = marked.parse(source, { async: false });
+/** Removes anything that could run from HTML marked wrote (scripts, handlers, frames, styles). */
+export function sanitiseHtml(html: string): string {
   return DOMPurify.sanitize(html, {
     USE_PROFILES: { html: true },
     FORBID_TAGS: ["style", "form", "input", "button", "textarea", "select", "iframe", "object", "embed"],
     FORBID_ATTR: ["style"],
   });
+}
+
+/** Safe HTML for `innerHTML`. Links open nothing by themselves: the conversation handles clicks. */
+export function renderMarkdown(source: string): string {
+  return sanitiseHtml(marked.parse(source, { async: false }));
+}
+
+/**
+ * The HTML of each top-level block of `source` (paragraph, list, code block, table…), NOT yet
+ * sanitised: the caller sanitises each block on its own before it reaches a document. Joined,
+ * the blocks are exactly what `marked.parse` writes for the whole text: the lexer has already
+ * resolved what crosses blocks (a link defined further down), and the parser renders top-level
+ * tokens one after another, merging only consecutive `text` tokens, which stay in one block here.
+ */
+export function markdownBlocks(source: string): string[] {
+  const tokens = marked.lexer(source);
+  const blocks: string[] = [];
+  let group: Token[] = [];
+  const close = () => {
+    if (group.length === 0) return;
+    const html = marked.parser(group);
+    // A space or a link definition renders nothing: no block of its own.
+    if (html !== "") blocks.push(html);
+    group = [];
+  };
+  for (const token of tokens) {
+    if (token.type !== "text" || group.at(-1)?.type !== "text") close();
+    group.push(token);
+  }
+  close();
+  return blocks;
 }

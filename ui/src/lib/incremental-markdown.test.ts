@@ -1,0 +1,147 @@
+// DOMPurify needs a complete DOM; happy-dom lets event handlers through, jsdom matches browsers.
+// @vitest-environment jsdom
+import { describe, expect, it } from "vitest";
+import { decorateCodeBlocks } from "./copying";
+import { incrementalMarkdown } from "./incremental-markdown";
+import { markdownBlocks, renderMarkdown, sanitiseHtml } from "./markdown";
+
+const labels = { copy: "Copy", copied: "Copied", code: "Code" };
+
+/** What the reply showed before: the whole text rendered at once, then decorated. */
+function fullRender(source: string): string {
+  const element = document.createElement("div");
+  element.innerHTML = renderMarkdown(source);
+  decorateCodeBlocks(element, labels);
+  return element.innerHTML;
+}
+
+function streamed(source: string, step: number, check?: (element: HTMLElement, prefix: string) => void): HTMLElement {
+  const element = document.createElement("div");
+  const renderer = incrementalMarkdown(element, (block) => { decorateCodeBlocks(block, labels); });
+  for (let end = 0; end < source.length; end += step) {
+    const prefix = source.slice(0, end);
+    renderer.render(prefix);
+    check?.(element, prefix);
+  }
+  renderer.render(source);
+  check?.(element, source);
+  return element;
+}
+
+const inputs: Record<string, string> = {
+  paragraphs: "One paragraph\nwith a soft break.\n\nAnother *with* **emphasis** and `code`.\n\n\n\nLast.",
+  headings: "# Title\n\nText\n\n## Sub\nSetext\n===\n\n---\n\nafter rule",
+  fences: "Before\n\n```rust\nfn main() {\n\n    println!(\"hi\");\n}\n```\n\nbetween\n\n~~~\nplain <b>not bold</b>\n~~~\n\n```\nunclosed at the end",
+  indentedCode: "para\n\n    indented code\n    more\n\nafter",
+  lists: "- a\n- b\n  - nested\n  - more\n\n- loose after blank\n\n1. one\n2. two\n\n   continued paragraph in item\n3. three\n\n- [ ] task\n- [x] done",
+  table: "| a | b |\n|---|:-:|\n| 1 | 2 |\n| <i>x</i> | `y` |\n\nafter the table",
+  html: "<div onclick=\"alert(1)\">\n<script>alert(2)</script>\n</div>\n\n<img src=x onerror=alert(3)>\n\ntext <b>inline</b> <a href=\"javascript:alert(4)\">x</a>",
+  links: "See [the docs][docs] and [here](https://example.com \"t\") and <https://auto.example>.\n\nwww.example.com and [bad](javascript:alert(1))\n\n[docs]: https://docs.example.com\n\n![img](https://tracker.example/x.png) ![inline](data:image/png;base64,AAAA)",
+  cjk: "日本語の段落です。**強調**と`コード`。\n\n- 項目一\n- 項目二\n\n中文段落，含有 emoji 🎉 和 [链接](https://例子.测试)。\n\n| 列 | 值 |\n|---|---|\n| 甲 | 乙 |",
+  blockquote: "> quoted\n> more\n>\n> - list in quote\n\nlazy\n> quote\ncontinuation\n\nout",
+  mixed: "Intro\n```js\nconst a = 1;\n```\n- item right after\n# heading right after\n> quote\n| x |\n|---|\n| y |\ntext",
+  empty: "",
+  whitespace: "\n\n   \n",
+};
+
+describe("markdownBlocks", () => {
+  it("sanitised block by block and joined, is exactly the whole text's render", () => {
+    // Compared as parsed: DOMPurify hands back a string with no `<` untouched (`&quot;` stays)
+    // but re-serialises one it parsed (`"`), the same text either way.
+    const parsed = (html: string) => {
+      const element = document.createElement("div");
+      element.innerHTML = html;
+      return element.innerHTML;
+    };
+    for (const [name, source] of Object.entries(inputs)) {
+      expect(parsed(markdownBlocks(source).map(sanitiseHtml).join("")), name).toBe(parsed(renderMarkdown(source)));
+    }
+  });
+
+  it("cuts at top-level blocks: a closed code block is one block, the open paragraph another", () => {
+    const blocks = markdownBlocks("Intro\n\n```rust\nfn a() {}\n\nfn b() {}\n```\n\n- a\n- b\n\nopen");
+    expect(blocks).toHaveLength(4);
+    expect(blocks[1]).toContain("fn</span> <span class=\"hljs-title function_\">b");
+    expect(blocks[3]).toBe("<p>open</p>\n");
+  });
+});
+
+describe("incrementalMarkdown", () => {
+  for (const [name, source] of Object.entries(inputs)) {
+    it(`streamed (${name}) ends exactly as the full render, and matches it after every delta`, () => {
+      for (const step of [1, 3, 17]) {
+        const element = streamed(source, step, (current, prefix) => {
+          expect(current.innerHTML, `${name} at ${String(prefix.length)}`).toBe(fullRender(prefix));
+        });
+        expect(element.innerHTML, name).toBe(fullRender(source));
+      }
+    });
+  }
+
+  it("keeps the nodes of finished blocks while the last one grows", () => {
+    const element = document.createElement("div");
+    const renderer = incrementalMarkdown(element, (block) => { decorateCodeBlocks(block, labels); });
+    renderer.render("First paragraph.\n\n```rust\nfn a() {}\n```\n\nThe open one");
+    const first = element.querySelector("p");
+    const code = element.querySelector("pre");
+    const header = element.querySelector(".code-header");
+    renderer.render("First paragraph.\n\n```rust\nfn a() {}\n```\n\nThe open one grows");
+    expect(element.querySelector("p")).toBe(first);
+    expect(element.querySelector("pre")).toBe(code);
+    expect(element.querySelector(".code-header")).toBe(header);
+    expect(element.querySelectorAll("p")[1]?.textContent).toBe("The open one grows");
+    // A link defined further down changes an earlier block: that block is rebuilt, not kept.
+    renderer.render("See [x].\n\nmore");
+    renderer.render("See [x].\n\nmore\n\n[x]: https://example.com");
+    expect(element.querySelector("a")?.getAttribute("href")).toBe("https://example.com");
+    expect(element.innerHTML).toBe(fullRender("See [x].\n\nmore\n\n[x]: https://example.com"));
+  });
+
+  it("updates the open paragraph's text in place while it only grows", () => {
+    const element = document.createElement("div");
+    const renderer = incrementalMarkdown(element, (block) => { decorateCodeBlocks(block, labels); });
+    renderer.render("Done.\n\nd0 d1 ");
+    const open = element.querySelectorAll("p")[1];
+    const text = open?.firstChild;
+    renderer.render("Done.\n\nd0 d1 d2 d3 ");
+    expect(element.querySelectorAll("p")[1]).toBe(open);
+    expect(open?.firstChild).toBe(text);
+    expect(text?.textContent).toBe("d0 d1 d2 d3 ");
+    // New markup in the open block (emphasis) cannot be a text change: the block is rebuilt.
+    renderer.render("Done.\n\nd0 d1 d2 d3 *d4*");
+    expect(element.querySelectorAll("p")[1]).not.toBe(open);
+    expect(element.innerHTML).toBe(fullRender("Done.\n\nd0 d1 d2 d3 *d4*"));
+  });
+
+  it("never lets a tag split across blocks or deltas reach the page unsanitised", () => {
+    const attacks = [
+      "<img src=x\n\nonerror=alert(1)>",
+      "<scr\n\nipt>alert(1)</script>",
+      "<a href=\"\n\njavascript:alert(1)\">x</a>",
+      "```\n</code></pre><img src=x onerror=alert(1)>\n```\n\n<img src=x onerror=alert(2)>",
+      "[x](javas\n\ncript:alert(1)) [y](javascript:alert(2))",
+      "| a |\n|---|\n| <svg onload=alert(1)> |\n\n<iframe src=\"https://evil\">\n\n</iframe>",
+      "- <style>\n\n- body{}</style><form><input autofocus onfocus=alert(1)>",
+    ];
+    for (const attack of attacks) {
+      const element = streamed(attack, 1, (current, prefix) => {
+        const dangerous = current.querySelector("script, img:not([src^='data:']), iframe, svg, style, form, input, [onerror], [onload], [onfocus], [onclick]");
+        expect(dangerous, `${attack} at ${String(prefix.length)}`).toBeNull();
+        for (const link of Array.from(current.querySelectorAll("a[href]"))) expect(link.getAttribute("href"), attack).not.toMatch(/^\s*javascript:/i);
+        expect(current.innerHTML, `${attack} at ${String(prefix.length)}`).toBe(fullRender(prefix));
+      });
+      expect(element.innerHTML).toBe(fullRender(attack));
+    }
+  });
+
+  it("reset builds every block again (new labels)", () => {
+    const element = document.createElement("div");
+    const renderer = incrementalMarkdown(element, (block) => { decorateCodeBlocks(block, labels); });
+    renderer.render("```\nx\n```");
+    renderer.reset();
+    expect(element.childNodes.length).toBe(0);
+    const french = incrementalMarkdown(element, (block) => { decorateCodeBlocks(block, { ...labels, code: "Code source" }); });
+    french.render("```\nx\n```");
+    expect(element.querySelector(".code-language")?.textContent).toBe("Code source");
+  });
+});
