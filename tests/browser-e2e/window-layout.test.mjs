@@ -181,6 +181,16 @@ test("screenshots of every screen at 1280×800 and 800×600, light and dark, Eng
       await page.getByTestId("server-provider-row").first().waitFor()
       await noSeriousViolations(page, `settings, ${size.width}×${size.height} ${look.name}`)
       await shot(page, size, look, "6-settings")
+      // The dialog fits the window, and scrolled to its end its title and Close are still in view.
+      const fits = await page.evaluate(() => {
+        const dialog = document.querySelector("[data-testid=settings]")
+        dialog.scrollTop = dialog.scrollHeight
+        const box = dialog.getBoundingClientRect()
+        const close = document.querySelector("[data-testid=close-settings]").getBoundingClientRect()
+        return { top: box.top, bottom: box.bottom, closeTop: close.top, closeBottom: close.bottom, height: innerHeight }
+      })
+      assert.ok(fits.top >= 0 && fits.bottom <= fits.height, `settings inside the window at ${size.width}×${size.height}: ${JSON.stringify(fits)}`)
+      assert.ok(fits.closeTop >= fits.top && fits.closeBottom <= fits.bottom, `Close in view at the settings' end: ${JSON.stringify(fits)}`)
       await page.keyboard.press("Escape")
 
       // A streaming reply: the typing indicator first, then the words.
