@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { decorateCodeBlocks } from "./copying";
 import { incrementalMarkdown } from "./incremental-markdown";
-import { markdownBlocks, renderMarkdown, sanitiseHtml } from "./markdown";
+import { growingMarkdownBlocks, lexMarkdown, markdownBlocks, renderMarkdown, sanitiseHtml } from "./markdown";
 
 const labels = { copy: "Copy", copied: "Copied", code: "Code" };
 
@@ -63,6 +63,60 @@ describe("markdownBlocks", () => {
     expect(blocks).toHaveLength(4);
     expect(blocks[1]).toContain("fn</span> <span class=\"hljs-title function_\">b");
     expect(blocks[3]).toBe("<p>open</p>\n");
+  });
+});
+
+describe("growingMarkdownBlocks", () => {
+  // What can change earlier blocks when text is added at the end: a loose list item after a
+  // blank line, a setext underline, a table's delimiter row, an inline <code> left open across
+  // blocks, a link defined at the very end, carriage returns.
+  const growing: Record<string, string> = {
+    ...inputs,
+    looseList: "Intro\n\n- one\n- two\n\n  still two, after a blank line\n\n- three\n\nafter\n\n1. a\n\n2. b",
+    setext: "Intro\n\nfirst line\nsecond line\n---\n\nmore\n===\n\nend",
+    lateTable: "Intro\n\n| a | b |\n|---|---|\n| 1 | 2 |\nno pipe row\n\nafter",
+    openInlineHtml: "Intro with <code>open\n\nnext *em* block\n\n</code> closed *em*\n\nlast",
+    lateDefinition: "Intro\n\nSee [docs] and [the guide][g].\n\n- a\n- b\n\n[docs]: https://docs.example.com\n[g]: https://g.example.com \"G\"",
+    carriageReturns: "Intro\r\n\r\n- a\r\n- b\r\n\r\n```\r\ncode\r\n```\r\nend",
+  };
+
+  for (const [name, source] of Object.entries(growing)) {
+    it(`gives what markdownBlocks gives, after every delta (${name})`, () => {
+      for (const step of [1, 2, 7]) {
+        const blocks = growingMarkdownBlocks();
+        for (let end = 0; end <= source.length + step - 1; end += step) {
+          const prefix = source.slice(0, end);
+          expect(blocks(prefix), `${name} at ${String(prefix.length)}, step ${String(step)}`).toEqual(markdownBlocks(prefix));
+        }
+      }
+    });
+  }
+
+  it("lexes again only the end of a text that grew, and the whole of it when a link is defined", () => {
+    const lexed: number[] = [];
+    const blocks = growingMarkdownBlocks((text) => {
+      lexed.push(text.length);
+      return lexMarkdown(text);
+    });
+    const paragraphs = Array.from({ length: 40 }, (_, index) => `Paragraph ${String(index)} with a few words.`).join("\n\n");
+    blocks(paragraphs);
+    lexed.length = 0;
+    const grown = `${paragraphs} More words.`;
+    expect(blocks(grown)).toEqual(markdownBlocks(grown));
+    // The last two paragraphs, not the forty.
+    expect(lexed).toHaveLength(1);
+    expect(lexed[0]).toBeLessThan(80);
+    const defined = `${grown}\n\n[docs]: https://docs.example.com`;
+    lexed.length = 0;
+    expect(blocks(defined)).toEqual(markdownBlocks(defined));
+    expect(lexed.at(-1)).toBe(defined.length);
+  });
+
+  it("starts again when the text changes other than at its end", () => {
+    const blocks = growingMarkdownBlocks();
+    blocks("One\n\nTwo\n\nThree\n\n- four");
+    expect(blocks("One\n\nTwo, edited\n\nThree\n\n- four")).toEqual(markdownBlocks("One\n\nTwo, edited\n\nThree\n\n- four"));
+    expect(blocks("Other")).toEqual(["<p>Other</p>\n"]);
   });
 });
 

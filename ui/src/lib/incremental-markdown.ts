@@ -6,7 +6,7 @@
 // Safety: each block's HTML is sanitised on its own and parsed on its own into a detached
 // element, so a tag cannot start in one block and end in the next: nothing reaches the document
 // that the sanitiser did not see whole.
-import { markdownBlocks, sanitiseHtml } from "./markdown";
+import { growingMarkdownBlocks, sanitiseHtml } from "./markdown";
 
 interface RenderedBlock {
   /** The block's HTML as marked wrote it (before sanitising): what tells an unchanged block. */
@@ -28,6 +28,8 @@ export interface IncrementalMarkdown {
  */
 export function incrementalMarkdown(container: HTMLElement, decorate: (block: HTMLElement) => void): IncrementalMarkdown {
   let rendered: RenderedBlock[] = [];
+  // Lexes and renders again only the end of a text that grew (see growingMarkdownBlocks).
+  let markdownBlocks = growingMarkdownBlocks();
   return {
     render(source) {
       const blocks = markdownBlocks(source);
@@ -54,6 +56,7 @@ export function incrementalMarkdown(container: HTMLElement, decorate: (block: HT
     },
     reset() {
       rendered = [];
+      markdownBlocks = growingMarkdownBlocks();
       container.replaceChildren();
     },
   };
