@@ -119,7 +119,7 @@ pids+=($!)
 wait_for_webdriver "$port" || { echo "tauri-driver did not start" >&2; exit 1; }
 
 if $bench; then
-  step "Benchmarking the release build"
+  step "Benchmarking $application"
   python3 tests/window-e2e/bench.py "$application" "http://127.0.0.1:$port"
   exit $?
 fi
