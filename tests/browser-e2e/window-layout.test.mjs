@@ -171,6 +171,11 @@ test("screenshots of every screen at 1280×800 and 800×600, light and dark, Eng
       // The title's excerpt is plain text too.
       assert.ok((await page.getByTestId("palette-excerpt").allInnerTexts()).includes("Summary of your notes"))
       await shot(page, size, look, "5-palette")
+      // So is a reply's: "Here is **the fix**:" shows as "Here is the fix:".
+      await page.getByTestId("palette-input").fill("fix")
+      await page.getByTestId("palette-excerpt").filter({ hasText: "the fix" }).first().waitFor()
+      const replyExcerpts = await page.getByTestId("palette-excerpt").allInnerTexts()
+      assert.ok(replyExcerpts.some((text) => text.includes("Here is the fix:")) && replyExcerpts.every((text) => !text.includes("**")), replyExcerpts.join(" | "))
       await page.keyboard.press("Escape")
 
       // Settings.
