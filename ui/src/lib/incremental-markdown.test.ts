@@ -6,6 +6,9 @@ import { incrementalMarkdown } from "./incremental-markdown";
 import { growingMarkdownBlocks, lexMarkdown, markdownBlocks, renderMarkdown, sanitiseHtml } from "./markdown";
 
 const labels = { copy: "Copy", copied: "Copied", code: "Code" };
+// A test that renders after every delta of a text at three step sizes does hundreds of full
+// renders: 0.3–0.5 s on an idle machine, past vitest's 5 s default on this shared one under load.
+const everyDeltaTimeout = 30_000;
 
 /** What the reply showed before: the whole text rendered at once, then decorated. */
 function fullRender(source: string): string {
@@ -89,7 +92,7 @@ describe("growingMarkdownBlocks", () => {
           expect(blocks(prefix), `${name} at ${String(prefix.length)}, step ${String(step)}`).toEqual(markdownBlocks(prefix));
         }
       }
-    });
+    }, everyDeltaTimeout);
   }
 
   it("lexes again only the end of a text that grew, and the whole of it when a link is defined", () => {
@@ -129,7 +132,7 @@ describe("incrementalMarkdown", () => {
         });
         expect(element.innerHTML, name).toBe(fullRender(source));
       }
-    });
+    }, everyDeltaTimeout);
   }
 
   it("keeps the nodes of finished blocks while the last one grows", () => {
