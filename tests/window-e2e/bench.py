@@ -169,6 +169,11 @@ requestAnimationFrame(frame);
 
 def main():
     application, webdriver_url = sys.argv[1:3]
+    # What decides WebKit's compositing in the app (src-tauri/src/software_rendering.rs): a GPU
+    # render node, or a WEBKIT_*_COMPOSITING_MODE the person set.
+    chosen = {name: os.environ[name] for name in ("WEBKIT_DISABLE_COMPOSITING_MODE", "WEBKIT_FORCE_COMPOSITING_MODE") if name in os.environ}
+    render_nodes = sorted(name for name in (os.listdir("/dev/dri") if os.path.isdir("/dev/dri") else []) if name.startswith("renderD"))
+    print(f"compositing inputs: GPU render nodes {render_nodes or 'none'}; set by hand {chosen or 'nothing'}")
     driver = WebDriver(webdriver_url)
     driver.start(application)
     provider = None
