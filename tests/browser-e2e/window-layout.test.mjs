@@ -189,7 +189,8 @@ test("screenshots of every screen at 1280×800 and 800×600, light and dark, Eng
       // The dialog fits the window, and scrolled to its end its title and Close are still in view.
       const fits = await page.evaluate(() => {
         const dialog = document.querySelector("[data-testid=settings]")
-        dialog.scrollTop = dialog.scrollHeight
+        const body = document.querySelector("[data-testid=settings-body]")
+        body.scrollTop = body.scrollHeight
         const box = dialog.getBoundingClientRect()
         const close = document.querySelector("[data-testid=close-settings]").getBoundingClientRect()
         return { top: box.top, bottom: box.bottom, closeTop: close.top, closeBottom: close.bottom, height: innerHeight }
