@@ -11,6 +11,7 @@ pub mod error;
 pub mod events;
 pub mod logging;
 pub mod single_instance;
+pub mod software_rendering;
 pub mod start_up_error;
 pub mod start_up_problem;
 pub mod updates;
@@ -25,6 +26,8 @@ use tauri::{Manager, Runtime};
 /// on a page that says so (`start_up_problem`); a plain error box is left for a window that
 /// could not be made.
 pub fn run() -> Result<(), Box<dyn std::error::Error>> {
+    // Before anything starts a thread or a webview: WebKit reads it when the webview is made.
+    software_rendering::apply();
     commands::LAUNCHED.get_or_init(std::time::Instant::now);
     let simulated_drops = std::env::var_os("DOSSIER_E2E_SIMULATED_DROPS").is_some_and(|v| v == "1");
     let context = tauri::generate_context!();

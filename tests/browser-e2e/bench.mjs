@@ -6,8 +6,9 @@
 // 1. Open a 5,000-message session to its newest message painted, in Debian's chromium: from the
 //    click on its sidebar row to the first frame after the newest message is whole in view.
 // 2. A reply streaming 500 deltas a second (the scripted provider's "benchmark" reply: 2,500
-//    numbered words): frames per second while it streams, and whether every delta's word is in
-//    the reply at the end, in order.
+//    numbered words, in one paragraph, then shaped in paragraphs, a list and a code block):
+//    frames per second while it streams, and whether every delta's word is in the reply at the
+//    end, in order.
 import { mkdtempSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
@@ -73,9 +74,8 @@ try {
   }
   console.log(`open a ${messages}-message session to the newest message painted (chromium): median ${median(times).toFixed(0)} ms; runs ${times.map((time) => time.toFixed(0)).join(", ")} ms`)
 
-  // Streaming at 500 deltas a second.
-  await page.getByTestId("new-session").click()
-  await page.getByTestId("session-heading").filter({ hasText: /^New session · / }).waitFor()
+  // Streaming at 500 deltas a second, in two shapes: one 2,500-word paragraph, and the same words
+  // shaped as a model writes (paragraphs, a list, a code block).
   await page.evaluate(() => {
     window.__frames = []
     const tick = (now) => {
@@ -84,19 +84,31 @@ try {
     }
     requestAnimationFrame(tick)
   })
-  const composer = page.locator("#composer-input")
-  await composer.fill("run the benchmark")
-  await composer.press("Enter")
-  await page.waitForFunction(() => /\bd0 /.test([...document.querySelectorAll('[data-testid="reply-text"]')].at(-1)?.textContent ?? ""), null, { timeout: 30_000 })
-  const streamStart = await page.evaluate(() => performance.now())
-  await page.getByTestId("stop").waitFor({ state: "detached", timeout: 60_000 })
-  const streamEnd = await page.evaluate(() => performance.now())
-  const frames = await page.evaluate(([from, to]) => window.__frames.filter((time) => time >= from && time <= to).length, [streamStart, streamEnd])
-  const seconds = (streamEnd - streamStart) / 1000
-  const text = await page.evaluate(() => [...document.querySelectorAll('[data-testid="reply-text"]')].at(-1)?.textContent ?? "")
-  const words = text.trim().split(/\s+/)
-  const missing = Array.from({ length: 2500 }, (_, index) => `d${index}`).filter((word, index) => words[index] !== word)
-  console.log(`a reply streaming 2,500 deltas at 500/s (chromium): ${(frames / seconds).toFixed(1)} fps over ${seconds.toFixed(1)} s of streaming (${(2500 / seconds).toFixed(0)} deltas/s arrived); every delta's text present at the end, in order: ${missing.length === 0 ? "yes" : `no, ${missing.length} missing or out of place (first ${missing[0]})`}`)
+  for (const [prompt, shape] of [["run the benchmark", "one 2,500-word paragraph"], ["run the shaped benchmark", "paragraphs, a list and a code block"]]) {
+    await page.getByTestId("new-session").click()
+    await page.getByTestId("session-heading").filter({ hasText: /^New session · / }).waitFor()
+    const composer = page.locator("#composer-input")
+    await composer.fill(prompt)
+    await composer.press("Enter")
+    await page.waitForFunction(() => /\bd0 /.test([...document.querySelectorAll('[data-testid="reply-text"]')].at(-1)?.textContent ?? ""), null, { timeout: 30_000 })
+    const streamStart = await page.evaluate(() => performance.now())
+    await page.getByTestId("stop").waitFor({ state: "detached", timeout: 60_000 })
+    const streamEnd = await page.evaluate(() => performance.now())
+    const frames = await page.evaluate(([from, to]) => window.__frames.filter((time) => time >= from && time <= to).length, [streamStart, streamEnd])
+    const seconds = (streamEnd - streamStart) / 1000
+    // The numbered words as they show, without the code blocks' headers (their label and Copy
+    // button, whose text runs into the code's first word in textContent).
+    const text = await page.evaluate(() => {
+      const reply = [...document.querySelectorAll('[data-testid="reply-text"]')].at(-1)?.cloneNode(true)
+      if (reply === undefined) return ""
+      for (const header of reply.querySelectorAll(".code-header")) header.remove()
+      return reply.textContent
+    })
+    const words = text.split(/\s+/).filter((word) => /^d[0-9]+$/.test(word))
+    const missing = Array.from({ length: 2500 }, (_, index) => `d${index}`).filter((word, index) => words[index] !== word)
+    const present = missing.length === 0 && words.length === 2500 ? "yes" : `no, ${missing.length} missing or out of place (first ${missing[0]}), ${words.length} words`
+    console.log(`a reply streaming 2,500 deltas at 500/s, ${shape} (chromium): ${(frames / seconds).toFixed(1)} fps over ${seconds.toFixed(1)} s of streaming (${(2500 / seconds).toFixed(0)} deltas/s arrived); every delta's text present at the end, in order: ${present}`)
+  }
 } finally {
   await browser.close()
   await server.stop()

@@ -8,6 +8,11 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** The reply for a user message: a list of deltas and the pause between them. */
 export function script(userText) {
+  if (/\bshaped benchmark\b/i.test(userText)) {
+    // The same 2,500 numbered words and pace, shaped as a model writes: each 250 words are two
+    // paragraphs, a five-item list, a code block of five lines, and a paragraph.
+    return { deltas: Array.from({ length: 2500 }, (_, index) => shapedDelta(index)), pause: 4, rate: 500 }
+  }
   if (/\bbenchmark\b/i.test(userText)) {
     // bench.mjs: 2,500 numbered words at 500 deltas a second, paced by the clock (a timer
     // wakes late on a loaded machine, so each wake sends what is due by then).
@@ -40,6 +45,25 @@ export function script(userText) {
     return { deltas: Array.from({ length: 120 }, (_, index) => `Line ${index} of a long reply.\n\n`), pause: 40 }
   }
   return { deltas: ["A short answer ", "from the scripted model."], pause: 5 }
+}
+
+/** Word `index` of the shaped benchmark's reply, with the Markdown around it. */
+export function shapedDelta(index) {
+  const word = `d${index} `
+  const at = index % 250
+  if (at === 59 || at === 109 || at === 249) return `${word}\n\n` // the ends of the paragraphs
+  if (at >= 110 && at < 160) {
+    const item = at - 110
+    if (item % 10 === 0) return `- ${word}`
+    return item === 49 ? `${word}\n\n` : item % 10 === 9 ? `${word}\n` : word
+  }
+  if (at >= 160 && at < 210) {
+    const line = at - 160
+    if (line === 0) return `\`\`\`python\n${word}`
+    if (line === 49) return `${word}\n\`\`\`\n\n`
+    return line % 10 === 9 ? `${word}\n` : word
+  }
+  return word
 }
 
 function lastUserText(body) {

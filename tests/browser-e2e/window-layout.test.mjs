@@ -171,6 +171,11 @@ test("screenshots of every screen at 1280×800 and 800×600, light and dark, Eng
       // The title's excerpt is plain text too.
       assert.ok((await page.getByTestId("palette-excerpt").allInnerTexts()).includes("Summary of your notes"))
       await shot(page, size, look, "5-palette")
+      // So is a reply's: "Here is **the fix**:" shows as "Here is the fix:".
+      await page.getByTestId("palette-input").fill("fix")
+      await page.getByTestId("palette-excerpt").filter({ hasText: "the fix" }).first().waitFor()
+      const replyExcerpts = await page.getByTestId("palette-excerpt").allInnerTexts()
+      assert.ok(replyExcerpts.some((text) => text.includes("Here is the fix:")) && replyExcerpts.every((text) => !text.includes("**")), replyExcerpts.join(" | "))
       await page.keyboard.press("Escape")
 
       // Settings.
@@ -181,6 +186,17 @@ test("screenshots of every screen at 1280×800 and 800×600, light and dark, Eng
       await page.getByTestId("server-provider-row").first().waitFor()
       await noSeriousViolations(page, `settings, ${size.width}×${size.height} ${look.name}`)
       await shot(page, size, look, "6-settings")
+      // The dialog fits the window, and scrolled to its end its title and Close are still in view.
+      const fits = await page.evaluate(() => {
+        const dialog = document.querySelector("[data-testid=settings]")
+        const body = document.querySelector("[data-testid=settings-body]")
+        body.scrollTop = body.scrollHeight
+        const box = dialog.getBoundingClientRect()
+        const close = document.querySelector("[data-testid=close-settings]").getBoundingClientRect()
+        return { top: box.top, bottom: box.bottom, closeTop: close.top, closeBottom: close.bottom, height: innerHeight }
+      })
+      assert.ok(fits.top >= 0 && fits.bottom <= fits.height, `settings inside the window at ${size.width}×${size.height}: ${JSON.stringify(fits)}`)
+      assert.ok(fits.closeTop >= fits.top && fits.closeBottom <= fits.bottom, `Close in view at the settings' end: ${JSON.stringify(fits)}`)
       await page.keyboard.press("Escape")
 
       // A streaming reply: the typing indicator first, then the words.

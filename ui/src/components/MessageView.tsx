@@ -9,6 +9,7 @@ import type { Message } from "../lib/bindings/Message";
 import type { Part } from "../lib/bindings/Part";
 import { groupUserParts, type UserItem } from "../lib/context-summary";
 import type { Translate } from "../lib/i18n";
+import { incrementalMarkdown, type IncrementalMarkdown } from "../lib/incremental-markdown";
 import { renderMarkdown } from "../lib/markdown";
 import { errorMessage, replyOutcome } from "../lib/reply-outcome";
 import { Icon } from "./Icon";
@@ -150,14 +151,25 @@ const AssistantPart: Component<{ t: Translate; part: Part }> = (props) => (
   </Switch>
 );
 
-/** A reply's Markdown, sanitised, with a language label and Copy on each code block. */
+/**
+ * A reply's Markdown, sanitised, with a language label and Copy on each code block. While it
+ * streams only the blocks that changed are replaced (`lib/incremental-markdown.ts`).
+ */
 const ReplyText: Component<{ t: Translate; text: string }> = (props) => {
   let element: HTMLDivElement | undefined;
+  let renderer: IncrementalMarkdown | undefined;
+  let labelsUsed = "";
   createEffect(() => {
     if (element === undefined) return;
-    // renderMarkdown sanitises with DOMPurify; the code blocks' buttons are added as elements.
-    element.innerHTML = renderMarkdown(props.text);
-    decorateCodeBlocks(element, { copy: props.t("copy"), copied: props.t("copied"), code: props.t("codeBlock") });
+    const labels = { copy: props.t("copy"), copied: props.t("copied"), code: props.t("codeBlock") };
+    // Another language: the code blocks' labels change, so every block is built again.
+    const labelsKey = JSON.stringify(labels);
+    if (renderer === undefined || labelsKey !== labelsUsed) {
+      labelsUsed = labelsKey;
+      renderer = incrementalMarkdown(element, (block) => { decorateCodeBlocks(block, labels); });
+      renderer.reset();
+    }
+    renderer.render(props.text);
   });
   return <div class="markdown" data-testid="reply-text" ref={element} />;
 };

@@ -8,7 +8,7 @@ import type { Locale, Translate } from "../lib/i18n";
 import { cycleTab } from "../lib/keyboard-focus";
 import { createLiveSearch } from "../lib/live-search";
 import { destination, type PaletteItem, paletteItems, stepIndex } from "../lib/search-palette";
-import { displayTitle, plainTitlePieces } from "../lib/session-title";
+import { displayTitle, plainExcerptPieces } from "../lib/session-title";
 import { ExcerptText, fieldLabel } from "./ExcerptText";
 
 /** How many sessions one answer lists; the palette is for jumping, not browsing. */
@@ -147,7 +147,7 @@ export const SearchPalette: Component<{ t: Translate; locale: Locale; chat: Chat
                 <span class="palette-excerpt">
                   <span class="palette-field">{fieldLabel(props.t, item.excerpt.field)}</span>
                   <span class="palette-excerpt-text" data-testid="palette-excerpt">
-                    <ExcerptText pieces={item.excerpt.field === "title" ? plainTitlePieces(item.excerpt.pieces) : item.excerpt.pieces} />
+                    <ExcerptText pieces={plainExcerptPieces(item.excerpt.field, item.excerpt.pieces)} />
                   </span>
                 </span>
               </li>

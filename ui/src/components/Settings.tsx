@@ -143,6 +143,8 @@ export const Settings: Component<SettingsProps> = (props) => {
             ✕
           </button>
         </header>
+        {/* Scrolls under the header, so the title and Close stay in view on a short window. */}
+        <div class="settings-body" data-testid="settings-body">
         <AppearanceSettings t={props.t} />
         <Show when={desktop()} fallback={<ServerProviders t={props.t} backend={backend} />}>
           <Show when={settings()?.keychain.available === false}>
@@ -348,6 +350,7 @@ export const Settings: Component<SettingsProps> = (props) => {
         </Show>
         <Show when={backend.mcp}>{(mcp) => <McpSettings t={props.t} backend={backend} mcp={mcp()} />}</Show>
         <DataSettings t={props.t} />
+        </div>
       </section>
     </div>
   );

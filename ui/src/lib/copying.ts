@@ -28,8 +28,8 @@ export async function writeClipboard(text: string): Promise<void> {
 }
 
 /**
- * Gives every code block in `root` a header with its language and a Copy button; run after each
- * render of the reply (a streaming reply is rendered anew on every delta).
+ * Gives every code block in `root` a header with its language and a Copy button; run on each
+ * block of a reply as it is built (`incremental-markdown.ts`: finished blocks keep theirs).
  */
 export function decorateCodeBlocks(root: HTMLElement, labels: { copy: string; copied: string; code: string }): void {
   for (const pre of Array.from(root.querySelectorAll("pre"))) {

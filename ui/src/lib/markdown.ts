@@ -19,7 +19,7 @@ import sql from "highlight.js/lib/languages/sql";
 import typescript from "highlight.js/lib/languages/typescript";
 import xml from "highlight.js/lib/languages/xml";
 import yaml from "highlight.js/lib/languages/yaml";
-import { Marked, type Tokens } from "marked";
+import { Marked, type Token, type Tokens, type TokensList } from "marked";
 import { externalUrl } from "./links";
 
 const languages = { bash, c, cpp, css, diff, go, java, javascript, json, markdown, python, rust, sql, typescript, xml, yaml };
@@ -76,12 +76,120 @@ DOMPurify.addHook("afterSanitizeAttributes", (node) => {
   node.setAttribute("rel", "noopener noreferrer");
 });
 
-/** Safe HTML for `innerHTML`. Links open nothing by themselves: the conversation handles clicks. */
-export function renderMarkdown(source: string): string {
-  const html = marked.parse(source, { async: false });
+/** Removes anything that could run from HTML marked wrote (scripts, handlers, frames, styles). */
+export function sanitiseHtml(html: string): string {
   return DOMPurify.sanitize(html, {
     USE_PROFILES: { html: true },
     FORBID_TAGS: ["style", "form", "input", "button", "textarea", "select", "iframe", "object", "embed"],
     FORBID_ATTR: ["style"],
   });
+}
+
+/** Safe HTML for `innerHTML`. Links open nothing by themselves: the conversation handles clicks. */
+export function renderMarkdown(source: string): string {
+  return sanitiseHtml(marked.parse(source, { async: false }));
+}
+
+/**
+ * The HTML of each top-level block of `source` (paragraph, list, code block, table…), NOT yet
+ * sanitised: the caller sanitises each block on its own before it reaches a document. Joined,
+ * the blocks are exactly what `marked.parse` writes for the whole text: the lexer has already
+ * resolved what crosses blocks (a link defined further down), and the parser renders top-level
+ * tokens one after another, merging only consecutive `text` tokens, which stay in one block here.
+ */
+export function markdownBlocks(source: string): string[] {
+  return blocksOf(lexMarkdown(source), undefined);
+}
+
+/** Markdown's top-level tokens, with the inline tokens inside them and the link definitions. */
+export function lexMarkdown(source: string): TokensList {
+  return marked.lexer(source);
+}
+
+/**
+ * `markdownBlocks` for a text that grows at its end (a streaming reply), faster: called with
+ * each new version of the text, it lexes again only from the second-to-last block on (text added
+ * at the end can change the last block, or join it to the one before, as a list's loose item
+ * does, but not what comes before those), and renders again only the blocks whose source changed.
+ * Each call returns exactly what `markdownBlocks` returns for the same text. Whenever reusing
+ * could differ from lexing the whole text, the whole text is lexed:
+ * - the text did not only grow (an edit, or a new reply in the same place);
+ * - a link definition anywhere ("[docs]: https://…"), which changes how a block that uses it
+ *   renders without changing that block's source;
+ * - raw HTML (`<`) or a carriage return in the part kept: marked carries an open inline `<pre>`
+ *   or `<a>` from one block to the next, and turns "\r\n" into "\n" before lexing.
+ */
+export function growingMarkdownBlocks(lex: (text: string) => TokensList = lexMarkdown): (source: string) => string[] {
+  let previousSource = "";
+  let previousTokens: Token[] = [];
+  let previousLinks = false;
+  /** Each block's HTML by its Markdown source, from the last call. */
+  const cache = new Map<string, string>();
+  return (source) => {
+    let tokens: Token[] | undefined;
+    let links = false;
+    const keep = source.startsWith(previousSource) && !previousLinks ? keptTokenCount(previousTokens) : 0;
+    if (keep > 0) {
+      const kept = previousTokens.slice(0, keep);
+      const keptSource = kept.map((token) => token.raw).join("");
+      if (source.startsWith(keptSource) && !/[<\r]/.test(keptSource)) {
+        const tail = lex(source.slice(keptSource.length));
+        if (Object.keys(tail.links).length === 0) tokens = [...kept, ...tail];
+      }
+    }
+    if (tokens === undefined) {
+      const lexed = lex(source);
+      links = Object.keys(lexed.links).length > 0;
+      tokens = lexed;
+    }
+    previousSource = source;
+    previousTokens = tokens;
+    previousLinks = links;
+    return blocksOf(tokens, links ? undefined : cache);
+  };
+}
+
+/** How many of `tokens` (from the front) a longer text is sure to lex the same way: all but the last two blocks. */
+function keptTokenCount(tokens: readonly Token[]): number {
+  let blocksSeen = 0;
+  for (let index = tokens.length - 1; index >= 0; index -= 1) {
+    const token = tokens[index];
+    if (token === undefined || token.type === "space") continue;
+    blocksSeen += 1;
+    // Keep everything before the second-to-last block; never split a run of `text` tokens,
+    // which render as one block.
+    if (blocksSeen === 2) {
+      let start = index;
+      while (start > 0 && tokens[start]?.type === "text" && tokens[start - 1]?.type === "text") start -= 1;
+      return start;
+    }
+  }
+  return 0;
+}
+
+/**
+ * Renders top-level tokens block by block. `cache` (filled by the last call, or empty) gives the
+ * HTML of a block whose source was rendered last time; the call leaves in it only these blocks,
+ * so it does not grow. No cache when the text defines links (see growingMarkdownBlocks).
+ */
+function blocksOf(tokens: readonly Token[], cache: Map<string, string> | undefined): string[] {
+  const previous = cache === undefined ? undefined : new Map(cache);
+  cache?.clear();
+  const blocks: string[] = [];
+  let group: Token[] = [];
+  const close = () => {
+    if (group.length === 0) return;
+    const key = group.map((token) => token.raw).join("");
+    const html = previous?.get(key) ?? marked.parser(group);
+    cache?.set(key, html);
+    // A space or a link definition renders nothing: no block of its own.
+    if (html !== "") blocks.push(html);
+    group = [];
+  };
+  for (const token of tokens) {
+    if (token.type !== "text" || group.at(-1)?.type !== "text") close();
+    group.push(token);
+  }
+  close();
+  return blocks;
 }

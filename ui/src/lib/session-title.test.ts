@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { translator } from "./i18n";
-import { displayTitle, plainFileName, plainTitle, plainTitlePieces } from "./session-title";
+import { displayTitle, plainFileName, plainTitle, plainExcerptPieces } from "./session-title";
 
 describe("displayTitle", () => {
   it("keeps real titles as they are", () => {
@@ -48,10 +48,10 @@ describe("plainFileName", () => {
   });
 });
 
-describe("plainTitlePieces", () => {
+describe("plainExcerptPieces", () => {
   it("drops Markdown's marks from a title excerpt and keeps the matched words marked", () => {
     expect(
-      plainTitlePieces([
+      plainExcerptPieces("title", [
         { text: "## ", highlighted: false },
         { text: "Summary", highlighted: true },
         { text: " of **your** notes", highlighted: false },
@@ -60,9 +60,42 @@ describe("plainTitlePieces", () => {
       { text: "Summary", highlighted: true },
       { text: " of your notes", highlighted: false },
     ]);
-    expect(plainTitlePieces([{ text: "## Plan for ", highlighted: false }, { text: "Monday", highlighted: true }])).toEqual([
+    expect(plainExcerptPieces("title", [{ text: "## Plan for ", highlighted: false }, { text: "Monday", highlighted: true }])).toEqual([
       { text: "Plan for ", highlighted: false },
       { text: "Monday", highlighted: true },
     ]);
+  });
+
+  it("removes a mark whose pair lies in another piece, in a message's excerpt too", () => {
+    expect(
+      plainExcerptPieces("text", [
+        { text: "Here is **the ", highlighted: false },
+        { text: "fix", highlighted: true },
+        { text: "**: see [the `guide`](https://example.com) and *", highlighted: false },
+        { text: "this", highlighted: true },
+        { text: "*.", highlighted: false },
+      ]),
+    ).toEqual([
+      { text: "Here is the ", highlighted: false },
+      { text: "fix", highlighted: true },
+      { text: ": see the guide and ", highlighted: false },
+      { text: "this", highlighted: true },
+      { text: ".", highlighted: false },
+    ]);
+  });
+
+  it("gives the same words as plainTitle, whatever is matched", () => {
+    const title = "### Notes on `cargo` and **Tauri**";
+    const pieces = plainExcerptPieces("title", [
+      { text: "### Notes on `", highlighted: false },
+      { text: "cargo", highlighted: true },
+      { text: "` and **Tauri**", highlighted: false },
+    ]);
+    expect(pieces.map((piece) => piece.text).join("")).toBe(plainTitle(title));
+  });
+
+  it("leaves a file name as it is", () => {
+    const pieces = [{ text: "_draft_ notes.md", highlighted: false }, { text: "notes", highlighted: true }];
+    expect(plainExcerptPieces("file", pieces)).toEqual(pieces);
   });
 });

@@ -57,16 +57,26 @@ export function plainFileName(name: string): string {
   return `${cleaned === "" ? "session" : cleaned}${extension}`;
 }
 
+// Where a matched piece starts and ends while an excerpt goes through plainTitle: characters from
+// Unicode's private use area, which no Markdown mark and no whitespace pattern matches.
+const matchStart = "\uE000";
+const matchEnd = "\uE001";
+
 /**
- * A search excerpt of a title, as plain text too: Markdown's marks leave the unmatched pieces
- * (a leading "## ", emphasis and code marks), the matched words stay marked as they were.
+ * A search excerpt (of a title or a message) as plain text, through the same plainTitle the
+ * titles go through, so the palette shows "the fix" where the text says "**the fix**". The
+ * pieces are joined first: a mark often lies in one piece and its pair in another ("**" +
+ * matched "fix" + "**"), which a piece-by-piece clean-up would leave. The matched words stay
+ * marked. A file name is not Markdown: `file` excerpts are left as they are.
  */
-export function plainTitlePieces(pieces: readonly ExcerptPiece[]): ExcerptPiece[] {
-  return pieces
-    .map((piece, index) => {
-      if (piece.highlighted) return piece;
-      const text = (index === 0 ? piece.text.replace(/^\s{0,3}#{1,6}\s+/, "") : piece.text).replace(/\*\*|__|~~|`/g, "");
-      return { ...piece, text };
-    })
-    .filter((piece) => piece.text !== "");
+export function plainExcerptPieces(field: string, pieces: readonly ExcerptPiece[]): ExcerptPiece[] {
+  if (field === "file") return [...pieces];
+  const joined = pieces.map((piece) => (piece.highlighted ? `${matchStart}${piece.text}${matchEnd}` : piece.text)).join("");
+  const plain = plainTitle(joined);
+  const result: ExcerptPiece[] = [];
+  // Split on the markers: odd parts of "plain ␀match␁ plain" are the matched ones.
+  for (const [index, text] of plain.split(new RegExp(`[${matchStart}${matchEnd}]`)).entries()) {
+    if (text !== "") result.push({ text, highlighted: index % 2 === 1 });
+  }
+  return result;
 }

@@ -1,0 +1,204 @@
+// DOMPurify needs a complete DOM; happy-dom lets event handlers through, jsdom matches browsers.
+// @vitest-environment jsdom
+import { describe, expect, it } from "vitest";
+import { decorateCodeBlocks } from "./copying";
+import { incrementalMarkdown } from "./incremental-markdown";
+import { growingMarkdownBlocks, lexMarkdown, markdownBlocks, renderMarkdown, sanitiseHtml } from "./markdown";
+
+const labels = { copy: "Copy", copied: "Copied", code: "Code" };
+// A test that renders after every delta of a text at three step sizes does hundreds of full
+// renders: 0.3–0.5 s on an idle machine, past vitest's 5 s default on this shared one under load.
+const everyDeltaTimeout = 30_000;
+
+/** What the reply showed before: the whole text rendered at once, then decorated. */
+function fullRender(source: string): string {
+  const element = document.createElement("div");
+  element.innerHTML = renderMarkdown(source);
+  decorateCodeBlocks(element, labels);
+  return element.innerHTML;
+}
+
+function streamed(source: string, step: number, check?: (element: HTMLElement, prefix: string) => void): HTMLElement {
+  const element = document.createElement("div");
+  const renderer = incrementalMarkdown(element, (block) => { decorateCodeBlocks(block, labels); });
+  for (let end = 0; end < source.length; end += step) {
+    const prefix = source.slice(0, end);
+    renderer.render(prefix);
+    check?.(element, prefix);
+  }
+  renderer.render(source);
+  check?.(element, source);
+  return element;
+}
+
+const inputs: Record<string, string> = {
+  paragraphs: "One paragraph\nwith a soft break.\n\nAnother *with* **emphasis** and `code`.\n\n\n\nLast.",
+  headings: "# Title\n\nText\n\n## Sub\nSetext\n===\n\n---\n\nafter rule",
+  fences: "Before\n\n```rust\nfn main() {\n\n    println!(\"hi\");\n}\n```\n\nbetween\n\n~~~\nplain <b>not bold</b>\n~~~\n\n```\nunclosed at the end",
+  indentedCode: "para\n\n    indented code\n    more\n\nafter",
+  lists: "- a\n- b\n  - nested\n  - more\n\n- loose after blank\n\n1. one\n2. two\n\n   continued paragraph in item\n3. three\n\n- [ ] task\n- [x] done",
+  table: "| a | b |\n|---|:-:|\n| 1 | 2 |\n| <i>x</i> | `y` |\n\nafter the table",
+  html: "<div onclick=\"alert(1)\">\n<script>alert(2)</script>\n</div>\n\n<img src=x onerror=alert(3)>\n\ntext <b>inline</b> <a href=\"javascript:alert(4)\">x</a>",
+  links: "See [the docs][docs] and [here](https://example.com \"t\") and <https://auto.example>.\n\nwww.example.com and [bad](javascript:alert(1))\n\n[docs]: https://docs.example.com\n\n![img](https://tracker.example/x.png) ![inline](data:image/png;base64,AAAA)",
+  cjk: "日本語の段落です。**強調**と`コード`。\n\n- 項目一\n- 項目二\n\n中文段落，含有 emoji 🎉 和 [链接](https://例子.测试)。\n\n| 列 | 值 |\n|---|---|\n| 甲 | 乙 |",
+  blockquote: "> quoted\n> more\n>\n> - list in quote\n\nlazy\n> quote\ncontinuation\n\nout",
+  mixed: "Intro\n```js\nconst a = 1;\n```\n- item right after\n# heading right after\n> quote\n| x |\n|---|\n| y |\ntext",
+  empty: "",
+  whitespace: "\n\n   \n",
+};
+
+describe("markdownBlocks", () => {
+  it("sanitised block by block and joined, is exactly the whole text's render", () => {
+    // Compared as parsed: DOMPurify hands back a string with no `<` untouched (`&quot;` stays)
+    // but re-serialises one it parsed (`"`), the same text either way.
+    const parsed = (html: string) => {
+      const element = document.createElement("div");
+      element.innerHTML = html;
+      return element.innerHTML;
+    };
+    for (const [name, source] of Object.entries(inputs)) {
+      expect(parsed(markdownBlocks(source).map(sanitiseHtml).join("")), name).toBe(parsed(renderMarkdown(source)));
+    }
+  });
+
+  it("cuts at top-level blocks: a closed code block is one block, the open paragraph another", () => {
+    const blocks = markdownBlocks("Intro\n\n```rust\nfn a() {}\n\nfn b() {}\n```\n\n- a\n- b\n\nopen");
+    expect(blocks).toHaveLength(4);
+    expect(blocks[1]).toContain("fn</span> <span class=\"hljs-title function_\">b");
+    expect(blocks[3]).toBe("<p>open</p>\n");
+  });
+});
+
+describe("growingMarkdownBlocks", () => {
+  // What can change earlier blocks when text is added at the end: a loose list item after a
+  // blank line, a setext underline, a table's delimiter row, an inline <code> left open across
+  // blocks, a link defined at the very end, carriage returns.
+  const growing: Record<string, string> = {
+    ...inputs,
+    looseList: "Intro\n\n- one\n- two\n\n  still two, after a blank line\n\n- three\n\nafter\n\n1. a\n\n2. b",
+    setext: "Intro\n\nfirst line\nsecond line\n---\n\nmore\n===\n\nend",
+    lateTable: "Intro\n\n| a | b |\n|---|---|\n| 1 | 2 |\nno pipe row\n\nafter",
+    openInlineHtml: "Intro with <code>open\n\nnext *em* block\n\n</code> closed *em*\n\nlast",
+    lateDefinition: "Intro\n\nSee [docs] and [the guide][g].\n\n- a\n- b\n\n[docs]: https://docs.example.com\n[g]: https://g.example.com \"G\"",
+    carriageReturns: "Intro\r\n\r\n- a\r\n- b\r\n\r\n```\r\ncode\r\n```\r\nend",
+  };
+
+  for (const [name, source] of Object.entries(growing)) {
+    it(`gives what markdownBlocks gives, after every delta (${name})`, () => {
+      for (const step of [1, 2, 7]) {
+        const blocks = growingMarkdownBlocks();
+        for (let end = 0; end <= source.length + step - 1; end += step) {
+          const prefix = source.slice(0, end);
+          expect(blocks(prefix), `${name} at ${String(prefix.length)}, step ${String(step)}`).toEqual(markdownBlocks(prefix));
+        }
+      }
+    }, everyDeltaTimeout);
+  }
+
+  it("lexes again only the end of a text that grew, and the whole of it when a link is defined", () => {
+    const lexed: number[] = [];
+    const blocks = growingMarkdownBlocks((text) => {
+      lexed.push(text.length);
+      return lexMarkdown(text);
+    });
+    const paragraphs = Array.from({ length: 40 }, (_, index) => `Paragraph ${String(index)} with a few words.`).join("\n\n");
+    blocks(paragraphs);
+    lexed.length = 0;
+    const grown = `${paragraphs} More words.`;
+    expect(blocks(grown)).toEqual(markdownBlocks(grown));
+    // The last two paragraphs, not the forty.
+    expect(lexed).toHaveLength(1);
+    expect(lexed[0]).toBeLessThan(80);
+    const defined = `${grown}\n\n[docs]: https://docs.example.com`;
+    lexed.length = 0;
+    expect(blocks(defined)).toEqual(markdownBlocks(defined));
+    expect(lexed.at(-1)).toBe(defined.length);
+  });
+
+  it("starts again when the text changes other than at its end", () => {
+    const blocks = growingMarkdownBlocks();
+    blocks("One\n\nTwo\n\nThree\n\n- four");
+    expect(blocks("One\n\nTwo, edited\n\nThree\n\n- four")).toEqual(markdownBlocks("One\n\nTwo, edited\n\nThree\n\n- four"));
+    expect(blocks("Other")).toEqual(["<p>Other</p>\n"]);
+  });
+});
+
+describe("incrementalMarkdown", () => {
+  for (const [name, source] of Object.entries(inputs)) {
+    it(`streamed (${name}) ends exactly as the full render, and matches it after every delta`, () => {
+      for (const step of [1, 3, 17]) {
+        const element = streamed(source, step, (current, prefix) => {
+          expect(current.innerHTML, `${name} at ${String(prefix.length)}`).toBe(fullRender(prefix));
+        });
+        expect(element.innerHTML, name).toBe(fullRender(source));
+      }
+    }, everyDeltaTimeout);
+  }
+
+  it("keeps the nodes of finished blocks while the last one grows", () => {
+    const element = document.createElement("div");
+    const renderer = incrementalMarkdown(element, (block) => { decorateCodeBlocks(block, labels); });
+    renderer.render("First paragraph.\n\n```rust\nfn a() {}\n```\n\nThe open one");
+    const first = element.querySelector("p");
+    const code = element.querySelector("pre");
+    const header = element.querySelector(".code-header");
+    renderer.render("First paragraph.\n\n```rust\nfn a() {}\n```\n\nThe open one grows");
+    expect(element.querySelector("p")).toBe(first);
+    expect(element.querySelector("pre")).toBe(code);
+    expect(element.querySelector(".code-header")).toBe(header);
+    expect(element.querySelectorAll("p")[1]?.textContent).toBe("The open one grows");
+    // A link defined further down changes an earlier block: that block is rebuilt, not kept.
+    renderer.render("See [x].\n\nmore");
+    renderer.render("See [x].\n\nmore\n\n[x]: https://example.com");
+    expect(element.querySelector("a")?.getAttribute("href")).toBe("https://example.com");
+    expect(element.innerHTML).toBe(fullRender("See [x].\n\nmore\n\n[x]: https://example.com"));
+  });
+
+  it("updates the open paragraph's text in place while it only grows", () => {
+    const element = document.createElement("div");
+    const renderer = incrementalMarkdown(element, (block) => { decorateCodeBlocks(block, labels); });
+    renderer.render("Done.\n\nd0 d1 ");
+    const open = element.querySelectorAll("p")[1];
+    const text = open?.firstChild;
+    renderer.render("Done.\n\nd0 d1 d2 d3 ");
+    expect(element.querySelectorAll("p")[1]).toBe(open);
+    expect(open?.firstChild).toBe(text);
+    expect(text?.textContent).toBe("d0 d1 d2 d3 ");
+    // New markup in the open block (emphasis) cannot be a text change: the block is rebuilt.
+    renderer.render("Done.\n\nd0 d1 d2 d3 *d4*");
+    expect(element.querySelectorAll("p")[1]).not.toBe(open);
+    expect(element.innerHTML).toBe(fullRender("Done.\n\nd0 d1 d2 d3 *d4*"));
+  });
+
+  it("never lets a tag split across blocks or deltas reach the page unsanitised", () => {
+    const attacks = [
+      "<img src=x\n\nonerror=alert(1)>",
+      "<scr\n\nipt>alert(1)</script>",
+      "<a href=\"\n\njavascript:alert(1)\">x</a>",
+      "```\n</code></pre><img src=x onerror=alert(1)>\n```\n\n<img src=x onerror=alert(2)>",
+      "[x](javas\n\ncript:alert(1)) [y](javascript:alert(2))",
+      "| a |\n|---|\n| <svg onload=alert(1)> |\n\n<iframe src=\"https://evil\">\n\n</iframe>",
+      "- <style>\n\n- body{}</style><form><input autofocus onfocus=alert(1)>",
+    ];
+    for (const attack of attacks) {
+      const element = streamed(attack, 1, (current, prefix) => {
+        const dangerous = current.querySelector("script, img:not([src^='data:']), iframe, svg, style, form, input, [onerror], [onload], [onfocus], [onclick]");
+        expect(dangerous, `${attack} at ${String(prefix.length)}`).toBeNull();
+        for (const link of Array.from(current.querySelectorAll("a[href]"))) expect(link.getAttribute("href"), attack).not.toMatch(/^\s*javascript:/i);
+        expect(current.innerHTML, `${attack} at ${String(prefix.length)}`).toBe(fullRender(prefix));
+      });
+      expect(element.innerHTML).toBe(fullRender(attack));
+    }
+  });
+
+  it("reset builds every block again (new labels)", () => {
+    const element = document.createElement("div");
+    const renderer = incrementalMarkdown(element, (block) => { decorateCodeBlocks(block, labels); });
+    renderer.render("```\nx\n```");
+    renderer.reset();
+    expect(element.childNodes.length).toBe(0);
+    const french = incrementalMarkdown(element, (block) => { decorateCodeBlocks(block, { ...labels, code: "Code source" }); });
+    french.render("```\nx\n```");
+    expect(element.querySelector(".code-language")?.textContent).toBe("Code source");
+  });
+});
