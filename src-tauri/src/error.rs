@@ -51,6 +51,10 @@ pub enum ShellError {
     /// "Open read-only" for a problem that a read-only open cannot get round.
     #[error("Opening read-only is only offered for sessions saved by a newer Dossier: {reason}")]
     ReadOnlyNotOffered { reason: String },
+    /// "Restore the newest good backup" for a problem it does not fix, with no backup named,
+    /// or while a restore is already under way.
+    #[error("Restoring a backup from this page is only offered for a damaged sessions file with a good backup: {reason}")]
+    RestoreNotOffered { reason: String },
 }
 
 impl ShellError {
@@ -68,7 +72,7 @@ impl ShellError {
             }
             Self::UpdateInstallFailed { .. } | Self::Updater(_) => ErrorKind::Internal,
             Self::LedgerNotOpen { .. } => ErrorKind::Unavailable,
-            Self::ReadOnlyNotOffered { .. } => ErrorKind::Conflict,
+            Self::ReadOnlyNotOffered { .. } | Self::RestoreNotOffered { .. } => ErrorKind::Conflict,
         }
     }
 

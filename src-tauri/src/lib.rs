@@ -200,6 +200,7 @@ pub fn shell<R: Runtime>(base: tauri::Builder<R>, simulated_drops: bool) -> taur
             updates::restart_to_update,
             commands::start_up::start_up_state,
             commands::start_up::open_read_only,
+            commands::start_up::restore_newest_backup,
             commands::start_up::open_start_up_data_folder,
             commands::start_up::quit_dossier,
         ]))

@@ -11,6 +11,7 @@ use crate::webview_names::CommandName;
 use dossier_core::{Ledger, LedgerError, LedgerOptions};
 use serde::Serialize;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use tauri::{Manager, Runtime};
 use ts_rs::TS;
@@ -79,6 +80,9 @@ pub type OptionsSource = Box<dyn Fn() -> LedgerOptions + Send + Sync>;
 pub struct StartUp {
     problem: Mutex<Option<StartUpProblem>>,
     options: OptionsSource,
+    /// Set while "Restore the newest good backup" runs: a second click must not stage a
+    /// second copy under the first.
+    restoring: AtomicBool,
 }
 
 impl StartUp {
@@ -86,6 +90,7 @@ impl StartUp {
         Self {
             problem: Mutex::new(None),
             options,
+            restoring: AtomicBool::new(false),
         }
     }
 
@@ -94,6 +99,7 @@ impl StartUp {
         Self {
             problem: Mutex::new(Some(StartUpProblem::from_error(error, data_folder))),
             options,
+            restoring: AtomicBool::new(false),
         }
     }
 
@@ -111,6 +117,14 @@ impl StartUp {
         *self.slot() = None;
     }
 
+    /// Claims the one restore that may run; `None` while another holds it.
+    pub fn begin_restore(&self) -> Option<RestoreUnderWay<'_>> {
+        self.restoring
+            .compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire)
+            .ok()
+            .map(|_| RestoreUnderWay(&self.restoring))
+    }
+
     fn slot(&self) -> std::sync::MutexGuard<'_, Option<StartUpProblem>> {
         // A poisoned lock only means an earlier call panicked; the value is still plain data.
         self.problem
@@ -119,11 +133,21 @@ impl StartUp {
     }
 }
 
+/// The claim `StartUp::begin_restore` hands out; let go when dropped, whatever the outcome.
+pub struct RestoreUnderWay<'claim>(&'claim AtomicBool);
+
+impl Drop for RestoreUnderWay<'_> {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Release);
+    }
+}
+
 /// What the start-up page calls, and what works without a ledger anyway (updates, the launch
 /// log line).
 const WITHOUT_LEDGER: &[CommandName] = &[
     CommandName::StartUpState,
     CommandName::OpenReadOnly,
+    CommandName::RestoreNewestBackup,
     CommandName::OpenStartUpDataFolder,
     CommandName::QuitDossier,
     CommandName::ReportInteractive,

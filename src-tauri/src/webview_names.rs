@@ -82,6 +82,7 @@ command_names! {
     RestartToUpdate,
     StartUpState,
     OpenReadOnly,
+    RestoreNewestBackup,
     OpenStartUpDataFolder,
     QuitDossier,
 }

@@ -1,6 +1,7 @@
 // Entry point: the appearance (theme and language, from the system or the person's choice) and the
 // transport, then the app — or, when the desktop app could not open its ledger, the start-up page
-// (components/StartUpProblem.tsx), which hands over to the app once the ledger opens read-only.
+// (components/StartUpProblem.tsx), which hands over to the app once the ledger opens (read-only,
+// or restored from a backup).
 import { createEffect, createSignal, Show } from "solid-js";
 import { render } from "solid-js/web";
 import { App } from "./App";

@@ -142,6 +142,14 @@ impl Ledger {
         Ok(staged)
     }
 
+    /// Whether a restore staged earlier still waits to be put in place: it is put in place only
+    /// by an open that has the data folder to itself, and another process had it open.
+    pub fn restore_waiting(&self) -> bool {
+        crate::store::backup_restore::is_pending(
+            &self.store().data_dir().join(crate::store::DATABASE_FILE),
+        )
+    }
+
     /// Where the data folder is, what decided it, and the folder it was moved from while that
     /// old copy is still there.
     pub fn data_folder(&self) -> Result<DataFolder, LedgerError> {

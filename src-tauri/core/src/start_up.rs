@@ -93,6 +93,19 @@ impl LedgerOptions {
     }
 }
 
+/// The start-up page's "Restore the newest good backup", for a ledger `open` refused as damaged:
+/// leaves a verified copy of `backup` ready (`backup_restore::stage_over_damaged`, the damaged
+/// file kept in `damaged/`), then opens the ledger, which puts the copy in place as any staged
+/// restore. Every refusal comes before anything in the data folder is replaced.
+pub async fn restore_damaged(
+    options: LedgerOptions,
+    backup: &std::path::Path,
+) -> Result<Ledger, LedgerError> {
+    let database = options.locations.data_dir.join(crate::store::DATABASE_FILE);
+    crate::store::backup_restore::stage_over_damaged(&database, backup).await?;
+    open(options).await
+}
+
 /// Opens the store and assembles the runtime around it.
 pub async fn open(options: LedgerOptions) -> Result<Ledger, LedgerError> {
     let mut config = match options.config {

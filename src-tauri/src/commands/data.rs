@@ -36,6 +36,9 @@ pub struct DataOverview {
     pub location: dossier_core::ledger::DataFolder,
     /// The automatic backups (before each schema change and each restore), newest first.
     pub backups: Vec<BackupFile>,
+    /// A restore was staged but is not in place yet: another process (dossier-server, say) had
+    /// the data folder open when the app started. The section says so.
+    pub restore_waiting: bool,
 }
 
 /// Where a backup went, or that the person closed the dialog.
@@ -62,6 +65,7 @@ pub fn data_overview(ledger: State<'_, Ledger>) -> Result<DataOverview, ShellErr
         data_folder: ledger.store().data_dir().display().to_string(),
         location: ledger.data_folder()?,
         backups: ledger.automatic_backups()?,
+        restore_waiting: ledger.restore_waiting(),
     })
 }
 

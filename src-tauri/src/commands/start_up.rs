@@ -1,11 +1,13 @@
-//! The start-up page's commands (`start_up_problem`): what it shows, "Open read-only", "Open data
-//! folder" and "Quit"; and, once a ledger is open, whether it is read-only (the window's banner).
+//! The start-up page's commands (`start_up_problem`): what it shows, "Open read-only", "Restore
+//! the newest good backup", "Open data folder" and "Quit"; and, once a ledger is open, whether it
+//! is read-only (the window's banner).
 
 use crate::error::ShellError;
 use crate::start_up_problem::{ProblemKind, StartUp, StartUpProblem};
 use dossier_core::store::read_only_open::ReadOnlyLedger;
 use dossier_core::Ledger;
 use serde::Serialize;
+use std::path::Path;
 use tauri::{AppHandle, Manager, Runtime, State};
 use ts_rs::TS;
 
@@ -77,6 +79,45 @@ pub async fn open_read_only<R: Runtime>(
     start_up.solved();
     tracing::info!(made_by = ?read_only.made_by, "opened the ledger read-only");
     Ok(read_only)
+}
+
+/// "Restore the newest good backup", offered for a damaged database when the core named a good
+/// backup (`safe_copy`; the webview sends no path): puts that backup in place through the
+/// restore's checked copy, the damaged file kept in `damaged/`, opens the ledger and hands it
+/// to every other command — the window goes on to the app, no restart needed.
+#[tauri::command]
+pub async fn restore_newest_backup<R: Runtime>(
+    app: AppHandle<R>,
+    start_up: State<'_, StartUp>,
+) -> Result<(), ShellError> {
+    let not_offered = |reason: &str| ShellError::RestoreNotOffered {
+        reason: reason.into(),
+    };
+    if app.try_state::<Ledger>().is_some() {
+        return Err(not_offered("your saved sessions are already open"));
+    }
+    let Some(_claim) = start_up.begin_restore() else {
+        return Err(not_offered("a restore is already under way"));
+    };
+    let backup = match start_up.problem() {
+        Some(StartUpProblem {
+            kind: ProblemKind::DamagedDatabase,
+            safe_copy: Some(backup),
+            ..
+        }) => backup,
+        Some(problem) => return Err(not_offered(&problem.message)),
+        None => return Err(not_offered("there is no start-up problem to get round")),
+    };
+    let ledger =
+        dossier_core::start_up::restore_damaged(start_up.options(), Path::new(&backup)).await?;
+    if app.manage(ledger.clone()) {
+        crate::events::spawn_forwarding(app.clone(), &ledger);
+    } else {
+        ledger.close().await;
+    }
+    start_up.solved();
+    tracing::info!(%backup, "restored the newest good backup over a damaged ledger");
+    Ok(())
 }
 
 /// "Open data folder" on the start-up page: the folder that was refused, in the file manager

@@ -52,6 +52,7 @@ function overview(location: Partial<DataOverview["location"]> = {}): DataOvervie
     dataFolder: folder,
     location: { folder, source: "default", movable: true, previousFolder: null, ...location },
     backups: [],
+    restoreWaiting: false,
   };
 }
 

@@ -18,6 +18,7 @@ function fakeCommands(answers: Partial<DataCommands> = {}) {
     dataFolder: "/home/ana/.local/share/dossier",
     location: { folder: "/home/ana/.local/share/dossier", source: "default", movable: true, previousFolder: null },
     backups: [],
+    restoreWaiting: false,
   };
   const commands: DataCommands = {
     overview: () => {
@@ -67,6 +68,20 @@ describe("Settings → Data", () => {
     expect((await screen.findByTestId("backup-saved")).textContent).toContain("/home/ana/dossier-backup.db");
     expect((await screen.findByTestId("backup-row")).textContent).toContain("2.0 KB");
     expect(calls).toEqual(["overview", "openFolder", "backUpNow", "overview"]);
+  });
+
+  it("says plainly when a restore waits for another program to let go of the folder", async () => {
+    const { commands } = fakeCommands();
+    const waiting = await commands.overview();
+    render(() => <DataSettings t={t} commands={{ ...commands, overview: () => Promise.resolve({ ...waiting, restoreWaiting: true }) }} />);
+    expect((await screen.findByTestId("data-restore-waiting")).textContent).toContain("dossier-server");
+  });
+
+  it("shows no waiting restore when none was staged", async () => {
+    const { commands } = fakeCommands();
+    render(() => <DataSettings t={t} commands={commands} />);
+    await screen.findByTestId("data-folder");
+    expect(screen.queryByTestId("data-restore-waiting")).toBeNull();
   });
 
   it("restores only after the person confirms, naming the file and its sessions", async () => {

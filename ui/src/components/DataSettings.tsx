@@ -66,6 +66,9 @@ export const DataSettings: Component<DataSettingsProps> = (props) => {
                 </p>
               )}
             </Show>
+            <Show when={overview()?.restoreWaiting}>
+              <p class="notice notice--busy" role="status" data-testid="data-restore-waiting">{props.t("dataRestoreWaiting")}</p>
+            </Show>
             <Show when={moveCommands}>{(move) => <Show when={overview()}>{(current) => <DataFolderMove t={props.t} overview={current()} commands={move()} refresh={refresh} />}</Show>}</Show>
             <Switch>
               <Match when={failure()}>

@@ -29,6 +29,10 @@ function fakeCommands(answers: Partial<StartUpCommands> = {}) {
       calls.push("openReadOnly");
       return Promise.resolve(readOnly);
     },
+    restoreNewestBackup: () => {
+      calls.push("restoreNewestBackup");
+      return Promise.resolve();
+    },
     openDataFolder: () => {
       calls.push("openDataFolder");
       return Promise.resolve();
@@ -45,7 +49,7 @@ function fakeCommands(answers: Partial<StartUpCommands> = {}) {
 describe("the start-up page", () => {
   it("names the newer version and opens read-only", async () => {
     const { commands, calls } = fakeCommands();
-    const opened: ReadOnlyLedger[] = [];
+    const opened: (ReadOnlyLedger | null)[] = [];
     render(() => <StartUpProblem t={t} problem={newer} commands={commands} onOpened={(readOnly) => opened.push(readOnly)} />);
     expect(screen.getByRole("heading").textContent).toBe("These sessions were saved by a newer Dossier");
     expect(screen.getByTestId("start-up-made-by").textContent).toContain("last written by Dossier 3.1.0");
@@ -69,15 +73,43 @@ describe("the start-up page", () => {
     expect(screen.getByRole("heading").textContent).toBe("Updating your saved sessions failed");
     expect(screen.queryByTestId("open-read-only")).toBeNull();
     expect(screen.getByTestId("start-up-safe-copy").textContent).toBe("The copy to keep: /d/backups/dossier-x-schema-7.db");
-    expect(screen.queryByTestId("start-up-restore-by-hand")).toBeNull();
+    expect(screen.queryByTestId("restore-newest-backup")).toBeNull();
   });
 
-  it("says plainly that a damaged file's backup is put in place by hand, with no button for it", () => {
-    const { commands } = fakeCommands();
+  it("restores a damaged file's newest good backup, then hands over to the app", async () => {
+    const { commands, calls } = fakeCommands();
+    const opened: (ReadOnlyLedger | null)[] = [];
     const damaged: Problem = { kind: "damagedDatabase", message: "damaged", dataFolder: "/d", madeBy: null, safeCopy: "/d/backups/good.db" };
+    render(() => <StartUpProblem t={t} problem={damaged} commands={commands} onOpened={(readOnly) => opened.push(readOnly)} />);
+    expect(screen.queryByTestId("start-up-no-good-backup")).toBeNull();
+    expect(screen.getAllByRole("button").map((button) => button.textContent)).toEqual(["Restore the newest good backup", "Open data folder", "Quit"]);
+    expect(screen.getByTestId("restore-newest-backup").getAttribute("title")).toContain("/d/backups/good.db");
+    fireEvent.click(screen.getByTestId("restore-newest-backup"));
+    await waitFor(() => {
+      expect(opened).toEqual([null]);
+    });
+    expect(calls).toEqual(["restoreNewestBackup"]);
+  });
+
+  it("says plainly when a damaged file has no good backup, with no restore button", () => {
+    const { commands } = fakeCommands();
+    const damaged: Problem = { kind: "damagedDatabase", message: "damaged", dataFolder: "/d", madeBy: null, safeCopy: null };
     render(() => <StartUpProblem t={t} problem={damaged} commands={commands} onOpened={() => undefined} />);
-    expect(screen.getByTestId("start-up-restore-by-hand").textContent).toContain("cannot put the backup in place for you yet");
+    expect(screen.getByTestId("start-up-no-good-backup").textContent).toContain("No good backup was found");
     expect(screen.getAllByRole("button").map((button) => button.textContent)).toEqual(["Open data folder", "Quit"]);
+  });
+
+  it("shows a failed restore in the shell's words and stays on the page", async () => {
+    const { commands } = fakeCommands({
+      restoreNewestBackup: () => Promise.reject(new BackendError({ kind: "internal", message: "The copy of the backup /d/backups/good.db did not check out…" })),
+    });
+    const opened: (ReadOnlyLedger | null)[] = [];
+    const damaged: Problem = { kind: "damagedDatabase", message: "damaged", dataFolder: "/d", madeBy: null, safeCopy: "/d/backups/good.db" };
+    render(() => <StartUpProblem t={t} problem={damaged} commands={commands} onOpened={(readOnly) => opened.push(readOnly)} />);
+    fireEvent.click(screen.getByTestId("restore-newest-backup"));
+    expect((await screen.findByTestId("start-up-failure")).textContent).toBe("The copy of the backup /d/backups/good.db did not check out…");
+    expect(opened).toEqual([]);
+    expect(screen.getByTestId<HTMLButtonElement>("restore-newest-backup").disabled).toBe(false);
   });
 
   it("shows a refused read-only open in the shell's words", async () => {

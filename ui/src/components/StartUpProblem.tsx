@@ -1,7 +1,8 @@
 // The page the window opens on when the ledger could not be opened (src-tauri/src/start_up_problem.rs):
 // what happened in the core's words (which copy is safe, what to do), the data folder, and the
-// buttons that work without a ledger — "Open read-only" for sessions a newer Dossier saved, "Open
-// data folder" and "Quit". Nothing here can write to the refused file.
+// buttons that work without a ledger — "Open read-only" for sessions a newer Dossier saved,
+// "Restore the newest good backup" for a damaged file (the shell keeps the damaged file aside and
+// opens the restored one), "Open data folder" and "Quit". Nothing here writes to the refused file.
 import { type Component, createSignal, Show } from "solid-js";
 import type { Translate } from "../lib/i18n";
 import type { MessageKey } from "../lib/i18n";
@@ -15,8 +16,8 @@ export interface StartUpProblemProps {
   t: Translate;
   problem: Problem;
   commands: StartUpCommands;
-  /** The ledger opened read-only: the app takes over the window. */
-  onOpened: (readOnly: ReadOnlyLedger) => void;
+  /** The ledger opened (read-only, or restored and writable): the app takes over the window. */
+  onOpened: (readOnly: ReadOnlyLedger | null) => void;
 }
 
 const titles: Readonly<Record<ProblemKind, MessageKey>> = {
@@ -43,6 +44,10 @@ export const StartUpProblem: Component<StartUpProblemProps> = (props) => {
   const openReadOnly = async () => {
     props.onOpened(await props.commands.openReadOnly());
   };
+  const restoreNewest = async () => {
+    await props.commands.restoreNewestBackup();
+    props.onOpened(null);
+  };
   const openDataFolder = () => props.commands.openDataFolder();
   const quit = () => props.commands.quit();
   const maker = () => {
@@ -62,9 +67,8 @@ export const StartUpProblem: Component<StartUpProblemProps> = (props) => {
           {(path) => <p class="start-up-path" data-testid="start-up-safe-copy">{props.t("startUpSafeCopy", { path: path() })}</p>}
         </Show>
         <p class="start-up-path" data-testid="start-up-data-folder">{props.t("startUpDataFolder", { folder: props.problem.dataFolder })}</p>
-        <Show when={props.problem.kind === "damagedDatabase"}>
-          {/* Putting the backup in place for the person is not built yet: say so, with no button. */}
-          <p class="start-up-note" data-testid="start-up-restore-by-hand">{props.t("startUpRestoreByHand")}</p>
+        <Show when={props.problem.kind === "damagedDatabase" && props.problem.safeCopy === null}>
+          <p class="start-up-note" data-testid="start-up-no-good-backup">{props.t("startUpNoGoodBackup")}</p>
         </Show>
       </section>
       <div class="start-up-actions">
@@ -79,6 +83,20 @@ export const StartUpProblem: Component<StartUpProblemProps> = (props) => {
           >
             {props.t("startUpOpenReadOnly")}
           </button>
+        </Show>
+        <Show when={props.problem.kind === "damagedDatabase" ? props.problem.safeCopy : null}>
+          {(path) => (
+            <button
+              type="button"
+              class="plain-button start-up-primary"
+              data-testid="restore-newest-backup"
+              disabled={working()}
+              title={props.t("startUpRestoreNewestHint", { path: path() })}
+              onClick={() => void run(restoreNewest)}
+            >
+              {working() ? props.t("startUpRestoring") : props.t("startUpRestoreNewest")}
+            </button>
+          )}
         </Show>
         <button type="button" class="plain-button" data-testid="start-up-open-folder" disabled={working()} onClick={() => void run(openDataFolder)}>
           {props.t("startUpOpenFolder")}

@@ -13,6 +13,8 @@ export interface StartUpCommands {
   state: () => Promise<StartUpState>;
   /** "Open read-only": offered for sessions a newer Dossier saved. */
   openReadOnly: () => Promise<ReadOnlyLedger>;
+  /** "Restore the newest good backup": offered for a damaged file when a good backup was found. */
+  restoreNewestBackup: () => Promise<void>;
   openDataFolder: () => Promise<void>;
   quit: () => Promise<void>;
 }
@@ -31,6 +33,7 @@ export function desktopStartUpCommands(): StartUpCommands | undefined {
   return {
     state: () => call("start_up_state"),
     openReadOnly: () => call("open_read_only"),
+    restoreNewestBackup: () => call("restore_newest_backup"),
     openDataFolder: () => call("open_start_up_data_folder"),
     quit: () => call("quit_dossier"),
   };

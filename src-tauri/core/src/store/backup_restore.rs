@@ -13,8 +13,13 @@
 //! SQLite transaction: before the final rename the old ledger is whole and the ready copy waits
 //! for the next open; after it, the restored one is in use. An unverified `.restoring` left by a
 //! killed `stage` is never used, only removed.
+//!
+//! `stage_over_damaged` is `stage` for the start-up page's "Restore", when the ledger was refused
+//! as damaged and is not open: no copy of it can be made through SQLite, so its bytes are kept
+//! aside in `damaged/` instead, and `finish_pending` moves a file it cannot fold a log into
+//! there too, whole, rather than fail.
 
-use crate::store::{manual_backup, schema_upgrade, upgrade_backup, Pool};
+use crate::store::{integrity_check, manual_backup, schema_upgrade, upgrade_backup, Pool};
 use crate::wire::error::LedgerError;
 use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{ConnectOptions, Connection, SqliteConnection};
@@ -77,6 +82,46 @@ pub async fn stage(
         previous_ledger,
         restored,
     })
+}
+
+/// Leaves a verified copy of `backup` ready beside the damaged `database` for `finish_pending`,
+/// after the same checks as `stage` and after making sure the damaged file's bytes are kept in
+/// `damaged/` (the copy the refused open made, or a new one). Refuses a file that now passes
+/// the check: that one is no longer the start-up page's to replace.
+pub async fn stage_over_damaged(
+    database: &Path,
+    backup: &Path,
+) -> Result<manual_backup::BackupSummary, LedgerError> {
+    let restored = manual_backup::inspect(backup).await?;
+    if !integrity_check::still_damaged(database).await? {
+        return Err(LedgerError::NoLongerDamaged {
+            database: database.display().to_string(),
+        });
+    }
+    let data_dir = database.parent().unwrap_or(Path::new("."));
+    let kept_at = integrity_check::keep_aside(database, data_dir).map_err(|error| {
+        LedgerError::DamagedCopyNotKept {
+            database: database.display().to_string(),
+            detail: error.to_string(),
+        }
+    })?;
+    let staging = with_suffix(database, STAGING_SUFFIX);
+    remove_partial(&staging)?;
+    if let Err(error) = copy_and_verify(backup, &staging).await {
+        if let Err(cleanup) = remove_partial(&staging) {
+            tracing::warn!(%cleanup, "could not remove an unverified restore copy");
+        }
+        return Err(error);
+    }
+    let ready = with_suffix(database, READY_SUFFIX);
+    std::fs::rename(&staging, &ready).map_err(|error| LedgerError::io(&ready, error))?;
+    sync_folder(data_dir);
+    tracing::info!(
+        backup = %backup.display(),
+        damaged = %kept_at.display(),
+        "restore over a damaged ledger staged; it takes effect as the ledger opens"
+    );
+    Ok(restored)
 }
 
 /// `VACUUM INTO` `staging` from `backup` (read-only), synced, then checked against the backup.
@@ -153,6 +198,12 @@ pub(crate) async fn counts(connection: &mut SqliteConnection) -> Result<Vec<i64>
     Ok(counts)
 }
 
+/// Whether a staged restore waits beside `database` for an open that has the folder alone
+/// (another process, such as dossier-server, had it open when this one started).
+pub fn is_pending(database: &Path) -> bool {
+    with_suffix(database, READY_SUFFIX).exists()
+}
+
 /// Puts a staged restore in place; called at open while no other process uses the folder.
 /// Returns whether one was.
 pub(crate) async fn finish_pending(database: &Path) -> Result<bool, LedgerError> {
@@ -184,16 +235,18 @@ pub(crate) async fn put_in_place(ready: &Path, database: &Path) -> Result<(), Le
 /// Copies every committed page of the old file's write-ahead log into it and empties the log,
 /// so no log is left that SQLite would replay into the restored file.
 async fn fold_in_write_ahead_log(database: &Path) -> Result<(), LedgerError> {
-    let mut connection = SqliteConnectOptions::new()
-        .filename(database)
-        .connect()
-        .await?;
-    let outcome: Result<(i64, i64, i64), sqlx::Error> =
-        sqlx::query_as("PRAGMA wal_checkpoint(TRUNCATE)")
-            .fetch_one(&mut connection)
-            .await;
-    close(connection).await;
-    let (busy, _, _) = outcome?;
+    let (busy, _, _) = match checkpoint(database).await {
+        Ok(outcome) => outcome,
+        Err(error) if integrity_check::is_damage(&error) => {
+            // A damaged file replaced by a restore from the start-up page: its log cannot be
+            // folded in, so both go to `damaged/` whole instead of being left or deleted.
+            let data_dir = database.parent().unwrap_or(Path::new("."));
+            let moved = integrity_check::move_aside(database, data_dir)?;
+            tracing::info!(moved = %moved.display(), "moved the damaged ledger aside");
+            return Ok(());
+        }
+        Err(error) => return Err(error.into()),
+    };
     let log = with_suffix(database, "-wal");
     let log_length = std::fs::metadata(&log)
         .map(|metadata| metadata.len())
@@ -202,6 +255,18 @@ async fn fold_in_write_ahead_log(database: &Path) -> Result<(), LedgerError> {
         return Err(LedgerError::StorageBusy);
     }
     remove_if_present(&log)
+}
+
+async fn checkpoint(database: &Path) -> Result<(i64, i64, i64), sqlx::Error> {
+    let mut connection = SqliteConnectOptions::new()
+        .filename(database)
+        .connect()
+        .await?;
+    let outcome = sqlx::query_as("PRAGMA wal_checkpoint(TRUNCATE)")
+        .fetch_one(&mut connection)
+        .await;
+    close(connection).await;
+    outcome
 }
 
 /// Removes a copy a killed `VACUUM INTO` left, with the rollback journal it was writing: a

@@ -110,6 +110,40 @@ async fn check_read_only(database: &Path) -> Result<Checked, sqlx::Error> {
     }
 }
 
+/// Whether `database` still fails the check at open. Asked again right before a restore
+/// replaces it: a file that was put right meanwhile (by hand, say) is no longer the start-up
+/// page's to replace.
+pub(crate) async fn still_damaged(database: &Path) -> Result<bool, LedgerError> {
+    match check_read_only(database).await? {
+        Checked::Sound(connection) => {
+            close(connection).await;
+            Ok(false)
+        }
+        Checked::Damaged(_) => Ok(true),
+    }
+}
+
+/// Moves a damaged file whose write-ahead log cannot be folded in (SQLite cannot read it as a
+/// database) into `damaged/`, with its log, by renames: nothing of it is deleted, and no log
+/// is left beside the copy that takes its place. Used when a restore replaces it.
+pub(crate) fn move_aside(database: &Path, data_dir: &Path) -> Result<PathBuf, LedgerError> {
+    let folder = data_dir.join(DAMAGED_FOLDER);
+    std::fs::create_dir_all(&folder).map_err(|error| LedgerError::io(&folder, error))?;
+    let target = folder.join(format!(
+        "dossier-{}-replaced.db",
+        chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ")
+    ));
+    // The log first: a file left without its log is still refused as damaged on the next try,
+    // while a log left without its file could be replayed into the copy that takes its place.
+    let log = with_suffix(database, "-wal");
+    if log.exists() {
+        let log_target = with_suffix(&target, "-wal");
+        std::fs::rename(&log, &log_target).map_err(|error| LedgerError::io(&log_target, error))?;
+    }
+    std::fs::rename(database, &target).map_err(|error| LedgerError::io(&target, error))?;
+    Ok(target)
+}
+
 fn is_interrupted_write(error: &sqlx::Error) -> bool {
     match error {
         sqlx::Error::Database(database) => database
@@ -146,7 +180,7 @@ async fn close(connection: SqliteConnection) {
 /// Copies the damaged file (and its write-ahead log, which may hold the newest pages) into
 /// `damaged/`, unless the newest copy there already holds the same bytes: a person who starts
 /// Dossier ten times before restoring gets one copy, not ten. The original stays where it is.
-fn keep_aside(database: &Path, data_dir: &Path) -> Result<PathBuf, LedgerError> {
+pub(crate) fn keep_aside(database: &Path, data_dir: &Path) -> Result<PathBuf, LedgerError> {
     let folder = data_dir.join(DAMAGED_FOLDER);
     std::fs::create_dir_all(&folder).map_err(|error| LedgerError::io(&folder, error))?;
     let bytes = std::fs::read(database).map_err(|error| LedgerError::io(database, error))?;

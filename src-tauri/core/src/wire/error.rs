@@ -119,6 +119,14 @@ pub enum LedgerError {
     /// counts), so the restore stopped before replacing anything.
     #[error("The copy of the backup {backup} did not check out after it was written ({detail}), so nothing was restored and your sessions are as they were. Try again, or choose another backup.")]
     RestoreNotVerified { backup: String, detail: String },
+    /// The start-up page's restore, but the file it was to replace now passes the check (put
+    /// right by hand meanwhile, say): it is not replaced.
+    #[error("Your saved sessions file {database} is no longer damaged, so nothing was restored over it. Quit and start Dossier again to open it.")]
+    NoLongerDamaged { database: String },
+    /// The start-up page's restore could not keep a copy of the damaged file in `damaged/`
+    /// first, so it did not replace it.
+    #[error("A copy of the damaged file {database} could not be put aside ({detail}), so nothing was restored and the file is as it was. Free some disk space or fix the data folder's permissions, then try again.")]
+    DamagedCopyNotKept { database: String, detail: String },
     /// "Move data folder…" was given the folder in use, or a folder inside it.
     #[error("{target} is the data folder in use, or a folder inside it. Nothing was moved; choose a folder outside {current}.")]
     MoveIntoCurrentFolder { target: String, current: String },
@@ -245,6 +253,7 @@ impl LedgerError {
             Self::DataFolderInUse { .. }
             | Self::DataFolderSetByEnvironment { .. }
             | Self::NoPreviousDataFolder
+            | Self::NoLongerDamaged { .. }
             | Self::LedgersInTwoPlaces { .. } => ErrorKind::Conflict,
             Self::Busy(_) | Self::StorageBusy => ErrorKind::Busy,
             Self::RepliesUnavailable | Self::KeychainUnavailable(_) => ErrorKind::Unavailable,
@@ -260,6 +269,7 @@ impl LedgerError {
             | Self::MigrationFailed { .. }
             | Self::DatabaseDamaged { .. }
             | Self::RestoreNotVerified { .. }
+            | Self::DamagedCopyNotKept { .. }
             | Self::MoveNotVerified { .. }
             | Self::DataFolderMissing { .. }
             | Self::DataFolderPointerUnreadable { .. }

@@ -8,14 +8,13 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failing unwrap is the test's report
 
 use crate::crash_child::{ready, CrashChild};
+use crate::support::crash_rounds::{fill, say, ROUNDS, SESSIONS};
 use crate::support::*;
 use dossier_core::store::session_store::SessionQuery;
-use dossier_core::wire::draft::Draft;
 use dossier_core::wire::session::CreateSession;
 use dossier_core::Ledger;
 use rand::Rng;
 use std::collections::BTreeSet;
-use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
 
@@ -24,16 +23,6 @@ const BACKUP_TEST_NAME: &str =
     "backup_crash::killed_backup_leaves_the_ledger_whole_and_no_half_backup";
 const RESTORE_CHILD_ENV: &str = "DOSSIER_RESTORE_CRASH_CHILD_DIR";
 const RESTORE_TEST_NAME: &str = "backup_crash::killed_restore_leaves_exactly_one_whole_ledger";
-const ROUNDS: usize = 12;
-/// Sessions in the ledger before the kills, each with a prompt and a text file: enough for a
-/// backup to take a while, so kills land inside it.
-const SESSIONS: usize = 60;
-
-fn say(line: &str) {
-    let mut stdout = std::io::stdout();
-    writeln!(stdout, "{line}").unwrap_or_default();
-    stdout.flush().unwrap_or_default();
-}
 
 async fn titles(ledger: &Ledger) -> BTreeSet<String> {
     ledger
@@ -58,34 +47,10 @@ async fn integrity(ledger: &Ledger) -> String {
 
 /// A ledger in `folder` holding `SESSIONS` sessions titled `kept <n>`.
 async fn filled(folder: &Path) -> Ledger {
-    std::fs::create_dir_all(folder.join("work")).unwrap();
-    let text: String = (0..400)
-        .map(|line| format!("line {line} of notes\n"))
-        .collect();
-    let notes = folder.join("work").join("notes.txt");
-    std::fs::write(&notes, text).unwrap();
     let ledger = dossier_core::start_up::open(options(folder, "{}"))
         .await
         .unwrap();
-    for index in 0..SESSIONS {
-        let session = ledger
-            .create_session(CreateSession {
-                title: Some(format!("kept {index}")),
-                ..CreateSession::default()
-            })
-            .await
-            .unwrap();
-        ledger
-            .prompt(
-                &session.id,
-                no_reply(vec![
-                    Draft::text(format!("prompt {index}")),
-                    file_draft(&notes),
-                ]),
-            )
-            .await
-            .unwrap();
-    }
+    fill(&ledger, folder).await;
     ledger
 }
 

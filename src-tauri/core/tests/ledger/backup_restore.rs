@@ -232,3 +232,198 @@ async fn a_copy_left_unverified_by_a_killed_restore_is_never_used() {
     assert_eq!(titles(&reopened).await, ["mine"]);
     assert!(!unverified.exists());
 }
+
+/// How a test damages the ledger file: noise over the whole header (SQLite cannot read it as a
+/// database at all), or noise in every page but the first (the schema reads, the tables do not).
+fn damage(database: &Path, whole_header: bool) {
+    let mut bytes = std::fs::read(database).unwrap();
+    if whole_header {
+        for (offset, byte) in bytes[..4096].iter_mut().enumerate() {
+            *byte = (offset * 37 % 251) as u8;
+        }
+    } else {
+        for page in bytes.chunks_mut(4096).skip(1) {
+            let middle = page.len() / 2;
+            for (offset, byte) in page[middle - 64..middle + 64].iter_mut().enumerate() {
+                *byte = (offset * 37 % 251) as u8;
+            }
+            // Not a valid b-tree page type.
+            page[0] = 0x42;
+        }
+    }
+    std::fs::write(database, bytes).unwrap();
+}
+
+/// A ledger with a backup of one session, a second session written after it, closed and then
+/// damaged. Returns the folder, the backup and the damaged bytes.
+async fn damaged_with_backup(whole_header: bool) -> (tempfile::TempDir, PathBuf, Vec<u8>) {
+    let test = open(FAKE_CONFIG).await;
+    titled(&test.ledger, "in the backup").await;
+    let backup = test.folder.path().join("good.db");
+    test.ledger.back_up_to(&backup).await.unwrap();
+    titled(&test.ledger, "after the backup").await;
+    // Every page in the file, none left in the log where the damage would not reach it.
+    let (busy, _, _): (i64, i64, i64) = sqlx::query_as("PRAGMA wal_checkpoint(TRUNCATE)")
+        .fetch_one(test.ledger.pool())
+        .await
+        .unwrap();
+    assert_eq!(busy, 0);
+    let support::TestLedger { ledger, folder } = test;
+    ledger.close().await;
+    drop(ledger);
+    let database = data(folder.path()).join("dossier.db");
+    damage(&database, whole_header);
+    let error = dossier_core::start_up::open(support::options(folder.path(), FAKE_CONFIG))
+        .await
+        .err()
+        .expect("a damaged ledger is refused");
+    assert!(
+        matches!(error, LedgerError::DatabaseDamaged { .. }),
+        "{error:?}"
+    );
+    let damaged = std::fs::read(&database).unwrap();
+    (folder, backup, damaged)
+}
+
+fn kept_aside(folder: &Path) -> Vec<Vec<u8>> {
+    let damaged = data(folder).join("damaged");
+    names_in(&damaged)
+        .into_iter()
+        .filter(|name| name.ends_with(".db"))
+        .map(|name| std::fs::read(damaged.join(name)).unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn the_start_up_restore_replaces_a_damaged_ledger_and_keeps_it_aside() {
+    for whole_header in [true, false] {
+        let (folder, backup, damaged) = damaged_with_backup(whole_header).await;
+
+        let restored = dossier_core::start_up::restore_damaged(
+            support::options(folder.path(), FAKE_CONFIG),
+            &backup,
+        )
+        .await
+        .unwrap_or_else(|error| panic!("whole header {whole_header}: {error}"));
+
+        assert_eq!(titles(&restored).await, ["in the backup"], "{whole_header}");
+        // Writable: the restored ledger is a ledger like any other.
+        titled(&restored, "written after the restore").await;
+        assert!(
+            kept_aside(folder.path()).contains(&damaged),
+            "whole header {whole_header}: the damaged bytes are not in damaged/"
+        );
+        let leftovers: Vec<String> = names_in(&data(folder.path()))
+            .into_iter()
+            .filter(|name| name.contains(".restor"))
+            .collect();
+        assert!(leftovers.is_empty(), "{whole_header}: {leftovers:?}");
+        restored.close().await;
+    }
+}
+
+#[tokio::test]
+async fn the_start_up_restore_refuses_a_bad_backup_and_a_sound_ledger_changing_nothing() {
+    let (folder, _backup, damaged) = damaged_with_backup(false).await;
+    let database = data(folder.path()).join("dossier.db");
+    let noise = folder.path().join("noise.db");
+    std::fs::write(&noise, vec![9_u8; 8192]).unwrap();
+    let before = names_in(&data(folder.path()));
+
+    let error = dossier_core::start_up::restore_damaged(
+        support::options(folder.path(), FAKE_CONFIG),
+        &noise,
+    )
+    .await
+    .err()
+    .expect("refused");
+
+    assert!(
+        matches!(error, LedgerError::BackupNotADatabase { .. }),
+        "{error:?}"
+    );
+    assert!(std::fs::read(&database).unwrap() == damaged);
+    assert_eq!(names_in(&data(folder.path())), before);
+
+    // A ledger that passes the check is not the start-up page's to replace.
+    let sound = open(FAKE_CONFIG).await;
+    titled(&sound.ledger, "sound").await;
+    let other_backup = sound.folder.path().join("other.db");
+    sound.ledger.back_up_to(&other_backup).await.unwrap();
+    let support::TestLedger { ledger, folder } = sound;
+    ledger.close().await;
+    drop(ledger);
+    let error = dossier_core::start_up::restore_damaged(
+        support::options(folder.path(), FAKE_CONFIG),
+        &other_backup,
+    )
+    .await
+    .err()
+    .expect("refused");
+    assert!(
+        matches!(error, LedgerError::NoLongerDamaged { .. }),
+        "{error:?}"
+    );
+    assert!(error.to_string().contains("no longer damaged"), "{error}");
+}
+
+#[tokio::test]
+async fn a_staged_restore_is_put_in_place_before_the_newer_database_check() {
+    let backed_up = open(FAKE_CONFIG).await;
+    titled(&backed_up.ledger, "from the backup").await;
+    let test = open(FAKE_CONFIG).await;
+    titled(&test.ledger, "mine").await;
+    let ready = data(test.folder.path()).join("dossier.db.restore-ready");
+    backed_up.ledger.back_up_to(&ready).await.unwrap();
+    // The ledger in use was then written by a newer Dossier.
+    for statement in [
+        "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
+         VALUES (5000, 'from the future', TRUE, x'00', 0)",
+        "INSERT INTO migration_app_version VALUES (5000, '9.0.0')",
+    ] {
+        sqlx::query(statement)
+            .execute(test.ledger.pool())
+            .await
+            .unwrap();
+    }
+    let support::TestLedger { ledger, folder } = test;
+    ledger.close().await;
+    drop(ledger);
+
+    let reopened = dossier_core::start_up::open(support::options(folder.path(), FAKE_CONFIG))
+        .await
+        .unwrap_or_else(|error| panic!("the staged restore was not put in place first: {error}"));
+
+    assert_eq!(titles(&reopened).await, ["from the backup"]);
+    assert!(!ready.exists());
+}
+
+#[tokio::test]
+async fn a_staged_restore_waits_while_another_process_has_the_folder_and_says_so() {
+    let backed_up = open(FAKE_CONFIG).await;
+    titled(&backed_up.ledger, "from the backup").await;
+    let test = open(FAKE_CONFIG).await;
+    titled(&test.ledger, "mine").await;
+    assert!(!test.ledger.restore_waiting());
+    let ready = data(test.folder.path()).join("dossier.db.restore-ready");
+    backed_up.ledger.back_up_to(&ready).await.unwrap();
+
+    // `test.ledger` stands for dossier-server: it still has the folder open.
+    let second = dossier_core::start_up::open(support::options(test.folder.path(), FAKE_CONFIG))
+        .await
+        .unwrap();
+    assert_eq!(titles(&second).await, ["mine"]);
+    assert!(second.restore_waiting());
+    assert!(ready.exists());
+
+    second.close().await;
+    test.ledger.close().await;
+    let support::TestLedger { ledger, folder } = test;
+    drop(ledger);
+    drop(second);
+    let alone = dossier_core::start_up::open(support::options(folder.path(), FAKE_CONFIG))
+        .await
+        .unwrap();
+    assert_eq!(titles(&alone).await, ["from the backup"]);
+    assert!(!alone.restore_waiting());
+}

@@ -9,28 +9,17 @@
 
 use crate::crash_child::{ready, CrashChild};
 use crate::data_folder::{pointer_of, system_options, titles};
-use crate::support::*;
+use crate::support::crash_rounds::{fill, say, ROUNDS};
 use dossier_core::store::data_location;
-use dossier_core::wire::draft::Draft;
 use dossier_core::wire::session::CreateSession;
 use dossier_core::LedgerError;
 use rand::Rng;
 use std::collections::BTreeSet;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 const CHILD_ENV: &str = "DOSSIER_MOVE_CRASH_CHILD_DIR";
 const TEST_NAME: &str = "data_folder_crash::killed_move_leaves_exactly_one_whole_ledger_in_use";
-const ROUNDS: usize = 12;
-/// Sessions before the kills, each with a prompt and a text file, so a copy takes a while.
-const SESSIONS: usize = 60;
-
-fn say(line: &str) {
-    let mut stdout = std::io::stdout();
-    writeln!(stdout, "{line}").unwrap_or_default();
-    stdout.flush().unwrap_or_default();
-}
 
 /// The two folders the child moves between (the ledger starts in the system's default).
 fn other_folder(root: &Path, current: &Path) -> PathBuf {
@@ -80,34 +69,10 @@ async fn killed_move_leaves_exactly_one_whole_ledger_in_use() {
         return;
     }
     let root = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(root.path().join("work")).unwrap();
-    let notes = root.path().join("work").join("notes.txt");
-    let text: String = (0..400)
-        .map(|line| format!("line {line} of notes\n"))
-        .collect();
-    std::fs::write(&notes, text).unwrap();
     let ledger = dossier_core::start_up::open(system_options(root.path()))
         .await
         .unwrap();
-    for index in 0..SESSIONS {
-        let session = ledger
-            .create_session(CreateSession {
-                title: Some(format!("kept {index}")),
-                ..CreateSession::default()
-            })
-            .await
-            .unwrap();
-        ledger
-            .prompt(
-                &session.id,
-                no_reply(vec![
-                    Draft::text(format!("prompt {index}")),
-                    file_draft(&notes),
-                ]),
-            )
-            .await
-            .unwrap();
-    }
+    fill(&ledger, root.path()).await;
     let mut acknowledged = titles(&ledger).await;
     ledger.close().await;
     drop(ledger);

@@ -10,6 +10,8 @@ use dossier_core::{Ledger, LedgerOptions};
 use std::path::{Path, PathBuf};
 use tokio::sync::broadcast;
 
+pub mod crash_rounds;
+
 /// A provider named like the one in OpenCode's wire samples.
 pub const FAKE_CONFIG: &str = r#"{
   "model": "fake/fake-model",

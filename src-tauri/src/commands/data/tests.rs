@@ -14,6 +14,7 @@ fn the_overview_names_the_data_folder_and_lists_no_backups_of_a_new_ledger() {
     let folder = overview["dataFolder"].as_str().expect("a folder");
     assert!(folder.ends_with("data"), "{folder}");
     assert_eq!(overview["backups"], json!([]));
+    assert_eq!(overview["restoreWaiting"], json!(false));
 }
 
 #[test]
@@ -76,6 +77,8 @@ fn a_backup_made_now_can_be_chosen_and_restored_and_the_old_ledger_is_listed() {
     assert_eq!(backups.len(), 1, "{overview}");
     assert!(backups[0]["bytes"].as_u64().is_some_and(|bytes| bytes > 0));
     assert!(backups[0]["modified"].as_i64().is_some_and(|time| time > 0));
+    // Staged, not in place until the ledger opens again with the folder to itself.
+    assert_eq!(overview["restoreWaiting"], json!(true), "{overview}");
     // The restore takes effect when the ledger opens again (the app restarts to do that); the
     // closed ledger let go of the folder, so it can open again at once.
     let data_folder = std::path::PathBuf::from(overview["dataFolder"].as_str().expect("folder"));

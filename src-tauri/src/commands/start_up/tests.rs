@@ -191,6 +191,12 @@ fn a_damaged_database_is_explained_but_not_opened_read_only() {
         .invoke("open_read_only", json!({}))
         .expect_err("not offered");
     assert_eq!(refusal["kind"], "conflict", "{refusal}");
+    // Noise has no good backup to restore: the page's restore is refused, typed, too.
+    assert_eq!(state["problem"]["safeCopy"], Value::Null, "{state}");
+    let refusal = refused
+        .invoke("restore_newest_backup", json!({}))
+        .expect_err("no backup to restore");
+    assert_eq!(refusal["kind"], "conflict", "{refusal}");
     assert!(refused.app.try_state::<Ledger>().is_none());
     for command in ["data_overview", "send_prompt", "search", "mcp_status"] {
         let refusal = refused.invoke(command, json!({})).expect_err(command);
@@ -200,4 +206,149 @@ fn a_damaged_database_is_explained_but_not_opened_read_only() {
         std::fs::read(refused.data.join("dossier.db")).expect("file"),
         vec![7_u8; 8192]
     );
+}
+
+/// Noise in every page but the first: SQLite reads the schema, the quick check fails.
+fn damage(database: &Path) {
+    let mut bytes = std::fs::read(database).expect("database");
+    for page in bytes.chunks_mut(4096).skip(1) {
+        let middle = page.len() / 2;
+        for (offset, byte) in page[middle - 64..middle + 64].iter_mut().enumerate() {
+            *byte = (offset * 37 % 251) as u8;
+        }
+        page[0] = 0x42;
+    }
+    std::fs::write(database, bytes).expect("damaged");
+}
+
+/// The app as `run` builds it after refusing a damaged ledger whose automatic backups hold one
+/// session ("In the backup"); a second session was written after that backup.
+fn refused_as_damaged() -> (Refused, Vec<u8>) {
+    let folder = tempfile::tempdir().expect("temp dir");
+    let root = folder.path().to_path_buf();
+    tauri::async_runtime::block_on(async {
+        let ledger = dossier_core::start_up::open(options_at(&root))
+            .await
+            .expect("ledger opens");
+        for title in ["In the backup", "Written after the backup"] {
+            ledger
+                .create_session(dossier_core::wire::session::CreateSession {
+                    title: Some(title.into()),
+                    ..Default::default()
+                })
+                .await
+                .expect("session");
+            if title == "In the backup" {
+                std::fs::create_dir_all(root.join("data").join("backups")).expect("backups/");
+                ledger
+                    .back_up_to(
+                        &root
+                            .join("data")
+                            .join("backups")
+                            .join("dossier-20261201T120000.000Z-schema-1.db"),
+                    )
+                    .await
+                    .expect("backup");
+            }
+        }
+        // Every page in the file, none left in the log where the damage would not reach it.
+        let (busy, _, _): (i64, i64, i64) = sqlx::query_as("PRAGMA wal_checkpoint(TRUNCATE)")
+            .fetch_one(ledger.pool())
+            .await
+            .expect("checkpoint");
+        assert_eq!(busy, 0);
+        ledger.close().await;
+    });
+    let database = root.join("data").join("dossier.db");
+    damage(&database);
+    let damaged = std::fs::read(&database).expect("damaged bytes");
+    let error = tauri::async_runtime::block_on(dossier_core::start_up::open(options_at(&root)))
+        .err()
+        .expect("refused");
+    let app = shell(mock_builder(), false)
+        .manage(StartUp::refused(
+            &error,
+            Box::new(move || options_at(&root)),
+        ))
+        .build(mock_context(noop_assets()))
+        .expect("app builds");
+    let window = WebviewWindowBuilder::new(&app, "main", Default::default())
+        .build()
+        .expect("window builds");
+    let refused = Refused {
+        data: folder.path().join("data"),
+        _folder: folder,
+        app,
+        window,
+    };
+    (refused, damaged)
+}
+
+#[test]
+fn a_damaged_database_is_restored_from_the_newest_good_backup_from_the_page() {
+    let (refused, damaged) = refused_as_damaged();
+    let state = refused.invoke("start_up_state", json!({})).expect("state");
+    assert_eq!(state["problem"]["kind"], "damagedDatabase", "{state}");
+    let safe_copy = state["problem"]["safeCopy"].as_str().expect("a safe copy");
+    assert!(safe_copy.ends_with("dossier-20261201T120000.000Z-schema-1.db"));
+
+    refused
+        .invoke("restore_newest_backup", json!({}))
+        .expect("restored");
+
+    assert!(refused.app.try_state::<Ledger>().is_some());
+    let state = refused.invoke("start_up_state", json!({})).expect("state");
+    assert_eq!(state["problem"], Value::Null, "{state}");
+    assert_eq!(state["readOnly"], Value::Null, "{state}");
+    let sessions = refused
+        .invoke("list_sessions", json!({"request": {}}))
+        .expect("sessions");
+    let titles: Vec<&str> = sessions["sessions"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter_map(|session| session["title"].as_str())
+        .collect();
+    assert_eq!(titles, ["In the backup"], "{sessions}");
+    // Writable, like any ledger that opened normally.
+    refused
+        .invoke("create_session", json!({"input": {}}))
+        .expect("writable");
+    // The damaged file is kept, whole, in damaged/.
+    let damaged_folder = refused.data.join("damaged");
+    let kept = std::fs::read_dir(&damaged_folder)
+        .expect("damaged/")
+        .filter_map(Result::ok)
+        .filter(|entry| entry.file_name().to_string_lossy().ends_with(".db"))
+        .any(|entry| std::fs::read(entry.path()).is_ok_and(|bytes| bytes == damaged));
+    assert!(
+        kept,
+        "the damaged bytes are not in {}",
+        damaged_folder.display()
+    );
+
+    // Nothing left to restore: a second click is refused, typed.
+    let again = refused
+        .invoke("restore_newest_backup", json!({}))
+        .expect_err("already open");
+    assert_eq!(again["kind"], "conflict", "{again}");
+    tauri::async_runtime::block_on(refused.app.state::<Ledger>().close());
+}
+
+#[test]
+fn the_restore_is_not_offered_without_a_good_backup_or_for_a_newer_database() {
+    let newer = refused(&FROM_THE_FUTURE);
+    let before = database_bytes(&newer.data);
+    let refusal = newer
+        .invoke("restore_newest_backup", json!({}))
+        .expect_err("not offered");
+    assert_eq!(refusal["kind"], "conflict", "{refusal}");
+    assert!(
+        refusal["message"]
+            .as_str()
+            .is_some_and(|text| text.starts_with("Restoring a backup from this page")),
+        "{refusal}"
+    );
+    assert!(newer.app.try_state::<Ledger>().is_none());
+    assert!(database_bytes(&newer.data) == before);
 }

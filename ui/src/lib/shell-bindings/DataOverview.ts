@@ -13,4 +13,9 @@ location: DataFolder,
 /**
  * The automatic backups (before each schema change and each restore), newest first.
  */
-backups: Array<BackupFile>, };
+backups: Array<BackupFile>, 
+/**
+ * A restore was staged but is not in place yet: another process (dossier-server, say) had
+ * the data folder open when the app started. The section says so.
+ */
+restoreWaiting: boolean, };
