@@ -17,7 +17,9 @@ tauri=(npm --prefix ui exec --no -- tauri)
 # The shell embeds ui/dist at compile time.
 (cd ui && npm run --silent build)
 
-bundle_dir=target/$profile/bundle
+# CARGO_TARGET_DIR is honoured (the Tauri CLI builds there) so a packaging build can run beside a
+# debug build without waiting on its lock.
+bundle_dir=${CARGO_TARGET_DIR:-target}/$profile/bundle
 rm -rf "$bundle_dir/deb" "$bundle_dir/rpm"
 
 started=$SECONDS

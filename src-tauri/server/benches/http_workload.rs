@@ -119,8 +119,8 @@ async fn main() {
     });
     let client = Client {
         http: {
-            // As the tests' `support::http_client`: a workspace build may unify reqwest with
-            // `rustls-no-provider`, which needs a process-wide TLS provider.
+            // As the tests' `support::http_client`: reqwest is built with `rustls-no-provider`
+            // (the core's, rmcp's and the updater's), which needs a process-wide TLS provider.
             let _ = rustls::crypto::ring::default_provider().install_default();
             reqwest::Client::new()
         },

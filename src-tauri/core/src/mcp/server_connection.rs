@@ -5,6 +5,7 @@ use crate::mcp::child_command;
 use crate::mcp::mcp_error::McpError;
 use crate::mcp::stderr_tail::StderrTail;
 use crate::models::mcp_config::{McpServerConfig, McpTransport};
+use crate::models::provider::http_client::install_tls_crypto_provider;
 use rmcp::model::{CallToolRequestParams, GetPromptRequestParams, ReadResourceRequestParams, Tool};
 use rmcp::service::RunningService;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -59,6 +60,7 @@ impl Connection {
                         .custom_headers
                         .insert(header_name, header_value);
                 }
+                // rmcp builds its reqwest client inside `from_config`, without a provider of its own.
                 install_tls_crypto_provider();
                 ().serve(StreamableHttpClientTransport::from_config(transport_config))
                     .await
@@ -179,12 +181,4 @@ fn listing(what: &'static str, error: rmcp::ServiceError) -> McpError {
         what,
         reason: error.to_string(),
     }
-}
-
-/// rmcp's HTTP client is reqwest 0.13, which the desktop app's updater builds with
-/// `rustls-no-provider`: features unify, so building that client panics ("No rustls crypto
-/// provider is configured") unless the process has a default provider. ring is the one already
-/// compiled in (reqwest 0.12's TLS); installing fails harmlessly when a provider is already set.
-fn install_tls_crypto_provider() {
-    let _ = rustls::crypto::ring::default_provider().install_default();
 }

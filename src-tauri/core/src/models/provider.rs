@@ -15,6 +15,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 pub mod anthropic;
+pub mod http_client;
 pub mod offline;
 pub mod ollama;
 pub mod openai_compatible;

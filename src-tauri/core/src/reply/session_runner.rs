@@ -59,7 +59,7 @@ impl SessionRunner {
     pub fn new() -> Self {
         Self {
             board: Arc::new(Mutex::new(Board::default())),
-            client: reqwest::Client::new(),
+            client: crate::models::provider::http_client::http_client(),
             permission_requests: Arc::default(),
         }
     }

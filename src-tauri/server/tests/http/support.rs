@@ -29,9 +29,9 @@ pub const FAKE_CONFIG: &str = r#"{
   "provider": {"fake": {"npm": "@ai-sdk/openai-compatible", "models": {"fake-model": {"name": "Fake"}}}}
 }"#;
 
-/// An HTTP client for the tests. reqwest 0.13 is shared with the desktop app's updater, whose
-/// `rustls-no-provider` feature unifies into a workspace test build: a client then needs a
-/// process-wide TLS provider even for plain HTTP, so ring (already compiled) is installed first.
+/// An HTTP client for the tests. reqwest is the one the core, rmcp and the updater share, built
+/// with `rustls-no-provider`: a client needs a process-wide TLS provider even for plain HTTP, so
+/// ring (the only one compiled) is installed first, as the core's `http_client` does.
 pub fn http_client() -> reqwest::Client {
     let _ = rustls::crypto::ring::default_provider().install_default();
     reqwest::Client::new()

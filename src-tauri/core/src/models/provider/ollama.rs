@@ -39,7 +39,7 @@ pub async fn add_detected(config: &mut crate::models::config::Config, base_url: 
     if config.provider.contains_key(PROVIDER_ID) {
         return;
     }
-    let client = reqwest::Client::new();
+    let client = super::http_client::http_client();
     match detect(&client, base_url).await {
         Some(models) if !models.is_empty() => {
             tracing::info!(count = models.len(), base_url, "local Ollama detected");
