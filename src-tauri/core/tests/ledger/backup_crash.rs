@@ -8,15 +8,13 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failing unwrap is the test's report
 
 use crate::crash_child::{ready, CrashChild};
-use crate::support::crash_rounds::{fill, say, ROUNDS, SESSIONS};
+use crate::support::crash_rounds::{fill, say, KillWindow, ROUNDS, SESSIONS};
 use crate::support::*;
 use dossier_core::store::session_store::SessionQuery;
 use dossier_core::wire::session::CreateSession;
 use dossier_core::Ledger;
-use rand::Rng;
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::time::Duration;
 
 const BACKUP_CHILD_ENV: &str = "DOSSIER_BACKUP_CRASH_CHILD_DIR";
 const BACKUP_TEST_NAME: &str =
@@ -79,15 +77,17 @@ async fn killed_backup_leaves_the_ledger_whole_and_no_half_backup() {
     let backup = folder.path().join("backup.db");
     let mut rng = rand::thread_rng();
     let mut finished_backups = 0;
+    let mut kill_window = KillWindow::new(120);
     for round in 0..ROUNDS {
         let child = CrashChild::spawn(BACKUP_TEST_NAME, BACKUP_CHILD_ENV, folder.path());
         child.wait_for(&format!("became ready in round {round}"), ready);
-        std::thread::sleep(Duration::from_millis(rng.gen_range(1..120)));
+        kill_window.wait(&mut rng);
         finished_backups += child
             .kill()
             .iter()
             .filter(|line| line.contains("backed up"))
             .count();
+        kill_window.after_round(finished_backups);
 
         let ledger = dossier_core::start_up::open(options(folder.path(), "{}"))
             .await
@@ -155,15 +155,17 @@ async fn killed_restore_leaves_exactly_one_whole_ledger() {
     drop(ledger);
     let mut rng = rand::thread_rng();
     let mut restores = 0;
+    let mut kill_window = KillWindow::new(400);
     for round in 0..ROUNDS {
         let child = CrashChild::spawn(RESTORE_TEST_NAME, RESTORE_CHILD_ENV, folder.path());
         child.wait_for(&format!("became ready in round {round}"), ready);
-        std::thread::sleep(Duration::from_millis(rng.gen_range(1..400)));
+        kill_window.wait(&mut rng);
         let lines = child.kill();
         restores += lines
             .iter()
             .filter(|line| line.contains("restored"))
             .count();
+        kill_window.after_round(restores);
         let ledger = dossier_core::start_up::open(options(folder.path(), "{}"))
             .await
             .unwrap_or_else(|error| panic!("round {round}: {error}"));

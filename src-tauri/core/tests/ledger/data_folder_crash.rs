@@ -9,14 +9,12 @@
 
 use crate::crash_child::{ready, CrashChild};
 use crate::data_folder::{pointer_of, system_options, titles};
-use crate::support::crash_rounds::{fill, say, ROUNDS};
+use crate::support::crash_rounds::{fill, say, KillWindow, ROUNDS};
 use dossier_core::store::data_location;
 use dossier_core::wire::session::CreateSession;
 use dossier_core::LedgerError;
-use rand::Rng;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 const CHILD_ENV: &str = "DOSSIER_MOVE_CRASH_CHILD_DIR";
 const TEST_NAME: &str = "data_folder_crash::killed_move_leaves_exactly_one_whole_ledger_in_use";
@@ -79,10 +77,11 @@ async fn killed_move_leaves_exactly_one_whole_ledger_in_use() {
 
     let mut rng = rand::thread_rng();
     let mut moves = 0;
+    let mut kill_window = KillWindow::new(400);
     for round in 0..ROUNDS {
         let child = CrashChild::spawn(TEST_NAME, CHILD_ENV, root.path());
         child.wait_for(&format!("became ready in round {round}"), ready);
-        std::thread::sleep(Duration::from_millis(rng.gen_range(1..400)));
+        kill_window.wait(&mut rng);
         for line in child.kill() {
             if let Some(title) = line.split("created ").nth(1) {
                 acknowledged.insert(title.to_string());
@@ -91,6 +90,7 @@ async fn killed_move_leaves_exactly_one_whole_ledger_in_use() {
                 moves += 1;
             }
         }
+        kill_window.after_round(moves);
 
         let ledger = dossier_core::start_up::open(system_options(root.path()))
             .await

@@ -15,6 +15,35 @@ pub const ROUNDS: usize = 12;
 /// Sessions in the ledger before the kills.
 pub const SESSIONS: usize = 60;
 
+/// When in a round the kill lands: a random moment in a window that widens (by half) after each
+/// round in which nothing has finished yet. On a quiet machine most kills land inside the
+/// operation and some after it; on a loaded one, where the operation takes longer than the
+/// first window, the widening still lets some finish, so "some operation finished before a kill"
+/// is a check of the code, not of the machine's load.
+pub struct KillWindow {
+    millis: u64,
+}
+
+impl KillWindow {
+    pub fn new(millis: u64) -> Self {
+        Self { millis }
+    }
+
+    /// Waits a random moment of the current window.
+    pub fn wait(&self, rng: &mut impl rand::Rng) {
+        std::thread::sleep(std::time::Duration::from_millis(
+            rng.gen_range(1..self.millis.max(2)),
+        ));
+    }
+
+    /// After a round: widen the window while `finished_so_far` is still zero.
+    pub fn after_round(&mut self, finished_so_far: usize) {
+        if finished_so_far == 0 {
+            self.millis += self.millis / 2;
+        }
+    }
+}
+
 /// One line to the parent, flushed at once: a line still buffered when the kill lands would be
 /// an acknowledgement the parent never saw.
 pub fn say(line: &str) {
