@@ -798,6 +798,8 @@ def main():
         driver.wait_for("[data-testid=restore-confirm]")
         confirm = driver.script("return document.querySelector('[data-testid=restore-confirm]').textContent")
         assert f"the 1 in {backup}" in confirm, confirm
+        # The question came into view inside the dialog's scrolling body, its safe choice focused.
+        driver.wait_for("[data-testid=cancel-restore]:focus")
         driver.click(driver.find_all("[data-testid=confirm-restore]")[0])
         stop_after_exit()
 

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen } from "@solidjs/testing-library";
+import { cleanup, fireEvent, render, screen, waitFor } from "@solidjs/testing-library";
 import { afterEach, describe, expect, it } from "vitest";
 import { DataSettings } from "./DataSettings";
 import type { DataCommands } from "../lib/data-folder";
@@ -90,6 +90,8 @@ describe("Settings → Data", () => {
     fireEvent.click(await screen.findByTestId("restore-backup"));
     const confirm = await screen.findByTestId("restore-confirm");
     expect(confirm.textContent).toContain("the 3 in /home/ana/dossier-backup.db");
+    // The question takes the focus the vanished button had, on its safe choice.
+    await waitFor(() => { expect(document.activeElement).toBe(screen.getByTestId("cancel-restore")); });
     expect(calls).not.toContain("restoreChosen");
     fireEvent.click(screen.getByTestId("confirm-restore"));
     expect(await screen.findByTestId("data-progress")).toBeTruthy();
