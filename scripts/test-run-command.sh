@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 
 # shellcheck source=scripts/system-packages.sh
 source scripts/system-packages.sh
-install_missing_system_packages xvfb xauth
+install_missing_system_packages xvfb xauth imagemagick
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -56,6 +56,29 @@ check "the app said its window became interactive" \
 check "the app's log records the interactive window" \
   '[ -f "$log_file" ] && grep -q "window interactive" "$log_file"'
 check "the ledger was created in the fresh data folder" '[ -s "$DOSSIER_DATA_DIR/dossier.db" ]'
+
+# The window draws in the app's own rendering choice (WebKit's compositing off on a machine with
+# no GPU, src-tauri/src/software_rendering.rs; the WebDriver tests run composited): the app
+# started again on the same folders, the X server's picture of the screen taken once the app
+# says it is interactive, and the pixels counted. An undrawn window is one flat colour.
+unset DOSSIER_EXIT_WHEN_INTERACTIVE
+cat >"$work/screen-shot.sh" <<'SHOT'
+"$1" >"$2/app-again.log" 2>&1 &
+app=$!
+for _ in $(seq 1 120); do
+  grep -q "window interactive" "$3" 2>/dev/null && [ "$(grep -c "window interactive" "$3")" -ge 2 ] && break
+  sleep 0.5
+done
+sleep 2
+import -window root "$2/screen.png"
+kill "$app"
+wait "$app" 2>/dev/null || true
+SHOT
+timeout 120 xvfb-run --auto-servernum --server-args="-screen 0 1280x800x24" \
+  bash "$work/screen-shot.sh" "$PWD/${CARGO_TARGET_DIR:-target}/debug/dossier" "$work" "$log_file" || true
+colours=$( [ -f "$work/screen.png" ] && identify -format '%k' "$work/screen.png" || echo 0)
+mkdir -p tests/artifacts && [ -f "$work/screen.png" ] && cp "$work/screen.png" tests/artifacts/run-command-window.png
+check "the window draws the UI in the app's own rendering choice ($colours colours on screen)" '[ "$colours" -gt 50 ]'
 
 if [ "$failed" -ne 0 ]; then
   echo "--- run-app.sh output (last 40 lines) ---"
