@@ -215,7 +215,10 @@ def main():
         try:
             driver.click(restart)
         except RuntimeError as error:
-            # The old process can exit into the new one before WebDriver answers the click.
+            # The old process can exit into the new one before WebDriver answers the click; a
+            # click WebDriver refused (out of sight, covered) is a failure, not that.
+            if "not interactable" in str(error) or "intercepted" in str(error):
+                raise
             print(f"  the click's answer was lost with the old process, as expected: {error}")
         deadline = time.time() + 120
         while True:

@@ -7,6 +7,7 @@ import { desktopFolderMoveCommands, type FolderMoveCommands } from "../lib/data-
 import { DataFolderMove } from "./DataFolderMove";
 import { humanSize, type Translate } from "../lib/i18n";
 import type { DataOverview } from "../lib/shell-bindings/DataOverview";
+import { revealInPlace } from "../lib/keyboard-focus";
 import { toBackendError } from "../lib/transport";
 
 export interface DataSettingsProps {
@@ -15,20 +16,6 @@ export interface DataSettingsProps {
   commands?: DataCommands;
   /** The shell's "Move data folder…" commands (tests pass a fake); the desktop app's by default. */
   moveCommands?: FolderMoveCommands;
-}
-
-/**
- * A question that takes the place of the buttons that asked it: brought into view inside the
- * dialog's scrolling body (it can land below the fold, where nobody would see it) and given the
- * focus the vanished button had, on its safe choice, so Enter never confirms by accident.
- */
-function revealQuestion(question: HTMLElement): void {
-  // After Solid has put it in the document (a ref runs before that).
-  requestAnimationFrame(() => {
-    // (jsdom, the unit tests' document, has no layout and no scrollIntoView.)
-    if (typeof question.scrollIntoView === "function") question.scrollIntoView({ block: "nearest" });
-    question.querySelector<HTMLElement>("[data-safe-choice]")?.focus();
-  });
 }
 
 export const DataSettings: Component<DataSettingsProps> = (props) => {
@@ -115,10 +102,10 @@ export const DataSettings: Component<DataSettingsProps> = (props) => {
               }
             >
               {(asked) => (
-                <div class="update-offer" data-testid="restore-confirm" ref={revealQuestion}>
+                <div class="update-offer" data-testid="restore-confirm" ref={revealInPlace}>
                   <p class="confirm-text">{props.t("dataRestoreConfirm", { path: asked().path, count: asked().sessions })}</p>
                   <button type="button" class="danger-button" data-testid="confirm-restore" onClick={() => void steps().restore()}>{props.t("dataRestoreNow")}</button>
-                  <button type="button" class="plain-button" data-testid="cancel-restore" data-safe-choice onClick={() => { steps().cancel(); }}>{props.t("settingsCancel")}</button>
+                  <button type="button" class="plain-button" data-testid="cancel-restore" data-reveal-focus onClick={() => { steps().cancel(); }}>{props.t("settingsCancel")}</button>
                 </div>
               )}
             </Show>

@@ -13,7 +13,7 @@ import { humanSize, type Translate } from "../lib/i18n";
 import { AppearanceSettings } from "./AppearanceSettings";
 import { ServerProviders } from "./ServerProviders";
 import { DataSettings } from "./DataSettings";
-import { createDialogFocus } from "../lib/keyboard-focus";
+import { createDialogFocus, revealInPlace } from "../lib/keyboard-focus";
 import { checkProviderForm, describeKey, emptyForm, type FormField, formFromSetting, kindLabel, type ProviderForm, providerKinds } from "../lib/settings";
 import { type Backend, type BackendError, toBackendError } from "../lib/transport";
 import type { UpdateStatus } from "../lib/shell-bindings/UpdateStatus";
@@ -335,7 +335,7 @@ export const Settings: Component<SettingsProps> = (props) => {
                       </Match>
                       <Match when={updateView().step === "ready"}>
                         <p class="settings-saved" data-testid="update-verified">{props.t("updatesVerified")}</p>
-                        <button type="button" class="send-button" data-testid="restart-to-update" onClick={() => void updates.restart(false)}>{props.t("updatesRestart")}</button>
+                        <button type="button" class="send-button" data-testid="restart-to-update" data-reveal-focus ref={revealInPlace} onClick={() => void updates.restart(false)}>{props.t("updatesRestart")}</button>
                       </Match>
                       <Match when={updateView().step === "waitingForReplies"}>
                         <p class="settings-saved" role="status" data-testid="update-waiting">{props.t("updatesWaitingForReplies", { count: streamingOf(updateView()) })}</p>

@@ -118,3 +118,19 @@ function tryFocus(find: () => HTMLElement | null | undefined, frames: number, wi
   }
   if (frames > 0) requestAnimationFrame(() => { tryFocus(find, frames - 1, wish); });
 }
+
+/**
+ * Something that takes the place of the button that asked for it (a question, the next step of
+ * an update): brought into view inside a dialog's scrolling body, where it can land below the
+ * fold out of sight, and given the focus the vanished button had, on `element` or the descendant
+ * marked `data-reveal-focus` (a question's safe choice, so Enter never confirms by accident).
+ * Used as a `ref`, which runs before Solid puts the element in the document: hence the frame.
+ */
+export function revealInPlace(element: HTMLElement): void {
+  requestAnimationFrame(() => {
+    // (jsdom, the unit tests' document, has no layout and no scrollIntoView.)
+    if (typeof element.scrollIntoView === "function") element.scrollIntoView({ block: "nearest" });
+    const target = element.matches("[data-reveal-focus]") ? element : element.querySelector<HTMLElement>("[data-reveal-focus]");
+    target?.focus();
+  });
+}
