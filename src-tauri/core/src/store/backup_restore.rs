@@ -61,18 +61,7 @@ pub async fn stage(
         let version = applied.iter().copied().max().unwrap_or(0);
         upgrade_backup::write(&mut connection, data_dir, version, keep_backups).await?
     };
-    let staging = with_suffix(database, STAGING_SUFFIX);
-    remove_partial(&staging)?;
-    let copied = copy_and_verify(backup, &staging).await;
-    if let Err(error) = copied {
-        if let Err(cleanup) = remove_partial(&staging) {
-            tracing::warn!(%cleanup, "could not remove an unverified restore copy");
-        }
-        return Err(error);
-    }
-    let ready = with_suffix(database, READY_SUFFIX);
-    std::fs::rename(&staging, &ready).map_err(|error| LedgerError::io(&ready, error))?;
-    sync_folder(data_dir);
+    stage_verified_copy(database, backup, data_dir).await?;
     tracing::info!(
         backup = %backup.display(),
         previous = %previous_ledger.display(),
@@ -105,6 +94,23 @@ pub async fn stage_over_damaged(
             detail: error.to_string(),
         }
     })?;
+    stage_verified_copy(database, backup, data_dir).await?;
+    tracing::info!(
+        backup = %backup.display(),
+        damaged = %kept_at.display(),
+        "restore over a damaged ledger staged; it takes effect as the ledger opens"
+    );
+    Ok(restored)
+}
+
+/// Copies `backup` beside `database` under the staging name, verifies the copy, and renames it
+/// to the name `finish_pending` puts in place at the next open. A copy that fails verification
+/// is removed: only a verified one ever carries the ready name.
+async fn stage_verified_copy(
+    database: &Path,
+    backup: &Path,
+    data_dir: &Path,
+) -> Result<(), LedgerError> {
     let staging = with_suffix(database, STAGING_SUFFIX);
     remove_partial(&staging)?;
     if let Err(error) = copy_and_verify(backup, &staging).await {
@@ -116,12 +122,7 @@ pub async fn stage_over_damaged(
     let ready = with_suffix(database, READY_SUFFIX);
     std::fs::rename(&staging, &ready).map_err(|error| LedgerError::io(&ready, error))?;
     sync_folder(data_dir);
-    tracing::info!(
-        backup = %backup.display(),
-        damaged = %kept_at.display(),
-        "restore over a damaged ledger staged; it takes effect as the ledger opens"
-    );
-    Ok(restored)
+    Ok(())
 }
 
 /// `VACUUM INTO` `staging` from `backup` (read-only), synced, then checked against the backup.
