@@ -56,7 +56,7 @@ async fn main() {
         .await;
     }
     sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
-        .execute(ledger.pool())
+        .execute(ledger.pool().sqlite().expect("a SQLite ledger"))
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let database = folder.path().join("data").join("dossier.db");

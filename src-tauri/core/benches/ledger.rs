@@ -108,6 +108,8 @@ async fn main() {
     // 2. First page of sessions out of 10,000.
     let mut transaction = ledger
         .pool()
+        .sqlite()
+        .expect("a SQLite ledger")
         .begin()
         .await
         .unwrap_or_else(|error| panic!("{error}"));

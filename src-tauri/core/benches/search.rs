@@ -120,6 +120,8 @@ async fn main() {
     for batch in 0..sessions.div_ceil(500) {
         let mut transaction = ledger
             .pool()
+            .sqlite()
+            .expect("a SQLite ledger")
             .begin()
             .await
             .unwrap_or_else(|error| panic!("{error}"));
@@ -226,7 +228,7 @@ async fn main() {
          ELSE json_extract(data, '$.text') END AS BLOB))), 0) FROM part WHERE type IN ('text', 'reasoning', 'file')) \
          + (SELECT coalesce(sum(length(CAST(title AS BLOB))), 0) FROM session)",
     )
-    .fetch_one(ledger.pool())
+    .fetch_one(ledger.pool().sqlite().expect("a SQLite ledger"))
     .await
     .unwrap_or(0);
     // The index's size is the pages its tables own (dbstat). Dropping it and vacuuming, as an
@@ -236,7 +238,7 @@ async fn main() {
         "SELECT name, sum(pgsize) FROM dbstat WHERE name LIKE 'part_search%' \
          OR name LIKE 'title_search%' OR name = 'search_word' GROUP BY name ORDER BY 2 DESC",
     )
-    .fetch_all(ledger.pool())
+    .fetch_all(ledger.pool().sqlite().expect("a SQLite ledger"))
     .await
     .unwrap_or_else(|error| panic!("dbstat: {error}"));
     for (name, bytes) in &tables {
@@ -290,11 +292,11 @@ async fn main() {
         deleting.elapsed().as_secs_f64()
     );
     let page_size: i64 = sqlx::query_scalar("PRAGMA page_size")
-        .fetch_one(ledger.pool())
+        .fetch_one(ledger.pool().sqlite().expect("a SQLite ledger"))
         .await
         .unwrap_or(4096);
     let pages_before: i64 = sqlx::query_scalar("PRAGMA page_count")
-        .fetch_one(ledger.pool())
+        .fetch_one(ledger.pool().sqlite().expect("a SQLite ledger"))
         .await
         .unwrap_or(0);
     for statement in [
@@ -304,12 +306,12 @@ async fn main() {
         "VACUUM",
     ] {
         sqlx::query(statement)
-            .execute(ledger.pool())
+            .execute(ledger.pool().sqlite().expect("a SQLite ledger"))
             .await
             .unwrap_or_else(|error| panic!("{error}"));
     }
     let pages_after: i64 = sqlx::query_scalar("PRAGMA page_count")
-        .fetch_one(ledger.pool())
+        .fetch_one(ledger.pool().sqlite().expect("a SQLite ledger"))
         .await
         .unwrap_or(0);
     println!(

@@ -14,6 +14,7 @@ pub mod data_location;
 pub mod database;
 mod database_error;
 pub mod disk_space;
+pub mod engine;
 pub(crate) mod integrity_check;
 pub mod manual_backup;
 pub(crate) mod message_listing_json;
@@ -42,12 +43,9 @@ use process_lock::ProcessLock;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// The engine's connection pool, one connection and one open transaction. Floors above pass
-/// these back into the store's functions and never run SQL on them themselves.
-pub type Pool = sqlx::SqlitePool;
-pub type Connection = sqlx::SqliteConnection;
-pub type Transaction<'connection> = sqlx::Transaction<'connection, sqlx::Sqlite>;
-pub type PooledConnection = sqlx::pool::PoolConnection<sqlx::Sqlite>;
+/// The engine's connection pool, one connection and one open transaction (`engine`). Floors
+/// above pass these back into the store's functions and never run SQL on them themselves.
+pub use engine::{Connect, Connection, Pool, PooledConnection, Transaction};
 
 pub const DATABASE_FILE: &str = "dossier.db";
 
@@ -93,13 +91,13 @@ impl Store {
         if occupancy == Occupancy::Alone {
             backup_restore::finish_pending(&data_dir.join(DATABASE_FILE)).await?;
         }
-        let pool = database::open(&data_dir.join(DATABASE_FILE), keep_backups).await?;
+        let sqlite = database::open(&data_dir.join(DATABASE_FILE), keep_backups).await?;
         let ids = Arc::new(match clock {
             Some(clock) => IdGenerator::new(clock),
             None => IdGenerator::system(),
         });
-        let search_purge = search_purge::SearchPurge::start(pool.clone());
-        let checkpoint = database::BackgroundCheckpoint::start(pool.clone());
+        let search_purge = search_purge::SearchPurge::start(sqlite.clone());
+        let checkpoint = database::BackgroundCheckpoint::start(sqlite.clone());
         let store = Self {
             events: EventBus::new(ids.clone()),
             ids,
@@ -111,7 +109,7 @@ impl Store {
                 checkpoint: Some(checkpoint),
                 read_only: None,
             }),
-            pool,
+            pool: Pool::Sqlite(sqlite),
         };
         Ok((store, occupancy))
     }
@@ -144,7 +142,7 @@ impl Store {
                 checkpoint: None,
                 read_only: Some(read_only),
             }),
-            pool,
+            pool: Pool::Sqlite(pool),
         })
     }
 
@@ -189,20 +187,42 @@ impl Store {
         self.ids.now_millis()
     }
 
-    /// A write transaction (`BEGIN IMMEDIATE`, see `database::BEGIN_WRITE`).
-    pub async fn begin_write(&self) -> Result<Transaction<'static>, LedgerError> {
-        Ok(self.pool.begin_with(database::BEGIN_WRITE).await?)
+    /// A write transaction (on SQLite `BEGIN IMMEDIATE`, see `database::BEGIN_WRITE`).
+    pub async fn begin_write(&self) -> Result<Transaction, LedgerError> {
+        Ok(match &self.pool {
+            Pool::Sqlite(pool) => {
+                Transaction::Sqlite(pool.begin_with(database::BEGIN_WRITE).await?)
+            }
+            Pool::Postgres(pool) => Transaction::Postgres(pool.begin().await?),
+        })
     }
 
     /// One connection from the pool, for reads that must see one snapshot.
     pub async fn connection(&self) -> Result<PooledConnection, LedgerError> {
-        Ok(self.pool.acquire().await?)
+        self.pool.acquire().await
+    }
+
+    /// The SQLite pool, for what only a database file has (backups, restores); on Postgres
+    /// `NotOnPostgres` naming `operation`.
+    pub(crate) fn sqlite_pool(&self, operation: &str) -> Result<&sqlx::SqlitePool, LedgerError> {
+        self.pool
+            .sqlite()
+            .ok_or_else(|| engine::not_on_postgres(operation))
     }
 
     /// Asks the search purge for a run after text was deleted or rewritten (`search_purge`).
     pub fn wake_search_purge(&self) {
         if let Some(search_purge) = &self.upkeep.search_purge {
             search_purge.wake();
+        }
+    }
+
+    /// After a deletion, gives the freed pages of the database file back to the file system
+    /// (`disk_space`). Nothing on PostgreSQL, whose own vacuum does that.
+    pub async fn give_back_free_pages(&self) -> Result<(), LedgerError> {
+        match self.pool.sqlite() {
+            Some(pool) => disk_space::give_back_free_pages(pool).await,
+            None => Ok(()),
         }
     }
 
@@ -213,7 +233,7 @@ impl Store {
 
     /// "Back up now": a consistent copy of the ledger at `target` (`manual_backup`).
     pub async fn back_up_to(&self, target: &Path) -> Result<(), LedgerError> {
-        manual_backup::write_to(&self.pool, target).await
+        manual_backup::write_to(self.sqlite_pool("Backing up")?, target).await
     }
 
     /// Restoring, step one (`backup_restore::stage`): checks `backup`, backs up the ledger in use
@@ -224,7 +244,8 @@ impl Store {
         keep_backups: usize,
     ) -> Result<backup_restore::RestoreStaged, LedgerError> {
         let database = self.upkeep.data_dir.join(DATABASE_FILE);
-        backup_restore::stage(&self.pool, &database, backup, keep_backups).await
+        let pool = self.sqlite_pool("Restoring a backup")?;
+        backup_restore::stage(pool, &database, backup, keep_backups).await
     }
 
     /// Closes the pool, finishing in-flight writes, and lets go of the folder; used on shutdown
@@ -239,7 +260,10 @@ impl Store {
         if let Some(search_purge) = &self.upkeep.search_purge {
             search_purge.stop().await;
         }
-        database::close_pool(&self.pool).await;
+        match &self.pool {
+            Pool::Sqlite(pool) => database::close_pool(pool).await,
+            Pool::Postgres(pool) => pool.close().await,
+        }
         if let Err(error) = self.upkeep.process_lock.release(&self.upkeep.data_dir) {
             tracing::warn!(%error, "could not let go of the data folder's lock");
         }

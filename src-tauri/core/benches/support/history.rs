@@ -30,6 +30,8 @@ pub async fn fill(ledger: &Ledger, session_id: &str, history: &History) {
     let now = ledger.now();
     let mut transaction = ledger
         .pool()
+        .sqlite()
+        .expect("a SQLite ledger")
         .begin()
         .await
         .unwrap_or_else(|error| panic!("{error}"));

@@ -79,7 +79,7 @@ pub(crate) fn prepare_unchanged(parts: Vec<Part>) -> Vec<PreparedPart> {
 
 /// Writes pending blobs inside the caller's transaction and points their parts at them.
 pub(crate) async fn store(
-    transaction: &mut Transaction<'_>,
+    transaction: &mut Transaction,
     prepared: Vec<PreparedPart>,
     now: i64,
 ) -> Result<Vec<Part>, LedgerError> {

@@ -143,7 +143,7 @@ impl Reshaping<'_> {
 
     pub(crate) async fn insert_copies(
         &self,
-        connection: &mut crate::store::Connection,
+        connection: &mut impl crate::store::Connect,
         session_id: &str,
         messages: &[MessageWithParts],
         now: i64,

@@ -47,7 +47,7 @@ impl Reshaping<'_> {
         self.announce_usage(session, usage_changed);
         self.store.wake_search_purge();
         // A message can hold big attachments.
-        if let Err(error) = crate::store::disk_space::give_back_free_pages(&self.store.pool).await {
+        if let Err(error) = self.store.give_back_free_pages().await {
             tracing::warn!("the deleted message's disk space stays reserved for now: {error}");
         }
         Ok(())

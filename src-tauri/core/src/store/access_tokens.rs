@@ -6,6 +6,7 @@
 //! came; a team has a handful of tokens, so reading them all is cheap. Nothing is cached: a
 //! revoked token is refused by the very next request, in every process on the database.
 
+use crate::store::engine::{not_on_postgres, Connect, Connection};
 use crate::store::Store;
 use crate::wire::error::LedgerError;
 use base64::Engine;
@@ -80,10 +81,13 @@ impl Store {
         );
         let created = self.now();
         let mut transaction = self.begin_write().await?;
+        let Connection::Sqlite(connection) = transaction.connection() else {
+            return Err(not_on_postgres("Access tokens"));
+        };
         let taken: bool =
             sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM access_token WHERE name = ?)")
                 .bind(name)
-                .fetch_one(&mut *transaction)
+                .fetch_one(&mut *connection)
                 .await?;
         if taken {
             return Err(LedgerError::AccessTokenExists(name.to_string()));
@@ -92,7 +96,7 @@ impl Store {
             .bind(name)
             .bind(hash(&token).as_slice())
             .bind(created)
-            .execute(&mut *transaction)
+            .execute(&mut *connection)
             .await?;
         transaction.commit().await?;
         Ok(NewAccessToken {
@@ -104,11 +108,12 @@ impl Store {
 
     /// Oldest first.
     pub async fn access_tokens(&self) -> Result<Vec<AccessTokenSummary>, LedgerError> {
+        let pool = self.sqlite_pool("Access tokens")?;
         let rows = sqlx::query(
             "SELECT name, time_created, time_last_used FROM access_token \
              ORDER BY time_created, name",
         )
-        .fetch_all(&self.pool)
+        .fetch_all(pool)
         .await?;
         rows.iter()
             .map(|row| {
@@ -122,9 +127,10 @@ impl Store {
     }
 
     pub async fn revoke_access_token(&self, name: &str) -> Result<(), LedgerError> {
+        let pool = self.sqlite_pool("Access tokens")?;
         let removed = sqlx::query("DELETE FROM access_token WHERE name = ?")
             .bind(name)
-            .execute(&self.pool)
+            .execute(pool)
             .await?
             .rows_affected();
         if removed == 0 {
@@ -134,9 +140,10 @@ impl Store {
     }
 
     pub async fn has_access_tokens(&self) -> Result<bool, LedgerError> {
+        let pool = self.sqlite_pool("Access tokens")?;
         Ok(
             sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM access_token)")
-                .fetch_one(&self.pool)
+                .fetch_one(pool)
                 .await?,
         )
     }
@@ -144,9 +151,10 @@ impl Store {
     /// The name of the token `token` is, or `None` for an unknown or revoked one. Records the
     /// use (at most once a `LAST_USED_PRECISION_MILLIS`).
     pub async fn access_token_name(&self, token: &str) -> Result<Option<String>, LedgerError> {
+        let pool = self.sqlite_pool("Access tokens")?;
         let given = hash(token);
         let rows = sqlx::query("SELECT name, token_hash, time_last_used FROM access_token")
-            .fetch_all(&self.pool)
+            .fetch_all(pool)
             .await?;
         let mut found: Option<(String, Option<i64>)> = None;
         for row in &rows {
@@ -163,7 +171,7 @@ impl Store {
             sqlx::query("UPDATE access_token SET time_last_used = ? WHERE name = ?")
                 .bind(now)
                 .bind(&name)
-                .execute(&self.pool)
+                .execute(pool)
                 .await?;
         }
         Ok(Some(name))

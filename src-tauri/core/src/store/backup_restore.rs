@@ -19,7 +19,7 @@
 //! aside in `damaged/` instead, and `finish_pending` moves a file it cannot fold a log into
 //! there too, whole, rather than fail.
 
-use crate::store::{integrity_check, manual_backup, schema_upgrade, upgrade_backup, Pool};
+use crate::store::{integrity_check, manual_backup, schema_upgrade, upgrade_backup};
 use crate::wire::error::LedgerError;
 use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{ConnectOptions, Connection, SqliteConnection};
@@ -48,7 +48,7 @@ pub(crate) fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
 /// Checks `backup`, backs up the ledger open on `pool` (whose file is `database`), and leaves a
 /// verified copy of `backup` ready beside `database` for `finish_pending`.
 pub async fn stage(
-    pool: &Pool,
+    pool: &sqlx::SqlitePool,
     database: &Path,
     backup: &Path,
     keep_backups: usize,

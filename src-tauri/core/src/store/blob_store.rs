@@ -2,9 +2,9 @@
 //! megabytes of base64, so the database stays small and message listings stay fast; the bytes
 //! are fetched only when something needs them (a provider request, an export, a preview).
 
+use crate::store::engine::{not_on_postgres, Connect, Connection, Pool};
 use crate::wire::error::LedgerError;
 use sha2::{Digest, Sha256};
-use sqlx::{Sqlite, SqlitePool, Transaction};
 
 pub const BLOB_URL_PREFIX: &str = "dossier-blob:sha256-";
 
@@ -32,11 +32,15 @@ pub fn hash_from_url(url: &str) -> Option<&str> {
 
 /// Stores `bytes` (once per distinct content) inside the caller's transaction.
 pub async fn put(
-    transaction: &mut Transaction<'_, Sqlite>,
+    transaction: &mut impl Connect,
     mime: &str,
     bytes: &[u8],
     now: i64,
 ) -> Result<String, LedgerError> {
+    let transaction = match transaction.connection() {
+        Connection::Sqlite(transaction) => transaction,
+        Connection::Postgres(_) => return Err(not_on_postgres("blob_store::put")),
+    };
     let hash = hash_of(bytes);
     sqlx::query(
         "INSERT INTO blob (hash, mime, size, bytes, time_created) VALUES (?, ?, ?, ?, ?)
@@ -47,12 +51,19 @@ pub async fn put(
     .bind(i64::try_from(bytes.len()).unwrap_or(i64::MAX))
     .bind(bytes)
     .bind(now)
-    .execute(&mut **transaction)
+    .execute(transaction)
     .await?;
     Ok(hash)
 }
 
-pub async fn get(pool: &SqlitePool, hash: &str) -> Result<Option<Blob>, LedgerError> {
+pub async fn get(pool: &Pool, hash: &str) -> Result<Option<Blob>, LedgerError> {
+    match pool {
+        Pool::Sqlite(pool) => get_from_file(pool, hash).await,
+        Pool::Postgres(_) => Err(not_on_postgres("blob_store::get")),
+    }
+}
+
+async fn get_from_file(pool: &sqlx::SqlitePool, hash: &str) -> Result<Option<Blob>, LedgerError> {
     let row: Option<(String, Vec<u8>)> =
         sqlx::query_as("SELECT mime, bytes FROM blob WHERE hash = ?")
             .bind(hash)
@@ -62,11 +73,15 @@ pub async fn get(pool: &SqlitePool, hash: &str) -> Result<Option<Blob>, LedgerEr
 }
 
 /// Turns a blob reference back into the `data:` URL a provider or an export needs.
-pub async fn inline_url(pool: &SqlitePool, url: &str) -> Result<String, LedgerError> {
+pub async fn inline_url(pool: &Pool, url: &str) -> Result<String, LedgerError> {
+    let pool = match pool {
+        Pool::Sqlite(pool) => pool,
+        Pool::Postgres(_) => return Err(not_on_postgres("blob_store::inline_url")),
+    };
     let Some(hash) = hash_from_url(url) else {
         return Ok(url.to_string());
     };
-    let blob = get(pool, hash)
+    let blob = get_from_file(pool, hash)
         .await?
         .ok_or_else(|| LedgerError::Corrupt(format!("attachment {hash} is missing")))?;
     Ok(crate::wire::data_url::build(&blob.mime, &blob.bytes))

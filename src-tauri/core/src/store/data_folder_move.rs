@@ -103,9 +103,10 @@ impl Store {
         let database = target.join(DATABASE_FILE);
         let moving = with_suffix(&database, MOVING_SUFFIX);
         // No write lands in the old ledger from here on; the copy sees every committed one.
-        let writes_stopped = self.pool.begin_with(database::BEGIN_WRITE).await?;
+        let pool = self.sqlite_pool("Moving the data folder")?;
+        let writes_stopped = pool.begin_with(database::BEGIN_WRITE).await?;
         let expected = {
-            let mut reader = self.pool.acquire().await?;
+            let mut reader = pool.acquire().await?;
             copy_checked(&mut reader, &moving, |detail| {
                 LedgerError::MoveNotVerified {
                     target: target.display().to_string(),

@@ -29,11 +29,19 @@ impl From<sqlx::Error> for LedgerError {
 /// The variant of a database error a person can act on, if it is one.
 fn actionable(error: &sqlx::Error) -> Option<LedgerError> {
     let primary_code = match error {
-        sqlx::Error::Database(database) => database
-            .code()
-            .and_then(|code| code.parse::<i32>().ok())
-            // sqlx reports the extended code; its low byte is the primary one.
-            .map(|code| code & 0xff),
+        // Only SQLite's numeric codes: Postgres reports SQLSTATEs such as "23505", which
+        // would parse as numbers too and could be mistaken for SQLite's.
+        sqlx::Error::Database(database)
+            if database
+                .try_downcast_ref::<sqlx::sqlite::SqliteError>()
+                .is_some() =>
+        {
+            database
+                .code()
+                .and_then(|code| code.parse::<i32>().ok())
+                // sqlx reports the extended code; its low byte is the primary one.
+                .map(|code| code & 0xff)
+        }
         sqlx::Error::Io(io)
             if io
                 .raw_os_error()

@@ -4,9 +4,7 @@
 //! database, one cut short or damaged, another program's database, and one from a newer Dossier,
 //! each with its own error. Nothing here replaces the ledger in use (restoring is not done yet).
 
-use crate::store::{
-    backup_restore, database, integrity_check, schema_upgrade, upgrade_backup, Pool,
-};
+use crate::store::{backup_restore, database, integrity_check, schema_upgrade, upgrade_backup};
 use crate::wire::error::LedgerError;
 use sqlx::Connection;
 use std::io::Read;
@@ -25,7 +23,7 @@ pub struct BackupSummary {
 /// Writes a consistent copy of the ledger to `target` (`VACUUM INTO` a temporary file beside it,
 /// synced, then renamed over `target`), so a crash or a full disk never leaves a half backup
 /// under the chosen name.
-pub async fn write_to(pool: &Pool, target: &Path) -> Result<(), LedgerError> {
+pub async fn write_to(pool: &sqlx::SqlitePool, target: &Path) -> Result<(), LedgerError> {
     let mut partial = target.as_os_str().to_os_string();
     partial.push(".partial");
     let partial = PathBuf::from(partial);

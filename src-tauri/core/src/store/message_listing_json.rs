@@ -158,7 +158,7 @@ impl Store {
         session_id: &str,
         query: &MessageQuery,
     ) -> Result<MessagePageJson, LedgerError> {
-        let mut connection = self.pool.acquire().await?;
+        let mut connection = self.sqlite_pool("Listing messages")?.acquire().await?;
         // One read transaction, so the page's bounds and its messages come from the same
         // snapshot even while a reply is being written.
         let mut transaction = connection.begin().await?;

@@ -1,13 +1,13 @@
 //! Rows of the `message` and `part` tables: writing a message with its parts, and reading a
 //! session's messages in stored order, a page at a time.
 
+use crate::store::engine::{not_on_postgres, Connect, Connection, Pool};
 use crate::store::search_index;
-use crate::store::Pool;
 use crate::wire::error::LedgerError;
 use crate::wire::message::{Message, MessageWithParts, UserMessage};
 use crate::wire::part::{Part, PartBody};
 use sqlx::sqlite::SqliteRow;
-use sqlx::{Row, SqliteConnection, SqlitePool};
+use sqlx::Row;
 use std::collections::HashMap;
 
 /// `limit` newest messages older than `before` (a cursor from a previous page); `None` for
@@ -51,11 +51,15 @@ fn corrupt(what: &str, error: serde_json::Error) -> LedgerError {
 }
 
 pub async fn insert_message(
-    connection: &mut SqliteConnection,
+    connection: &mut impl Connect,
     message: &Message,
     seq: i64,
     now: i64,
 ) -> Result<(), LedgerError> {
+    let connection = match connection.connection() {
+        Connection::Sqlite(connection) => connection,
+        Connection::Postgres(_) => return Err(not_on_postgres("message_store::insert_message")),
+    };
     let data = serde_json::to_string(message).map_err(|error| corrupt("message", error))?;
     let result = sqlx::query(
         "INSERT INTO message (id, session_id, seq, role, time_created, time_updated, data) \
@@ -78,10 +82,14 @@ pub async fn insert_message(
 
 /// Rewrites an existing message's data (an assistant growing, a finish or an error).
 pub async fn update_message(
-    connection: &mut SqliteConnection,
+    connection: &mut impl Connect,
     message: &Message,
     now: i64,
 ) -> Result<(), LedgerError> {
+    let connection = match connection.connection() {
+        Connection::Sqlite(connection) => connection,
+        Connection::Postgres(_) => return Err(not_on_postgres("message_store::update_message")),
+    };
     let data = serde_json::to_string(message).map_err(|error| corrupt("message", error))?;
     let result = sqlx::query(
         "UPDATE message SET data = ?, time_updated = ? WHERE id = ? AND session_id = ?",
@@ -102,11 +110,15 @@ pub async fn update_message(
 }
 
 pub async fn insert_part(
-    connection: &mut SqliteConnection,
+    connection: &mut impl Connect,
     part: &Part,
     seq: i64,
     now: i64,
 ) -> Result<(), LedgerError> {
+    let connection = match connection.connection() {
+        Connection::Sqlite(connection) => connection,
+        Connection::Postgres(_) => return Err(not_on_postgres("message_store::insert_part")),
+    };
     let data = serde_json::to_string(&part.body).map_err(|error| corrupt("part", error))?;
     // A savepoint (or a transaction, if the caller has none) so the part and its index row
     // are written together.
@@ -135,10 +147,14 @@ pub async fn insert_part(
 
 /// Rewrites an existing part's body; returns false when no such part exists.
 pub async fn update_part(
-    connection: &mut SqliteConnection,
+    connection: &mut impl Connect,
     part: &Part,
     now: i64,
 ) -> Result<bool, LedgerError> {
+    let connection = match connection.connection() {
+        Connection::Sqlite(connection) => connection,
+        Connection::Postgres(_) => return Err(not_on_postgres("message_store::update_part")),
+    };
     let data = serde_json::to_string(&part.body).map_err(|error| corrupt("part", error))?;
     // The update trigger drops the old index row; the new one is written in the same savepoint.
     let mut transaction = crate::store::database::begin_write(connection).await?;
@@ -200,10 +216,14 @@ fn assemble(
 }
 
 pub async fn list(
-    pool: &SqlitePool,
+    pool: &Pool,
     session_id: &str,
     query: &MessageQuery,
 ) -> Result<MessagePage, LedgerError> {
+    let pool = match pool {
+        Pool::Sqlite(pool) => pool,
+        Pool::Postgres(_) => return Err(not_on_postgres("message_store::list")),
+    };
     let before = query.before_seq()?;
     let limit = query.limit.filter(|limit| *limit > 0).map(i64::from);
     // Newest `limit` first, then flipped to oldest-first.
@@ -245,10 +265,14 @@ pub async fn list(
 }
 
 pub async fn get(
-    connection: &mut SqliteConnection,
+    connection: &mut impl Connect,
     session_id: &str,
     message_id: &str,
 ) -> Result<MessageWithParts, LedgerError> {
+    let connection = match connection.connection() {
+        Connection::Sqlite(connection) => connection,
+        Connection::Postgres(_) => return Err(not_on_postgres("message_store::get")),
+    };
     let message_rows =
         sqlx::query("SELECT id, seq, data FROM message WHERE session_id = ? AND id = ?")
             .bind(session_id)
@@ -275,10 +299,14 @@ pub async fn get(
 }
 
 pub async fn seq_of(
-    connection: &mut SqliteConnection,
+    connection: &mut impl Connect,
     session_id: &str,
     message_id: &str,
 ) -> Result<Option<i64>, LedgerError> {
+    let connection = match connection.connection() {
+        Connection::Sqlite(connection) => connection,
+        Connection::Postgres(_) => return Err(not_on_postgres("message_store::seq_of")),
+    };
     Ok(
         sqlx::query_scalar("SELECT seq FROM message WHERE session_id = ? AND id = ?")
             .bind(session_id)
@@ -291,9 +319,15 @@ pub async fn seq_of(
 /// The session's newest user message, if there is one: its model is the "current model"
 /// fallback, its agent the one a summary runs under.
 pub async fn newest_user_message(
-    connection: &mut SqliteConnection,
+    connection: &mut impl Connect,
     session_id: &str,
 ) -> Result<Option<UserMessage>, LedgerError> {
+    let connection = match connection.connection() {
+        Connection::Sqlite(connection) => connection,
+        Connection::Postgres(_) => {
+            return Err(not_on_postgres("message_store::newest_user_message"))
+        }
+    };
     let row = sqlx::query(
         "SELECT data FROM message WHERE session_id = ? AND role = 'user' ORDER BY seq DESC LIMIT 1",
     )
@@ -311,10 +345,14 @@ pub async fn newest_user_message(
 
 /// Deletes the session's messages from sequence `from_seq` on; returns their ids in order.
 pub async fn delete_from(
-    connection: &mut SqliteConnection,
+    connection: &mut impl Connect,
     session_id: &str,
     from_seq: i64,
 ) -> Result<Vec<String>, LedgerError> {
+    let connection = match connection.connection() {
+        Connection::Sqlite(connection) => connection,
+        Connection::Postgres(_) => return Err(not_on_postgres("message_store::delete_from")),
+    };
     let ids: Vec<String> =
         sqlx::query_scalar("DELETE FROM message WHERE session_id = ? AND seq >= ? RETURNING id")
             .bind(session_id)
@@ -326,10 +364,14 @@ pub async fn delete_from(
 
 /// Deletes the parts of one message from part `part_id` on (in stored order); returns their ids.
 pub async fn delete_parts_from(
-    connection: &mut SqliteConnection,
+    connection: &mut impl Connect,
     message_id: &str,
     part_id: &str,
 ) -> Result<Vec<String>, LedgerError> {
+    let connection = match connection.connection() {
+        Connection::Sqlite(connection) => connection,
+        Connection::Postgres(_) => return Err(not_on_postgres("message_store::delete_parts_from")),
+    };
     let ids: Vec<String> = sqlx::query_scalar(
         "DELETE FROM part WHERE message_id = ? AND seq >= (SELECT seq FROM part WHERE id = ? AND message_id = ?) RETURNING id",
     )
@@ -342,6 +384,10 @@ pub async fn delete_parts_from(
 }
 /// The replies left open — no `time.completed`, no error — as (session id, message id).
 pub async fn open_replies(pool: &Pool) -> Result<Vec<(String, String)>, LedgerError> {
+    let pool = match pool {
+        Pool::Sqlite(pool) => pool,
+        Pool::Postgres(_) => return Err(not_on_postgres("message_store::open_replies")),
+    };
     Ok(sqlx::query_as(
         "SELECT session_id, id FROM message WHERE role = 'assistant' \
          AND json_extract(data, '$.time.completed') IS NULL \

@@ -2,12 +2,12 @@
 //! for good when the next prompt arrives (inside that prompt's transaction), and the marker is
 //! cleared.
 
+use crate::store::engine::{not_on_postgres, Connect, Connection};
 use crate::store::message_store;
 use crate::store::session_store;
 use crate::store::session_usage;
 use crate::wire::error::LedgerError;
 use crate::wire::session::Session;
-use sqlx::SqliteConnection;
 
 #[derive(Debug, Default)]
 pub(crate) struct Removed {
@@ -17,9 +17,13 @@ pub(crate) struct Removed {
 }
 
 pub(crate) async fn apply(
-    connection: &mut SqliteConnection,
+    connection: &mut impl Connect,
     session: &mut Session,
 ) -> Result<Removed, LedgerError> {
+    let connection = match connection.connection() {
+        Connection::Sqlite(connection) => connection,
+        Connection::Postgres(_) => return Err(not_on_postgres("revert_cleanup::apply")),
+    };
     let Some(marker) = session.revert.take() else {
         return Ok(Removed::default());
     };

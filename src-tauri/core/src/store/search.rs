@@ -168,7 +168,7 @@ impl Store {
         } else {
             EXCERPTS_PER_SESSION
         };
-        let mut connection = self.pool.acquire().await?;
+        let mut connection = self.sqlite_pool("Search")?.acquire().await?;
         let expression = expression(&mut connection, &terms).await?;
         // Both filters are always in the statement so it binds the same values either way.
         let filters = format!(

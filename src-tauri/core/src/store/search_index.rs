@@ -10,6 +10,7 @@
 //! missing, never stale text — and the functions here only ever add a row to a rowid the
 //! triggers have cleared (a plain INSERT: REPLACE would write a needless tombstone).
 
+use crate::store::engine::{not_on_postgres, Connect, Connection};
 use crate::store::search_text;
 use crate::wire::error::LedgerError;
 use crate::wire::part::PartBody;
@@ -50,10 +51,14 @@ async fn remember_words(
 /// Indexes the part just inserted or updated at `rowid`. Call inside the transaction that wrote
 /// it.
 pub async fn index_part(
-    connection: &mut SqliteConnection,
+    connection: &mut impl Connect,
     rowid: i64,
     body: &PartBody,
 ) -> Result<(), LedgerError> {
+    let connection = match connection.connection() {
+        Connection::Sqlite(connection) => connection,
+        Connection::Postgres(_) => return Err(not_on_postgres("search_index::index_part")),
+    };
     let Some(text) = searchable_text(body) else {
         return Ok(());
     };
@@ -84,10 +89,14 @@ fn still_streaming(body: &PartBody) -> bool {
 
 /// Indexes the title of the session just inserted at `rowid`, or whose title just changed.
 pub async fn index_title(
-    connection: &mut SqliteConnection,
+    connection: &mut impl Connect,
     rowid: i64,
     title: &str,
 ) -> Result<(), LedgerError> {
+    let connection = match connection.connection() {
+        Connection::Sqlite(connection) => connection,
+        Connection::Postgres(_) => return Err(not_on_postgres("search_index::index_title")),
+    };
     let tokens = search_text::index_tokens(title);
     sqlx::query("INSERT INTO title_search (rowid, title) VALUES (?, ?)")
         .bind(rowid)

@@ -102,7 +102,7 @@ impl Store {
             return Ok(0);
         };
         let _running = search_purge.running.lock().await;
-        purge_deleted_words(&self.pool).await
+        purge_deleted_words(self.sqlite_pool("Purging deleted words")?).await
     }
 }
 

@@ -186,7 +186,7 @@ impl Store {
             });
         }
         self.wake_search_purge();
-        if let Err(error) = crate::store::disk_space::give_back_free_pages(&self.pool).await {
+        if let Err(error) = self.give_back_free_pages().await {
             tracing::warn!("the deleted session's disk space stays reserved for now: {error}");
         }
     }

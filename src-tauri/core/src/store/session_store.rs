@@ -1,12 +1,13 @@
 //! Rows of the `session` table and the queries over them: create, read, newest-first pages with
 //! a keyset cursor, partial updates, and deletion with descendants.
 
+use crate::store::engine::{not_on_postgres, Connect, Connection, Pool};
 use crate::store::search_index;
 use crate::wire::error::LedgerError;
 use crate::wire::permission::Ruleset;
 use crate::wire::session::{CacheTokens, RevertMarker, Session, SessionModel, SessionTime, Tokens};
 use sqlx::sqlite::SqliteRow;
-use sqlx::{QueryBuilder, Row, Sqlite, SqliteConnection, SqlitePool};
+use sqlx::{QueryBuilder, Row, Sqlite};
 
 const COLUMNS: &str = "id, parent_id, slug, project_id, directory, title, version, agent, model, \
     permission, revert, summary, cost, tokens_input, tokens_output, tokens_reasoning, \
@@ -107,10 +108,11 @@ fn to_json<T: serde::Serialize>(value: Option<&T>) -> Result<Option<String>, Led
         .transpose()
 }
 
-pub async fn insert(
-    connection: &mut SqliteConnection,
-    session: &Session,
-) -> Result<(), LedgerError> {
+pub async fn insert(connection: &mut impl Connect, session: &Session) -> Result<(), LedgerError> {
+    let connection = match connection.connection() {
+        Connection::Sqlite(connection) => connection,
+        Connection::Postgres(_) => return Err(not_on_postgres("session_store::insert")),
+    };
     // A savepoint (or a transaction, if the caller has none): the session and its title's
     // index row are written together.
     let mut transaction = crate::store::database::begin_write(connection).await?;
@@ -148,10 +150,11 @@ pub async fn insert(
     Ok(())
 }
 
-pub async fn find(
-    connection: &mut SqliteConnection,
-    id: &str,
-) -> Result<Option<Session>, LedgerError> {
+pub async fn find(connection: &mut impl Connect, id: &str) -> Result<Option<Session>, LedgerError> {
+    let connection = match connection.connection() {
+        Connection::Sqlite(connection) => connection,
+        Connection::Postgres(_) => return Err(not_on_postgres("session_store::find")),
+    };
     let row = sqlx::query(&format!("SELECT {COLUMNS} FROM session WHERE id = ?"))
         .bind(id)
         .fetch_optional(connection)
@@ -159,7 +162,7 @@ pub async fn find(
     row.as_ref().map(from_row).transpose()
 }
 
-pub async fn get(connection: &mut SqliteConnection, id: &str) -> Result<Session, LedgerError> {
+pub async fn get(connection: &mut impl Connect, id: &str) -> Result<Session, LedgerError> {
     find(connection, id)
         .await?
         .ok_or_else(|| LedgerError::SessionNotFound(id.to_string()))
@@ -175,12 +178,16 @@ pub enum UsageChange {
 
 /// Adds a step's cost and tokens to the session's totals, or takes them out.
 pub async fn change_usage(
-    connection: &mut SqliteConnection,
+    connection: &mut impl Connect,
     session_id: &str,
     change: UsageChange,
     cost: f64,
     tokens: &Tokens,
 ) -> Result<(), LedgerError> {
+    let connection = match connection.connection() {
+        Connection::Sqlite(connection) => connection,
+        Connection::Postgres(_) => return Err(not_on_postgres("session_store::change_usage")),
+    };
     let sign = match change {
         UsageChange::Add => 1,
         UsageChange::Remove => -1,
@@ -206,7 +213,11 @@ pub async fn change_usage(
 }
 
 /// Writes every mutable column of `session` back (one row, inside the caller's transaction).
-pub async fn save(connection: &mut SqliteConnection, session: &Session) -> Result<(), LedgerError> {
+pub async fn save(connection: &mut impl Connect, session: &Session) -> Result<(), LedgerError> {
+    let connection = match connection.connection() {
+        Connection::Sqlite(connection) => connection,
+        Connection::Postgres(_) => return Err(not_on_postgres("session_store::save")),
+    };
     let mut transaction = crate::store::database::begin_write(connection).await?;
     // The title's index row is rewritten only when the title changes (the update trigger has
     // dropped it then); sessions are saved far more often than renamed.
@@ -245,10 +256,14 @@ pub async fn save(connection: &mut SqliteConnection, session: &Session) -> Resul
 /// Reserves `count` consecutive sequence numbers in the session and returns the first. Being
 /// a write, it also takes SQLite's write lock at the start of the caller's transaction.
 pub async fn reserve_sequence(
-    connection: &mut SqliteConnection,
+    connection: &mut impl Connect,
     session_id: &str,
     count: i64,
 ) -> Result<i64, LedgerError> {
+    let connection = match connection.connection() {
+        Connection::Sqlite(connection) => connection,
+        Connection::Postgres(_) => return Err(not_on_postgres("session_store::reserve_sequence")),
+    };
     let last: Option<i64> = sqlx::query_scalar(
         "UPDATE session SET last_seq = last_seq + ? WHERE id = ? RETURNING last_seq",
     )
@@ -260,7 +275,11 @@ pub async fn reserve_sequence(
     Ok(last - count + 1)
 }
 
-pub async fn list(pool: &SqlitePool, query: &SessionQuery) -> Result<SessionPage, LedgerError> {
+pub async fn list(pool: &Pool, query: &SessionQuery) -> Result<SessionPage, LedgerError> {
+    let pool = match pool {
+        Pool::Sqlite(pool) => pool,
+        Pool::Postgres(_) => return Err(not_on_postgres("session_store::list")),
+    };
     let limit = query.limit.unwrap_or(DEFAULT_PAGE).clamp(1, MAX_PAGE);
     let mut builder: QueryBuilder<Sqlite> =
         QueryBuilder::new(format!("SELECT {COLUMNS} FROM session WHERE 1 = 1"));
@@ -333,7 +352,11 @@ fn escape_like(text: &str) -> String {
         .replace('_', "\\_")
 }
 
-pub async fn children(pool: &SqlitePool, parent_id: &str) -> Result<Vec<Session>, LedgerError> {
+pub async fn children(pool: &Pool, parent_id: &str) -> Result<Vec<Session>, LedgerError> {
+    let pool = match pool {
+        Pool::Sqlite(pool) => pool,
+        Pool::Postgres(_) => return Err(not_on_postgres("session_store::children")),
+    };
     let rows = sqlx::query(&format!(
         "SELECT {COLUMNS} FROM session WHERE parent_id = ? ORDER BY time_created, id"
     ))
@@ -345,9 +368,13 @@ pub async fn children(pool: &SqlitePool, parent_id: &str) -> Result<Vec<Session>
 
 /// The session and all its descendants, deepest last.
 pub async fn with_descendants(
-    connection: &mut SqliteConnection,
+    connection: &mut impl Connect,
     id: &str,
 ) -> Result<Vec<Session>, LedgerError> {
+    let connection = match connection.connection() {
+        Connection::Sqlite(connection) => connection,
+        Connection::Postgres(_) => return Err(not_on_postgres("session_store::with_descendants")),
+    };
     let rows = sqlx::query(&format!(
         "WITH RECURSIVE tree(id) AS (SELECT id FROM session WHERE id = ? \
          UNION ALL SELECT session.id FROM session JOIN tree ON session.parent_id = tree.id) \
@@ -359,7 +386,11 @@ pub async fn with_descendants(
     rows.iter().map(from_row).collect()
 }
 
-pub async fn delete(connection: &mut SqliteConnection, id: &str) -> Result<(), LedgerError> {
+pub async fn delete(connection: &mut impl Connect, id: &str) -> Result<(), LedgerError> {
+    let connection = match connection.connection() {
+        Connection::Sqlite(connection) => connection,
+        Connection::Postgres(_) => return Err(not_on_postgres("session_store::delete")),
+    };
     // Children, messages and parts go with it through ON DELETE CASCADE.
     sqlx::query("DELETE FROM session WHERE id = ?")
         .bind(id)

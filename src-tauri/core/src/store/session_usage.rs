@@ -4,11 +4,11 @@
 //! (`revert_cleanup`), and summed afresh for a fork or an import, which copy only some steps or
 //! come from a file whose totals may say anything.
 
+use crate::store::engine::{not_on_postgres, Connect, Connection};
 use crate::store::session_store::{self, UsageChange};
 use crate::wire::error::LedgerError;
 use crate::wire::part::PartBody;
 use crate::wire::session::{Session, Tokens};
-use sqlx::SqliteConnection;
 
 /// Sets `session`'s totals to the sum of the steps among `parts`.
 pub(crate) fn total_of_steps<'a>(
@@ -33,10 +33,14 @@ pub(crate) fn total_of_steps<'a>(
 /// Takes the usage of the stored step-finish parts among `data` (part `data` columns) out of
 /// the session's row; returns whether there was any.
 pub(crate) async fn remove_stored(
-    connection: &mut SqliteConnection,
+    connection: &mut impl Connect,
     session_id: &str,
     data: &[String],
 ) -> Result<bool, LedgerError> {
+    let connection = match connection.connection() {
+        Connection::Sqlite(connection) => connection,
+        Connection::Postgres(_) => return Err(not_on_postgres("session_usage::remove_stored")),
+    };
     let mut removed = false;
     for json in data {
         let body: PartBody = serde_json::from_str(json)

@@ -106,6 +106,9 @@ pub enum LedgerError {
     Migration(Box<dyn std::error::Error + Send + Sync>),
     #[error("Stored data is unreadable: {0}")]
     Corrupt(String),
+    /// An operation the PostgreSQL engine does not have yet (`store::engine::not_on_postgres`).
+    #[error("{0} is not available on a PostgreSQL ledger yet.")]
+    NotOnPostgres(String),
     /// A file chosen as a backup is not an SQLite database at all.
     #[error("{path} is not a Dossier backup: it is not a database file at all. Nothing was changed; choose a file that Dossier's \"Back up now\" or its automatic backups wrote.")]
     BackupNotADatabase { path: String },
@@ -266,6 +269,7 @@ impl LedgerError {
             | Self::Database(_)
             | Self::Migration(_)
             | Self::Corrupt(_)
+            | Self::NotOnPostgres(_)
             | Self::MigrationFailed { .. }
             | Self::DatabaseDamaged { .. }
             | Self::RestoreNotVerified { .. }

@@ -38,7 +38,7 @@ async fn titles(ledger: &Ledger) -> BTreeSet<String> {
 
 async fn integrity(ledger: &Ledger) -> String {
     sqlx::query_scalar("PRAGMA integrity_check")
-        .fetch_one(ledger.pool())
+        .fetch_one(ledger.pool().sqlite().expect("a SQLite ledger"))
         .await
         .unwrap()
 }

@@ -264,7 +264,7 @@ async fn damaged_with_backup(whole_header: bool) -> (tempfile::TempDir, PathBuf,
     titled(&test.ledger, "after the backup").await;
     // Every page in the file, none left in the log where the damage would not reach it.
     let (busy, _, _): (i64, i64, i64) = sqlx::query_as("PRAGMA wal_checkpoint(TRUNCATE)")
-        .fetch_one(test.ledger.pool())
+        .fetch_one(test.ledger.pool().sqlite().expect("a SQLite ledger"))
         .await
         .unwrap();
     assert_eq!(busy, 0);
@@ -382,7 +382,7 @@ async fn a_staged_restore_is_put_in_place_before_the_newer_database_check() {
         "INSERT INTO migration_app_version VALUES (5000, '9.0.0')",
     ] {
         sqlx::query(statement)
-            .execute(test.ledger.pool())
+            .execute(test.ledger.pool().sqlite().expect("a SQLite ledger"))
             .await
             .unwrap();
     }

@@ -81,7 +81,7 @@ async fn killed_ingest_never_leaves_half_a_prompt() {
         let ledger = dossier_core::start_up::open(options(folder.path(), "{}"))
             .await
             .unwrap_or_else(|error| panic!("round {round}: {error}"));
-        let pool = ledger.pool();
+        let pool = ledger.pool().sqlite().expect("a SQLite ledger");
         let orphan_messages: i64 = sqlx::query_scalar("SELECT count(*) FROM message WHERE NOT EXISTS (SELECT 1 FROM part WHERE part.message_id = message.id)")
             .fetch_one(pool)
             .await

@@ -96,7 +96,7 @@ async fn killed_move_leaves_exactly_one_whole_ledger_in_use() {
             .await
             .unwrap_or_else(|error| panic!("round {round}: {error}"));
         let integrity: String = sqlx::query_scalar("PRAGMA integrity_check")
-            .fetch_one(ledger.pool())
+            .fetch_one(ledger.pool().sqlite().expect("a SQLite ledger"))
             .await
             .unwrap();
         assert_eq!(integrity, "ok", "round {round}");

@@ -74,7 +74,12 @@ async fn deleting_a_session_shrinks_the_database_file_by_its_attachments() {
         ],
     )
     .await;
-    let pool = test.ledger.pool().clone();
+    let pool = test
+        .ledger
+        .pool()
+        .sqlite()
+        .expect("a SQLite ledger")
+        .clone();
     let before = database_bytes(&pool).await;
     assert!(before > ATTACHMENT_BYTES as i64, "{before} bytes");
     let shown_before = storage_use(&test);
@@ -146,6 +151,8 @@ async fn a_database_that_kept_its_free_pages_is_converted_once_and_search_still_
     // Turn the file back into one made before incremental vacuum: auto_vacuum = NONE.
     let mut connection = first
         .pool()
+        .sqlite()
+        .expect("a SQLite ledger")
         .acquire()
         .await
         .unwrap_or_else(|error| panic!("{error}"));

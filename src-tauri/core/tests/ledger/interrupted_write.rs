@@ -92,7 +92,7 @@ async fn a_write_cut_off_by_a_crash_is_undone_at_open_and_nothing_committed_is_l
         .unwrap_or_else(|error| panic!("{error:?}: {error}"));
     assert_eq!(titles(&reopened).await, committed);
     let check: String = sqlx::query_scalar("PRAGMA integrity_check")
-        .fetch_one(reopened.pool())
+        .fetch_one(reopened.pool().sqlite().expect("a SQLite ledger"))
         .await
         .unwrap();
     assert_eq!(check, "ok");

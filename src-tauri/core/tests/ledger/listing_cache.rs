@@ -147,7 +147,7 @@ async fn a_kept_listing_follows_a_write_no_ledger_function_made() {
     let elsewhere = listed(&test, &other.id).await;
     assert!(before.contains("words 3"));
 
-    let pool = test.ledger.pool();
+    let pool = test.ledger.pool().sqlite().expect("a SQLite ledger");
     sqlx::query("UPDATE part SET data = replace(data, 'words 3', 'changed behind its back')")
         .execute(pool)
         .await

@@ -1025,6 +1025,8 @@ async fn revert_marker_is_cleaned_up_by_the_next_prompt() {
     let mut connection = test
         .ledger
         .pool()
+        .sqlite()
+        .expect("a SQLite ledger")
         .acquire()
         .await
         .unwrap_or_else(|error| panic!("{error}"));

@@ -38,7 +38,7 @@ async fn newer_ledger() -> (TestLedger, String, String) {
         "PRAGMA wal_checkpoint(TRUNCATE)",
     ] {
         sqlx::query(statement)
-            .execute(test.ledger.pool())
+            .execute(test.ledger.pool().sqlite().expect("a SQLite ledger"))
             .await
             .unwrap_or_else(|error| panic!("{statement}: {error}"));
     }

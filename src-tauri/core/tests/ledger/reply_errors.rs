@@ -413,7 +413,7 @@ async fn a_reply_the_ledger_could_not_record_tells_the_person_why_it_stopped() {
 
     // The ledger stops accepting the reply's parts mid-stream (as a failing disk would).
     sqlx::query("ALTER TABLE part RENAME TO part_elsewhere")
-        .execute(test.ledger.pool())
+        .execute(test.ledger.pool().sqlite().expect("a SQLite ledger"))
         .await
         .unwrap_or_else(|error| panic!("{error}"));
 

@@ -60,6 +60,8 @@ async fn store_reply(
         .collect();
     let mut transaction = ledger
         .pool()
+        .sqlite()
+        .expect("a SQLite ledger")
         .begin()
         .await
         .unwrap_or_else(|error| panic!("{error}"));

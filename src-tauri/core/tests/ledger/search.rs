@@ -179,7 +179,7 @@ async fn index_follows_title_edits_deletes_and_archiving() {
         "SELECT (SELECT count(*) FROM part_search WHERE part_search MATCH 'marmalade OR recipe') \
          + (SELECT count(*) FROM title_search WHERE title_search MATCH 'lunch')",
     )
-    .fetch_one(test.ledger.pool())
+    .fetch_one(test.ledger.pool().sqlite().expect("a SQLite ledger"))
     .await
     .unwrap_or(-1);
     assert_eq!(
@@ -233,6 +233,8 @@ async fn index_follows_part_updates() {
     let mut connection = test
         .ledger
         .pool()
+        .sqlite()
+        .expect("a SQLite ledger")
         .acquire()
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -456,7 +458,7 @@ async fn a_database_with_the_trigram_index_is_reindexed_when_opened() {
         (Some("msg_old"), Some("prt_old"))
     );
     let pending: i64 = sqlx::query_scalar("SELECT count(*) FROM search_rebuild")
-        .fetch_one(test.ledger.pool())
+        .fetch_one(test.ledger.pool().sqlite().expect("a SQLite ledger"))
         .await
         .unwrap_or(-1);
     assert_eq!(pending, 0, "the rebuild runs once");

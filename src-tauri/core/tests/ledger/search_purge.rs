@@ -11,7 +11,7 @@ use std::time::Duration;
 async fn remembered(test: &TestLedger, word: &str) -> bool {
     sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM search_word WHERE word = ?)")
         .bind(word)
-        .fetch_one(test.ledger.pool())
+        .fetch_one(test.ledger.pool().sqlite().expect("a SQLite ledger"))
         .await
         .unwrap_or_else(|error| panic!("{error}"))
 }
@@ -22,7 +22,7 @@ async fn in_index_pages(test: &TestLedger, word: &str) -> bool {
     for table in ["part_search_data", "title_search_data"] {
         pages.extend(
             sqlx::query_scalar::<_, Vec<u8>>(&format!("SELECT block FROM {table}"))
-                .fetch_all(test.ledger.pool())
+                .fetch_all(test.ledger.pool().sqlite().expect("a SQLite ledger"))
                 .await
                 .unwrap_or_else(|error| panic!("{error}")),
         );

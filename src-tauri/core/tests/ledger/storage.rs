@@ -14,7 +14,7 @@ use std::sync::Arc;
 #[tokio::test]
 async fn database_uses_wal_foreign_keys_and_a_busy_timeout() {
     let test = open("{}").await;
-    let pool = test.ledger.pool();
+    let pool = test.ledger.pool().sqlite().expect("a SQLite ledger");
     let journal: String = sqlx::query_scalar("PRAGMA journal_mode")
         .fetch_one(pool)
         .await
@@ -369,11 +369,11 @@ async fn failed_part_write_rolls_back_the_whole_prompt() {
         Some("The id prt_duplicate is already used")
     );
     let messages: i64 = sqlx::query_scalar("SELECT count(*) FROM message")
-        .fetch_one(test.ledger.pool())
+        .fetch_one(test.ledger.pool().sqlite().expect("a SQLite ledger"))
         .await
         .unwrap_or_default();
     let parts: i64 = sqlx::query_scalar("SELECT count(*) FROM part")
-        .fetch_one(test.ledger.pool())
+        .fetch_one(test.ledger.pool().sqlite().expect("a SQLite ledger"))
         .await
         .unwrap_or_default();
     assert_eq!((messages, parts), (1, 1));
@@ -443,7 +443,7 @@ async fn deleting_a_session_removes_children_messages_and_parts() {
         ["session.deleted", "session.deleted"]
     );
     let left: i64 = sqlx::query_scalar("SELECT (SELECT count(*) FROM session) + (SELECT count(*) FROM message) + (SELECT count(*) FROM part)")
-        .fetch_one(test.ledger.pool())
+        .fetch_one(test.ledger.pool().sqlite().expect("a SQLite ledger"))
         .await
         .unwrap_or(-1);
     assert_eq!(left, 0);

@@ -44,7 +44,7 @@ fn prepared_ledger(folder: &Path, title: &str, mark: &[&str]) {
             .expect("session");
         for statement in mark {
             sqlx::query(statement)
-                .execute(ledger.pool())
+                .execute(ledger.pool().sqlite().expect("a SQLite ledger"))
                 .await
                 .expect(statement);
         }
@@ -253,7 +253,7 @@ fn refused_as_damaged() -> (Refused, Vec<u8>) {
         }
         // Every page in the file, none left in the log where the damage would not reach it.
         let (busy, _, _): (i64, i64, i64) = sqlx::query_as("PRAGMA wal_checkpoint(TRUNCATE)")
-            .fetch_one(ledger.pool())
+            .fetch_one(ledger.pool().sqlite().expect("a SQLite ledger"))
             .await
             .expect("checkpoint");
         assert_eq!(busy, 0);

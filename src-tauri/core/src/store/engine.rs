@@ -1,0 +1,142 @@
+//! Which database the store runs on: SQLite, the embedded default, or PostgreSQL, for a ledger a
+//! team shares (`docs/postgres.md`). Every store function takes one of these handles and
+//! dispatches on the engine at its top, so the floors above pass transactions and connections
+//! through without knowing which engine answers; the SQLite bodies stay as they were, and each
+//! Postgres body lives in its twin under `store/postgres/`.
+
+use crate::wire::error::LedgerError;
+use sqlx::pool::PoolConnection;
+use sqlx::{PgConnection, PgPool, Postgres, Sqlite, SqliteConnection, SqlitePool};
+
+/// The engine's connection pool.
+#[derive(Clone, Debug)]
+pub enum Pool {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+/// One open transaction. Dropped without `commit`, it rolls back (sqlx's own rule).
+pub enum Transaction {
+    Sqlite(sqlx::Transaction<'static, Sqlite>),
+    Postgres(sqlx::Transaction<'static, Postgres>),
+}
+
+/// One connection taken from the pool, for reads that must see one snapshot.
+pub enum PooledConnection {
+    Sqlite(PoolConnection<Sqlite>),
+    Postgres(PoolConnection<Postgres>),
+}
+
+/// A borrowed connection of either engine: what a store function matches on.
+pub enum Connection<'connection> {
+    Sqlite(&'connection mut SqliteConnection),
+    Postgres(&'connection mut PgConnection),
+}
+
+/// Anything a store function can run its statements on: a transaction, a pooled connection, or a
+/// bare connection of either engine. Store functions take `&mut impl Connect`, so a caller passes
+/// `&mut transaction` whatever the engine.
+pub trait Connect: Send {
+    fn connection(&mut self) -> Connection<'_>;
+}
+
+impl Connect for SqliteConnection {
+    fn connection(&mut self) -> Connection<'_> {
+        Connection::Sqlite(self)
+    }
+}
+
+impl Connect for PgConnection {
+    fn connection(&mut self) -> Connection<'_> {
+        Connection::Postgres(self)
+    }
+}
+
+impl Connect for sqlx::Transaction<'_, Sqlite> {
+    fn connection(&mut self) -> Connection<'_> {
+        Connection::Sqlite(self)
+    }
+}
+
+impl Connect for sqlx::Transaction<'_, Postgres> {
+    fn connection(&mut self) -> Connection<'_> {
+        Connection::Postgres(self)
+    }
+}
+
+impl Connect for PoolConnection<Sqlite> {
+    fn connection(&mut self) -> Connection<'_> {
+        Connection::Sqlite(self)
+    }
+}
+
+impl Connect for Transaction {
+    fn connection(&mut self) -> Connection<'_> {
+        match self {
+            Self::Sqlite(transaction) => Connection::Sqlite(transaction),
+            Self::Postgres(transaction) => Connection::Postgres(transaction),
+        }
+    }
+}
+
+impl Connect for PooledConnection {
+    fn connection(&mut self) -> Connection<'_> {
+        match self {
+            Self::Sqlite(connection) => Connection::Sqlite(connection),
+            Self::Postgres(connection) => Connection::Postgres(connection),
+        }
+    }
+}
+
+impl Connect for Connection<'_> {
+    fn connection(&mut self) -> Connection<'_> {
+        match self {
+            Self::Sqlite(connection) => Connection::Sqlite(connection),
+            Self::Postgres(connection) => Connection::Postgres(connection),
+        }
+    }
+}
+
+impl Transaction {
+    pub async fn commit(self) -> Result<(), LedgerError> {
+        match self {
+            Self::Sqlite(transaction) => transaction.commit().await?,
+            Self::Postgres(transaction) => transaction.commit().await?,
+        }
+        Ok(())
+    }
+
+    pub async fn rollback(self) -> Result<(), LedgerError> {
+        match self {
+            Self::Sqlite(transaction) => transaction.rollback().await?,
+            Self::Postgres(transaction) => transaction.rollback().await?,
+        }
+        Ok(())
+    }
+}
+
+impl Pool {
+    /// The SQLite pool, for what only a file database has (backups, integrity checks, the
+    /// write-ahead log) and for tests that look at the file's rows directly.
+    pub fn sqlite(&self) -> Option<&SqlitePool> {
+        match self {
+            Self::Sqlite(pool) => Some(pool),
+            Self::Postgres(_) => None,
+        }
+    }
+
+    /// One connection from the pool.
+    pub async fn acquire(&self) -> Result<PooledConnection, LedgerError> {
+        Ok(match self {
+            Self::Sqlite(pool) => PooledConnection::Sqlite(pool.acquire().await?),
+            Self::Postgres(pool) => PooledConnection::Postgres(pool.acquire().await?),
+        })
+    }
+}
+
+/// The refusal of an operation that the PostgreSQL engine does not have yet. No person can open
+/// a Postgres ledger until every operation has its twin (`docs/postgres.md`), so this is for the
+/// engine's own tests and for the work in progress, never a path of the app.
+pub fn not_on_postgres(operation: &str) -> LedgerError {
+    LedgerError::NotOnPostgres(operation.to_string())
+}
