@@ -6,13 +6,12 @@
 //! came; a team has a handful of tokens, so reading them all is cheap. Nothing is cached: a
 //! revoked token is refused by the very next request, in every process on the database.
 
-use crate::store::engine::{not_on_postgres, Connect, Connection};
+use crate::store::engine::on_either_engine;
 use crate::store::Store;
 use crate::wire::error::LedgerError;
 use base64::Engine;
 use rand::RngCore;
 use sha2::{Digest, Sha256};
-use sqlx::Row;
 
 /// Every token starts with this, so a leaked one is recognisable (secret scanners, logs).
 pub const TOKEN_PREFIX: &str = "dossier_";
@@ -81,23 +80,25 @@ impl Store {
         );
         let created = self.now();
         let mut transaction = self.begin_write().await?;
-        let Connection::Sqlite(connection) = transaction.connection() else {
-            return Err(not_on_postgres("Access tokens"));
-        };
-        let taken: bool =
-            sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM access_token WHERE name = ?)")
+        let taken: bool = on_either_engine!(&mut transaction, |connection| {
+            sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM access_token WHERE name = $1)")
                 .bind(name)
-                .fetch_one(&mut *connection)
-                .await?;
+                .fetch_one(connection)
+                .await?
+        });
         if taken {
             return Err(LedgerError::AccessTokenExists(name.to_string()));
         }
-        sqlx::query("INSERT INTO access_token (name, token_hash, time_created) VALUES (?, ?, ?)")
+        on_either_engine!(&mut transaction, |connection| {
+            sqlx::query(
+                "INSERT INTO access_token (name, token_hash, time_created) VALUES ($1, $2, $3)",
+            )
             .bind(name)
             .bind(hash(&token).as_slice())
             .bind(created)
-            .execute(&mut *connection)
+            .execute(connection)
             .await?;
+        });
         transaction.commit().await?;
         Ok(NewAccessToken {
             name: name.to_string(),
@@ -108,59 +109,64 @@ impl Store {
 
     /// Oldest first.
     pub async fn access_tokens(&self) -> Result<Vec<AccessTokenSummary>, LedgerError> {
-        let pool = self.sqlite_pool("Access tokens")?;
-        let rows = sqlx::query(
-            "SELECT name, time_created, time_last_used FROM access_token \
-             ORDER BY time_created, name",
-        )
-        .fetch_all(pool)
-        .await?;
-        rows.iter()
-            .map(|row| {
-                Ok(AccessTokenSummary {
-                    name: row.try_get("name")?,
-                    created: row.try_get("time_created")?,
-                    last_used: row.try_get("time_last_used")?,
-                })
+        let mut connection = self.connection().await?;
+        let rows: Vec<(String, i64, Option<i64>)> =
+            on_either_engine!(&mut connection, |connection| {
+                sqlx::query_as(
+                    "SELECT name, time_created, time_last_used FROM access_token \
+                 ORDER BY time_created, name",
+                )
+                .fetch_all(connection)
+                .await?
+            });
+        Ok(rows
+            .into_iter()
+            .map(|(name, created, last_used)| AccessTokenSummary {
+                name,
+                created,
+                last_used,
             })
-            .collect()
+            .collect())
     }
 
     pub async fn revoke_access_token(&self, name: &str) -> Result<(), LedgerError> {
-        let pool = self.sqlite_pool("Access tokens")?;
-        let removed = sqlx::query("DELETE FROM access_token WHERE name = ?")
-            .bind(name)
-            .execute(pool)
-            .await?
-            .rows_affected();
-        if removed == 0 {
+        let mut connection = self.connection().await?;
+        let removed: Option<String> = on_either_engine!(&mut connection, |connection| {
+            sqlx::query_scalar("DELETE FROM access_token WHERE name = $1 RETURNING name")
+                .bind(name)
+                .fetch_optional(connection)
+                .await?
+        });
+        if removed.is_none() {
             return Err(LedgerError::AccessTokenNotFound(name.to_string()));
         }
         Ok(())
     }
 
     pub async fn has_access_tokens(&self) -> Result<bool, LedgerError> {
-        let pool = self.sqlite_pool("Access tokens")?;
-        Ok(
+        let mut connection = self.connection().await?;
+        Ok(on_either_engine!(&mut connection, |connection| {
             sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM access_token)")
-                .fetch_one(pool)
-                .await?,
-        )
+                .fetch_one(connection)
+                .await?
+        }))
     }
 
     /// The name of the token `token` is, or `None` for an unknown or revoked one. Records the
     /// use (at most once a `LAST_USED_PRECISION_MILLIS`).
     pub async fn access_token_name(&self, token: &str) -> Result<Option<String>, LedgerError> {
-        let pool = self.sqlite_pool("Access tokens")?;
         let given = hash(token);
-        let rows = sqlx::query("SELECT name, token_hash, time_last_used FROM access_token")
-            .fetch_all(pool)
-            .await?;
+        let mut connection = self.connection().await?;
+        let rows: Vec<(String, Vec<u8>, Option<i64>)> =
+            on_either_engine!(&mut connection, |connection| {
+                sqlx::query_as("SELECT name, token_hash, time_last_used FROM access_token")
+                    .fetch_all(connection)
+                    .await?
+            });
         let mut found: Option<(String, Option<i64>)> = None;
-        for row in &rows {
-            let stored: Vec<u8> = row.try_get("token_hash")?;
+        for (name, stored, last_used) in rows {
             if same_hash(&given, &stored) {
-                found = Some((row.try_get("name")?, row.try_get("time_last_used")?));
+                found = Some((name, last_used));
             }
         }
         let Some((name, last_used)) = found else {
@@ -168,11 +174,13 @@ impl Store {
         };
         let now = self.now();
         if last_used.is_none_or(|last_used| now - last_used >= LAST_USED_PRECISION_MILLIS) {
-            sqlx::query("UPDATE access_token SET time_last_used = ? WHERE name = ?")
-                .bind(now)
-                .bind(&name)
-                .execute(pool)
-                .await?;
+            on_either_engine!(&mut connection, |connection| {
+                sqlx::query("UPDATE access_token SET time_last_used = $1 WHERE name = $2")
+                    .bind(now)
+                    .bind(&name)
+                    .execute(connection)
+                    .await?;
+            });
         }
         Ok(Some(name))
     }

@@ -140,3 +140,18 @@ impl Pool {
 pub fn not_on_postgres(operation: &str) -> LedgerError {
     LedgerError::NotOnPostgres(operation.to_string())
 }
+
+/// Runs `$body` with `$connection` bound to the borrowed connection of whichever engine the
+/// handle holds. The body is compiled once per engine, so it suits statements both engines read
+/// the same way: numbered parameters (`$1`, which SQLite accepts too), `RETURNING`, `ON CONFLICT`,
+/// BIGINT/TEXT/bytea columns. Where the dialects differ, the function matches on `Connection`
+/// itself and calls its twin under `store/postgres/`.
+macro_rules! on_either_engine {
+    ($handle:expr, |$connection:ident| $body:expr) => {
+        match $crate::store::engine::Connect::connection($handle) {
+            $crate::store::engine::Connection::Sqlite($connection) => $body,
+            $crate::store::engine::Connection::Postgres($connection) => $body,
+        }
+    };
+}
+pub(crate) use on_either_engine;

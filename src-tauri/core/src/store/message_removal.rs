@@ -1,10 +1,9 @@
 //! The rows behind deleting a message or a part and rewriting a part (`reshaping::
 //! message_editing` owns the rules and the transaction): each call runs inside the caller's
-//! transaction.
+//! transaction. The statements read the same on both engines (`engine::on_either_engine`).
 
-use crate::store::engine::{not_on_postgres, Connect, Connection};
+use crate::store::engine::{on_either_engine, Connect, Connection};
 use crate::wire::error::LedgerError;
-use sqlx::Row;
 
 /// The stored bodies of a message's step-finish parts, whose usage leaves the session's totals.
 pub async fn step_finish_bodies(
@@ -12,19 +11,16 @@ pub async fn step_finish_bodies(
     session_id: &str,
     message_id: &str,
 ) -> Result<Vec<String>, LedgerError> {
-    let connection = match connection.connection() {
-        Connection::Sqlite(connection) => connection,
-        Connection::Postgres(_) => {
-            return Err(not_on_postgres("message_removal::step_finish_bodies"))
-        }
-    };
-    Ok(sqlx::query_scalar(
-        "SELECT data FROM part WHERE message_id = ? AND session_id = ? AND type = 'step-finish'",
-    )
-    .bind(message_id)
-    .bind(session_id)
-    .fetch_all(&mut *connection)
-    .await?)
+    Ok(on_either_engine!(connection, |connection| {
+        sqlx::query_scalar(
+            "SELECT data FROM part \
+             WHERE message_id = $1 AND session_id = $2 AND type = 'step-finish'",
+        )
+        .bind(message_id)
+        .bind(session_id)
+        .fetch_all(connection)
+        .await?
+    }))
 }
 
 /// Deletes the message (its parts go with it); false when there was none.
@@ -33,16 +29,13 @@ pub async fn delete_message(
     session_id: &str,
     message_id: &str,
 ) -> Result<bool, LedgerError> {
-    let connection = match connection.connection() {
-        Connection::Sqlite(connection) => connection,
-        Connection::Postgres(_) => return Err(not_on_postgres("message_removal::delete_message")),
-    };
-    let deleted: Option<String> =
-        sqlx::query_scalar("DELETE FROM message WHERE id = ? AND session_id = ? RETURNING id")
+    let deleted: Option<String> = on_either_engine!(connection, |connection| {
+        sqlx::query_scalar("DELETE FROM message WHERE id = $1 AND session_id = $2 RETURNING id")
             .bind(message_id)
             .bind(session_id)
-            .fetch_optional(&mut *connection)
-            .await?;
+            .fetch_optional(connection)
+            .await?
+    });
     Ok(deleted.is_some())
 }
 
@@ -53,22 +46,17 @@ pub async fn delete_part(
     message_id: &str,
     part_id: &str,
 ) -> Result<Option<String>, LedgerError> {
-    let connection = match connection.connection() {
-        Connection::Sqlite(connection) => connection,
-        Connection::Postgres(_) => return Err(not_on_postgres("message_removal::delete_part")),
-    };
-    let deleted = sqlx::query(
-        "DELETE FROM part WHERE id = ? AND message_id = ? AND session_id = ? RETURNING data",
-    )
-    .bind(part_id)
-    .bind(message_id)
-    .bind(session_id)
-    .fetch_optional(&mut *connection)
-    .await?;
-    Ok(match deleted {
-        Some(row) => Some(row.try_get("data")?),
-        None => None,
-    })
+    Ok(on_either_engine!(connection, |connection| {
+        sqlx::query_scalar(
+            "DELETE FROM part WHERE id = $1 AND message_id = $2 AND session_id = $3 \
+             RETURNING data",
+        )
+        .bind(part_id)
+        .bind(message_id)
+        .bind(session_id)
+        .fetch_optional(connection)
+        .await?
+    }))
 }
 
 /// One part's stored body, or `None` when there is none.
@@ -78,35 +66,30 @@ pub async fn part_body(
     message_id: &str,
     part_id: &str,
 ) -> Result<Option<String>, LedgerError> {
-    let connection = match connection.connection() {
-        Connection::Sqlite(connection) => connection,
-        Connection::Postgres(_) => return Err(not_on_postgres("message_removal::part_body")),
-    };
-    Ok(sqlx::query_scalar(
-        "SELECT data FROM part WHERE id = ? AND message_id = ? AND session_id = ?",
-    )
-    .bind(part_id)
-    .bind(message_id)
-    .bind(session_id)
-    .fetch_optional(&mut *connection)
-    .await?)
+    Ok(on_either_engine!(connection, |connection| {
+        sqlx::query_scalar(
+            "SELECT data FROM part WHERE id = $1 AND message_id = $2 AND session_id = $3",
+        )
+        .bind(part_id)
+        .bind(message_id)
+        .bind(session_id)
+        .fetch_optional(connection)
+        .await?
+    }))
 }
 
 /// Notes a part's old text for the search purge: a rewrite's words may leave the index, and the
-/// delete trigger only sees deletes.
+/// delete trigger only sees deletes. Only SQLite's word index needs this; on PostgreSQL a part's
+/// search vector is rewritten with the part.
 pub async fn forget_part_text(
     connection: &mut impl Connect,
     body: &str,
 ) -> Result<(), LedgerError> {
-    let connection = match connection.connection() {
-        Connection::Sqlite(connection) => connection,
-        Connection::Postgres(_) => {
-            return Err(not_on_postgres("message_removal::forget_part_text"))
-        }
-    };
-    sqlx::query("INSERT INTO search_forgotten (kind, text) VALUES ('part', ?)")
-        .bind(body)
-        .execute(&mut *connection)
-        .await?;
+    if let Connection::Sqlite(connection) = connection.connection() {
+        sqlx::query("INSERT INTO search_forgotten (kind, text) VALUES ('part', ?)")
+            .bind(body)
+            .execute(&mut *connection)
+            .await?;
+    }
     Ok(())
 }

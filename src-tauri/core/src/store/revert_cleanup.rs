@@ -2,12 +2,12 @@
 //! for good when the next prompt arrives (inside that prompt's transaction), and the marker is
 //! cleared.
 
-use crate::store::engine::{not_on_postgres, Connect, Connection};
+use crate::store::engine::{on_either_engine, Connect};
 use crate::store::message_store;
 use crate::store::session_store;
 use crate::store::session_usage;
 use crate::wire::error::LedgerError;
-use crate::wire::session::Session;
+use crate::wire::session::{RevertMarker, Session};
 
 #[derive(Debug, Default)]
 pub(crate) struct Removed {
@@ -20,10 +20,6 @@ pub(crate) async fn apply(
     connection: &mut impl Connect,
     session: &mut Session,
 ) -> Result<Removed, LedgerError> {
-    let connection = match connection.connection() {
-        Connection::Sqlite(connection) => connection,
-        Connection::Postgres(_) => return Err(not_on_postgres("revert_cleanup::apply")),
-    };
     let Some(marker) = session.revert.take() else {
         return Ok(Removed::default());
     };
@@ -34,26 +30,7 @@ pub(crate) async fn apply(
         return Ok(removed);
     };
     // The undone steps' cost and tokens leave the session's totals with them.
-    let undone_steps: Vec<String> = match &marker.part_id {
-        Some(part_id) => sqlx::query_scalar(
-            "SELECT data FROM part WHERE type = 'step-finish' AND ( \
-               (message_id = ? AND seq >= (SELECT seq FROM part WHERE id = ? AND message_id = ?)) \
-               OR message_id IN (SELECT id FROM message WHERE session_id = ? AND seq > ?))",
-        )
-        .bind(&marker.message_id)
-        .bind(part_id)
-        .bind(&marker.message_id)
-        .bind(&session.id)
-        .bind(seq),
-        None => sqlx::query_scalar(
-            "SELECT data FROM part WHERE type = 'step-finish' AND message_id IN \
-             (SELECT id FROM message WHERE session_id = ? AND seq >= ?)",
-        )
-        .bind(&session.id)
-        .bind(seq),
-    }
-    .fetch_all(&mut *connection)
-    .await?;
+    let undone_steps = undone_steps(connection, &session.id, &marker, seq).await?;
     if session_usage::remove_stored(connection, &session.id, &undone_steps).await? {
         // The caller announces `session`: with the totals the row now has.
         let row = session_store::get(connection, &session.id).await?;
@@ -75,4 +52,36 @@ pub(crate) async fn apply(
         }
     }
     Ok(removed)
+}
+
+/// The `step-finish` parts the revert removes (their usage comes out of the session's totals).
+async fn undone_steps(
+    connection: &mut impl Connect,
+    session_id: &str,
+    marker: &RevertMarker,
+    seq: i64,
+) -> Result<Vec<String>, LedgerError> {
+    Ok(on_either_engine!(connection, |connection| {
+        match &marker.part_id {
+        Some(part_id) => sqlx::query_scalar(
+            "SELECT data FROM part WHERE type = 'step-finish' AND ( \
+               (message_id = $1 AND seq >= (SELECT seq FROM part WHERE id = $2 AND message_id = $1)) \
+               OR message_id IN (SELECT id FROM message WHERE session_id = $3 AND seq > $4))",
+        )
+        .bind(&marker.message_id)
+        .bind(part_id)
+        .bind(session_id)
+        .bind(seq)
+        .fetch_all(connection)
+        .await?,
+        None => sqlx::query_scalar(
+            "SELECT data FROM part WHERE type = 'step-finish' AND message_id IN \
+             (SELECT id FROM message WHERE session_id = $1 AND seq >= $2)",
+        )
+        .bind(session_id)
+        .bind(seq)
+        .fetch_all(connection)
+        .await?,
+    }
+    }))
 }

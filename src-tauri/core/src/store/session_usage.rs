@@ -4,7 +4,7 @@
 //! (`revert_cleanup`), and summed afresh for a fork or an import, which copy only some steps or
 //! come from a file whose totals may say anything.
 
-use crate::store::engine::{not_on_postgres, Connect, Connection};
+use crate::store::engine::Connect;
 use crate::store::session_store::{self, UsageChange};
 use crate::wire::error::LedgerError;
 use crate::wire::part::PartBody;
@@ -37,10 +37,6 @@ pub(crate) async fn remove_stored(
     session_id: &str,
     data: &[String],
 ) -> Result<bool, LedgerError> {
-    let connection = match connection.connection() {
-        Connection::Sqlite(connection) => connection,
-        Connection::Postgres(_) => return Err(not_on_postgres("session_usage::remove_stored")),
-    };
     let mut removed = false;
     for json in data {
         let body: PartBody = serde_json::from_str(json)
