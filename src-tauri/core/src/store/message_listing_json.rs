@@ -158,7 +158,10 @@ impl Store {
         session_id: &str,
         query: &MessageQuery,
     ) -> Result<MessagePageJson, LedgerError> {
-        let mut connection = self.sqlite_pool("Listing messages")?.acquire().await?;
+        let Some(pool) = self.pool.sqlite() else {
+            return self.messages_json_from_typed_page(session_id, query).await;
+        };
+        let mut connection = pool.acquire().await?;
         // One read transaction, so the page's bounds and its messages come from the same
         // snapshot even while a reply is being written.
         let mut transaction = connection.begin().await?;
@@ -206,5 +209,22 @@ impl Store {
         };
         listings.keep(session_id, before, limit, version, &page);
         Ok(page)
+    }
+
+    /// The listing serialised from the typed page, on an engine without SQLite's JSON
+    /// assembly (PostgreSQL). The same bytes by construction: the SQLite path is held to
+    /// exactly this by a test.
+    async fn messages_json_from_typed_page(
+        &self,
+        session_id: &str,
+        query: &MessageQuery,
+    ) -> Result<MessagePageJson, LedgerError> {
+        let page = self.messages(session_id, query).await?;
+        let json = serde_json::to_string(&page.messages)
+            .map_err(|error| LedgerError::Corrupt(format!("message listing: {error}")))?;
+        Ok(MessagePageJson {
+            json,
+            next_cursor: page.next_cursor,
+        })
     }
 }
