@@ -1453,24 +1453,7 @@ async fn reserve_sequence_hands_out_disjoint_ranges_to_concurrent_transactions()
         }
     });
     // The second is waiting on the session row's lock (Postgres says so), not done.
-    let mut observer = sqlx::PgConnection::connect(&database.url).await.unwrap();
-    loop {
-        let waiting: i64 = sqlx::query_scalar(
-            "SELECT count(*) FROM pg_stat_activity \
-             WHERE datname = current_database() AND wait_event_type = 'Lock'",
-        )
-        .fetch_one(&mut observer)
-        .await
-        .unwrap();
-        if waiting == 1 {
-            break;
-        }
-        assert!(
-            !second.is_finished(),
-            "the second reservation did not wait for the first"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-    }
+    until_waiting(&database.url, 1, &second).await;
     assert!(!second.is_finished());
     first.commit().await.unwrap();
     let second_start = second.await.unwrap();
@@ -1495,7 +1478,6 @@ async fn reserve_sequence_hands_out_disjoint_ranges_to_concurrent_transactions()
     }
     numbers.sort_unstable();
     assert_eq!(numbers, (6..6 + 36).collect::<Vec<i64>>());
-    observer.close().await.unwrap();
     database.drop_database(pool).await;
 }
 
@@ -1569,4 +1551,133 @@ async fn open_reports_a_bad_url_and_a_refused_password() {
     let error = postgres::open(url.as_str()).await.unwrap_err();
     assert!(matches!(error, LedgerError::Database(_)), "{error:?}");
     assert!(!error.to_string().contains("not-the-password"), "{error}");
+}
+
+/// Waits until `count` statements of the test's database wait on a lock (Postgres's own view),
+/// failing if `task` finished instead: then it did not wait.
+async fn until_waiting<T>(url: &str, count: i64, task: &tokio::task::JoinHandle<T>) {
+    let mut observer = sqlx::PgConnection::connect(url).await.unwrap();
+    loop {
+        let waiting: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM pg_stat_activity \
+             WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        )
+        .fetch_one(&mut observer)
+        .await
+        .unwrap();
+        if waiting == count {
+            break;
+        }
+        assert!(!task.is_finished(), "it did not wait");
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    observer.close().await.unwrap();
+}
+
+/// Writers run side by side on Postgres (SQLite has one at a time): deleting the last part that
+/// holds some bytes while another transaction adds a part that refers to them must keep the
+/// bytes, whichever of the two comes first.
+#[tokio::test]
+async fn blob_release_and_a_new_reference_at_once_keep_the_bytes() {
+    let database = fresh_database().await;
+    let pool = database.open().await;
+    let mut connection = pool.acquire().await.unwrap();
+    postgres::session_store::insert(&mut connection, &session("ses_1", "Race", 1))
+        .await
+        .unwrap();
+    postgres::message_store::insert_message(
+        &mut connection,
+        &user_message("msg_1", "ses_1"),
+        1,
+        NOW,
+    )
+    .await
+    .unwrap();
+    drop(connection);
+    let bytes = b"a picture".to_vec();
+    let url = blob_url(&blob_store::hash_of(&bytes));
+    let file_part = |id: &str| part(id, "msg_1", "ses_1", file(&url, "a.png"));
+
+    for (round, adder_first) in [(0, true), (1, false)] {
+        let old = format!("prt_old_{round}");
+        let new = format!("prt_new_{round}");
+        let mut setup = pool.begin().await.unwrap();
+        postgres::blob_store::put(&mut setup, "image/png", &bytes, NOW)
+            .await
+            .unwrap();
+        postgres::message_store::insert_part(&mut setup, &file_part(&old), 10 * round, NOW)
+            .await
+            .unwrap();
+        setup.commit().await.unwrap();
+
+        let mut adder = pool.begin().await.unwrap();
+        let mut remover = pool.begin().await.unwrap();
+        if adder_first {
+            // The adder has stored (found) the bytes; the remover's release waits for it.
+            postgres::blob_store::put(&mut adder, "image/png", &bytes, NOW)
+                .await
+                .unwrap();
+            let removing = tokio::spawn(async move {
+                postgres::message_store::delete_parts_from(&mut remover, "msg_1", &old)
+                    .await
+                    .unwrap();
+                remover.commit().await.unwrap();
+            });
+            until_waiting(&database.url, 1, &removing).await;
+            postgres::message_store::insert_part(&mut adder, &file_part(&new), 10 * round + 1, NOW)
+                .await
+                .unwrap();
+            adder.commit().await.unwrap();
+            removing.await.unwrap();
+        } else {
+            // The remover has released the bytes, not yet committed; the adder's put waits, then
+            // stores them again.
+            postgres::message_store::delete_parts_from(&mut remover, "msg_1", &old)
+                .await
+                .unwrap();
+            let adding = tokio::spawn({
+                let bytes = bytes.clone();
+                let new_part = file_part(&new);
+                async move {
+                    postgres::blob_store::put(&mut adder, "image/png", &bytes, NOW)
+                        .await
+                        .unwrap();
+                    postgres::message_store::insert_part(
+                        &mut adder,
+                        &new_part,
+                        10 * round + 1,
+                        NOW,
+                    )
+                    .await
+                    .unwrap();
+                    adder.commit().await.unwrap();
+                }
+            });
+            until_waiting(&database.url, 1, &adding).await;
+            remover.commit().await.unwrap();
+            adding.await.unwrap();
+        }
+        let kept = postgres::blob_store::get(&pool, &blob_store::hash_of(&bytes))
+            .await
+            .unwrap()
+            .map(|blob| blob.bytes);
+        assert_eq!(
+            kept,
+            Some(bytes.clone()),
+            "round {round}: the new part's bytes are gone"
+        );
+        // The bytes still go with their last part.
+        let mut connection = pool.acquire().await.unwrap();
+        postgres::message_store::delete_parts_from(&mut connection, "msg_1", &new)
+            .await
+            .unwrap();
+        drop(connection);
+        assert!(
+            postgres::blob_store::get(&pool, &blob_store::hash_of(&bytes))
+                .await
+                .unwrap()
+                .is_none()
+        );
+    }
+    database.drop_database(pool).await;
 }

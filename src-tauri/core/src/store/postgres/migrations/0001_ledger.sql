@@ -152,10 +152,14 @@ BEGIN
     RETURN NULL;
 END;
 $$;
-CREATE TRIGGER part_blob_release_on_delete AFTER DELETE ON part
+-- Postgres fires a table's triggers in the order of their names: these are named to fire
+-- before `message_listing_part`, so a deletion waits for the blob's lock before it takes its
+-- session's listing row, never while holding it (a writer adding a part to that session would
+-- then wait on the listing row while holding the blob: a deadlock).
+CREATE TRIGGER blob_release_on_part_delete AFTER DELETE ON part
 FOR EACH ROW WHEN (OLD.type = 'file')
 EXECUTE FUNCTION part_blob_release();
-CREATE TRIGGER part_blob_release_on_update AFTER UPDATE OF data ON part
+CREATE TRIGGER blob_release_on_part_update AFTER UPDATE OF data ON part
 FOR EACH ROW WHEN (OLD.type = 'file')
 EXECUTE FUNCTION part_blob_release();
 
