@@ -21,6 +21,7 @@ pub(crate) mod message_listing_json;
 pub(crate) mod message_reading;
 pub mod message_removal;
 pub mod message_store;
+pub mod postgres;
 pub(crate) mod process_lock;
 pub mod read_only_open;
 pub(crate) mod revert_cleanup;

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use tokio::sync::broadcast;
 
 pub mod crash_rounds;
+pub mod postgres_server;
 
 /// A provider named like the one in OpenCode's wire samples.
 pub const FAKE_CONFIG: &str = r#"{
