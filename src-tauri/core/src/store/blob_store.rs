@@ -2,7 +2,7 @@
 //! megabytes of base64, so the database stays small and message listings stay fast; the bytes
 //! are fetched only when something needs them (a provider request, an export, a preview).
 
-use crate::store::engine::{not_on_postgres, Connect, Connection, Pool};
+use crate::store::engine::{Connect, Connection, Pool};
 use crate::wire::error::LedgerError;
 use sha2::{Digest, Sha256};
 
@@ -39,7 +39,9 @@ pub async fn put(
 ) -> Result<String, LedgerError> {
     let transaction = match transaction.connection() {
         Connection::Sqlite(transaction) => transaction,
-        Connection::Postgres(_) => return Err(not_on_postgres("blob_store::put")),
+        Connection::Postgres(transaction) => {
+            return crate::store::postgres::blob_store::put(transaction, mime, bytes, now).await
+        }
     };
     let hash = hash_of(bytes);
     sqlx::query(
@@ -59,7 +61,7 @@ pub async fn put(
 pub async fn get(pool: &Pool, hash: &str) -> Result<Option<Blob>, LedgerError> {
     match pool {
         Pool::Sqlite(pool) => get_from_file(pool, hash).await,
-        Pool::Postgres(_) => Err(not_on_postgres("blob_store::get")),
+        Pool::Postgres(pool) => crate::store::postgres::blob_store::get(pool, hash).await,
     }
 }
 
@@ -76,7 +78,9 @@ async fn get_from_file(pool: &sqlx::SqlitePool, hash: &str) -> Result<Option<Blo
 pub async fn inline_url(pool: &Pool, url: &str) -> Result<String, LedgerError> {
     let pool = match pool {
         Pool::Sqlite(pool) => pool,
-        Pool::Postgres(_) => return Err(not_on_postgres("blob_store::inline_url")),
+        Pool::Postgres(pool) => {
+            return crate::store::postgres::blob_store::inline_url(pool, url).await
+        }
     };
     let Some(hash) = hash_from_url(url) else {
         return Ok(url.to_string());

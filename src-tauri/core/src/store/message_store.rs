@@ -1,7 +1,7 @@
 //! Rows of the `message` and `part` tables: writing a message with its parts, and reading a
 //! session's messages in stored order, a page at a time.
 
-use crate::store::engine::{not_on_postgres, Connect, Connection, Pool};
+use crate::store::engine::{Connect, Connection, Pool};
 use crate::store::search_index;
 use crate::wire::error::LedgerError;
 use crate::wire::message::{Message, MessageWithParts, UserMessage};
@@ -58,7 +58,12 @@ pub async fn insert_message(
 ) -> Result<(), LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
-        Connection::Postgres(_) => return Err(not_on_postgres("message_store::insert_message")),
+        Connection::Postgres(connection) => {
+            return crate::store::postgres::message_store::insert_message(
+                connection, message, seq, now,
+            )
+            .await
+        }
     };
     let data = serde_json::to_string(message).map_err(|error| corrupt("message", error))?;
     let result = sqlx::query(
@@ -88,7 +93,10 @@ pub async fn update_message(
 ) -> Result<(), LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
-        Connection::Postgres(_) => return Err(not_on_postgres("message_store::update_message")),
+        Connection::Postgres(connection) => {
+            return crate::store::postgres::message_store::update_message(connection, message, now)
+                .await
+        }
     };
     let data = serde_json::to_string(message).map_err(|error| corrupt("message", error))?;
     let result = sqlx::query(
@@ -117,7 +125,10 @@ pub async fn insert_part(
 ) -> Result<(), LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
-        Connection::Postgres(_) => return Err(not_on_postgres("message_store::insert_part")),
+        Connection::Postgres(connection) => {
+            return crate::store::postgres::message_store::insert_part(connection, part, seq, now)
+                .await
+        }
     };
     let data = serde_json::to_string(&part.body).map_err(|error| corrupt("part", error))?;
     // A savepoint (or a transaction, if the caller has none) so the part and its index row
@@ -153,7 +164,9 @@ pub async fn update_part(
 ) -> Result<bool, LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
-        Connection::Postgres(_) => return Err(not_on_postgres("message_store::update_part")),
+        Connection::Postgres(connection) => {
+            return crate::store::postgres::message_store::update_part(connection, part, now).await
+        }
     };
     let data = serde_json::to_string(&part.body).map_err(|error| corrupt("part", error))?;
     // The update trigger drops the old index row; the new one is written in the same savepoint.
@@ -222,7 +235,9 @@ pub async fn list(
 ) -> Result<MessagePage, LedgerError> {
     let pool = match pool {
         Pool::Sqlite(pool) => pool,
-        Pool::Postgres(_) => return Err(not_on_postgres("message_store::list")),
+        Pool::Postgres(pool) => {
+            return crate::store::postgres::message_store::list(pool, session_id, query).await
+        }
     };
     let before = query.before_seq()?;
     let limit = query.limit.filter(|limit| *limit > 0).map(i64::from);
@@ -271,7 +286,10 @@ pub async fn get(
 ) -> Result<MessageWithParts, LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
-        Connection::Postgres(_) => return Err(not_on_postgres("message_store::get")),
+        Connection::Postgres(connection) => {
+            return crate::store::postgres::message_store::get(connection, session_id, message_id)
+                .await
+        }
     };
     let message_rows =
         sqlx::query("SELECT id, seq, data FROM message WHERE session_id = ? AND id = ?")
@@ -305,7 +323,12 @@ pub async fn seq_of(
 ) -> Result<Option<i64>, LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
-        Connection::Postgres(_) => return Err(not_on_postgres("message_store::seq_of")),
+        Connection::Postgres(connection) => {
+            return crate::store::postgres::message_store::seq_of(
+                connection, session_id, message_id,
+            )
+            .await
+        }
     };
     Ok(
         sqlx::query_scalar("SELECT seq FROM message WHERE session_id = ? AND id = ?")
@@ -324,8 +347,11 @@ pub async fn newest_user_message(
 ) -> Result<Option<UserMessage>, LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
-        Connection::Postgres(_) => {
-            return Err(not_on_postgres("message_store::newest_user_message"))
+        Connection::Postgres(connection) => {
+            return crate::store::postgres::message_store::newest_user_message(
+                connection, session_id,
+            )
+            .await
         }
     };
     let row = sqlx::query(
@@ -351,7 +377,12 @@ pub async fn delete_from(
 ) -> Result<Vec<String>, LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
-        Connection::Postgres(_) => return Err(not_on_postgres("message_store::delete_from")),
+        Connection::Postgres(connection) => {
+            return crate::store::postgres::message_store::delete_from(
+                connection, session_id, from_seq,
+            )
+            .await
+        }
     };
     let ids: Vec<String> =
         sqlx::query_scalar("DELETE FROM message WHERE session_id = ? AND seq >= ? RETURNING id")
@@ -370,7 +401,12 @@ pub async fn delete_parts_from(
 ) -> Result<Vec<String>, LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
-        Connection::Postgres(_) => return Err(not_on_postgres("message_store::delete_parts_from")),
+        Connection::Postgres(connection) => {
+            return crate::store::postgres::message_store::delete_parts_from(
+                connection, message_id, part_id,
+            )
+            .await
+        }
     };
     let ids: Vec<String> = sqlx::query_scalar(
         "DELETE FROM part WHERE message_id = ? AND seq >= (SELECT seq FROM part WHERE id = ? AND message_id = ?) RETURNING id",
@@ -386,7 +422,9 @@ pub async fn delete_parts_from(
 pub async fn open_replies(pool: &Pool) -> Result<Vec<(String, String)>, LedgerError> {
     let pool = match pool {
         Pool::Sqlite(pool) => pool,
-        Pool::Postgres(_) => return Err(not_on_postgres("message_store::open_replies")),
+        Pool::Postgres(pool) => {
+            return crate::store::postgres::message_store::open_replies(pool).await
+        }
     };
     Ok(sqlx::query_as(
         "SELECT session_id, id FROM message WHERE role = 'assistant' \

@@ -10,7 +10,7 @@
 //! missing, never stale text — and the functions here only ever add a row to a rowid the
 //! triggers have cleared (a plain INSERT: REPLACE would write a needless tombstone).
 
-use crate::store::engine::{not_on_postgres, Connect, Connection};
+use crate::store::engine::{Connect, Connection};
 use crate::store::search_text;
 use crate::wire::error::LedgerError;
 use crate::wire::part::PartBody;
@@ -57,7 +57,9 @@ pub async fn index_part(
 ) -> Result<(), LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
-        Connection::Postgres(_) => return Err(not_on_postgres("search_index::index_part")),
+        Connection::Postgres(connection) => {
+            return crate::store::postgres::search_index::index_part(connection, rowid, body).await
+        }
     };
     let Some(text) = searchable_text(body) else {
         return Ok(());
@@ -95,7 +97,10 @@ pub async fn index_title(
 ) -> Result<(), LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
-        Connection::Postgres(_) => return Err(not_on_postgres("search_index::index_title")),
+        Connection::Postgres(connection) => {
+            return crate::store::postgres::search_index::index_title(connection, rowid, title)
+                .await
+        }
     };
     let tokens = search_text::index_tokens(title);
     sqlx::query("INSERT INTO title_search (rowid, title) VALUES (?, ?)")

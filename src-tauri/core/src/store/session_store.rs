@@ -1,7 +1,7 @@
 //! Rows of the `session` table and the queries over them: create, read, newest-first pages with
 //! a keyset cursor, partial updates, and deletion with descendants.
 
-use crate::store::engine::{not_on_postgres, Connect, Connection, Pool};
+use crate::store::engine::{Connect, Connection, Pool};
 use crate::store::search_index;
 use crate::wire::error::LedgerError;
 use crate::wire::permission::Ruleset;
@@ -111,7 +111,9 @@ fn to_json<T: serde::Serialize>(value: Option<&T>) -> Result<Option<String>, Led
 pub async fn insert(connection: &mut impl Connect, session: &Session) -> Result<(), LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
-        Connection::Postgres(_) => return Err(not_on_postgres("session_store::insert")),
+        Connection::Postgres(connection) => {
+            return crate::store::postgres::session_store::insert(connection, session).await
+        }
     };
     // A savepoint (or a transaction, if the caller has none): the session and its title's
     // index row are written together.
@@ -153,7 +155,9 @@ pub async fn insert(connection: &mut impl Connect, session: &Session) -> Result<
 pub async fn find(connection: &mut impl Connect, id: &str) -> Result<Option<Session>, LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
-        Connection::Postgres(_) => return Err(not_on_postgres("session_store::find")),
+        Connection::Postgres(connection) => {
+            return crate::store::postgres::session_store::find(connection, id).await
+        }
     };
     let row = sqlx::query(&format!("SELECT {COLUMNS} FROM session WHERE id = ?"))
         .bind(id)
@@ -186,7 +190,12 @@ pub async fn change_usage(
 ) -> Result<(), LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
-        Connection::Postgres(_) => return Err(not_on_postgres("session_store::change_usage")),
+        Connection::Postgres(connection) => {
+            return crate::store::postgres::session_store::change_usage(
+                connection, session_id, change, cost, tokens,
+            )
+            .await
+        }
     };
     let sign = match change {
         UsageChange::Add => 1,
@@ -216,7 +225,9 @@ pub async fn change_usage(
 pub async fn save(connection: &mut impl Connect, session: &Session) -> Result<(), LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
-        Connection::Postgres(_) => return Err(not_on_postgres("session_store::save")),
+        Connection::Postgres(connection) => {
+            return crate::store::postgres::session_store::save(connection, session).await
+        }
     };
     let mut transaction = crate::store::database::begin_write(connection).await?;
     // The title's index row is rewritten only when the title changes (the update trigger has
@@ -262,7 +273,12 @@ pub async fn reserve_sequence(
 ) -> Result<i64, LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
-        Connection::Postgres(_) => return Err(not_on_postgres("session_store::reserve_sequence")),
+        Connection::Postgres(connection) => {
+            return crate::store::postgres::session_store::reserve_sequence(
+                connection, session_id, count,
+            )
+            .await
+        }
     };
     let last: Option<i64> = sqlx::query_scalar(
         "UPDATE session SET last_seq = last_seq + ? WHERE id = ? RETURNING last_seq",
@@ -278,7 +294,9 @@ pub async fn reserve_sequence(
 pub async fn list(pool: &Pool, query: &SessionQuery) -> Result<SessionPage, LedgerError> {
     let pool = match pool {
         Pool::Sqlite(pool) => pool,
-        Pool::Postgres(_) => return Err(not_on_postgres("session_store::list")),
+        Pool::Postgres(pool) => {
+            return crate::store::postgres::session_store::list(pool, query).await
+        }
     };
     let limit = query.limit.unwrap_or(DEFAULT_PAGE).clamp(1, MAX_PAGE);
     let mut builder: QueryBuilder<Sqlite> =
@@ -355,7 +373,9 @@ fn escape_like(text: &str) -> String {
 pub async fn children(pool: &Pool, parent_id: &str) -> Result<Vec<Session>, LedgerError> {
     let pool = match pool {
         Pool::Sqlite(pool) => pool,
-        Pool::Postgres(_) => return Err(not_on_postgres("session_store::children")),
+        Pool::Postgres(pool) => {
+            return crate::store::postgres::session_store::children(pool, parent_id).await
+        }
     };
     let rows = sqlx::query(&format!(
         "SELECT {COLUMNS} FROM session WHERE parent_id = ? ORDER BY time_created, id"
@@ -373,7 +393,9 @@ pub async fn with_descendants(
 ) -> Result<Vec<Session>, LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
-        Connection::Postgres(_) => return Err(not_on_postgres("session_store::with_descendants")),
+        Connection::Postgres(connection) => {
+            return crate::store::postgres::session_store::with_descendants(connection, id).await
+        }
     };
     let rows = sqlx::query(&format!(
         "WITH RECURSIVE tree(id) AS (SELECT id FROM session WHERE id = ? \
@@ -389,7 +411,9 @@ pub async fn with_descendants(
 pub async fn delete(connection: &mut impl Connect, id: &str) -> Result<(), LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
-        Connection::Postgres(_) => return Err(not_on_postgres("session_store::delete")),
+        Connection::Postgres(connection) => {
+            return crate::store::postgres::session_store::delete(connection, id).await
+        }
     };
     // Children, messages and parts go with it through ON DELETE CASCADE.
     sqlx::query("DELETE FROM session WHERE id = ?")

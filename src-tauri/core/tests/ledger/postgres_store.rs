@@ -155,14 +155,18 @@ impl Engine {
 
     async fn list_sessions(&self, query: &SessionQuery) -> Outcome<SessionPage> {
         outcome(match self {
-            Engine::Sqlite(pool, _) => store::session_store::list(pool, query).await,
+            Engine::Sqlite(pool, _) => {
+                store::session_store::list(&store::Pool::Sqlite(pool.clone()), query).await
+            }
             Engine::Postgres(pool, _) => postgres::session_store::list(pool, query).await,
         })
     }
 
     async fn children(&self, id: &str) -> Vec<Session> {
         match self {
-            Engine::Sqlite(pool, _) => store::session_store::children(pool, id).await,
+            Engine::Sqlite(pool, _) => {
+                store::session_store::children(&store::Pool::Sqlite(pool.clone()), id).await
+            }
             Engine::Postgres(pool, _) => postgres::session_store::children(pool, id).await,
         }
         .unwrap()
@@ -276,7 +280,10 @@ impl Engine {
 
     async fn list_messages(&self, session_id: &str, query: &MessageQuery) -> Outcome<Listing> {
         outcome(match self {
-            Engine::Sqlite(pool, _) => store::message_store::list(pool, session_id, query).await,
+            Engine::Sqlite(pool, _) => {
+                store::message_store::list(&store::Pool::Sqlite(pool.clone()), session_id, query)
+                    .await
+            }
             Engine::Postgres(pool, _) => {
                 postgres::message_store::list(pool, session_id, query).await
             }
@@ -398,7 +405,9 @@ impl Engine {
 
     async fn open_replies(&self) -> Vec<(String, String)> {
         let mut replies = match self {
-            Engine::Sqlite(pool, _) => store::message_store::open_replies(pool).await,
+            Engine::Sqlite(pool, _) => {
+                store::message_store::open_replies(&store::Pool::Sqlite(pool.clone())).await
+            }
             Engine::Postgres(pool, _) => postgres::message_store::open_replies(pool).await,
         }
         .unwrap();
@@ -430,7 +439,9 @@ impl Engine {
 
     async fn blob(&self, hash: &str) -> Option<(String, Vec<u8>)> {
         match self {
-            Engine::Sqlite(pool, _) => blob_store::get(pool, hash).await,
+            Engine::Sqlite(pool, _) => {
+                blob_store::get(&store::Pool::Sqlite(pool.clone()), hash).await
+            }
             Engine::Postgres(pool, _) => postgres::blob_store::get(pool, hash).await,
         }
         .unwrap()
@@ -439,7 +450,9 @@ impl Engine {
 
     async fn inline_url(&self, url: &str) -> Outcome<String> {
         outcome(match self {
-            Engine::Sqlite(pool, _) => blob_store::inline_url(pool, url).await,
+            Engine::Sqlite(pool, _) => {
+                blob_store::inline_url(&store::Pool::Sqlite(pool.clone()), url).await
+            }
             Engine::Postgres(pool, _) => postgres::blob_store::inline_url(pool, url).await,
         })
     }

@@ -4,7 +4,7 @@
 use super::database_error::from_postgres;
 use crate::store::blob_store::{hash_from_url, hash_of, Blob};
 use crate::wire::error::LedgerError;
-use sqlx::{PgPool, Postgres, Transaction};
+use sqlx::{PgConnection, PgPool};
 
 /// Stores `bytes` (once per distinct content) inside the caller's transaction.
 ///
@@ -13,7 +13,7 @@ use sqlx::{PgPool, Postgres, Transaction};
 /// this transaction, sees the part it adds, and keeps the bytes (`part_blob_release` in the
 /// migration). SQLite needs none of this: it runs one writer at a time.
 pub async fn put(
-    transaction: &mut Transaction<'_, Postgres>,
+    transaction: &mut PgConnection,
     mime: &str,
     bytes: &[u8],
     now: i64,
@@ -28,7 +28,7 @@ pub async fn put(
     .bind(i64::try_from(bytes.len()).unwrap_or(i64::MAX))
     .bind(bytes)
     .bind(now)
-    .execute(&mut **transaction)
+    .execute(&mut *transaction)
     .await
     .map_err(from_postgres)?;
     Ok(hash)
