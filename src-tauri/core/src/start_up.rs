@@ -54,6 +54,9 @@ pub struct LedgerOptions {
     /// "Open read-only" for a database a newer Dossier wrote. No restart sweep, no MCP servers
     /// (nothing can be prompted), and every write through the facade is refused.
     pub read_only: bool,
+    /// A PostgreSQL database to keep the ledger in (`postgres://…`) instead of the SQLite file
+    /// in `locations.data_dir` (`Store::open_postgres`).
+    pub database_url: Option<String>,
 }
 
 impl LedgerOptions {
@@ -89,6 +92,7 @@ impl LedgerOptions {
             credentials: None,
             data_folder: DataFolderSettings::named(),
             read_only: false,
+            database_url: None,
         }
     }
 }
@@ -137,7 +141,9 @@ pub async fn open(options: LedgerOptions) -> Result<Ledger, LedgerError> {
         .backups
         .keep
         .unwrap_or(crate::store::upgrade_backup::DEFAULT_KEEP);
-    let (store, occupancy) = if options.read_only {
+    let (store, occupancy) = if let Some(url) = &options.database_url {
+        Store::open_postgres(url, &options.locations.data_dir, options.clock).await?
+    } else if options.read_only {
         // Nothing is adopted or created: the refused open before this one already settled the
         // folder, and a read-only open writes nothing.
         let store = Store::open_read_only(&options.locations.data_dir, options.clock).await?;

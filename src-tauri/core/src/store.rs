@@ -63,8 +63,9 @@ pub struct Store {
 /// What the store keeps running or cached for as long as it is open.
 struct Upkeep {
     pub data_dir: PathBuf,
-    /// Held for the store's life: tells other processes on the folder that we are alive.
-    pub process_lock: ProcessLock,
+    /// Held for the store's life: tells other processes on the folder that we are alive. None on
+    /// PostgreSQL, where the database itself is shared and no folder holds the ledger.
+    pub process_lock: Option<ProcessLock>,
     /// Takes deleted words out of the search index after each deletion (`search_purge`); none
     /// on a read-only ledger, where the purge's own writes would be refused.
     pub search_purge: Option<search_purge::SearchPurge>,
@@ -104,7 +105,7 @@ impl Store {
             ids,
             upkeep: Arc::new(Upkeep {
                 data_dir: data_dir.to_path_buf(),
-                process_lock,
+                process_lock: Some(process_lock),
                 search_purge: Some(search_purge),
                 message_listings: Default::default(),
                 checkpoint: Some(checkpoint),
@@ -137,7 +138,7 @@ impl Store {
             ids,
             upkeep: Arc::new(Upkeep {
                 data_dir: data_dir.to_path_buf(),
-                process_lock,
+                process_lock: Some(process_lock),
                 search_purge: None,
                 message_listings: Default::default(),
                 checkpoint: None,
@@ -145,6 +146,37 @@ impl Store {
             }),
             pool: Pool::Sqlite(pool),
         })
+    }
+
+    /// Opens the ledger on the PostgreSQL database at `url` (`store::postgres`), bringing its
+    /// schema up to date. `data_dir` still holds what is this process's own (its config beside
+    /// it, MCP servers' files), never the ledger. The database is shared by design (several
+    /// servers may use it), so it is reported `Shared`: no restart sweep closes replies that
+    /// another living process may be streaming.
+    pub async fn open_postgres(
+        url: &str,
+        data_dir: &Path,
+        clock: Option<Clock>,
+    ) -> Result<(Self, Occupancy), LedgerError> {
+        let pool = postgres::open(url).await?;
+        let ids = Arc::new(match clock {
+            Some(clock) => IdGenerator::new(clock),
+            None => IdGenerator::system(),
+        });
+        let store = Self {
+            events: EventBus::new(ids.clone()),
+            ids,
+            upkeep: Arc::new(Upkeep {
+                data_dir: data_dir.to_path_buf(),
+                process_lock: None,
+                search_purge: None,
+                message_listings: Default::default(),
+                checkpoint: None,
+                read_only: None,
+            }),
+            pool: Pool::Postgres(pool),
+        };
+        Ok((store, Occupancy::Shared))
     }
 
     /// Why the ledger is read-only, when it is.
@@ -165,7 +197,10 @@ impl Store {
 
     /// Tells other processes that this one is past its start-up sweep (see `process_lock`).
     pub fn share_folder(&self) -> Result<(), LedgerError> {
-        self.upkeep.process_lock.share(&self.upkeep.data_dir)
+        match &self.upkeep.process_lock {
+            Some(process_lock) => process_lock.share(&self.upkeep.data_dir),
+            None => Ok(()),
+        }
     }
 
     pub fn events(&self) -> &EventBus {
@@ -265,8 +300,10 @@ impl Store {
             Pool::Sqlite(pool) => database::close_pool(pool).await,
             Pool::Postgres(pool) => pool.close().await,
         }
-        if let Err(error) = self.upkeep.process_lock.release(&self.upkeep.data_dir) {
-            tracing::warn!(%error, "could not let go of the data folder's lock");
+        if let Some(process_lock) = &self.upkeep.process_lock {
+            if let Err(error) = process_lock.release(&self.upkeep.data_dir) {
+                tracing::warn!(%error, "could not let go of the data folder's lock");
+            }
         }
     }
 }

@@ -53,7 +53,12 @@ impl Store {
     ) -> Result<DataFolderMoved, LedgerError> {
         let current = self.data_dir().to_path_buf();
         check_target(&current, target, &data_location::default_folder())?;
-        if !self.upkeep.process_lock.try_hold_alone(&current)? {
+        let Some(process_lock) = &self.upkeep.process_lock else {
+            return Err(crate::store::engine::not_on_postgres(
+                "Moving the data folder",
+            ));
+        };
+        if !process_lock.try_hold_alone(&current)? {
             return Err(LedgerError::DataFolderInUse {
                 folder: current.display().to_string(),
             });

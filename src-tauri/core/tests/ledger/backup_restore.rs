@@ -55,6 +55,7 @@ fn names_in(folder: &Path) -> Vec<String> {
 
 #[tokio::test]
 async fn a_restore_brings_back_the_backup_and_keeps_the_ledger_it_replaced() {
+    crate::sqlite_only!("restoring copies the database file");
     let test = open(FAKE_CONFIG).await;
     let kept = titled(&test.ledger, "kept").await;
     let picture = test.write("harbour.png", support::png(120, 90));
@@ -85,7 +86,7 @@ async fn a_restore_brings_back_the_backup_and_keeps_the_ledger_it_replaced() {
         .create_session(CreateSession::default())
         .await
         .is_err());
-    let support::TestLedger { ledger, folder } = test;
+    let support::TestLedger { ledger, folder, .. } = test;
     drop(ledger);
 
     let reopened = dossier_core::start_up::open(support::options(folder.path(), FAKE_CONFIG))
@@ -171,6 +172,7 @@ async fn refused(test: &support::TestLedger, name: &str) -> PathBuf {
 
 #[tokio::test]
 async fn each_file_that_is_not_a_restorable_backup_is_refused_changing_nothing() {
+    crate::sqlite_only!("restoring copies the database file");
     let test = open(FAKE_CONFIG).await;
     titled(&test.ledger, "mine").await;
     // (the file offered, whether the error is the expected kind, words its message must say)
@@ -217,13 +219,14 @@ async fn each_file_that_is_not_a_restorable_backup_is_refused_changing_nothing()
 
 #[tokio::test]
 async fn a_copy_left_unverified_by_a_killed_restore_is_never_used() {
+    crate::sqlite_only!("restoring copies the database file");
     let test = open(FAKE_CONFIG).await;
     titled(&test.ledger, "mine").await;
     let other = open(FAKE_CONFIG).await;
     titled(&other.ledger, "someone else's").await;
     let unverified = data(test.folder.path()).join("dossier.db.restoring");
     other.ledger.back_up_to(&unverified).await.unwrap();
-    let support::TestLedger { ledger, folder } = test;
+    let support::TestLedger { ledger, folder, .. } = test;
     ledger.close().await;
     drop(ledger);
     let reopened = dossier_core::start_up::open(support::options(folder.path(), FAKE_CONFIG))
@@ -268,7 +271,7 @@ async fn damaged_with_backup(whole_header: bool) -> (tempfile::TempDir, PathBuf,
         .await
         .unwrap();
     assert_eq!(busy, 0);
-    let support::TestLedger { ledger, folder } = test;
+    let support::TestLedger { ledger, folder, .. } = test;
     ledger.close().await;
     drop(ledger);
     let database = data(folder.path()).join("dossier.db");
@@ -296,6 +299,7 @@ fn kept_aside(folder: &Path) -> Vec<Vec<u8>> {
 
 #[tokio::test]
 async fn the_start_up_restore_replaces_a_damaged_ledger_and_keeps_it_aside() {
+    crate::sqlite_only!("restoring copies the database file");
     for whole_header in [true, false] {
         let (folder, backup, damaged) = damaged_with_backup(whole_header).await;
 
@@ -324,6 +328,7 @@ async fn the_start_up_restore_replaces_a_damaged_ledger_and_keeps_it_aside() {
 
 #[tokio::test]
 async fn the_start_up_restore_refuses_a_bad_backup_and_a_sound_ledger_changing_nothing() {
+    crate::sqlite_only!("restoring copies the database file");
     let (folder, _backup, damaged) = damaged_with_backup(false).await;
     let database = data(folder.path()).join("dossier.db");
     let noise = folder.path().join("noise.db");
@@ -350,7 +355,7 @@ async fn the_start_up_restore_refuses_a_bad_backup_and_a_sound_ledger_changing_n
     titled(&sound.ledger, "sound").await;
     let other_backup = sound.folder.path().join("other.db");
     sound.ledger.back_up_to(&other_backup).await.unwrap();
-    let support::TestLedger { ledger, folder } = sound;
+    let support::TestLedger { ledger, folder, .. } = sound;
     ledger.close().await;
     drop(ledger);
     let error = dossier_core::start_up::restore_damaged(
@@ -369,6 +374,7 @@ async fn the_start_up_restore_refuses_a_bad_backup_and_a_sound_ledger_changing_n
 
 #[tokio::test]
 async fn a_staged_restore_is_put_in_place_before_the_newer_database_check() {
+    crate::sqlite_only!("restoring copies the database file");
     let backed_up = open(FAKE_CONFIG).await;
     titled(&backed_up.ledger, "from the backup").await;
     let test = open(FAKE_CONFIG).await;
@@ -386,7 +392,7 @@ async fn a_staged_restore_is_put_in_place_before_the_newer_database_check() {
             .await
             .unwrap();
     }
-    let support::TestLedger { ledger, folder } = test;
+    let support::TestLedger { ledger, folder, .. } = test;
     ledger.close().await;
     drop(ledger);
 
@@ -400,6 +406,7 @@ async fn a_staged_restore_is_put_in_place_before_the_newer_database_check() {
 
 #[tokio::test]
 async fn a_staged_restore_waits_while_another_process_has_the_folder_and_says_so() {
+    crate::sqlite_only!("restoring copies the database file");
     let backed_up = open(FAKE_CONFIG).await;
     titled(&backed_up.ledger, "from the backup").await;
     let test = open(FAKE_CONFIG).await;
@@ -418,7 +425,7 @@ async fn a_staged_restore_waits_while_another_process_has_the_folder_and_says_so
 
     second.close().await;
     test.ledger.close().await;
-    let support::TestLedger { ledger, folder } = test;
+    let support::TestLedger { ledger, folder, .. } = test;
     drop(ledger);
     drop(second);
     let alone = dossier_core::start_up::open(support::options(folder.path(), FAKE_CONFIG))

@@ -28,6 +28,7 @@ fn open_database_files(data_dir: &Path) -> Vec<std::path::PathBuf> {
 
 #[tokio::test]
 async fn close_returns_with_no_connection_open_even_with_requests_still_arriving() {
+    crate::sqlite_only!("connections to the database file");
     let mut answered_in_all = 0;
     for round in 0..8u64 {
         let test = open("{}").await;

@@ -135,6 +135,7 @@ async fn a_kept_listing_follows_every_ledger_write() {
 
 #[tokio::test]
 async fn a_kept_listing_follows_a_write_no_ledger_function_made() {
+    crate::sqlite_only!("the listing cache of SQLite's assembled JSON");
     let test = open("{}").await;
     let session = test.session().await;
     let other = test.session().await;

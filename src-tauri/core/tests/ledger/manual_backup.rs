@@ -34,6 +34,7 @@ async fn backed_up() -> (support::TestLedger, std::path::PathBuf) {
 
 #[tokio::test]
 async fn a_backup_made_by_hand_holds_every_session_and_attachment() {
+    crate::sqlite_only!("a backup is a copy of the database file");
     let (test, target) = backed_up().await;
     assert!(!test.folder.path().join("backup.db.partial").exists());
     let summary = test.ledger.inspect_backup(&target).await.unwrap();
@@ -61,6 +62,7 @@ async fn a_backup_made_by_hand_holds_every_session_and_attachment() {
 
 #[tokio::test]
 async fn a_random_file_is_not_a_backup() {
+    crate::sqlite_only!("a backup is a copy of the database file");
     let (test, _) = backed_up().await;
     let random = test.folder.path().join("random.db");
     std::fs::write(
@@ -84,6 +86,7 @@ async fn a_random_file_is_not_a_backup() {
 
 #[tokio::test]
 async fn a_truncated_backup_is_refused_as_incomplete() {
+    crate::sqlite_only!("a backup is a copy of the database file");
     let (test, target) = backed_up().await;
     let bytes = std::fs::read(&target).unwrap();
     let truncated = test.folder.path().join("truncated.db");
@@ -101,6 +104,7 @@ async fn a_truncated_backup_is_refused_as_incomplete() {
 
 #[tokio::test]
 async fn another_programs_database_is_not_a_backup() {
+    crate::sqlite_only!("a backup is a copy of the database file");
     let (test, _) = backed_up().await;
     let foreign = test.folder.path().join("notes.sqlite");
     let mut connection = sqlx::sqlite::SqliteConnectOptions::new()
@@ -131,6 +135,7 @@ async fn another_programs_database_is_not_a_backup() {
 
 #[tokio::test]
 async fn a_backup_from_a_newer_dossier_is_refused_naming_its_version() {
+    crate::sqlite_only!("a backup is a copy of the database file");
     let (test, target) = backed_up().await;
     let mut connection = sqlx::sqlite::SqliteConnectOptions::new()
         .filename(&target)

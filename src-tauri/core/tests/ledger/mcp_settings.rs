@@ -288,20 +288,13 @@ async fn a_server_added_in_settings_keeps_its_secret_in_the_keychain_only() {
     }
     assert!(!published.is_empty());
     assert!(published.iter().all(|event| !event.contains(SECRET)));
-    for entry in std::fs::read_dir(test.folder.path().join("data"))
-        .unwrap_or_else(|error| panic!("{error}"))
-        .flatten()
-    {
-        if entry.path().is_file() {
-            let bytes = std::fs::read(entry.path()).unwrap_or_else(|error| panic!("{error}"));
-            assert!(
-                !bytes
-                    .windows(SECRET.len())
-                    .any(|window| window == SECRET.as_bytes()),
-                "{} holds the secret",
-                entry.path().display()
-            );
-        }
+    for (place, bytes) in crate::support::stored_bytes(&test).await {
+        assert!(
+            !bytes
+                .windows(SECRET.len())
+                .any(|window| window == SECRET.as_bytes()),
+            "{place} holds the secret"
+        );
     }
 
     // Removed: gone from the file, the keychain and the statuses.

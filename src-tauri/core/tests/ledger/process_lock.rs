@@ -10,6 +10,7 @@ use std::time::Duration;
 
 #[tokio::test]
 async fn a_second_process_leaves_the_first_ones_live_reply_alone() {
+    crate::sqlite_only!("the data folder's process lock");
     let (fake, test, session) = hanging_after(&["Still ", "streaming"]).await;
     let BackgroundReply {
         mut events,

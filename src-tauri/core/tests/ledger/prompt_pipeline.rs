@@ -1024,10 +1024,8 @@ async fn revert_marker_is_cleaned_up_by_the_next_prompt() {
     });
     let mut connection = test
         .ledger
-        .pool()
-        .sqlite()
-        .expect("a SQLite ledger")
-        .acquire()
+        .store()
+        .connection()
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     dossier_core::store::session_store::save(&mut connection, &stored)

@@ -64,6 +64,7 @@ fn assert_read_only(result: Result<impl std::fmt::Debug, LedgerError>, what: &st
 
 #[tokio::test]
 async fn a_newer_database_opens_read_only_unchanged_and_refuses_every_write() {
+    crate::sqlite_only!("a newer database file opened read-only");
     let (test, session_id, message_id) = newer_ledger().await;
     let data = data(&test);
     let database = data.join("dossier.db");
@@ -220,6 +221,7 @@ async fn a_newer_database_opens_read_only_unchanged_and_refuses_every_write() {
 
 #[tokio::test]
 async fn read_only_needs_an_existing_ledger() {
+    crate::sqlite_only!("a newer database file opened read-only");
     let folder = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
     let mut read_only = options(folder.path(), FAKE_CONFIG);
     read_only.read_only = true;

@@ -118,7 +118,11 @@ async fn killed_mid_reply_is_closed_as_aborted_with_its_text() {
     }
 
     // The session is usable: the next prompt is answered, and the model sees the kept text.
-    let test = TestLedger { ledger, folder };
+    let test = TestLedger {
+        ledger,
+        folder,
+        database: None,
+    };
     let next = ask(&test, &session_id, "are you there?").await;
     assert_eq!(text_of(&next), "Back again.");
     let sent = fake.requests()[0].body["messages"].to_string();

@@ -59,10 +59,8 @@ async fn store_reply(
         })
         .collect();
     let mut transaction = ledger
-        .pool()
-        .sqlite()
-        .expect("a SQLite ledger")
-        .begin()
+        .store()
+        .begin_write()
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let mut seq =

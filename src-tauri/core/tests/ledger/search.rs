@@ -447,7 +447,11 @@ async fn a_database_with_the_trigram_index_is_reindexed_when_opened() {
     let ledger = dossier_core::start_up::open(options(folder.path(), FAKE_CONFIG))
         .await
         .unwrap_or_else(|error| panic!("{error}"));
-    let test = TestLedger { ledger, folder };
+    let test = TestLedger {
+        ledger,
+        folder,
+        database: None,
+    };
     for query in ["flamingo", "火烈鸟", "pelican"] {
         let found = search(&test, query).await;
         assert_eq!(session_ids(&found), vec!["ses_old".to_string()], "{query}");

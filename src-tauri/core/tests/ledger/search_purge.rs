@@ -55,6 +55,7 @@ async fn purge(test: &TestLedger) {
 
 #[tokio::test]
 async fn a_deleted_secret_leaves_the_word_list_and_the_index_pages() {
+    crate::sqlite_only!("the word index's purge");
     let test = open("{}").await;
     let pasted = test.session().await;
     let message = test
@@ -97,6 +98,7 @@ async fn a_deleted_secret_leaves_the_word_list_and_the_index_pages() {
 
 #[tokio::test]
 async fn the_purge_runs_by_itself_after_a_session_is_deleted() {
+    crate::sqlite_only!("the word index's purge");
     let test = open("{}").await;
     let session = test.session().await;
     test.no_reply(&session, vec![Draft::text("the code is zanzibar77")])
@@ -118,6 +120,7 @@ async fn the_purge_runs_by_itself_after_a_session_is_deleted() {
 
 #[tokio::test]
 async fn a_rewritten_part_and_a_renamed_title_leave_their_old_words() {
+    crate::sqlite_only!("the word index's purge");
     let test = open("{}").await;
     let session = test.session().await;
     let message = test
@@ -147,6 +150,7 @@ async fn a_rewritten_part_and_a_renamed_title_leave_their_old_words() {
 
 #[tokio::test]
 async fn a_streaming_replys_cut_off_last_word_is_not_remembered() {
+    crate::sqlite_only!("the word index's purge");
     use dossier_core::wire::part::{PartBody, PartTime};
     let test = open("{}").await;
     let session = test.session().await;

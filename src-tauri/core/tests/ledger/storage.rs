@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 #[tokio::test]
 async fn database_uses_wal_foreign_keys_and_a_busy_timeout() {
+    crate::sqlite_only!("the file's pragmas");
     let test = open("{}").await;
     let pool = test.ledger.pool().sqlite().expect("a SQLite ledger");
     let journal: String = sqlx::query_scalar("PRAGMA journal_mode")
@@ -368,14 +369,8 @@ async fn failed_part_write_rolls_back_the_whole_prompt() {
         error.map(|error| error.to_string()).as_deref(),
         Some("The id prt_duplicate is already used")
     );
-    let messages: i64 = sqlx::query_scalar("SELECT count(*) FROM message")
-        .fetch_one(test.ledger.pool().sqlite().expect("a SQLite ledger"))
-        .await
-        .unwrap_or_default();
-    let parts: i64 = sqlx::query_scalar("SELECT count(*) FROM part")
-        .fetch_one(test.ledger.pool().sqlite().expect("a SQLite ledger"))
-        .await
-        .unwrap_or_default();
+    let messages = scalar(&test.ledger, "SELECT count(*) FROM message").await;
+    let parts = scalar(&test.ledger, "SELECT count(*) FROM part").await;
     assert_eq!((messages, parts), (1, 1));
 }
 
@@ -442,10 +437,11 @@ async fn deleting_a_session_removes_children_messages_and_parts() {
         types(&drain(&mut events)),
         ["session.deleted", "session.deleted"]
     );
-    let left: i64 = sqlx::query_scalar("SELECT (SELECT count(*) FROM session) + (SELECT count(*) FROM message) + (SELECT count(*) FROM part)")
-        .fetch_one(test.ledger.pool().sqlite().expect("a SQLite ledger"))
-        .await
-        .unwrap_or(-1);
+    let left = scalar(
+        &test.ledger,
+        "SELECT (SELECT count(*) FROM session) + (SELECT count(*) FROM message) + (SELECT count(*) FROM part)",
+    )
+    .await;
     assert_eq!(left, 0);
     let again = test.ledger.delete_session(&parent.id).await.err();
     assert_eq!(again.map(|error| error.kind()), Some(ErrorKind::NotFound));

@@ -22,6 +22,14 @@ pub const FAKE_CONFIG: &str = r#"{
 pub struct TestLedger {
     pub ledger: Ledger,
     pub folder: tempfile::TempDir,
+    /// The test's own PostgreSQL database when the suite runs on that engine (`engine`).
+    pub database: Option<postgres_server::TestDatabase>,
+}
+
+/// The engine the suite runs on: `DOSSIER_TEST_ENGINE=postgres` runs every ledger the tests
+/// open on PostgreSQL (a database of each test's own on the test server), SQLite otherwise.
+pub fn on_postgres() -> bool {
+    std::env::var("DOSSIER_TEST_ENGINE").is_ok_and(|engine| engine == "postgres")
 }
 
 pub fn options(folder: &Path, config: &str) -> LedgerOptions {
@@ -42,11 +50,22 @@ pub async fn open_with(config: &str, adjust: impl FnOnce(&mut LedgerOptions)) ->
     let folder = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
     std::fs::create_dir_all(folder.path().join("work")).unwrap_or_else(|error| panic!("{error}"));
     let mut options = options(folder.path(), config);
+    let database = if on_postgres() {
+        let database = postgres_server::fresh_database().await;
+        options.database_url = Some(database.url.clone());
+        Some(database)
+    } else {
+        None
+    };
     adjust(&mut options);
     let ledger = dossier_core::start_up::open(options)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
-    TestLedger { ledger, folder }
+    TestLedger {
+        ledger,
+        folder,
+        database,
+    }
 }
 
 impl TestLedger {
@@ -187,4 +206,80 @@ pub fn text_part_of(message: &MessageWithParts) -> &dossier_core::wire::part::Pa
         .iter()
         .find(|part| matches!(part.body, PartBody::Text(_)))
         .unwrap_or_else(|| panic!("no text in {:?}", message.parts))
+}
+
+/// One whole-number answer of `sql` (for example a count) on the test ledger, whichever engine
+/// it runs on.
+pub async fn scalar(ledger: &Ledger, sql: &str) -> i64 {
+    use dossier_core::store::Pool;
+    let value = match ledger.pool() {
+        Pool::Sqlite(pool) => sqlx::query_scalar(sql).fetch_one(pool).await,
+        Pool::Postgres(pool) => sqlx::query_scalar(sql).fetch_one(pool).await,
+    };
+    value.unwrap_or_else(|error| panic!("{sql}: {error}"))
+}
+
+/// Runs `sql` on the test ledger, whichever engine it runs on (for a test that breaks the
+/// database on purpose).
+pub async fn execute(ledger: &Ledger, sql: &str) {
+    use dossier_core::store::Pool;
+    let outcome = match ledger.pool() {
+        Pool::Sqlite(pool) => sqlx::query(sql).execute(pool).await.map(|_| ()),
+        Pool::Postgres(pool) => sqlx::query(sql).execute(pool).await.map(|_| ()),
+    };
+    outcome.unwrap_or_else(|error| panic!("{sql}: {error}"));
+}
+
+/// Ends a test early, saying why, when the suite runs on PostgreSQL and what it checks exists
+/// only for SQLite's file (its locks, its write-ahead log, copies of the file).
+#[macro_export]
+macro_rules! sqlite_only {
+    ($why:expr) => {
+        if $crate::support::on_postgres() {
+            eprintln!("SQLite only ({}): not run on PostgreSQL", $why);
+            return;
+        }
+    };
+}
+
+/// Everything the ledger's database holds, as bytes to search for a secret that must not be
+/// there: on SQLite the files of the data folder (the database and its log; call after
+/// `Ledger::close`, or the log may not be written yet), on PostgreSQL every row of every table
+/// of the test's database as text.
+pub async fn stored_bytes(test: &TestLedger) -> Vec<(String, Vec<u8>)> {
+    use dossier_core::store::Pool;
+    match (test.ledger.pool(), &test.database) {
+        (Pool::Postgres(_), Some(database)) => {
+            let pool = database.open().await;
+            let tables: Vec<String> = sqlx::query_scalar(
+                "SELECT table_name::text FROM information_schema.tables \
+                 WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
+            )
+            .fetch_all(&pool)
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
+            let mut stored = Vec::new();
+            for table in tables {
+                let text: String = sqlx::query_scalar(&format!(
+                    "SELECT coalesce(string_agg(row_text, ' '), '') FROM \
+                     (SELECT row.*::text AS row_text FROM \"{table}\" AS row) AS rows"
+                ))
+                .fetch_one(&pool)
+                .await
+                .unwrap_or_else(|error| panic!("{table}: {error}"));
+                stored.push((table, text.into_bytes()));
+            }
+            pool.close().await;
+            stored
+        }
+        _ => std::fs::read_dir(test.folder.path().join("data"))
+            .unwrap_or_else(|error| panic!("{error}"))
+            .flatten()
+            .filter(|entry| entry.path().is_file())
+            .map(|entry| {
+                let bytes = std::fs::read(entry.path()).unwrap_or_else(|error| panic!("{error}"));
+                (entry.path().display().to_string(), bytes)
+            })
+            .collect(),
+    }
 }
