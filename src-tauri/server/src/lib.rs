@@ -2,7 +2,7 @@
 //! own clients (first of all `@opencode-ai/sdk`) and the web UI work against a headless ledger.
 //!
 //! Where to find things: start-up flags and the loopback rule in `server_options`; binding,
-//! readiness and graceful shutdown in `listening`; `dossier-server token …` in `token_command`; writes that outlive their client in
+//! readiness and graceful shutdown in `listening`; `dossier-server token …` in `token_command`; SQLite or PostgreSQL in `database_choice`; writes that outlive their client in
 //! `ledger_writes`; HTTPS in `tls_configuration` (the PEM files) and `tls_listener`; which hosts and web pages may call at all in `request_origin`; the password
 //! check in `authentication`; the
 //! route table in `routes` with handlers in `routes/`; `GET /event` in `event_stream`; errors
@@ -10,6 +10,7 @@
 //! `paging_headers`; OpenCode's provider shape in `provider_listing`.
 
 pub mod authentication;
+pub mod database_choice;
 pub mod error;
 pub mod event_stream;
 pub mod ledger_writes;

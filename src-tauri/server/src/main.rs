@@ -5,6 +5,7 @@
 
 use dossier_core::models::config::Locations;
 use dossier_core::LedgerOptions;
+use dossier_server::database_choice::DatabaseUrl;
 use dossier_server::server_options::{is_loopback, StartEnvironment};
 use dossier_server::token_command::TokenCommand;
 use dossier_server::{bind, serve, termination_signal, ServerError, ServerOptions};
@@ -60,7 +61,8 @@ async fn main() -> ExitCode {
     // binding (the server checks again once its ledger is open).
     if options.password.is_none() && !is_loopback(&options.hostname) {
         let data_dir = Locations::from_env().data_dir;
-        let refusal = match dossier_server::token_command::tokens_exist(&data_dir).await {
+        let database = options.database.as_ref();
+        let refusal = match dossier_server::token_command::tokens_exist(&data_dir, database).await {
             Ok(exist) => options.check_credentials(exist).err(),
             Err(error) => Some(error),
         };
@@ -76,7 +78,12 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let ledger = dossier_core::start_up::open(LedgerOptions::from_env());
+    let mut ledger_options = LedgerOptions::from_env();
+    if let Some(database) = &options.database {
+        tracing::info!("keeping the ledger in {}", database.redacted());
+        ledger_options.database_url = Some(database.expose().to_string());
+    }
+    let ledger = dossier_core::start_up::open(ledger_options);
     let scheme = if options.tls.is_some() {
         "https"
     } else {
@@ -115,8 +122,20 @@ async fn token(arguments: &[String]) -> ExitCode {
         }
     };
     let data_dir = Locations::from_env().data_dir;
+    let database = match DatabaseUrl::from_environment() {
+        Ok(database) => database,
+        Err(error) => {
+            eprintln!("dossier-server: {error}");
+            return ExitCode::from(2);
+        }
+    };
     let outcome = command
-        .run(&data_dir, &mut std::io::stdout(), &mut std::io::stderr())
+        .run(
+            &data_dir,
+            database.as_ref(),
+            &mut std::io::stdout(),
+            &mut std::io::stderr(),
+        )
         .await;
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -5,6 +5,7 @@
 //! (`--tls-cert`/`--tls-key`) or behind a proxy that terminates TLS (`--behind-proxy`, said out
 //! loud), and only with a password or an access token to check requests against.
 
+use crate::database_choice::{DatabaseUrl, DATABASE_URL_VARIABLE};
 use crate::error::ServerError;
 use crate::request_origin::{parse_allowed_host, parse_origin, AllowedHost, WebOrigin};
 use crate::tls_configuration::TlsFiles;
@@ -47,6 +48,9 @@ pub struct ServerOptions {
     /// Plain HTTP on a non-loopback address because a proxy in front terminates TLS
     /// (`--behind-proxy`); the operator's statement, since the server cannot see the proxy.
     pub behind_proxy: bool,
+    /// The PostgreSQL database to keep the ledger in (`--database`, `DOSSIER_DATABASE_URL`)
+    /// instead of the SQLite file in the data folder.
+    pub database: Option<DatabaseUrl>,
 }
 
 /// What start-up reads from the environment, read once by `main` so that parsing stays a pure
@@ -58,6 +62,7 @@ pub struct StartEnvironment {
     pub allowed_origins: Option<String>,
     pub tls_certificate: Option<String>,
     pub tls_key: Option<String>,
+    pub database_url: Option<String>,
 }
 
 impl StartEnvironment {
@@ -68,6 +73,7 @@ impl StartEnvironment {
             allowed_origins: std::env::var(ALLOWED_ORIGINS_VARIABLE).ok(),
             tls_certificate: std::env::var(TLS_CERTIFICATE_VARIABLE).ok(),
             tls_key: std::env::var(TLS_KEY_VARIABLE).ok(),
+            database_url: std::env::var(DATABASE_URL_VARIABLE).ok(),
         }
     }
 }
@@ -85,6 +91,7 @@ impl Default for ServerOptions {
             allowed_origins: Vec::new(),
             tls: None,
             behind_proxy: false,
+            database: None,
         }
     }
 }
@@ -118,6 +125,12 @@ impl ServerOptions {
             .tls_key
             .filter(|path| !path.is_empty())
             .map(Into::into);
+        options.database = match environment.database_url.as_deref().map(str::trim) {
+            Some(text) if !text.is_empty() => {
+                Some(DatabaseUrl::parse(DATABASE_URL_VARIABLE, text)?)
+            }
+            _ => None,
+        };
         let mut arguments = arguments.into_iter();
         while let Some(argument) = arguments.next() {
             let (flag, inline_value) = match argument.split_once('=') {
@@ -156,6 +169,10 @@ impl ServerOptions {
                 "--tls-cert" => tls_certificate = Some(value("--tls-cert")?.into()),
                 "--tls-key" => tls_key = Some(value("--tls-key")?.into()),
                 "--behind-proxy" if inline_value.is_none() => options.behind_proxy = true,
+                "--database" => {
+                    options.database =
+                        Some(DatabaseUrl::parse("--database", &value("--database")?)?)
+                }
                 "--help" | "-h" => return Err(ServerError::HelpRequested),
                 _ => {
                     return Err(ServerError::BadArgument(format!(

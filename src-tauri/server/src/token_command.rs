@@ -7,6 +7,7 @@
 //! `create` prints the token alone on standard output, once, so that a script can capture it;
 //! what it is and how to send it goes to standard error. `list` never shows a token.
 
+use crate::database_choice::DatabaseUrl;
 use crate::error::ServerError;
 use dossier_core::store::access_tokens::AccessTokenSummary;
 use dossier_core::store::{Occupancy, Store};
@@ -45,11 +46,13 @@ impl TokenCommand {
         }
     }
 
-    /// Runs against the ledger in `data_dir`; `output` gets what a script reads (the token,
-    /// the listing), `notes` what a person reads.
+    /// Runs against the ledger in `data_dir`, or in `database` when the server keeps it in
+    /// PostgreSQL; `output` gets what a script reads (the token, the listing), `notes` what a
+    /// person reads.
     pub async fn run(
         &self,
         data_dir: &Path,
+        database: Option<&DatabaseUrl>,
         output: &mut impl Write,
         notes: &mut impl Write,
     ) -> Result<(), ServerError> {
@@ -57,7 +60,7 @@ impl TokenCommand {
             // No ledger is opened (or made) just to print how to call this.
             return writeln!(output, "{TOKEN_USAGE}").map_err(ServerError::Output);
         }
-        let store = open_store(data_dir).await?;
+        let store = open_store(data_dir, database).await?;
         let outcome = self.run_on(&store, output, notes).await;
         store.close().await;
         outcome
@@ -111,15 +114,22 @@ impl TokenCommand {
 /// Whether the ledger in `data_dir` has any access token: `main` asks before it binds an
 /// address beyond loopback without a password, so that such a server is refused before it
 /// listens at all.
-pub async fn tokens_exist(data_dir: &Path) -> Result<bool, ServerError> {
-    let store = open_store(data_dir).await?;
+pub async fn tokens_exist(
+    data_dir: &Path,
+    database: Option<&DatabaseUrl>,
+) -> Result<bool, ServerError> {
+    let store = open_store(data_dir, database).await?;
     let exist = store.has_access_tokens().await;
     store.close().await;
     Ok(exist?)
 }
 
 /// Only the store: no config, providers or MCP servers are needed to manage tokens.
-async fn open_store(data_dir: &Path) -> Result<Store, ServerError> {
+async fn open_store(data_dir: &Path, database: Option<&DatabaseUrl>) -> Result<Store, ServerError> {
+    if let Some(database) = database {
+        let (store, _) = Store::open_postgres(database.expose(), data_dir, None).await?;
+        return Ok(store);
+    }
     let (store, occupancy) = Store::open(
         data_dir,
         None,

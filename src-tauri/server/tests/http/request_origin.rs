@@ -61,24 +61,6 @@ fn simple_bodies(json_text: &str) -> Vec<(Option<&'static str>, String)> {
     ]
 }
 
-/// Every file under the server's data folder (the database, its WAL) as bytes: the place a
-/// prompt's attachment would land.
-fn ledger_bytes(server: &TestServer) -> Vec<u8> {
-    let mut bytes = Vec::new();
-    let mut folders = vec![server.folder.path().join("data")];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(&folder).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                folders.push(path);
-            } else {
-                bytes.extend(std::fs::read(&path).unwrap());
-            }
-        }
-    }
-    bytes
-}
-
 fn contains(haystack: &[u8], needle: &str) -> bool {
     haystack
         .windows(needle.len())
@@ -210,12 +192,12 @@ async fn a_foreign_page_cannot_make_the_server_read_a_local_file() {
         .await
         .unwrap();
     assert!(!export.contains(SECRET));
-    assert!(!contains(&ledger_bytes(&server), SECRET));
+    assert!(!contains(&server.stored_bytes().await, SECRET));
     // The control: the same prompt sent as JSON does store the file, so the search above
     // would have found it.
     let accepted = server.post_raw(&path, &prompt).await;
     assert_eq!(accepted.status(), 200);
-    assert!(contains(&ledger_bytes(&server), SECRET));
+    assert!(contains(&server.stored_bytes().await, SECRET));
 }
 
 #[tokio::test]

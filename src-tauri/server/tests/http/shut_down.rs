@@ -1,6 +1,6 @@
 //! Graceful shutdown: accepted work is finished before the database pool closes.
 
-use super::support::{ledger_options, TestServer};
+use super::support::TestServer;
 use dossier_core::store::message_store::MessageQuery;
 use dossier_core::wire::event::EventPayload;
 use serde_json::json;
@@ -18,11 +18,11 @@ async fn a_prompt_accepted_just_before_shutdown_is_saved() {
         )
         .await;
     assert_eq!(response.status(), 204);
-    let folder = server.folder.clone();
+    let reopening = server.reopening_options();
+    // Held so the temporary folder outlives the server.
+    let _folder = server.folder.clone();
     server.stop().await.unwrap();
-    let reopened = dossier_core::start_up::open(ledger_options(&folder))
-        .await
-        .unwrap();
+    let reopened = dossier_core::start_up::open(reopening).await.unwrap();
     let page = reopened
         .messages(&id, &MessageQuery::default())
         .await

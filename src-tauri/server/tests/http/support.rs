@@ -13,12 +13,25 @@ use tempfile::TempDir;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
+// The core's test server for PostgreSQL, shared; the core's tests use the parts left unused here.
+#[allow(dead_code)]
+#[path = "../../../core/tests/ledger/support/postgres_server.rs"]
+pub mod postgres_server;
+
+/// The engine the tests' ledgers run on: `DOSSIER_TEST_ENGINE=postgres` puts each test
+/// server's ledger in a PostgreSQL database of its own, SQLite's file otherwise.
+pub fn on_postgres() -> bool {
+    std::env::var("DOSSIER_TEST_ENGINE").is_ok_and(|engine| engine == "postgres")
+}
+
 pub struct TestServer {
     pub base: String,
     pub client: reqwest::Client,
     pub ledger: Ledger,
     /// Shared so a test can keep the data after stopping the server.
     pub folder: Arc<TempDir>,
+    /// The server's own PostgreSQL database when the tests run on that engine (`on_postgres`).
+    pub database_url: Option<String>,
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<Result<(), ServerError>>>,
 }
@@ -63,6 +76,11 @@ impl TestServer {
     ) -> Self {
         let folder = tempfile::tempdir().unwrap();
         let mut ledger_options = ledger_options(&folder);
+        if on_postgres() {
+            // Dropped by the next test process once this one has ended (`drop_leftovers`).
+            ledger_options.database_url = Some(postgres_server::fresh_database().await.url);
+        }
+        let database_url = ledger_options.database_url.clone();
         customise(&mut ledger_options);
         let ledger = dossier_core::start_up::open(ledger_options).await.unwrap();
         let listener = bind(&options).await.unwrap();
@@ -95,9 +113,59 @@ impl TestServer {
             client: http_client(),
             ledger,
             folder: Arc::new(folder),
+            database_url,
             stop: Some(stop),
             task: Some(task),
         }
+    }
+
+    /// Options that open this server's ledger again (its folder, and its database on
+    /// PostgreSQL).
+    pub fn reopening_options(&self) -> LedgerOptions {
+        let mut options = ledger_options(&self.folder);
+        options.database_url = self.database_url.clone();
+        options
+    }
+
+    /// Everything the server's ledger holds, as bytes to look for what must not be there: the
+    /// files under its data folder (the database, its log) on SQLite, every row of every table
+    /// as text on PostgreSQL.
+    pub async fn stored_bytes(&self) -> Vec<u8> {
+        let Some(url) = &self.database_url else {
+            let mut bytes = Vec::new();
+            let mut folders = vec![self.folder.path().join("data")];
+            while let Some(folder) = folders.pop() {
+                for entry in std::fs::read_dir(&folder).unwrap() {
+                    let path = entry.unwrap().path();
+                    if path.is_dir() {
+                        folders.push(path);
+                    } else {
+                        bytes.extend(std::fs::read(&path).unwrap());
+                    }
+                }
+            }
+            return bytes;
+        };
+        let pool = sqlx::PgPool::connect(url).await.unwrap();
+        let tables: Vec<String> = sqlx::query_scalar(
+            "SELECT table_name::text FROM information_schema.tables \
+             WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
+        )
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+        let mut bytes = Vec::new();
+        for table in tables {
+            let text: String = sqlx::query_scalar(&format!(
+                "SELECT coalesce(string_agg(row.*::text, ' '), '') FROM \"{table}\" AS row"
+            ))
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+            bytes.extend(text.into_bytes());
+        }
+        pool.close().await;
+        bytes
     }
 
     pub fn url(&self, path: &str) -> String {
