@@ -12,6 +12,7 @@ pub mod blob_store;
 pub mod database;
 pub(crate) mod database_error;
 pub mod message_store;
+pub mod search;
 pub mod search_index;
 pub mod session_store;
 

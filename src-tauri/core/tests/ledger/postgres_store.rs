@@ -7,6 +7,7 @@
 use crate::support::postgres_server::{fresh_database, TestDatabase};
 use dossier_core::store::blob_store::{self, blob_url};
 use dossier_core::store::message_store::MessageQuery;
+use dossier_core::store::search::{SearchQuery, SearchResult};
 use dossier_core::store::session_store::{SessionPage, SessionQuery, UsageChange};
 use dossier_core::store::{self, postgres};
 use dossier_core::wire::message::{Message, MessageWithParts};
@@ -19,7 +20,7 @@ use sqlx::{Connection, PgPool, SqlitePool};
 /// One engine with a fresh, empty ledger. The calls mirror the store's own dispatch on the
 /// engine, so a scenario is written once.
 enum Engine {
-    Sqlite(SqlitePool, tempfile::TempDir),
+    Sqlite(SqlitePool, SqliteLedger),
     Postgres(PgPool, TestDatabase),
 }
 
@@ -30,12 +31,23 @@ fn outcome<T>(result: Result<T, LedgerError>) -> Outcome<T> {
     result.map_err(|error| error.to_string())
 }
 
+/// SQLite's side: a whole `Store` (its search is a method of the store), whose pool the store
+/// functions are called with.
+struct SqliteLedger {
+    store: store::Store,
+    _folder: tempfile::TempDir,
+}
+
 async fn sqlite() -> Engine {
     let folder = tempfile::tempdir().unwrap();
-    let pool = store::database::open(&folder.path().join("dossier.db"), 1)
-        .await
-        .unwrap();
-    Engine::Sqlite(pool, folder)
+    let (store, _) = store::Store::open(folder.path(), None, 1).await.unwrap();
+    Engine::Sqlite(
+        store.pool().clone(),
+        SqliteLedger {
+            store,
+            _folder: folder,
+        },
+    )
 }
 
 async fn postgres_engine() -> Engine {
@@ -58,7 +70,7 @@ impl Engine {
 
     async fn close(self) {
         match self {
-            Engine::Sqlite(pool, _folder) => pool.close().await,
+            Engine::Sqlite(_, ledger) => ledger.store.close().await,
             Engine::Postgres(pool, database) => database.drop_database(pool).await,
         }
     }
@@ -441,6 +453,13 @@ impl Engine {
         outcome(match self {
             Engine::Sqlite(pool, _) => blob_store::inline_url(pool, url).await,
             Engine::Postgres(pool, _) => postgres::blob_store::inline_url(pool, url).await,
+        })
+    }
+
+    async fn search(&self, query: &SearchQuery) -> Outcome<Vec<SearchResult>> {
+        outcome(match self {
+            Engine::Sqlite(_, ledger) => ledger.store.search(query).await,
+            Engine::Postgres(pool, _) => postgres::search::search(pool, query).await,
         })
     }
 
@@ -1680,4 +1699,169 @@ async fn blob_release_and_a_new_reference_at_once_keep_the_bytes() {
         );
     }
     database.drop_database(pool).await;
+}
+
+/// A search result in comparable form: the session and its excerpts, highlights in brackets.
+fn found(results: &[SearchResult]) -> Vec<String> {
+    results
+        .iter()
+        .map(|result| {
+            let excerpts: Vec<String> = result
+                .excerpts
+                .iter()
+                .map(|excerpt| {
+                    let text: String = excerpt
+                        .pieces
+                        .iter()
+                        .map(|piece| {
+                            if piece.highlighted {
+                                format!("[{}]", piece.text)
+                            } else {
+                                piece.text.clone()
+                            }
+                        })
+                        .collect();
+                    format!("{}:{}", excerpt.field, text)
+                })
+                .collect();
+            format!("{} {}", result.session.id, excerpts.join(" | "))
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn search_finds_alike_on_both_engines() {
+    let mut transcripts = Vec::new();
+    for engine in both().await {
+        let mut archived = session("ses_old", "Old receipts", 5);
+        archived.time.archived = Some(6);
+        for row in [
+            session("ses_tax", "Quarterly taxes", 10),
+            session("ses_trip", "Trip to Lisbon", 20),
+            session("ses_cn", "文件整理", 30),
+            archived,
+        ] {
+            engine.insert_session(&row).await.unwrap();
+        }
+        let mut seq = 0;
+        for (session_id, words) in [
+            ("ses_tax", "The invoice for March is paid"),
+            ("ses_tax", "Two invoices are still open"),
+            ("ses_trip", "Book the hotel and send the invoice to Anna"),
+            ("ses_trip", "Taxes on the hotel bill"),
+            ("ses_cn", "这个文件很大"),
+            ("ses_cn", "大文件和小文件"),
+            ("ses_old", "an old invoice"),
+        ] {
+            seq += 1;
+            let message_id = format!("msg_{seq}");
+            engine
+                .insert_message(&user_message(&message_id, session_id), seq)
+                .await
+                .unwrap();
+            engine
+                .insert_part(
+                    &part(&format!("prt_{seq}"), &message_id, session_id, text(words)),
+                    1,
+                )
+                .await
+                .unwrap();
+        }
+        let queries: Vec<SearchQuery> = vec![
+            SearchQuery {
+                text: "invoice".into(),
+                ..Default::default()
+            },
+            SearchQuery {
+                text: "INVOICE march".into(),
+                ..Default::default()
+            },
+            SearchQuery {
+                text: "taxes".into(),
+                ..Default::default()
+            },
+            SearchQuery {
+                text: "hotel".into(),
+                limit: Some(1),
+                ..Default::default()
+            },
+            SearchQuery {
+                text: "invoice".into(),
+                limit: Some(1),
+                offset: Some(1),
+                ..Default::default()
+            },
+            SearchQuery {
+                text: "invoice".into(),
+                include_archived: true,
+                ..Default::default()
+            },
+            SearchQuery {
+                text: "invoice".into(),
+                session_id: Some("ses_tax".into()),
+                ..Default::default()
+            },
+            SearchQuery {
+                text: "文件".into(),
+                ..Default::default()
+            },
+            SearchQuery {
+                text: "这个文件".into(),
+                ..Default::default()
+            },
+            SearchQuery {
+                text: "个大文".into(),
+                ..Default::default()
+            },
+            SearchQuery {
+                text: "nothing-here".into(),
+                ..Default::default()
+            },
+            SearchQuery {
+                text: "?!".into(),
+                ..Default::default()
+            },
+            SearchQuery {
+                text: "   ".into(),
+                ..Default::default()
+            },
+        ];
+        let mut transcript = Vec::new();
+        for query in &queries {
+            transcript.push(format!(
+                "{}: {:?}",
+                query.text,
+                engine.search(query).await.map(|results| found(&results))
+            ));
+        }
+        // Deleted words are gone from results at once.
+        engine.delete_session("ses_trip").await;
+        transcript.push(format!(
+            "{:?}",
+            engine
+                .search(&queries[2])
+                .await
+                .map(|results| found(&results))
+        ));
+        transcripts.push(transcript);
+        engine.close().await;
+    }
+    let expected = [
+        "invoice: Ok([\"ses_trip text:Book the hotel and send the [invoice] to Anna\", \"ses_tax text:Two [invoice]s are still open | text:The [invoice] for March is paid\"])",
+        "INVOICE march: Ok([\"ses_tax text:The [invoice] for [March] is paid\"])",
+        "taxes: Ok([\"ses_tax title:Quarterly [taxes]\", \"ses_trip text:[Taxes] on the hotel bill\"])",
+        "hotel: Ok([\"ses_trip text:Taxes on the [hotel] bill | text:Book the [hotel] and send the invoice to Anna\"])",
+        "invoice: Ok([\"ses_tax text:Two [invoice]s are still open | text:The [invoice] for March is paid\"])",
+        "invoice: Ok([\"ses_old text:an old [invoice]\", \"ses_trip text:Book the hotel and send the [invoice] to Anna\", \"ses_tax text:Two [invoice]s are still open | text:The [invoice] for March is paid\"])",
+        "invoice: Ok([\"ses_tax text:Two [invoice]s are still open | text:The [invoice] for March is paid\"])",
+        "文件: Ok([\"ses_cn title:[文件]整理 | text:大[文件]和小[文件] | text:这个[文件]很大\"])",
+        "这个文件: Ok([\"ses_cn text:[这个文件]很大\"])",
+        "个大文: Ok([])",
+        "nothing-here: Ok([])",
+        "?!: Ok([])",
+        "   : Err(\"Invalid request: type something to search for\")",
+        "Ok([\"ses_tax title:Quarterly [taxes]\"])",
+    ];
+    assert_eq!(transcripts[1], expected, "postgres");
+    assert_eq!(transcripts[0], transcripts[1], "sqlite and postgres differ");
 }
