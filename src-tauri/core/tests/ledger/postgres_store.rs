@@ -456,6 +456,74 @@ impl Engine {
         })
     }
 
+    async fn step_finish_bodies(&self, session_id: &str, message_id: &str) -> Vec<String> {
+        let mut connection = self.connection().await;
+        let mut bodies = match &mut connection {
+            EngineConnection::Sqlite(connection) => {
+                store::message_removal::step_finish_bodies(connection, session_id, message_id).await
+            }
+            EngineConnection::Postgres(connection) => {
+                postgres::message_removal::step_finish_bodies(connection, session_id, message_id)
+                    .await
+            }
+        }
+        .unwrap();
+        // SQLite's promises no order (Postgres's is by seq).
+        bodies.sort();
+        bodies
+    }
+
+    async fn delete_message(&self, session_id: &str, message_id: &str) -> bool {
+        match &mut self.connection().await {
+            EngineConnection::Sqlite(connection) => {
+                store::message_removal::delete_message(connection, session_id, message_id).await
+            }
+            EngineConnection::Postgres(connection) => {
+                postgres::message_removal::delete_message(connection, session_id, message_id).await
+            }
+        }
+        .unwrap()
+    }
+
+    async fn delete_part(
+        &self,
+        session_id: &str,
+        message_id: &str,
+        part_id: &str,
+    ) -> Option<String> {
+        match &mut self.connection().await {
+            EngineConnection::Sqlite(connection) => {
+                store::message_removal::delete_part(connection, session_id, message_id, part_id)
+                    .await
+            }
+            EngineConnection::Postgres(connection) => {
+                postgres::message_removal::delete_part(connection, session_id, message_id, part_id)
+                    .await
+            }
+        }
+        .unwrap()
+    }
+
+    async fn part_body(&self, session_id: &str, message_id: &str, part_id: &str) -> Option<String> {
+        match &mut self.connection().await {
+            EngineConnection::Sqlite(connection) => {
+                store::message_removal::part_body(connection, session_id, message_id, part_id).await
+            }
+            EngineConnection::Postgres(connection) => {
+                postgres::message_removal::part_body(connection, session_id, message_id, part_id)
+                    .await
+            }
+        }
+        .unwrap()
+    }
+
+    async fn connection(&self) -> EngineConnection {
+        match self {
+            Engine::Sqlite(pool, _) => EngineConnection::Sqlite(pool.acquire().await.unwrap()),
+            Engine::Postgres(pool, _) => EngineConnection::Postgres(pool.acquire().await.unwrap()),
+        }
+    }
+
     async fn search(&self, query: &SearchQuery) -> Outcome<Vec<SearchResult>> {
         outcome(match self {
             Engine::Sqlite(_, ledger) => ledger.store.search(query).await,
@@ -526,6 +594,11 @@ impl Engine {
         }
         .unwrap()
     }
+}
+
+enum EngineConnection {
+    Sqlite(sqlx::pool::PoolConnection<sqlx::Sqlite>),
+    Postgres(sqlx::pool::PoolConnection<sqlx::Postgres>),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -1864,4 +1937,226 @@ async fn search_finds_alike_on_both_engines() {
     ];
     assert_eq!(transcripts[1], expected, "postgres");
     assert_eq!(transcripts[0], transcripts[1], "sqlite and postgres differ");
+}
+
+fn step_finish(cost: f64, input: u64) -> serde_json::Value {
+    json!({"type": "step-finish", "reason": "stop", "cost": cost,
+        "tokens": {"input": input, "output": 1, "reasoning": 0, "cache": {"read": 0, "write": 0}}})
+}
+
+#[tokio::test]
+async fn removing_messages_and_parts_is_alike_on_both_engines() {
+    let mut transcripts = Vec::new();
+    for engine in both().await {
+        let mut transcript: Vec<String> = Vec::new();
+        engine
+            .insert_session(&session("ses_1", "Edits", 1))
+            .await
+            .unwrap();
+        engine
+            .insert_message(&user_message("msg_1", "ses_1"), 1)
+            .await
+            .unwrap();
+        engine
+            .insert_message(&assistant_message("msg_2", "ses_1", Some(NOW)), 2)
+            .await
+            .unwrap();
+        for (id, body, seq) in [
+            ("prt_a", json!({"type": "step-start"}), 1),
+            ("prt_b", text("first answer"), 2),
+            ("prt_c", step_finish(0.5, 10), 3),
+            ("prt_d", step_finish(0.25, 20), 4),
+        ] {
+            engine
+                .insert_part(&part(id, "msg_2", "ses_1", body), seq)
+                .await
+                .unwrap();
+        }
+        engine
+            .insert_part(&part("prt_u", "msg_1", "ses_1", text("question")), 1)
+            .await
+            .unwrap();
+        let bodies = engine.step_finish_bodies("ses_1", "msg_2").await;
+        transcript.push(format!(
+            "{} step bodies, {:?}",
+            bodies.len(),
+            bodies
+                .iter()
+                .map(|body| body.contains("\"cost\":0.5"))
+                .collect::<Vec<_>>()
+        ));
+        transcript.push(format!(
+            "{:?}",
+            engine.step_finish_bodies("ses_other", "msg_2").await
+        ));
+        transcript.push(format!(
+            "{:?}",
+            engine.part_body("ses_1", "msg_2", "prt_b").await
+        ));
+        transcript.push(format!(
+            "{:?}",
+            engine.part_body("ses_1", "msg_1", "prt_b").await
+        ));
+        transcript.push(format!(
+            "{:?}",
+            engine.delete_part("ses_1", "msg_2", "prt_b").await
+        ));
+        transcript.push(format!(
+            "{:?}",
+            engine.delete_part("ses_1", "msg_2", "prt_b").await
+        ));
+        transcript.push(format!("{}", engine.indexed(Index::Parts, "first").await));
+        transcript.push(format!("{}", engine.delete_message("ses_1", "msg_2").await));
+        transcript.push(format!("{}", engine.delete_message("ses_1", "msg_2").await));
+        transcript.push(format!(
+            "{}",
+            engine.delete_message("ses_other", "msg_1").await
+        ));
+        transcript.push(format!(
+            "messages {} parts {}",
+            engine.count("message").await,
+            engine.count("part").await
+        ));
+        transcripts.push(transcript);
+        engine.close().await;
+    }
+    assert_eq!(
+        transcripts[1],
+        [
+            "2 step bodies, [false, true]",
+            "[]",
+            "Some(\"{\\\"type\\\":\\\"text\\\",\\\"text\\\":\\\"first answer\\\"}\")",
+            "None",
+            "Some(\"{\\\"type\\\":\\\"text\\\",\\\"text\\\":\\\"first answer\\\"}\")",
+            "None",
+            "0",
+            "true",
+            "false",
+            "false",
+            "messages 1 parts 1",
+        ],
+        "postgres"
+    );
+    assert_eq!(transcripts[0], transcripts[1], "sqlite and postgres differ");
+}
+
+/// Revert clean-up on Postgres (SQLite's is the crate's own, tested through the ledger in
+/// `reshaping.rs`): the marked messages go, their steps' usage leaves the totals, the marker is
+/// taken off the session.
+#[tokio::test]
+async fn revert_cleanup_removes_the_undone_turns_and_their_usage() {
+    let database = fresh_database().await;
+    let pool = database.open().await;
+    for (round, part_id) in [(0, None), (1, Some("prt_2b"))] {
+        let session_id = format!("ses_{round}");
+        let mut connection = pool.acquire().await.unwrap();
+        postgres::session_store::insert(&mut connection, &session(&session_id, "Undo", 1))
+            .await
+            .unwrap();
+        let messages = [
+            (user_message("msg_1", &session_id), 1),
+            (assistant_message("msg_2", &session_id, Some(NOW)), 2),
+            (user_message("msg_3", &session_id), 3),
+            (assistant_message("msg_4", &session_id, Some(NOW)), 4),
+        ];
+        let mut transaction = connection.begin().await.unwrap();
+        for (message, seq) in &messages {
+            let mut message = message.clone();
+            // Ids are unique across the database.
+            let id = format!("{}_{round}", message.id());
+            match &mut message {
+                Message::User(user) => user.id = id,
+                Message::Assistant(assistant) => assistant.id = id,
+            }
+            postgres::message_store::insert_message(&mut transaction, &message, *seq, NOW)
+                .await
+                .unwrap();
+        }
+        let parts = [
+            ("prt_2a", "msg_2", text("an answer"), 1),
+            ("prt_2b", "msg_2", text("more answer"), 2),
+            ("prt_2c", "msg_2", step_finish(0.5, 10), 3),
+            ("prt_4a", "msg_4", step_finish(0.25, 20), 1),
+        ];
+        for (id, message_id, body, seq) in parts {
+            let body_part = part(
+                &format!("{id}_{round}"),
+                &format!("{message_id}_{round}"),
+                &session_id,
+                body,
+            );
+            postgres::message_store::insert_part(&mut transaction, &body_part, seq, NOW)
+                .await
+                .unwrap();
+        }
+        for (cost, input) in [(0.5, 10), (0.25, 20)] {
+            let tokens = Tokens {
+                input,
+                output: 1,
+                ..Default::default()
+            };
+            postgres::session_store::change_usage(
+                &mut transaction,
+                &session_id,
+                UsageChange::Add,
+                cost,
+                &tokens,
+            )
+            .await
+            .unwrap();
+        }
+        let mut marked = postgres::session_store::get(&mut transaction, &session_id)
+            .await
+            .unwrap();
+        marked.revert = Some(serde_json::from_value(match part_id {
+            None => json!({"messageID": format!("msg_3_{round}")}),
+            Some(part_id) => json!({"messageID": format!("msg_2_{round}"), "partID": format!("{part_id}_{round}")}),
+        }).unwrap());
+        let removed = postgres::revert_cleanup::apply(&mut transaction, &mut marked)
+            .await
+            .unwrap();
+        transaction.commit().await.unwrap();
+        assert_eq!(marked.revert, None);
+        let stored = postgres::session_store::get(&mut connection, &session_id)
+            .await
+            .unwrap();
+        let history = postgres::message_store::list(&pool, &session_id, &MessageQuery::default())
+            .await
+            .unwrap();
+        let left: Vec<Shape> = history.messages.iter().map(shape).collect();
+        let ids_of = |ids: &[&str]| {
+            ids.iter()
+                .map(|id| format!("{id}_{round}"))
+                .collect::<Vec<String>>()
+        };
+        if round == 0 {
+            // From msg_3 on: msg_3 and msg_4 (with its 0.25 step).
+            assert_eq!(removed, (ids_of(&["msg_3", "msg_4"]), vec![]));
+            assert_eq!((stored.cost, stored.tokens.input), (0.5, 10));
+            assert_eq!(
+                left.iter()
+                    .map(|shape| shape.id.clone())
+                    .collect::<Vec<_>>(),
+                ids_of(&["msg_1", "msg_2"])
+            );
+        } else {
+            // From prt_2b of msg_2 on: prt_2b, prt_2c (the 0.5 step), then msg_3 and msg_4.
+            let parts_removed: Vec<(String, String)> = ids_of(&["prt_2b", "prt_2c"])
+                .into_iter()
+                .map(|part| (format!("msg_2_{round}"), part))
+                .collect();
+            assert_eq!(removed, (ids_of(&["msg_3", "msg_4"]), parts_removed));
+            assert_eq!((stored.cost, stored.tokens.input), (0.0, 0));
+            assert_eq!(left.len(), 2);
+            assert_eq!(
+                left[1].parts,
+                [(format!("prt_2a_{round}"), "text".to_string())]
+            );
+        }
+        assert_eq!(
+            (marked.cost, marked.tokens.input),
+            (stored.cost, stored.tokens.input)
+        );
+    }
+    database.drop_database(pool).await;
 }
