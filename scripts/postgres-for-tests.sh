@@ -28,17 +28,23 @@ usage() {
 
 # The newest installed server (Debian keeps each major version in its own folder, so several can
 # be installed side by side and none is on PATH).
+newest_bin() {
+    local folders=(/usr/lib/postgresql/*/bin)
+    [[ -x ${folders[0]}/initdb ]] || return 0
+    printf '%s\n' "${folders[@]}" | sort -V | tail -n 1
+}
+
 find_bin() {
     local bin
-    bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
-    if [[ -z $bin || ! -x $bin/initdb ]]; then
+    bin=$(newest_bin)
+    if [[ -z $bin ]]; then
         if [[ $EUID -ne 0 ]]; then
             echo "PostgreSQL is not installed; as root: apt-get install -y postgresql" >&2
             exit 1
         fi
         echo "installing Debian's postgresql package" >&2
         DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends postgresql >&2
-        bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+        bin=$(newest_bin)
     fi
     echo "$bin"
 }

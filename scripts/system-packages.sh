@@ -14,6 +14,9 @@ DOSSIER_SYSTEM_PACKAGES=(
   libssl-dev
   pkg-config
   build-essential
+  # A real PostgreSQL for the Postgres store's tests (scripts/postgres-for-tests.sh starts a
+  # throwaway server from it; the package's own cluster is not used).
+  postgresql
 )
 
 dossier_package_installed() {

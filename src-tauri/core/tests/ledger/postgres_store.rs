@@ -7,6 +7,7 @@
 use crate::support::postgres_server::{fresh_database, TestDatabase};
 use dossier_core::store::blob_store::{self, blob_url};
 use dossier_core::store::message_store::MessageQuery;
+use dossier_core::store::search::{SearchQuery, SearchResult};
 use dossier_core::store::session_store::{SessionPage, SessionQuery, UsageChange};
 use dossier_core::store::{self, postgres};
 use dossier_core::wire::message::{Message, MessageWithParts};
@@ -19,7 +20,7 @@ use sqlx::{Connection, PgPool, SqlitePool};
 /// One engine with a fresh, empty ledger. The calls mirror the store's own dispatch on the
 /// engine, so a scenario is written once.
 enum Engine {
-    Sqlite(SqlitePool, tempfile::TempDir),
+    Sqlite(SqlitePool, SqliteLedger),
     Postgres(PgPool, TestDatabase),
 }
 
@@ -30,12 +31,23 @@ fn outcome<T>(result: Result<T, LedgerError>) -> Outcome<T> {
     result.map_err(|error| error.to_string())
 }
 
+/// SQLite's side: a whole `Store` (its search is a method of the store), whose pool the store
+/// functions are called with.
+struct SqliteLedger {
+    store: store::Store,
+    _folder: tempfile::TempDir,
+}
+
 async fn sqlite() -> Engine {
     let folder = tempfile::tempdir().unwrap();
-    let pool = store::database::open(&folder.path().join("dossier.db"), 1)
-        .await
-        .unwrap();
-    Engine::Sqlite(pool, folder)
+    let (store, _) = store::Store::open(folder.path(), None, 1).await.unwrap();
+    Engine::Sqlite(
+        store.pool().clone(),
+        SqliteLedger {
+            store,
+            _folder: folder,
+        },
+    )
 }
 
 async fn postgres_engine() -> Engine {
@@ -58,7 +70,7 @@ impl Engine {
 
     async fn close(self) {
         match self {
-            Engine::Sqlite(pool, _folder) => pool.close().await,
+            Engine::Sqlite(_, ledger) => ledger.store.close().await,
             Engine::Postgres(pool, database) => database.drop_database(pool).await,
         }
     }
@@ -457,6 +469,81 @@ impl Engine {
         })
     }
 
+    async fn step_finish_bodies(&self, session_id: &str, message_id: &str) -> Vec<String> {
+        let mut connection = self.connection().await;
+        let mut bodies = match &mut connection {
+            EngineConnection::Sqlite(connection) => {
+                store::message_removal::step_finish_bodies(connection, session_id, message_id).await
+            }
+            EngineConnection::Postgres(connection) => {
+                postgres::message_removal::step_finish_bodies(connection, session_id, message_id)
+                    .await
+            }
+        }
+        .unwrap();
+        // SQLite's promises no order (Postgres's is by seq).
+        bodies.sort();
+        bodies
+    }
+
+    async fn delete_message(&self, session_id: &str, message_id: &str) -> bool {
+        match &mut self.connection().await {
+            EngineConnection::Sqlite(connection) => {
+                store::message_removal::delete_message(connection, session_id, message_id).await
+            }
+            EngineConnection::Postgres(connection) => {
+                postgres::message_removal::delete_message(connection, session_id, message_id).await
+            }
+        }
+        .unwrap()
+    }
+
+    async fn delete_part(
+        &self,
+        session_id: &str,
+        message_id: &str,
+        part_id: &str,
+    ) -> Option<String> {
+        match &mut self.connection().await {
+            EngineConnection::Sqlite(connection) => {
+                store::message_removal::delete_part(connection, session_id, message_id, part_id)
+                    .await
+            }
+            EngineConnection::Postgres(connection) => {
+                postgres::message_removal::delete_part(connection, session_id, message_id, part_id)
+                    .await
+            }
+        }
+        .unwrap()
+    }
+
+    async fn part_body(&self, session_id: &str, message_id: &str, part_id: &str) -> Option<String> {
+        match &mut self.connection().await {
+            EngineConnection::Sqlite(connection) => {
+                store::message_removal::part_body(connection, session_id, message_id, part_id).await
+            }
+            EngineConnection::Postgres(connection) => {
+                postgres::message_removal::part_body(connection, session_id, message_id, part_id)
+                    .await
+            }
+        }
+        .unwrap()
+    }
+
+    async fn connection(&self) -> EngineConnection {
+        match self {
+            Engine::Sqlite(pool, _) => EngineConnection::Sqlite(pool.acquire().await.unwrap()),
+            Engine::Postgres(pool, _) => EngineConnection::Postgres(pool.acquire().await.unwrap()),
+        }
+    }
+
+    async fn search(&self, query: &SearchQuery) -> Outcome<Vec<SearchResult>> {
+        outcome(match self {
+            Engine::Sqlite(_, ledger) => ledger.store.search(query).await,
+            Engine::Postgres(pool, _) => postgres::search::search(pool, query).await,
+        })
+    }
+
     /// How many rows a table holds (the engines' schemas share these table names).
     async fn count(&self, table: &str) -> i64 {
         let sql = format!("SELECT count(*) FROM {table}");
@@ -520,6 +607,11 @@ impl Engine {
         }
         .unwrap()
     }
+}
+
+enum EngineConnection {
+    Sqlite(sqlx::pool::PoolConnection<sqlx::Sqlite>),
+    Postgres(sqlx::pool::PoolConnection<sqlx::Postgres>),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -1690,6 +1782,393 @@ async fn blob_release_and_a_new_reference_at_once_keep_the_bytes() {
                 .await
                 .unwrap()
                 .is_none()
+        );
+    }
+    database.drop_database(pool).await;
+}
+
+/// A search result in comparable form: the session and its excerpts, highlights in brackets.
+fn found(results: &[SearchResult]) -> Vec<String> {
+    results
+        .iter()
+        .map(|result| {
+            let excerpts: Vec<String> = result
+                .excerpts
+                .iter()
+                .map(|excerpt| {
+                    let text: String = excerpt
+                        .pieces
+                        .iter()
+                        .map(|piece| {
+                            if piece.highlighted {
+                                format!("[{}]", piece.text)
+                            } else {
+                                piece.text.clone()
+                            }
+                        })
+                        .collect();
+                    format!("{}:{}", excerpt.field, text)
+                })
+                .collect();
+            format!("{} {}", result.session.id, excerpts.join(" | "))
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn search_finds_alike_on_both_engines() {
+    let mut transcripts = Vec::new();
+    for engine in both().await {
+        let mut archived = session("ses_old", "Old receipts", 5);
+        archived.time.archived = Some(6);
+        for row in [
+            session("ses_tax", "Quarterly taxes", 10),
+            session("ses_trip", "Trip to Lisbon", 20),
+            session("ses_cn", "文件整理", 30),
+            archived,
+        ] {
+            engine.insert_session(&row).await.unwrap();
+        }
+        let mut seq = 0;
+        for (session_id, words) in [
+            ("ses_tax", "The invoice for March is paid"),
+            ("ses_tax", "Two invoices are still open"),
+            ("ses_trip", "Book the hotel and send the invoice to Anna"),
+            ("ses_trip", "Taxes on the hotel bill"),
+            ("ses_cn", "这个文件很大"),
+            ("ses_cn", "大文件和小文件"),
+            ("ses_old", "an old invoice"),
+        ] {
+            seq += 1;
+            let message_id = format!("msg_{seq}");
+            engine
+                .insert_message(&user_message(&message_id, session_id), seq)
+                .await
+                .unwrap();
+            engine
+                .insert_part(
+                    &part(&format!("prt_{seq}"), &message_id, session_id, text(words)),
+                    1,
+                )
+                .await
+                .unwrap();
+        }
+        let queries: Vec<SearchQuery> = vec![
+            SearchQuery {
+                text: "invoice".into(),
+                ..Default::default()
+            },
+            SearchQuery {
+                text: "INVOICE march".into(),
+                ..Default::default()
+            },
+            SearchQuery {
+                text: "taxes".into(),
+                ..Default::default()
+            },
+            SearchQuery {
+                text: "hotel".into(),
+                limit: Some(1),
+                ..Default::default()
+            },
+            SearchQuery {
+                text: "invoice".into(),
+                limit: Some(1),
+                offset: Some(1),
+                ..Default::default()
+            },
+            SearchQuery {
+                text: "invoice".into(),
+                include_archived: true,
+                ..Default::default()
+            },
+            SearchQuery {
+                text: "invoice".into(),
+                session_id: Some("ses_tax".into()),
+                ..Default::default()
+            },
+            SearchQuery {
+                text: "文件".into(),
+                ..Default::default()
+            },
+            SearchQuery {
+                text: "这个文件".into(),
+                ..Default::default()
+            },
+            SearchQuery {
+                text: "个大文".into(),
+                ..Default::default()
+            },
+            SearchQuery {
+                text: "nothing-here".into(),
+                ..Default::default()
+            },
+            SearchQuery {
+                text: "?!".into(),
+                ..Default::default()
+            },
+            SearchQuery {
+                text: "   ".into(),
+                ..Default::default()
+            },
+        ];
+        let mut transcript = Vec::new();
+        for query in &queries {
+            transcript.push(format!(
+                "{}: {:?}",
+                query.text,
+                engine.search(query).await.map(|results| found(&results))
+            ));
+        }
+        // Deleted words are gone from results at once.
+        engine.delete_session("ses_trip").await;
+        transcript.push(format!(
+            "{:?}",
+            engine
+                .search(&queries[2])
+                .await
+                .map(|results| found(&results))
+        ));
+        transcripts.push(transcript);
+        engine.close().await;
+    }
+    let expected = [
+        "invoice: Ok([\"ses_trip text:Book the hotel and send the [invoice] to Anna\", \"ses_tax text:Two [invoice]s are still open | text:The [invoice] for March is paid\"])",
+        "INVOICE march: Ok([\"ses_tax text:The [invoice] for [March] is paid\"])",
+        "taxes: Ok([\"ses_tax title:Quarterly [taxes]\", \"ses_trip text:[Taxes] on the hotel bill\"])",
+        "hotel: Ok([\"ses_trip text:Taxes on the [hotel] bill | text:Book the [hotel] and send the invoice to Anna\"])",
+        "invoice: Ok([\"ses_tax text:Two [invoice]s are still open | text:The [invoice] for March is paid\"])",
+        "invoice: Ok([\"ses_old text:an old [invoice]\", \"ses_trip text:Book the hotel and send the [invoice] to Anna\", \"ses_tax text:Two [invoice]s are still open | text:The [invoice] for March is paid\"])",
+        "invoice: Ok([\"ses_tax text:Two [invoice]s are still open | text:The [invoice] for March is paid\"])",
+        "文件: Ok([\"ses_cn title:[文件]整理 | text:大[文件]和小[文件] | text:这个[文件]很大\"])",
+        "这个文件: Ok([\"ses_cn text:[这个文件]很大\"])",
+        "个大文: Ok([])",
+        "nothing-here: Ok([])",
+        "?!: Ok([])",
+        "   : Err(\"Invalid request: type something to search for\")",
+        "Ok([\"ses_tax title:Quarterly [taxes]\"])",
+    ];
+    assert_eq!(transcripts[1], expected, "postgres");
+    assert_eq!(transcripts[0], transcripts[1], "sqlite and postgres differ");
+}
+
+fn step_finish(cost: f64, input: u64) -> serde_json::Value {
+    json!({"type": "step-finish", "reason": "stop", "cost": cost,
+        "tokens": {"input": input, "output": 1, "reasoning": 0, "cache": {"read": 0, "write": 0}}})
+}
+
+#[tokio::test]
+async fn removing_messages_and_parts_is_alike_on_both_engines() {
+    let mut transcripts = Vec::new();
+    for engine in both().await {
+        let mut transcript: Vec<String> = Vec::new();
+        engine
+            .insert_session(&session("ses_1", "Edits", 1))
+            .await
+            .unwrap();
+        engine
+            .insert_message(&user_message("msg_1", "ses_1"), 1)
+            .await
+            .unwrap();
+        engine
+            .insert_message(&assistant_message("msg_2", "ses_1", Some(NOW)), 2)
+            .await
+            .unwrap();
+        for (id, body, seq) in [
+            ("prt_a", json!({"type": "step-start"}), 1),
+            ("prt_b", text("first answer"), 2),
+            ("prt_c", step_finish(0.5, 10), 3),
+            ("prt_d", step_finish(0.25, 20), 4),
+        ] {
+            engine
+                .insert_part(&part(id, "msg_2", "ses_1", body), seq)
+                .await
+                .unwrap();
+        }
+        engine
+            .insert_part(&part("prt_u", "msg_1", "ses_1", text("question")), 1)
+            .await
+            .unwrap();
+        let bodies = engine.step_finish_bodies("ses_1", "msg_2").await;
+        transcript.push(format!(
+            "{} step bodies, {:?}",
+            bodies.len(),
+            bodies
+                .iter()
+                .map(|body| body.contains("\"cost\":0.5"))
+                .collect::<Vec<_>>()
+        ));
+        transcript.push(format!(
+            "{:?}",
+            engine.step_finish_bodies("ses_other", "msg_2").await
+        ));
+        transcript.push(format!(
+            "{:?}",
+            engine.part_body("ses_1", "msg_2", "prt_b").await
+        ));
+        transcript.push(format!(
+            "{:?}",
+            engine.part_body("ses_1", "msg_1", "prt_b").await
+        ));
+        transcript.push(format!(
+            "{:?}",
+            engine.delete_part("ses_1", "msg_2", "prt_b").await
+        ));
+        transcript.push(format!(
+            "{:?}",
+            engine.delete_part("ses_1", "msg_2", "prt_b").await
+        ));
+        transcript.push(format!("{}", engine.indexed(Index::Parts, "first").await));
+        transcript.push(format!("{}", engine.delete_message("ses_1", "msg_2").await));
+        transcript.push(format!("{}", engine.delete_message("ses_1", "msg_2").await));
+        transcript.push(format!(
+            "{}",
+            engine.delete_message("ses_other", "msg_1").await
+        ));
+        transcript.push(format!(
+            "messages {} parts {}",
+            engine.count("message").await,
+            engine.count("part").await
+        ));
+        transcripts.push(transcript);
+        engine.close().await;
+    }
+    assert_eq!(
+        transcripts[1],
+        [
+            "2 step bodies, [false, true]",
+            "[]",
+            "Some(\"{\\\"type\\\":\\\"text\\\",\\\"text\\\":\\\"first answer\\\"}\")",
+            "None",
+            "Some(\"{\\\"type\\\":\\\"text\\\",\\\"text\\\":\\\"first answer\\\"}\")",
+            "None",
+            "0",
+            "true",
+            "false",
+            "false",
+            "messages 1 parts 1",
+        ],
+        "postgres"
+    );
+    assert_eq!(transcripts[0], transcripts[1], "sqlite and postgres differ");
+}
+
+/// Revert clean-up on Postgres (SQLite's is the crate's own, tested through the ledger in
+/// `reshaping.rs`): the marked messages go, their steps' usage leaves the totals, the marker is
+/// taken off the session.
+#[tokio::test]
+async fn revert_cleanup_removes_the_undone_turns_and_their_usage() {
+    let database = fresh_database().await;
+    let pool = database.open().await;
+    for (round, part_id) in [(0, None), (1, Some("prt_2b"))] {
+        let session_id = format!("ses_{round}");
+        let mut connection = pool.acquire().await.unwrap();
+        postgres::session_store::insert(&mut connection, &session(&session_id, "Undo", 1))
+            .await
+            .unwrap();
+        let messages = [
+            (user_message("msg_1", &session_id), 1),
+            (assistant_message("msg_2", &session_id, Some(NOW)), 2),
+            (user_message("msg_3", &session_id), 3),
+            (assistant_message("msg_4", &session_id, Some(NOW)), 4),
+        ];
+        let mut transaction = connection.begin().await.unwrap();
+        for (message, seq) in &messages {
+            let mut message = message.clone();
+            // Ids are unique across the database.
+            let id = format!("{}_{round}", message.id());
+            match &mut message {
+                Message::User(user) => user.id = id,
+                Message::Assistant(assistant) => assistant.id = id,
+            }
+            postgres::message_store::insert_message(&mut transaction, &message, *seq, NOW)
+                .await
+                .unwrap();
+        }
+        let parts = [
+            ("prt_2a", "msg_2", text("an answer"), 1),
+            ("prt_2b", "msg_2", text("more answer"), 2),
+            ("prt_2c", "msg_2", step_finish(0.5, 10), 3),
+            ("prt_4a", "msg_4", step_finish(0.25, 20), 1),
+        ];
+        for (id, message_id, body, seq) in parts {
+            let body_part = part(
+                &format!("{id}_{round}"),
+                &format!("{message_id}_{round}"),
+                &session_id,
+                body,
+            );
+            postgres::message_store::insert_part(&mut transaction, &body_part, seq, NOW)
+                .await
+                .unwrap();
+        }
+        for (cost, input) in [(0.5, 10), (0.25, 20)] {
+            let tokens = Tokens {
+                input,
+                output: 1,
+                ..Default::default()
+            };
+            postgres::session_store::change_usage(
+                &mut transaction,
+                &session_id,
+                UsageChange::Add,
+                cost,
+                &tokens,
+            )
+            .await
+            .unwrap();
+        }
+        let mut marked = postgres::session_store::get(&mut transaction, &session_id)
+            .await
+            .unwrap();
+        marked.revert = Some(serde_json::from_value(match part_id {
+            None => json!({"messageID": format!("msg_3_{round}")}),
+            Some(part_id) => json!({"messageID": format!("msg_2_{round}"), "partID": format!("{part_id}_{round}")}),
+        }).unwrap());
+        let removed = postgres::revert_cleanup::apply(&mut transaction, &mut marked)
+            .await
+            .unwrap();
+        transaction.commit().await.unwrap();
+        assert_eq!(marked.revert, None);
+        let stored = postgres::session_store::get(&mut connection, &session_id)
+            .await
+            .unwrap();
+        let history = postgres::message_store::list(&pool, &session_id, &MessageQuery::default())
+            .await
+            .unwrap();
+        let left: Vec<Shape> = history.messages.iter().map(shape).collect();
+        let ids_of = |ids: &[&str]| {
+            ids.iter()
+                .map(|id| format!("{id}_{round}"))
+                .collect::<Vec<String>>()
+        };
+        if round == 0 {
+            // From msg_3 on: msg_3 and msg_4 (with its 0.25 step).
+            assert_eq!(removed, (ids_of(&["msg_3", "msg_4"]), vec![]));
+            assert_eq!((stored.cost, stored.tokens.input), (0.5, 10));
+            assert_eq!(
+                left.iter()
+                    .map(|shape| shape.id.clone())
+                    .collect::<Vec<_>>(),
+                ids_of(&["msg_1", "msg_2"])
+            );
+        } else {
+            // From prt_2b of msg_2 on: prt_2b, prt_2c (the 0.5 step), then msg_3 and msg_4.
+            let parts_removed: Vec<(String, String)> = ids_of(&["prt_2b", "prt_2c"])
+                .into_iter()
+                .map(|part| (format!("msg_2_{round}"), part))
+                .collect();
+            assert_eq!(removed, (ids_of(&["msg_3", "msg_4"]), parts_removed));
+            assert_eq!((stored.cost, stored.tokens.input), (0.0, 0));
+            assert_eq!(left.len(), 2);
+            assert_eq!(
+                left[1].parts,
+                [(format!("prt_2a_{round}"), "text".to_string())]
+            );
+        }
+        assert_eq!(
+            (marked.cost, marked.tokens.input),
+            (stored.cost, stored.tokens.input)
         );
     }
     database.drop_database(pool).await;
