@@ -70,6 +70,12 @@ impl Connect for PoolConnection<Sqlite> {
     }
 }
 
+impl Connect for PoolConnection<Postgres> {
+    fn connection(&mut self) -> Connection<'_> {
+        Connection::Postgres(self)
+    }
+}
+
 impl Connect for Transaction {
     fn connection(&mut self) -> Connection<'_> {
         match self {

@@ -11,12 +11,9 @@
 pub mod blob_store;
 pub mod database;
 pub(crate) mod database_error;
-pub mod message_removal;
 pub mod message_store;
-pub mod revert_cleanup;
 pub mod search;
 pub mod search_index;
 pub mod session_store;
-pub mod session_usage;
 
 pub use database::open;

@@ -145,6 +145,9 @@ impl Store {
     /// Sessions matching `query`: title matches first (best bm25 first), then sessions by their
     /// most recent matching message. Each result carries up to three excerpts.
     pub async fn search(&self, query: &SearchQuery) -> Result<Vec<SearchResult>, LedgerError> {
+        if let crate::store::Pool::Postgres(pool) = &self.pool {
+            return crate::store::postgres::search::search(pool, query).await;
+        }
         if query.text.trim().is_empty() {
             return Err(LedgerError::InvalidRequest(
                 "type something to search for".into(),

@@ -42,7 +42,7 @@ async fn sqlite() -> Engine {
     let folder = tempfile::tempdir().unwrap();
     let (store, _) = store::Store::open(folder.path(), None, 1).await.unwrap();
     Engine::Sqlite(
-        store.pool().clone(),
+        store.pool().sqlite().expect("a SQLite ledger").clone(),
         SqliteLedger {
             store,
             _folder: folder,
@@ -476,8 +476,7 @@ impl Engine {
                 store::message_removal::step_finish_bodies(connection, session_id, message_id).await
             }
             EngineConnection::Postgres(connection) => {
-                postgres::message_removal::step_finish_bodies(connection, session_id, message_id)
-                    .await
+                store::message_removal::step_finish_bodies(connection, session_id, message_id).await
             }
         }
         .unwrap();
@@ -492,7 +491,7 @@ impl Engine {
                 store::message_removal::delete_message(connection, session_id, message_id).await
             }
             EngineConnection::Postgres(connection) => {
-                postgres::message_removal::delete_message(connection, session_id, message_id).await
+                store::message_removal::delete_message(connection, session_id, message_id).await
             }
         }
         .unwrap()
@@ -510,7 +509,7 @@ impl Engine {
                     .await
             }
             EngineConnection::Postgres(connection) => {
-                postgres::message_removal::delete_part(connection, session_id, message_id, part_id)
+                store::message_removal::delete_part(connection, session_id, message_id, part_id)
                     .await
             }
         }
@@ -523,8 +522,7 @@ impl Engine {
                 store::message_removal::part_body(connection, session_id, message_id, part_id).await
             }
             EngineConnection::Postgres(connection) => {
-                postgres::message_removal::part_body(connection, session_id, message_id, part_id)
-                    .await
+                store::message_removal::part_body(connection, session_id, message_id, part_id).await
             }
         }
         .unwrap()
@@ -2051,125 +2049,4 @@ async fn removing_messages_and_parts_is_alike_on_both_engines() {
         "postgres"
     );
     assert_eq!(transcripts[0], transcripts[1], "sqlite and postgres differ");
-}
-
-/// Revert clean-up on Postgres (SQLite's is the crate's own, tested through the ledger in
-/// `reshaping.rs`): the marked messages go, their steps' usage leaves the totals, the marker is
-/// taken off the session.
-#[tokio::test]
-async fn revert_cleanup_removes_the_undone_turns_and_their_usage() {
-    let database = fresh_database().await;
-    let pool = database.open().await;
-    for (round, part_id) in [(0, None), (1, Some("prt_2b"))] {
-        let session_id = format!("ses_{round}");
-        let mut connection = pool.acquire().await.unwrap();
-        postgres::session_store::insert(&mut connection, &session(&session_id, "Undo", 1))
-            .await
-            .unwrap();
-        let messages = [
-            (user_message("msg_1", &session_id), 1),
-            (assistant_message("msg_2", &session_id, Some(NOW)), 2),
-            (user_message("msg_3", &session_id), 3),
-            (assistant_message("msg_4", &session_id, Some(NOW)), 4),
-        ];
-        let mut transaction = connection.begin().await.unwrap();
-        for (message, seq) in &messages {
-            let mut message = message.clone();
-            // Ids are unique across the database.
-            let id = format!("{}_{round}", message.id());
-            match &mut message {
-                Message::User(user) => user.id = id,
-                Message::Assistant(assistant) => assistant.id = id,
-            }
-            postgres::message_store::insert_message(&mut transaction, &message, *seq, NOW)
-                .await
-                .unwrap();
-        }
-        let parts = [
-            ("prt_2a", "msg_2", text("an answer"), 1),
-            ("prt_2b", "msg_2", text("more answer"), 2),
-            ("prt_2c", "msg_2", step_finish(0.5, 10), 3),
-            ("prt_4a", "msg_4", step_finish(0.25, 20), 1),
-        ];
-        for (id, message_id, body, seq) in parts {
-            let body_part = part(
-                &format!("{id}_{round}"),
-                &format!("{message_id}_{round}"),
-                &session_id,
-                body,
-            );
-            postgres::message_store::insert_part(&mut transaction, &body_part, seq, NOW)
-                .await
-                .unwrap();
-        }
-        for (cost, input) in [(0.5, 10), (0.25, 20)] {
-            let tokens = Tokens {
-                input,
-                output: 1,
-                ..Default::default()
-            };
-            postgres::session_store::change_usage(
-                &mut transaction,
-                &session_id,
-                UsageChange::Add,
-                cost,
-                &tokens,
-            )
-            .await
-            .unwrap();
-        }
-        let mut marked = postgres::session_store::get(&mut transaction, &session_id)
-            .await
-            .unwrap();
-        marked.revert = Some(serde_json::from_value(match part_id {
-            None => json!({"messageID": format!("msg_3_{round}")}),
-            Some(part_id) => json!({"messageID": format!("msg_2_{round}"), "partID": format!("{part_id}_{round}")}),
-        }).unwrap());
-        let removed = postgres::revert_cleanup::apply(&mut transaction, &mut marked)
-            .await
-            .unwrap();
-        transaction.commit().await.unwrap();
-        assert_eq!(marked.revert, None);
-        let stored = postgres::session_store::get(&mut connection, &session_id)
-            .await
-            .unwrap();
-        let history = postgres::message_store::list(&pool, &session_id, &MessageQuery::default())
-            .await
-            .unwrap();
-        let left: Vec<Shape> = history.messages.iter().map(shape).collect();
-        let ids_of = |ids: &[&str]| {
-            ids.iter()
-                .map(|id| format!("{id}_{round}"))
-                .collect::<Vec<String>>()
-        };
-        if round == 0 {
-            // From msg_3 on: msg_3 and msg_4 (with its 0.25 step).
-            assert_eq!(removed, (ids_of(&["msg_3", "msg_4"]), vec![]));
-            assert_eq!((stored.cost, stored.tokens.input), (0.5, 10));
-            assert_eq!(
-                left.iter()
-                    .map(|shape| shape.id.clone())
-                    .collect::<Vec<_>>(),
-                ids_of(&["msg_1", "msg_2"])
-            );
-        } else {
-            // From prt_2b of msg_2 on: prt_2b, prt_2c (the 0.5 step), then msg_3 and msg_4.
-            let parts_removed: Vec<(String, String)> = ids_of(&["prt_2b", "prt_2c"])
-                .into_iter()
-                .map(|part| (format!("msg_2_{round}"), part))
-                .collect();
-            assert_eq!(removed, (ids_of(&["msg_3", "msg_4"]), parts_removed));
-            assert_eq!((stored.cost, stored.tokens.input), (0.0, 0));
-            assert_eq!(left.len(), 2);
-            assert_eq!(
-                left[1].parts,
-                [(format!("prt_2a_{round}"), "text".to_string())]
-            );
-        }
-        assert_eq!(
-            (marked.cost, marked.tokens.input),
-            (stored.cost, stored.tokens.input)
-        );
-    }
-    database.drop_database(pool).await;
 }

@@ -34,7 +34,10 @@ fn tsquery(terms: &[QueryTerm]) -> String {
     let mut required = Vec::with_capacity(terms.len());
     for term in terms {
         match term {
-            QueryTerm::Prefix(prefix) => required.push(format!("{}:*", quoted(prefix))),
+            QueryTerm::Prefix(prefix) => required.push(format!(
+                "{}:*",
+                quoted(&search_text::without_diacritics(prefix))
+            )),
             QueryTerm::Run(_) => {
                 required.extend(term.bigrams().iter().map(|bigram| quoted(bigram)));
             }

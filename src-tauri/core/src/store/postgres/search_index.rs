@@ -20,7 +20,10 @@ use sqlx::PgConnection;
 /// The tokens of `text`, each once. Parts keep no positions, so repeats add nothing; leaving
 /// them out keeps a long part's `tsvector` well under Postgres's 1 MB limit.
 fn distinct_tokens(text: &str) -> String {
-    let mut tokens = search_text::index_tokens(text);
+    let mut tokens: Vec<String> = search_text::index_tokens(text)
+        .iter()
+        .map(|token| search_text::without_diacritics(token))
+        .collect();
     tokens.sort_unstable();
     tokens.dedup();
     tokens.join(" ")
@@ -56,7 +59,10 @@ pub async fn index_title(
     rowid: i64,
     title: &str,
 ) -> Result<(), LedgerError> {
-    let tokens = search_text::index_tokens(title);
+    let tokens: Vec<String> = search_text::index_tokens(title)
+        .iter()
+        .map(|token| search_text::without_diacritics(token))
+        .collect();
     sqlx::query("INSERT INTO title_search (rowid, words) VALUES ($1, to_tsvector('simple', $2))")
         .bind(rowid)
         .bind(tokens.join(" "))
