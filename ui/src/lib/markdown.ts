@@ -36,10 +36,41 @@ function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 
+/** A setext underline: a line of `=` or of `-` (the heading's text is on the lines above it). */
+const setextUnderline = /\n {0,3}(?:=+|-+) *(?:\n|$)/;
+/** A blank line: a newline, nothing but spaces, and another newline. */
+const blankLine = /\n[^\S\n]*\n/;
+/** The start of a table's delimiter row (`|---|`, `:--`), matched at the start of the second line. */
+const delimiterRowStart = / {0,3}(?:\| *)?:?-/y;
+
 const marked = new Marked({
   gfm: true,
   breaks: false,
   async: false,
+  // JavaScriptCore (the window's engine) runs some of marked's block rules very slowly on a long
+  // paragraph: the setext heading rule took 27 ms on one 14,000-character paragraph (V8: under a
+  // millisecond), and a streaming reply lexes its open paragraph again every frame. Each rule
+  // below first checks something its regular expression requires; when that is missing the rule
+  // cannot match (undefined: "no such block here"), otherwise `false` runs marked's own rule. So
+  // the tokens are always marked's (markdown.test.ts compares them with an unchanged marked).
+  tokenizer: {
+    lheading(source) {
+      // The heading's text cannot hold a blank line, so its underline comes before the first one.
+      const blank = source.search(blankLine);
+      return setextUnderline.test(blank < 0 ? source : source.slice(0, blank)) ? false : undefined;
+    },
+    // Every kind of HTML block starts with `<` after at most three spaces.
+    html(source) {
+      return /^ {0,3}</.test(source) ? false : undefined;
+    },
+    // A table's second line is its delimiter row.
+    table(source) {
+      const lineEnd = source.indexOf("\n");
+      if (lineEnd < 0) return undefined;
+      delimiterRowStart.lastIndex = lineEnd + 1;
+      return delimiterRowStart.test(source) ? false : undefined;
+    },
+  },
   renderer: {
     // HTML the model wrote is shown as the text it is, never parsed: even the sanitiser's own
     // inert parse fires an image's error handler (a CSP report) before it could remove it.
