@@ -222,13 +222,13 @@ const paragraphEnd = "</p>\n";
 const plainHtml = /^(?:[^<>&]|&(?:lt|gt|quot|#39|amp);)*$/;
 /** A control character but a newline or a tab: the HTML parser drops or changes some of them. */
 const controlCharacter = /(?![\n\t])\p{Cc}/u;
-/** Half of a surrogate pair without its other half: the HTML parser and a text node may differ on it. */
 /**
  * HTML whose end the added characters could change the meaning of: a character reference or a
  * tag not yet closed (marked's text inside an open inline `<pre>` is not escaped), or the first
  * half of a surrogate pair.
  */
 const unfinishedAtEnd = /&[#0-9A-Za-z]*$|<[^>]*$|[\uD800-\uDBFF]$/;
+/** Half of a surrogate pair without its other half: the HTML parser and a text node may differ on it. */
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
