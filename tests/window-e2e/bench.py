@@ -9,8 +9,9 @@ DOSSIER_DATA_DIR):
    message painted: from a click made inside the page on its sidebar row to the frame after the one
    in which the newest message is whole in view. Five opens, another session opened between.
 2. A reply streaming 500 deltas a second from the browser e2e's scripted provider (added through
-   the save_provider command): frames per second while it streams, and whether every delta's word
-   is in the reply at the end, in order. Two shapes of reply: one 2,500-word paragraph, and one
+   the save_provider command): frames per second while it streams, whether every delta's word
+   is in the reply at the end, in order, and the resident memory of the app and WebKit's processes
+   while it streams (from /proc). Two shapes of reply: one 2,500-word paragraph, and one
    shaped as a model writes (paragraphs, a list, a code block).
 3. The environment's ceiling: the same webview with the app's page emptied, appending the same
    2,500 words at 500 a second to a bare page (one long paragraph, paragraphs, or a short one),
@@ -27,6 +28,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from measure import children_of, processes_running, resident_kib, rollup_kib  # noqa: E402
 from window_test import INVOKE, SCRIPTED_PROVIDER, SEED, WebDriver  # noqa: E402
 
 MESSAGES = int(os.environ.get("BENCH_MESSAGES", "5000"))
@@ -192,8 +194,8 @@ def main():
             time.sleep(2)
             idle = driver.script("const [from] = arguments; return window.__frames.filter((time) => time >= from).length / ((performance.now() - from) / 1000)", idle_start)
             print(f"idle frame rate in the window: {idle:.1f} fps")
-            stream_reply(driver, "run the benchmark", "one 2,500-word paragraph")
-            stream_reply(driver, "run the shaped benchmark", "paragraphs, a list and a code block")
+            stream_reply(driver, application, "run the benchmark", "one 2,500-word paragraph")
+            stream_reply(driver, application, "run the shaped benchmark", "paragraphs, a list and a code block")
         if "ceiling" in PARTS:
             # Last: it empties the app's page.
             for shape, follow, options in [("idle", False, ""), ("short", False, ""), ("long", False, ""), ("long", True, ""),
@@ -247,8 +249,23 @@ def start_provider(driver):
     return provider
 
 
-def stream_reply(driver, prompt, shape):
-    """Streams the scripted provider's 2,500 numbered words at 500 a second into a new session."""
+def app_processes(application):
+    """The app's process and its helpers (WebKit's web and network processes), by name."""
+    found = []
+    for pid in processes_running(os.path.realpath(application)):
+        found.append((pid, "app"))
+        # The program's own name: /proc's short name cuts "WebKitWebProcess" at 15 characters.
+        for child, name in children_of(pid):
+            try:
+                found.append((child, os.path.basename(os.readlink(f"/proc/{child}/exe"))))
+            except OSError:
+                found.append((child, name))
+    return found
+
+
+def stream_reply(driver, application, prompt, shape):
+    """Streams the scripted provider's 2,500 numbered words at 500 a second into a new session;
+    samples the resident memory of the app and WebKit's processes (from /proc) while it streams."""
     driver.click(driver.find_all("[data-testid=new-session]")[0])
     time.sleep(1)
     session = driver.script("return document.querySelector('.session-row--selected')?.dataset.sessionId")
@@ -262,8 +279,15 @@ def stream_reply(driver, prompt, shape):
         time.sleep(0.02)
     stream_start = driver.script("return performance.now()")
     before = driver.script("return [window.__observerWork, window.__forcedLayout, window.__forcedLayouts]")
+    processes = app_processes(application)
+    peaks = {}
     while driver.find_all("[data-testid=stop]"):
         assert time.time() < deadline + 60, "the reply did not end"
+        for pid, name in processes:
+            try:
+                peaks[(pid, name)] = max(peaks.get((pid, name), 0), resident_kib(pid))
+            except OSError:
+                continue
         time.sleep(0.05)
     stream_end = driver.script("return performance.now()")
     frames = driver.script("const [from, to] = arguments; return window.__frames.filter((time) => time >= from && time <= to).length", stream_start, stream_end)
@@ -282,6 +306,14 @@ def stream_reply(driver, prompt, shape):
           f" {forced_count / max(frames, 1):.1f} layouts forced by reading a size")
     print(f"a reply streaming 2,500 deltas at 500/s, {shape} (window): {frames / seconds:.1f} fps over {seconds:.1f} s of streaming"
           f" ({2500 / seconds:.0f} deltas/s arrived); every delta's text present at the end, in order: {present}")
+    memory = []
+    for (pid, name), peak in sorted(peaks.items(), key=lambda item: item[0][0]):
+        try:
+            proportional, _ = rollup_kib(pid)
+            memory.append(f"{name} {peak / 1024:.0f} MiB resident at most ({resident_kib(pid) / 1024:.0f} MiB at the end, {proportional / 1024:.0f} MiB proportional)")
+        except OSError:
+            continue
+    print(f"  memory while it streamed: {'; '.join(memory) or 'no process found'}")
 
 
 if __name__ == "__main__":

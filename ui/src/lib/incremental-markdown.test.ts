@@ -1,9 +1,10 @@
 // DOMPurify needs a complete DOM; happy-dom lets event handlers through, jsdom matches browsers.
 // @vitest-environment jsdom
+import type { Tokens } from "marked";
 import { describe, expect, it } from "vitest";
 import { decorateCodeBlocks } from "./copying";
 import { incrementalMarkdown } from "./incremental-markdown";
-import { growingMarkdownBlocks, lexMarkdown, markdownBlocks, renderMarkdown, sanitiseHtml } from "./markdown";
+import { growingMarkdown, growingMarkdownBlocks, lexMarkdown, markdownBlocks, renderMarkdown, sanitiseHtml } from "./markdown";
 
 const labels = { copy: "Copy", copied: "Copied", code: "Code" };
 // A test that renders after every delta of a text at three step sizes does hundreds of full
@@ -15,6 +16,45 @@ function fullRender(source: string): string {
   const element = document.createElement("div");
   element.innerHTML = renderMarkdown(source);
   decorateCodeBlocks(element, labels);
+  return element.innerHTML;
+}
+
+/** The same pseudo-random numbers on every run (mulberry32), so a failure can be replayed. */
+function seededRandom(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
+    mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
+    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Where a text arriving in deltas of 1 to `longest` characters is cut, at random. */
+function randomCuts(length: number, longest: number, random: () => number): number[] {
+  const cuts: number[] = [];
+  for (let end = 0; end < length; end += 1 + Math.floor(random() * longest)) cuts.push(end);
+  cuts.push(length);
+  return cuts;
+}
+
+// Prose as a model streams it, with what a delta can start or end inside of: `**`, backticks,
+// `<`, `&` and entities, quotes, CJK and emoji (a surrogate pair cut in two), soft breaks,
+// autolinks, and a paragraph that becomes a heading or a list, then code fences.
+const prose: Record<string, string> = {
+  words: Array.from({ length: 300 }, (_, index) => `d${String(index)}`).join(" "),
+  markup: "Plain words, then **bold words** and *emphasis* and `inline code` and ~~gone~~, more words after them. A second sentence with a soft\nbreak and a hard  \nbreak, then \\*escaped\\* stars and a_b_c snake and __under__ score.",
+  characters: "Less < more > and a & b && c, &amp; &lt;tag&gt; &#39; &copy; &notanentity; &am, \"double\" and 'single' quotes, <b>bold?</b> <span class=\"x\">raw</span> a <b c <i",
+  cjk: "日本語の文章です、句読点。中文段落，含有标点符号：“引号”与（括号）。한국어 문장입니다. Emoji 🎉🚀 and 👩‍💻 mixed in 中文🎉and English.",
+  links: "See https://example.com/path?x=1 and www.example.org and mail me@example.com, or [a link](https://example.com) and <https://auto.example>.",
+  becomes: "Title\n===\n\nA paragraph\n---\n\n1\n2. two\n\n- item one\n- item two\n\n# Heading\n\n> quote words\n\n```js\nconst a = 1 < 2 && 3;\n```\n\nAfter the fence, plain words again.",
+  entityAtEnd: "Ends in an entity &amp",
+  preOpen: "An inline <pre> left open makes text raw: words & more <i>x</i> words\n\nnext para words",
+};
+
+function undecoratedRender(source: string): string {
+  const element = document.createElement("div");
+  element.innerHTML = renderMarkdown(source);
   return element.innerHTML;
 }
 
@@ -66,6 +106,91 @@ describe("markdownBlocks", () => {
     expect(blocks).toHaveLength(4);
     expect(blocks[1]).toContain("fn</span> <span class=\"hljs-title function_\">b");
     expect(blocks[3]).toBe("<p>open</p>\n");
+  });
+});
+
+describe("growingMarkdown's appended text", () => {
+  for (const [name, source] of Object.entries({ ...inputs, ...prose })) {
+    it(`is exactly what the full render adds, whenever it is given (${name}, random deltas)`, () => {
+      for (const seed of [1, 2, 3]) {
+        const random = seededRandom(seed);
+        const grow = growingMarkdown();
+        // A DOM that only ever gains the appended text, rebuilt whole when there is none.
+        const element = document.createElement("div");
+        for (const end of randomCuts(source.length, 9, random)) {
+          const prefix = source.slice(0, end);
+          const { blocks, appended } = grow(prefix);
+          expect(blocks, `${name} at ${String(end)}, seed ${String(seed)}`).toEqual(markdownBlocks(prefix));
+          if (appended === undefined) {
+            element.innerHTML = blocks.map(sanitiseHtml).join("");
+            continue;
+          }
+          const paragraph = element.lastElementChild;
+          expect(paragraph?.nodeName).toBe("P");
+          paragraph?.append(document.createTextNode(appended.text));
+          expect(element.innerHTML, `${name} at ${String(end)}, seed ${String(seed)}`).toBe(undecoratedRender(prefix));
+        }
+      }
+    }, everyDeltaTimeout);
+  }
+
+  it("is given for words added to a paragraph, and for nothing that adds structure", () => {
+    const appendedFor = (before: string, after: string) => {
+      const grow = growingMarkdown();
+      grow(before);
+      return grow(after).appended?.text;
+    };
+    expect(appendedFor("Done.\n\nd0 d1", "Done.\n\nd0 d1 d2 <3 & \"4\" 'five' 中文🎉")).toBe(" d2 <3 & \"4\" 'five' 中文🎉");
+    expect(appendedFor("a **b", "a **b c")).toBe(" c");
+    expect(appendedFor("first line", "first line\nsecond")).toBe("\nsecond");
+    // New structure: emphasis, code, a tag, an entity completed, a link, a hard break, a
+    // heading (setext or ATX), a list, a new paragraph, a fence.
+    for (const [before, after] of [
+      ["a **b", "a **b**"],
+      ["a `co", "a `code`"],
+      ["a <b", "a <b>"],
+      ["a &am", "a &amp;"],
+      ["a https://exa", "a https://example.com"],
+      ["a  ", "a  \nb"],
+      ["Title", "Title\n==="],
+      ["Title", "Title\n---"],
+      ["#", "# a"],
+      ["1", "1."],
+      ["-", "- a"],
+      ["one", "one\n\ntwo"],
+      ["``", "```"],
+      ["see [x]", "see [x]\n\n[x]: https://example.com"],
+    ]) {
+      expect(appendedFor(before ?? "", after ?? ""), `${String(before)} → ${String(after)}`).toBeUndefined();
+    }
+  });
+
+  it("is decided by the tokens: an earlier token of another type is not an append, even when the HTML reads as one", () => {
+    // The paragraph's first character lexed as a token of its own, an escape or a text: both
+    // render as that character, so only the tokens tell the two apart.
+    const splitting = (firstType: (call: number) => "escape" | "text") => {
+      let calls = 0;
+      return growingMarkdown((text) => {
+        const tokens = lexMarkdown(text);
+        calls += 1;
+        const paragraph = tokens[0];
+        const first = (paragraph?.type === "paragraph" ? paragraph.tokens?.[0] : undefined) as Tokens.Text | undefined;
+        if (paragraph?.type === "paragraph" && first?.type === "text" && first.text.length > 1) {
+          const head = { type: firstType(calls), raw: first.raw.slice(0, 1), text: first.text.slice(0, 1) } as const;
+          paragraph.tokens = [head, { ...first, raw: first.raw.slice(1), text: first.text.slice(1) }, ...(paragraph.tokens ?? []).slice(1)];
+        }
+        return tokens;
+      });
+    };
+    const alternating = splitting((call) => (call % 2 === 0 ? "escape" : "text"));
+    const steady = splitting(() => "escape");
+    for (const grow of [alternating, steady]) grow("abc def");
+    for (const text of ["abc def ghi", "abc def ghi jkl"]) {
+      const changed = alternating(text);
+      expect(changed.blocks).toEqual(markdownBlocks(text));
+      expect(changed.appended, text).toBeUndefined();
+      expect(steady(text).appended?.text, text).toBe(text.slice(-4));
+    }
   });
 });
 
@@ -168,6 +293,44 @@ describe("incrementalMarkdown", () => {
     renderer.render("Done.\n\nd0 d1 d2 d3 *d4*");
     expect(element.querySelectorAll("p")[1]).not.toBe(open);
     expect(element.innerHTML).toBe(fullRender("Done.\n\nd0 d1 d2 d3 *d4*"));
+  });
+
+  for (const [name, source] of Object.entries(prose)) {
+    it(`streamed in random deltas (${name}) matches the full render after every delta`, () => {
+      for (const seed of [11, 12, 13, 14]) {
+        const random = seededRandom(seed);
+        const element = document.createElement("div");
+        const renderer = incrementalMarkdown(element, (block) => { decorateCodeBlocks(block, labels); });
+        for (const end of randomCuts(source.length, 12, random)) {
+          const prefix = source.slice(0, end);
+          renderer.render(prefix);
+          expect(element.innerHTML, `${name} at ${String(end)}, seed ${String(seed)}`).toBe(fullRender(prefix));
+        }
+      }
+    }, everyDeltaTimeout);
+  }
+
+  it("appends a paragraph's new words as text, without building the block again", () => {
+    const element = document.createElement("div");
+    let built = 0;
+    const renderer = incrementalMarkdown(element, (block) => {
+      built += 1;
+      decorateCodeBlocks(block, labels);
+    });
+    const words = prose.words ?? "";
+    renderer.render(words.slice(0, 10));
+    const paragraph = element.querySelector("p");
+    built = 0;
+    const random = seededRandom(7);
+    for (const end of randomCuts(words.length, 12, random).filter((cut) => cut > 10)) renderer.render(words.slice(0, end));
+    // Every delta after the first only added words to the open paragraph: not one block built.
+    expect(built).toBe(0);
+    expect(element.querySelector("p")).toBe(paragraph);
+    expect(element.innerHTML).toBe(fullRender(words));
+    // Structure arrives (emphasis): the block is built again, and is what the full render shows.
+    renderer.render(`${words} **bold**`);
+    expect(built).toBeGreaterThan(0);
+    expect(element.innerHTML).toBe(fullRender(`${words} **bold**`));
   });
 
   it("never lets a tag split across blocks or deltas reach the page unsanitised", () => {

@@ -1,7 +1,8 @@
 // DOMPurify needs a complete DOM; happy-dom lets event handlers through, jsdom matches browsers.
 // @vitest-environment jsdom
+import { Marked } from "marked";
 import { describe, expect, it } from "vitest";
-import { renderMarkdown } from "./markdown";
+import { lexMarkdown, renderMarkdown } from "./markdown";
 
 describe("renderMarkdown", () => {
   it("renders headings, emphasis, lists and code", () => {
@@ -49,4 +50,27 @@ describe("renderMarkdown", () => {
     expect(html).toContain("chart");
     expect(html).toContain('src="data:image/png;base64,iVBORw0KGgo="');
   });
+});
+
+describe("lexMarkdown", () => {
+  // The quick checks in front of three of marked's block rules (setext heading, HTML block,
+  // table) only skip a rule that cannot match: every text lexes exactly as an unchanged marked
+  // lexes it, at every length (a streaming reply is lexed at every length).
+  const stock = new Marked({ gfm: true, breaks: false, async: false });
+  const texts = [
+    "Title\n===\n\nSub\n---\n\ntext\n   ===  \nmore\n    ---\n\nlazy\nlines\nthen\n-\n\n=",
+    "para\n \n===\n\npara\n\t\n---\n\na\u2028b\n===\n\nc\u00a0\n\n---\n\nd\r\n===\r\n",
+    "- item\n===\n\n> quote\n---\n\n# h\n===\n\n```\nx\n```\n===",
+    "| a | b |\n|---|:-:|\n| 1 | 2 |\n\na | b\n-- | --\n\n| x |\n    |---|\n\n| y |\n:-\n\nno table\n|\n\n|a|\n | - |\n",
+    "<div>\nblock\n</div>\n\n   <pre>x</pre>\n\n    <div>code</div>\n\n<!-- c -->\n\n<?php ?>\n\n<!DOCTYPE html>\n\n<![CDATA[x]]>\n\n<custom-tag a=\"1\">\n\n</span>\n\ntext <b>inline</b>\n<div>after a paragraph line",
+    Array.from({ length: 200 }, (_, index) => `d${String(index)}`).join(" ") + "\nsecond line\n---",
+  ];
+  for (const [index, text] of texts.entries()) {
+    it(`gives marked's own tokens at every length (text ${String(index)})`, () => {
+      for (let end = 0; end <= text.length; end += 1) {
+        const prefix = text.slice(0, end);
+        expect(lexMarkdown(prefix), `text ${String(index)} at ${String(end)}`).toEqual(stock.lexer(prefix));
+      }
+    }, 30_000);
+  }
 });

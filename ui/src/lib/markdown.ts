@@ -36,10 +36,41 @@ function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 
+/** A setext underline: a line of `=` or of `-` (the heading's text is on the lines above it). */
+const setextUnderline = /\n {0,3}(?:=+|-+) *(?:\n|$)/;
+/** A blank line: a newline, nothing but spaces, and another newline. */
+const blankLine = /\n[^\S\n]*\n/;
+/** The start of a table's delimiter row (`|---|`, `:--`), matched at the start of the second line. */
+const delimiterRowStart = / {0,3}(?:\| *)?:?-/y;
+
 const marked = new Marked({
   gfm: true,
   breaks: false,
   async: false,
+  // JavaScriptCore (the window's engine) runs some of marked's block rules very slowly on a long
+  // paragraph: the setext heading rule took 27 ms on one 14,000-character paragraph (V8: under a
+  // millisecond), and a streaming reply lexes its open paragraph again every frame. Each rule
+  // below first checks something its regular expression requires; when that is missing the rule
+  // cannot match (undefined: "no such block here"), otherwise `false` runs marked's own rule. So
+  // the tokens are always marked's (markdown.test.ts compares them with an unchanged marked).
+  tokenizer: {
+    lheading(source) {
+      // The heading's text cannot hold a blank line, so its underline comes before the first one.
+      const blank = source.search(blankLine);
+      return setextUnderline.test(blank < 0 ? source : source.slice(0, blank)) ? false : undefined;
+    },
+    // Every kind of HTML block starts with `<` after at most three spaces.
+    html(source) {
+      return /^ {0,3}</.test(source) ? false : undefined;
+    },
+    // A table's second line is its delimiter row.
+    table(source) {
+      const lineEnd = source.indexOf("\n");
+      if (lineEnd < 0) return undefined;
+      delimiterRowStart.lastIndex = lineEnd + 1;
+      return delimiterRowStart.test(source) ? false : undefined;
+    },
+  },
   renderer: {
     // HTML the model wrote is shown as the text it is, never parsed: even the sanitiser's own
     // inert parse fires an image's error handler (a CSP report) before it could remove it.
@@ -98,7 +129,7 @@ export function renderMarkdown(source: string): string {
  * tokens one after another, merging only consecutive `text` tokens, which stay in one block here.
  */
 export function markdownBlocks(source: string): string[] {
-  return blocksOf(lexMarkdown(source), undefined);
+  return renderBlocks(lexMarkdown(source), undefined).map((block) => block.html);
 }
 
 /** Markdown's top-level tokens, with the inline tokens inside them and the link definitions. */
@@ -120,15 +151,42 @@ export function lexMarkdown(source: string): TokensList {
  *   or `<a>` from one block to the next, and turns "\r\n" into "\n" before lexing.
  */
 export function growingMarkdownBlocks(lex: (text: string) => TokensList = lexMarkdown): (source: string) => string[] {
+  const grow = growingMarkdown(lex);
+  return (source) => grow(source).blocks;
+}
+
+/** What `growingMarkdown` gives for each new version of a text. */
+export interface GrownMarkdown {
+  /** Each top-level block's HTML, not yet sanitised: exactly what `markdownBlocks` gives. */
+  blocks: string[];
+  /**
+   * Set when the only change since the last call is plain text added at the end of the last
+   * block, a paragraph (see `appendedPlainText`): what to append to that paragraph's element, as
+   * text, to show this version.
+   */
+  appended: AppendedText | undefined;
+}
+
+export interface AppendedText {
+  /** The last block's HTML at the last call: the paragraph this text goes at the end of. */
+  to: string;
+  /** The characters the page shows for the added HTML (it holds no tag, only `&lt;`-like escapes). */
+  text: string;
+}
+
+/** `growingMarkdownBlocks`, also saying when the last block only gained plain text at its end. */
+export function growingMarkdown(lex: (text: string) => TokensList = lexMarkdown): (source: string) => GrownMarkdown {
   let previousSource = "";
   let previousTokens: Token[] = [];
   let previousLinks = false;
+  let previousBlocks: RenderedBlock[] = [];
   /** Each block's HTML by its Markdown source, from the last call. */
   const cache = new Map<string, string>();
   return (source) => {
     let tokens: Token[] | undefined;
     let links = false;
-    const keep = source.startsWith(previousSource) && !previousLinks ? keptTokenCount(previousTokens) : 0;
+    const grew = source.startsWith(previousSource);
+    const keep = grew && !previousLinks ? keptTokenCount(previousTokens) : 0;
     if (keep > 0) {
       const kept = previousTokens.slice(0, keep);
       const keptSource = kept.map((token) => token.raw).join("");
@@ -142,11 +200,87 @@ export function growingMarkdownBlocks(lex: (text: string) => TokensList = lexMar
       links = Object.keys(lexed.links).length > 0;
       tokens = lexed;
     }
+    const blocks = renderBlocks(tokens, links ? undefined : cache);
+    // A link definition can change how any block renders without its tokens changing.
+    const appended = grew && !links && !previousLinks ? appendedPlainText(previousBlocks, blocks) : undefined;
     previousSource = source;
     previousTokens = tokens;
     previousLinks = links;
-    return blocksOf(tokens, links ? undefined : cache);
+    previousBlocks = blocks;
+    return { blocks: blocks.map((block) => block.html), appended };
   };
+}
+
+/** A top-level block: its HTML (not yet sanitised) and the tokens it was rendered from. */
+interface RenderedBlock {
+  html: string;
+  tokens: readonly Token[];
+}
+
+const paragraphEnd = "</p>\n";
+/** HTML that is only characters: no tag, and no `&` but the escapes marked writes for `<>"'&`. */
+const plainHtml = /^(?:[^<>&]|&(?:lt|gt|quot|#39|amp);)*$/;
+/** A control character but a newline or a tab: the HTML parser drops or changes some of them. */
+const controlCharacter = /(?![\n\t])\p{Cc}/u;
+/**
+ * HTML whose end the added characters could change the meaning of: a character reference or a
+ * tag not yet closed (marked's text inside an open inline `<pre>` is not escaped), or the first
+ * half of a surrogate pair.
+ */
+const unfinishedAtEnd = /&[#0-9A-Za-z]*$|<[^>]*$|[\uD800-\uDBFF]$/;
+/** Half of a surrogate pair without its other half: the HTML parser and a text node may differ on it. */
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * The text to append to the last block's paragraph to go from `before` to `after`, when that is
+ * the whole change; undefined otherwise (the caller renders the block again). Decided from the
+ * lexer's tokens: the last block is a paragraph in both, the blocks before it are unchanged, and
+ * the paragraph's inline tokens are the same but for its last one, plain text in both, which grew
+ * (new emphasis, code, a link, a line break, an escape, or the paragraph turning into a heading or
+ * a list each show as a token of another type or count). The HTML then says exactly what was
+ * added: it must be the old paragraph's HTML with characters inserted before `</p>`, and those
+ * characters must be text with no markup (they are appended as a text node, never parsed).
+ */
+function appendedPlainText(before: readonly RenderedBlock[], after: readonly RenderedBlock[]): AppendedText | undefined {
+  const last = after.length - 1;
+  if (last < 0 || before.length !== after.length) return undefined;
+  for (let index = 0; index < last; index += 1) if (before[index]?.html !== after[index]?.html) return undefined;
+  const was = onlyParagraph(before[last]?.tokens);
+  const now = onlyParagraph(after[last]?.tokens);
+  if (was === undefined || now === undefined || was.tokens.length !== now.tokens.length) return undefined;
+  const end = now.tokens.length - 1;
+  for (let index = 0; index < end; index += 1) {
+    const earlier = was.tokens[index];
+    const later = now.tokens[index];
+    if (earlier === undefined || later === undefined || earlier.type !== later.type || earlier.raw !== later.raw) return undefined;
+  }
+  const grownFrom = plainText(was.tokens[end]);
+  const grown = plainText(now.tokens[end]);
+  if (grownFrom === undefined || grown === undefined) return undefined;
+  if (grownFrom.escaped !== grown.escaped || !grown.text.startsWith(grownFrom.text)) return undefined;
+  const beforeHtml = before[last]?.html ?? "";
+  const afterHtml = after[last]?.html ?? "";
+  if (!beforeHtml.endsWith(paragraphEnd) || !afterHtml.endsWith(paragraphEnd)) return undefined;
+  const kept = beforeHtml.slice(0, -paragraphEnd.length);
+  if (afterHtml.length <= beforeHtml.length || !afterHtml.startsWith(kept)) return undefined;
+  const added = afterHtml.slice(kept.length, -paragraphEnd.length);
+  if (!plainHtml.test(added) || controlCharacter.test(added) || loneSurrogate.test(added) || unfinishedAtEnd.test(kept)) return undefined;
+  const text = added.replace(/&(lt|gt|quot|#39|amp);/g, (_, name: string) => escapes[name] ?? "");
+  // The characters shown are the ones the token gained: nothing else moved.
+  if (text !== grown.text.slice(grownFrom.text.length)) return undefined;
+  return { to: beforeHtml, text };
+}
+
+const escapes: Record<string, string> = { lt: "<", gt: ">", quot: '"', "#39": "'", amp: "&" };
+
+/** An inline text token: characters, with no tokens inside. */
+function plainText(token: Token | undefined): Tokens.Text | undefined {
+  return token?.type === "text" && !("tokens" in token) ? (token as Tokens.Text) : undefined;
+}
+
+function onlyParagraph(tokens: readonly Token[] | undefined): Tokens.Paragraph | undefined {
+  const token = tokens?.length === 1 ? tokens[0] : undefined;
+  return token?.type === "paragraph" ? (token as Tokens.Paragraph) : undefined;
 }
 
 /** How many of `tokens` (from the front) a longer text is sure to lex the same way: all but the last two blocks. */
@@ -172,10 +306,10 @@ function keptTokenCount(tokens: readonly Token[]): number {
  * HTML of a block whose source was rendered last time; the call leaves in it only these blocks,
  * so it does not grow. No cache when the text defines links (see growingMarkdownBlocks).
  */
-function blocksOf(tokens: readonly Token[], cache: Map<string, string> | undefined): string[] {
+function renderBlocks(tokens: readonly Token[], cache: Map<string, string> | undefined): RenderedBlock[] {
   const previous = cache === undefined ? undefined : new Map(cache);
   cache?.clear();
-  const blocks: string[] = [];
+  const blocks: RenderedBlock[] = [];
   let group: Token[] = [];
   const close = () => {
     if (group.length === 0) return;
@@ -183,7 +317,7 @@ function blocksOf(tokens: readonly Token[], cache: Map<string, string> | undefin
     const html = previous?.get(key) ?? marked.parser(group);
     cache?.set(key, html);
     // A space or a link definition renders nothing: no block of its own.
-    if (html !== "") blocks.push(html);
+    if (html !== "") blocks.push({ html, tokens: group });
     group = [];
   };
   for (const token of tokens) {
