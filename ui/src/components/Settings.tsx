@@ -13,6 +13,7 @@ import { humanSize, type Translate } from "../lib/i18n";
 import { AppearanceSettings } from "./AppearanceSettings";
 import { ServerProviders } from "./ServerProviders";
 import { DataSettings } from "./DataSettings";
+import { ServerConnectionSettings } from "./ServerConnectionSettings";
 import { createDialogFocus, revealInPlace } from "../lib/keyboard-focus";
 import { checkProviderForm, describeKey, emptyForm, type FormField, formFromSetting, kindLabel, type ProviderForm, providerKinds } from "../lib/settings";
 import { type Backend, type BackendError, toBackendError } from "../lib/transport";
@@ -349,6 +350,7 @@ export const Settings: Component<SettingsProps> = (props) => {
           </Show>
         </Show>
         <Show when={backend.mcp}>{(mcp) => <McpSettings t={props.t} backend={backend} mcp={mcp()} />}</Show>
+        <ServerConnectionSettings t={props.t} />
         <DataSettings t={props.t} />
         </div>
       </section>
