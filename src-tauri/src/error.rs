@@ -81,6 +81,9 @@ pub enum ShellError {
     LocalFileForServer { name: String },
     #[error("The server's access token could not be kept in the system keychain: {0}")]
     TokenKeychain(CredentialError),
+    /// The attached server refused a request the shell made for the webview (an export).
+    #[error("The server refused: {message}")]
+    ServerRefused { status: u16, message: String },
 }
 
 impl ShellError {
@@ -110,6 +113,13 @@ impl ShellError {
             Self::NotAttached => ErrorKind::Conflict,
             Self::TokenKeychain(CredentialError::Unavailable { .. }) => ErrorKind::Unavailable,
             Self::TokenKeychain(CredentialError::Failed { .. }) => ErrorKind::Internal,
+            Self::ServerRefused { status, .. } => match status {
+                404 => ErrorKind::NotFound,
+                400 => ErrorKind::Invalid,
+                409 => ErrorKind::Conflict,
+                503 => ErrorKind::Unavailable,
+                _ => ErrorKind::Internal,
+            },
         }
     }
 

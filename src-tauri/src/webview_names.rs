@@ -90,6 +90,7 @@ command_names! {
     ConnectToServer,
     UseLocalLedger,
     RelayRequest,
+    ExportFromServer,
 }
 
 /// An event the shell emits to the webview. Tauri event names may not contain dots, so every core

@@ -3,7 +3,9 @@
 
 use crate::attached_server::connection_check::ServerCheck;
 use crate::attached_server::request_relay::{RelayedRequest, RelayedResponse};
-use crate::attached_server::{AttachedServer, LedgerInUse};
+use crate::attached_server::{server_export, AttachedServer, LedgerInUse};
+use crate::commands::data::DialogAnswer;
+use crate::commands::reshaping::{ExportFormat, ExportOutcome};
 use crate::error::ShellError;
 use tauri::{AppHandle, Runtime, State};
 
@@ -41,6 +43,42 @@ pub async fn use_local_ledger(
     attached: State<'_, AttachedServer>,
 ) -> Result<LedgerInUse, ShellError> {
     attached.use_local().await
+}
+
+/// Export while attached: the server's file, saved where the person chooses (the end-to-end
+/// test's dialog answer, when set).
+#[tauri::command]
+pub async fn export_from_server(
+    attached: State<'_, AttachedServer>,
+    answer: State<'_, DialogAnswer>,
+    session_id: String,
+    format: ExportFormat,
+) -> Result<ExportOutcome, ShellError> {
+    let response = attached
+        .relay(server_export::export_request(&session_id, format))
+        .await?;
+    let (name, contents) = server_export::exported_file(response, &session_id, format)?;
+    let chosen = match &answer.0 {
+        Some(path) => Some(path.clone()),
+        None => rfd::AsyncFileDialog::new()
+            .set_file_name(&name)
+            .add_filter(format.extension(), &[format.extension()])
+            .save_file()
+            .await
+            .map(|handle| handle.path().to_path_buf()),
+    };
+    let Some(path) = chosen else {
+        return Ok(ExportOutcome::Cancelled);
+    };
+    tokio::fs::write(&path, contents)
+        .await
+        .map_err(|error| ShellError::File {
+            path: path.display().to_string(),
+            reason: error.to_string(),
+        })?;
+    Ok(ExportOutcome::Saved {
+        path: path.display().to_string(),
+    })
 }
 
 /// One request of the webview's HTTP backend, forwarded with the token.

@@ -302,6 +302,22 @@ fn attached_window_relays_the_ui_s_routes_with_the_token_and_shows_the_server_s_
             .any(|header| header[0] == "x-next-cursor"),
         "{listed}"
     );
+    // Export: the server's file and the name it offers (the save dialog is the shell's).
+    let exported = tauri::async_runtime::block_on(harness.app.state::<AttachedServer>().relay(
+        crate::attached_server::server_export::export_request(
+            &id,
+            crate::commands::reshaping::ExportFormat::Markdown,
+        ),
+    ))
+    .expect("export relayed");
+    let (name, contents) = crate::attached_server::server_export::exported_file(
+        exported,
+        &id,
+        crate::commands::reshaping::ExportFormat::Markdown,
+    )
+    .expect("exported");
+    assert!(name.ends_with(".md"), "{name}");
+    assert!(contents.contains("From the desk"), "{contents}");
     // A server error comes back as the server's typed body, for the HTTP backend to read.
     let missing = relay(&harness, "GET", "/session/ses_missing/message", None);
     assert_eq!(missing["status"], 404);

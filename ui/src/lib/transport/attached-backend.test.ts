@@ -15,6 +15,10 @@ function fakeShell(answer: (request: RelayedRequest) => RelayedResponse | Backen
       const answered = answer(request);
       return answered instanceof BackendError ? Promise.reject(answered) : Promise.resolve(answered);
     },
+    exportSession: (sessionId, format) => {
+      sent.push({ method: "EXPORT", path: `${sessionId}.${format}` });
+      return Promise.resolve({ outcome: "saved", path: `/home/ana/${sessionId}.${format === "json" ? "json" : "md"}` });
+    },
     listen: (name, handler) => {
       handlers.set(name, handler);
       return Promise.resolve(() => {
@@ -79,6 +83,13 @@ describe("the attached backend", () => {
       stop();
       expect(handlers.size).toBe(0);
     });
+  });
+
+  it("exports through the shell's save dialog, not a download the window cannot save", async () => {
+    const { shell, sent } = fakeShell(() => new BackendError({ kind: "internal", message: "unused" }));
+    const backend = attachedBackend("https://dossier.example.com", shell);
+    await expect(backend.exportSession("ses_1", "markdown")).resolves.toEqual({ outcome: "saved", path: "/home/ana/ses_1.md" });
+    expect(sent).toEqual([{ method: "EXPORT", path: "ses_1.markdown" }]);
   });
 
   it("offers no MCP settings and no local provider settings while attached", async () => {

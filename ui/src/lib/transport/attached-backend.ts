@@ -8,6 +8,8 @@ import { invoke } from "@tauri-apps/api/core";
 import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import type { Event } from "../bindings/Event";
 import type { CommandName } from "../shell-bindings/CommandName";
+import type { ExportFormat } from "../shell-bindings/ExportFormat";
+import type { ExportOutcome } from "../shell-bindings/ExportOutcome";
 import type { LedgerInUse } from "../shell-bindings/LedgerInUse";
 import type { RelayedRequest } from "../shell-bindings/RelayedRequest";
 import type { RelayedResponse } from "../shell-bindings/RelayedResponse";
@@ -19,12 +21,21 @@ import { tauriBackend } from "./tauri-backend";
 /** What the attached backend needs from the shell; tests pass a fake. */
 export interface RelayShell {
   relay(request: RelayedRequest): Promise<RelayedResponse>;
+  /** The server's export of a session, saved where the person chooses (the shell's dialog). */
+  exportSession(sessionId: string, format: ExportFormat): Promise<ExportOutcome>;
   /** Listens to a shell event; the returned function stops listening. */
   listen(name: string, handler: (payload: unknown) => void): Promise<UnlistenFn>;
 }
 
 const desktopShell: RelayShell = {
   relay: (request) => invoke<RelayedResponse>("relay_request" satisfies CommandName, { request }),
+  exportSession: async (sessionId, format) => {
+    try {
+      return await invoke<ExportOutcome>("export_from_server" satisfies CommandName, { sessionId, format });
+    } catch (error) {
+      throw toBackendError(error);
+    }
+  },
   listen: (name, handler) => listen(name, (message) => { handler(message.payload); }),
 };
 
@@ -78,6 +89,8 @@ export function attachedBackend(serverUrl: string, shell: RelayShell = desktopSh
     transport: "attached",
     server: serverUrl,
     subscribe,
+    // The page cannot save a download inside the desktop window: the shell saves the server's file.
+    exportSession: (sessionId, format) => shell.exportSession(sessionId, format),
     // The native drop and file dialog: the shell reads the files into data: URLs while attached.
     ...(desktop.pickFiles === undefined ? {} : { pickFiles: desktop.pickFiles }),
     ...(desktop.onNativeDrop === undefined ? {} : { onNativeDrop: desktop.onNativeDrop }),
