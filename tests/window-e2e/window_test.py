@@ -1088,6 +1088,22 @@ def main():
             assistant = [message for message in stored if message["info"]["role"] == "assistant"]
             assert assistant and any(part["type"] == "text" and part["text"].strip() for part in assistant[-1]["parts"]), assistant
 
+            # Undo and Redo in the header, and Fork in its menu, reshape the server's session.
+            driver.click(driver.wait_for("[data-testid=undo]")[0])
+            driver.wait_for("[data-testid=undone]")
+            wait_until("the server's session reverted", lambda: server_api(base, token, "/session?roots=true")[0].get("revert") is not None)
+            driver.click(driver.wait_for("[data-testid=redo]")[0])
+            wait_until("the undone notice to go", lambda: not driver.find_all("[data-testid=undone]"))
+            wait_until("the server's session whole again", lambda: server_api(base, token, "/session?roots=true")[0].get("revert") is None)
+            driver.script(
+                "const field = document.querySelector('#composer-input');"
+                "field.value = ''; field.dispatchEvent(new Event('input', {bubbles: true}));"
+            )
+            driver.click(driver.wait_for("[data-testid=session-menu]")[0])
+            driver.click(driver.wait_for("[data-testid=fork-session]")[0])
+            wait_until("the fork on the server", lambda: len(server_api(base, token, "/session?roots=true")) == 2)
+            wait_until("the fork open", lambda: driver.script("return document.querySelector('[data-testid=session-heading]').textContent").endswith("(fork #1)"))
+
             # The server goes away: the window says it is reconnecting, and comes back with it.
             server.terminate()
             server.wait(timeout=30)
