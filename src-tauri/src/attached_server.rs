@@ -2,7 +2,8 @@
 //! relays: the webview keeps its strict CSP and never sees the token; its HTTP backend's requests
 //! come here (`request_relay`, limited to `relay_paths`), the shell holds the server's event
 //! stream (`event_relay`) and turns dropped files into their contents (`dropped_contents`).
-//! Export goes through the shell's save dialog (`server_export`). Settings' "Test connection" is `connection_check`; the address rule `server_address`; the
+//! Export goes through the shell's save dialog (`server_export`); "Copy my local sessions to the
+//! server" is `session_copy`. Settings' "Test connection" is `connection_check`; the address rule `server_address`; the
 //! token lives in the keychain (`server_token`) and the address in `server.json` beside the
 //! app's other settings, so the next launch attaches again.
 //!
@@ -17,6 +18,7 @@ pub mod request_relay;
 pub mod server_address;
 pub mod server_export;
 pub mod server_token;
+pub mod session_copy;
 
 use crate::error::ShellError;
 use dossier_core::models::credentials::{CredentialError, CredentialStore};

@@ -221,6 +221,7 @@ pub fn shell<R: Runtime>(base: tauri::Builder<R>, simulated_drops: bool) -> taur
             commands::server_connection::use_local_ledger,
             commands::server_connection::relay_request,
             commands::server_connection::export_from_server,
+            commands::server_connection::copy_local_sessions,
         ]))
 }
 

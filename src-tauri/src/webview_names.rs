@@ -91,6 +91,7 @@ command_names! {
     UseLocalLedger,
     RelayRequest,
     ExportFromServer,
+    CopyLocalSessions,
 }
 
 /// An event the shell emits to the webview. Tauri event names may not contain dots, so every core

@@ -3,10 +3,12 @@
 
 use crate::attached_server::connection_check::ServerCheck;
 use crate::attached_server::request_relay::{RelayedRequest, RelayedResponse};
+use crate::attached_server::session_copy::{self, CopyReport};
 use crate::attached_server::{server_export, AttachedServer, LedgerInUse};
 use crate::commands::data::DialogAnswer;
 use crate::commands::reshaping::{ExportFormat, ExportOutcome};
 use crate::error::ShellError;
+use dossier_core::Ledger;
 use tauri::{AppHandle, Runtime, State};
 
 /// Which ledger the window shows: this computer's, or a server's.
@@ -79,6 +81,15 @@ pub async fn export_from_server(
     Ok(ExportOutcome::Saved {
         path: path.display().to_string(),
     })
+}
+
+/// "Copy my local sessions to the server": what was copied, and each session that was not.
+#[tauri::command]
+pub async fn copy_local_sessions(
+    ledger: State<'_, Ledger>,
+    attached: State<'_, AttachedServer>,
+) -> Result<CopyReport, ShellError> {
+    session_copy::copy_local_sessions(&ledger, &attached).await
 }
 
 /// One request of the webview's HTTP backend, forwarded with the token.

@@ -29,6 +29,10 @@ function fakeCommands(initial: LedgerInUse = { ledger: "local" }) {
       inUse = { ledger: "server", url, tokenRemembered: true };
       return Promise.resolve(inUse);
     },
+    copyLocalSessions: () => {
+      calls.push("copyLocalSessions");
+      return Promise.resolve({ copied: 2, failed: [{ title: "Holiday photos", reason: "Request body too large" }] });
+    },
     useLocal: () => {
       calls.push("useLocal");
       inUse = { ledger: "local", lastServer: "https://dossier.example.com" };
@@ -83,7 +87,7 @@ describe("Settings → Connect to a Dossier server", () => {
     ]);
   });
 
-  it("while attached names the server and switches back to this computer's ledger", async () => {
+  it("while attached names the server, copies the local sessions and switches back to this computer's ledger", async () => {
     const { commands, calls } = fakeCommands({ ledger: "server", url: "https://dossier.example.com", tokenRemembered: false });
     let switched = 0;
     render(() => <ServerConnectionSettings t={t} commands={commands} onSwitched={() => { switched += 1; }} />);
@@ -91,9 +95,15 @@ describe("Settings → Connect to a Dossier server", () => {
     expect(inUse.textContent).toBe("This window shows the sessions of the Dossier server at https://dossier.example.com.");
     expect(screen.getByTestId("server-token-not-remembered").textContent).toContain("kept only until Dossier quits");
     expect(screen.queryByTestId("server-connection-form")).toBeNull();
+    fireEvent.click(screen.getByTestId("copy-local-sessions"));
+    const report = await screen.findByTestId("copy-report");
+    expect(report.dataset.copied).toBe("2");
+    expect(report.textContent).toContain("Copied 2 sessions from this computer to the server.");
+    expect(screen.getByTestId("copy-failure").textContent).toBe("Not copied: “Holiday photos” (Request body too large)");
+    expect(switched).toBe(0);
     fireEvent.click(screen.getByTestId("use-local-ledger"));
     await waitFor(() => { expect(switched).toBe(1); });
-    expect(calls).toEqual(["useLocal"]);
+    expect(calls).toEqual(["copyLocalSessions", "useLocal"]);
   });
 
   it("fills in the last server's address on the local ledger", async () => {

@@ -1,8 +1,8 @@
 // Settings → "Connect to a Dossier server" (desktop only): the address and access token, "Test
 // connection" (the shell asks the server and says in plain words what is wrong), then Connect;
 // the token goes to the keychain, never into this page again. While attached, which server is in
-// use and "Use this computer's ledger". Either switch reloads the window (lib/server-connection.ts).
-import { type Component, createSignal, onMount, Show } from "solid-js";
+// use, "Copy my local sessions to the server" and "Use this computer's ledger". Either switch reloads the window (lib/server-connection.ts).
+import { type Component, createSignal, For, onMount, Show } from "solid-js";
 import type { Translate } from "../lib/i18n";
 import { connectable, connectionFlow, type ConnectionView, desktopServerConnectionCommands, type ServerConnectionCommands } from "../lib/server-connection";
 import type { LedgerInUse } from "../lib/shell-bindings/LedgerInUse";
@@ -46,7 +46,11 @@ export const ServerConnectionSettings: Component<ServerConnectionSettingsProps> 
     const current = view();
     return current.step === "passed" ? current.check : undefined;
   };
-  const working = () => ["testing", "connecting", "switching"].includes(view().step);
+  const working = () => ["testing", "connecting", "switching", "copying"].includes(view().step);
+  const copied = () => {
+    const current = view();
+    return current.step === "copied" ? current.report : undefined;
+  };
   const server = () => {
     const current = inUse();
     return current?.ledger === "server" ? current : undefined;
@@ -116,9 +120,24 @@ export const ServerConnectionSettings: Component<ServerConnectionSettingsProps> 
                 <Show when={!current().tokenRemembered}>
                   <p class="notice notice--unavailable" data-testid="server-token-not-remembered">{props.t("remoteNotRemembered")}</p>
                 </Show>
-                <button type="button" class="plain-button" data-testid="use-local-ledger" disabled={working()} onClick={() => void steps().useLocal()}>
-                  {props.t("remoteUseLocal")}
-                </button>
+                <Show when={copied()}>
+                  {(report) => (
+                    <div class="settings-saved" role="status" data-testid="copy-report" data-copied={report().copied}>
+                      <p>{props.t("remoteCopied", { count: report().copied })}</p>
+                      <For each={report().failed}>
+                        {(failure) => <p class="field-problem" data-testid="copy-failure">{props.t("remoteCopyFailed", { title: failure.title, reason: failure.reason })}</p>}
+                      </For>
+                    </div>
+                  )}
+                </Show>
+                <div class="provider-form-actions">
+                  <button type="button" class="plain-button" data-testid="copy-local-sessions" disabled={working()} onClick={() => void steps().copyLocalSessions()}>
+                    {view().step === "copying" ? props.t("remoteCopying") : props.t("remoteCopy")}
+                  </button>
+                  <button type="button" class="plain-button" data-testid="use-local-ledger" disabled={working()} onClick={() => void steps().useLocal()}>
+                    {props.t("remoteUseLocal")}
+                  </button>
+                </div>
               </>
             )}
           </Show>

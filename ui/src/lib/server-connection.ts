@@ -4,6 +4,7 @@
 // window reloads, so every part of the UI starts again on the ledger now in use.
 import { invoke, isTauri } from "@tauri-apps/api/core";
 import type { CommandName } from "./shell-bindings/CommandName";
+import type { CopyReport } from "./shell-bindings/CopyReport";
 import type { LedgerInUse } from "./shell-bindings/LedgerInUse";
 import type { ServerCheck } from "./shell-bindings/ServerCheck";
 import { type BackendError, toBackendError } from "./transport";
@@ -14,6 +15,8 @@ export interface ServerConnectionCommands {
   test: (url: string, token: string) => Promise<ServerCheck>;
   connect: (url: string, token: string) => Promise<LedgerInUse>;
   useLocal: () => Promise<LedgerInUse>;
+  /** Copies this computer's sessions to the server in use (export, then the server's import). */
+  copyLocalSessions: () => Promise<CopyReport>;
 }
 
 async function call<T>(command: CommandName, args: Record<string, unknown> = {}): Promise<T> {
@@ -32,6 +35,7 @@ export function desktopServerConnectionCommands(): ServerConnectionCommands | un
     test: (url, token) => call("test_server_connection", { url, token }),
     connect: (url, token) => call("connect_to_server", { url, token }),
     useLocal: () => call("use_local_ledger"),
+    copyLocalSessions: () => call("copy_local_sessions"),
   };
 }
 
@@ -43,6 +47,8 @@ export type ConnectionView =
   | { step: "passed"; check: ServerCheck; url: string; token: string }
   | { step: "connecting" }
   | { step: "switching" }
+  | { step: "copying" }
+  | { step: "copied"; report: CopyReport }
   | { step: "failed"; error: BackendError };
 
 /** The section's steps; each moves the view on with the shell's answer. */
@@ -65,6 +71,14 @@ export function connectionFlow(commands: ServerConnectionCommands, show: (view: 
         await commands.connect(url, token);
         show({ step: "switching" });
         switched();
+      } catch (error) {
+        fail(error);
+      }
+    },
+    copyLocalSessions: async () => {
+      show({ step: "copying" });
+      try {
+        show({ step: "copied", report: await commands.copyLocalSessions() });
       } catch (error) {
         fail(error);
       }

@@ -454,6 +454,54 @@ fn the_next_launch_attaches_again_and_use_local_ledger_forgets_the_token() {
 }
 
 #[test]
+fn local_sessions_are_copied_to_the_server_with_their_messages() {
+    let (harness, _tokens, _settings) = attached_harness();
+    let refused = harness
+        .invoke("copy_local_sessions", json!({}))
+        .expect_err("not attached yet");
+    assert_eq!(refused["kind"], "conflict");
+    let first = harness.ok(
+        "create_session",
+        json!({"input": {"title": "Garden plans"}}),
+    );
+    let first_id = first["id"].as_str().expect("id");
+    harness.ok(
+        "send_prompt",
+        json!({"sessionId": first_id, "input": {"noReply": true, "parts": [{"type": "text", "text": "water the roses"}]}}),
+    );
+    harness.ok("create_session", json!({"input": {"title": "Tax return"}}));
+    let server = start_server(None);
+    harness.ok(
+        "connect_to_server",
+        json!({"url": server.base, "token": server.token}),
+    );
+
+    let report = harness.ok("copy_local_sessions", json!({}));
+    assert_eq!(report, json!({"copied": 2, "failed": []}));
+    let listed = body_of(&relay(&harness, "GET", "/session?roots=true", None));
+    let titles: Vec<&str> = listed
+        .as_array()
+        .expect("list")
+        .iter()
+        .filter_map(|session| session["title"].as_str())
+        .collect();
+    // Newest first on the server too: copied oldest first.
+    assert_eq!(titles, ["Tax return", "Garden plans"]);
+    let garden = listed[1]["id"].as_str().expect("id");
+    assert_ne!(garden, first_id, "the server gives the copy its own id");
+    let messages = body_of(&relay(
+        &harness,
+        "GET",
+        &format!("/session/{garden}/message"),
+        None,
+    ));
+    assert!(
+        messages.to_string().contains("water the roses"),
+        "{messages}"
+    );
+}
+
+#[test]
 fn without_a_keychain_the_window_connects_for_this_run_only() {
     let harness = harness(false);
     let settings = tempfile::tempdir().expect("temp dir");
