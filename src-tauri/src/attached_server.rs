@@ -107,6 +107,9 @@ impl AttachedServer {
         dossier_core::models::provider::http_client::install_tls_crypto_provider();
         let client = reqwest::Client::builder()
             .connect_timeout(CONNECT_TIMEOUT)
+            // The relay talks to one origin: a redirect elsewhere would take the request (and,
+            // to the same host on plain http, the token) past the allow-list.
+            .redirect(reqwest::redirect::Policy::none())
             .build()
             .map_err(|error| ShellError::ServerUnreachable {
                 address: String::new(),

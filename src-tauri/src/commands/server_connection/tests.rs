@@ -216,6 +216,12 @@ fn test_connection_tells_each_problem_apart_in_plain_words() {
         foreign_server("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
     let not_found = test_error(&harness, &web_page, &server.token);
     assert!(message_of(&not_found).contains("404"), "{not_found}");
+    // A redirect is not followed: the token would go wherever it points.
+    let redirecting = foreign_server(
+        "HTTP/1.1 302 Found\r\nlocation: http://example.com/global/health\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
+    );
+    let redirected = test_error(&harness, &redirecting, &server.token);
+    assert!(message_of(&redirected).contains("302"), "{redirected}");
 }
 
 #[test]
