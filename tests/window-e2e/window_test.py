@@ -1018,7 +1018,7 @@ def main():
         # Issue 16, item 4: Settings → Connect to a Dossier server (a real dossier-server on
         # 127.0.0.1 with an access token), a prompt with a dropped file sent as its contents, the
         # reply and the file coming back from the server; its restart shows "reconnecting" and the
-        # stream resumes; then "Use this computer's ledger".
+        # stream resumes; "Copy my local sessions to the server"; then "Use this computer's ledger".
         assert os.path.exists(DOSSIER_SERVER), f"{DOSSIER_SERVER} missing: build it beside the app (scripts/build-debug-binaries.sh) or set DOSSIER_SERVER_BIN"
         folder = tempfile.mkdtemp(prefix="dossier-attached-")
         atexit.register(shutil.rmtree, folder, True)
@@ -1033,6 +1033,7 @@ def main():
         server, base = start_dossier_server(folder)
         state["attached_server"] = server
         local_sessions = driver.script("return [...document.querySelectorAll('[data-testid=session-row]')].map((row) => row.dataset.sessionId)")
+        local_count = len(invoke("list_sessions", {"request": {"limit": 1000, "includeArchived": True}})["sessions"])
         try:
             open_settings_at("server-connection")
             driver.type(driver.wait_for("[data-testid=server-connection-form] [name=serverUrl]")[0], base)
@@ -1063,6 +1064,19 @@ def main():
             shown = driver.script("return [...document.querySelectorAll('[data-testid=session-row]')].map((row) => row.dataset.sessionId)")
             assert not set(shown) & set(local_sessions or []), f"local sessions shown while attached: {shown}"
 
+            # Copy my local sessions to the server: every one, archived too, reported in Settings.
+            open_settings_at("server-in-use")
+            copy = driver.find_all("[data-testid=copy-local-sessions]")[0]
+            driver.script("arguments[0].scrollIntoView({block: 'center'})", {ELEMENT_KEY: copy})
+            driver.click(copy)
+            report = driver.wait_for("[data-testid=copy-report]", timeout=180)[0]
+            copied = int(driver.script("return arguments[0].dataset.copied", {ELEMENT_KEY: report}))
+            assert not driver.find_all("[data-testid=copy-failure]"), driver.text(report)
+            assert copied == local_count, (copied, local_count)
+            assert len(server_api(base, token, "/session?roots=true&archived=true&limit=1000")) == copied
+            driver.screenshot(os.path.join(artifacts, "31-copied-to-server.png"))
+            driver.click(driver.find_all("[data-testid=close-settings]")[0])
+
             driver.click(driver.find_all("[data-testid=new-session]")[0])
             session = wait_until("the server's new session", lambda: driver.script("return document.querySelector('.session-row--selected')?.dataset.sessionId ?? null"), timeout=20)
             assert server_api(base, token, "/session?roots=true")[0]["id"] == session
@@ -1078,7 +1092,7 @@ def main():
             driver.wait_for("[data-testid=message][data-role=user]", contains="What do these notes say?")
             driver.wait_for("[data-testid=file-chip]", contains="notes.txt")
             wait_until("the server's reply, finished", lambda: not driver.find_all("[data-testid=stop]") and any(driver.text(item).strip() for item in driver.find_all("[data-testid=reply-text]")), timeout=60)
-            driver.screenshot(os.path.join(artifacts, "31-attached-reply.png"))
+            driver.screenshot(os.path.join(artifacts, "32-attached-reply.png"))
             stored = server_api(base, token, f"/session/{session}/message")
             user = next(message for message in stored if message["info"]["role"] == "user")
             files = [part for part in user["parts"] if part["type"] == "file"]
@@ -1101,14 +1115,14 @@ def main():
             )
             driver.click(driver.wait_for("[data-testid=session-menu]")[0])
             driver.click(driver.wait_for("[data-testid=fork-session]")[0])
-            wait_until("the fork on the server", lambda: len(server_api(base, token, "/session?roots=true")) == 2)
+            wait_until("the fork on the server", lambda: len(server_api(base, token, "/session?roots=true&archived=true&limit=1000")) == copied + 2)
             wait_until("the fork open", lambda: driver.script("return document.querySelector('[data-testid=session-heading]').textContent").endswith("(fork #1)"))
 
             # The server goes away: the window says it is reconnecting, and comes back with it.
             server.terminate()
             server.wait(timeout=30)
             driver.wait_for("[data-testid=connection-status][data-state=reconnecting]", timeout=60)
-            driver.screenshot(os.path.join(artifacts, "32-attached-reconnecting.png"))
+            driver.screenshot(os.path.join(artifacts, "33-attached-reconnecting.png"))
             server, _ = start_dossier_server(folder, urllib.parse.urlparse(base).port)
             state["attached_server"] = server
             wait_until("the reconnecting notice to go", lambda: not driver.find_all("[data-testid=connection-status]"), timeout=60)

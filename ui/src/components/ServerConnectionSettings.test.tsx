@@ -98,7 +98,7 @@ describe("Settings → Connect to a Dossier server", () => {
     fireEvent.click(screen.getByTestId("copy-local-sessions"));
     const report = await screen.findByTestId("copy-report");
     expect(report.dataset.copied).toBe("2");
-    expect(report.textContent).toContain("Copied 2 sessions from this computer to the server.");
+    expect(report.textContent).toContain("Sessions copied from this computer to the server: 2.");
     expect(screen.getByTestId("copy-failure").textContent).toBe("Not copied: “Holiday photos” (Request body too large)");
     expect(switched).toBe(0);
     fireEvent.click(screen.getByTestId("use-local-ledger"));

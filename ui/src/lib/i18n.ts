@@ -313,7 +313,7 @@ const en = {
   remoteSidebar: "On server {host}",
   remoteCopy: "Copy my local sessions to the server",
   remoteCopying: "Copying…",
-  remoteCopied: "Copied {count} sessions from this computer to the server. Copying again makes second copies.",
+  remoteCopied: "Sessions copied from this computer to the server: {count}. Copying again makes second copies.",
   remoteCopyFailed: "Not copied: “{title}” ({reason})",
   groupPinned: "Pinned",
   groupToday: "Today",
