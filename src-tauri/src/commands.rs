@@ -2,6 +2,7 @@
 //! webview as `{kind, message}` (see `error.rs`); the webview's types for the few shapes that
 //! only the shell has are generated into `ui/src/lib/shell-bindings/`.
 
+use crate::attached_server::AttachedServer;
 use crate::drop::allow_list::AllowList;
 use crate::drop::classification::DroppedFile;
 use crate::error::ShellError;
@@ -145,14 +146,21 @@ pub fn list_models(ledger: State<'_, Ledger>) -> ModelCatalog {
 
 /// The attach button: the native file dialog, then the same path a drop takes.
 #[tauri::command]
-pub async fn pick_files(allow_list: State<'_, AllowList>) -> Result<Vec<DroppedFile>, ShellError> {
+pub async fn pick_files(
+    allow_list: State<'_, AllowList>,
+    attached: State<'_, AttachedServer>,
+) -> Result<Vec<DroppedFile>, ShellError> {
     let picked = rfd::AsyncFileDialog::new().pick_files().await;
     let paths: Vec<_> = picked
         .unwrap_or_default()
         .iter()
         .map(|handle| handle.path().to_path_buf())
         .collect();
-    Ok(crate::drop::receive(&allow_list, &paths))
+    Ok(crate::drop::receive_for_ledger_in_use(
+        &allow_list,
+        &attached,
+        &paths,
+    ))
 }
 
 /// Whether the end-to-end test may simulate drops; read once from the environment at start-up.
@@ -166,6 +174,7 @@ pub fn simulate_drop<R: Runtime>(
     app: AppHandle<R>,
     enabled: State<'_, SimulatedDrops>,
     allow_list: State<'_, AllowList>,
+    attached: State<'_, AttachedServer>,
     paths: Vec<std::path::PathBuf>,
 ) -> Result<(), ShellError> {
     if !enabled.0 {
@@ -173,7 +182,7 @@ pub fn simulate_drop<R: Runtime>(
             what: "Simulated drops".into(),
         });
     }
-    let dropped = crate::drop::receive(&allow_list, &paths);
+    let dropped = crate::drop::receive_for_ledger_in_use(&allow_list, &attached, &paths);
     app.emit(crate::drop::DROPPED_EVENT, dropped)
         .map_err(|error| ShellError::Window(error.to_string()))
 }
@@ -181,6 +190,7 @@ pub fn simulate_drop<R: Runtime>(
 pub mod data;
 pub mod mcp;
 pub mod reshaping;
+pub mod server_connection;
 pub mod start_up;
 #[cfg(test)]
 mod tests;

@@ -6,6 +6,7 @@
 pub mod allow_list;
 pub mod classification;
 
+use crate::attached_server::AttachedServer;
 use crate::webview_names::EventName;
 use allow_list::AllowList;
 use classification::{classify, DroppedFile};
@@ -39,6 +40,21 @@ pub fn receive(allow_list: &AllowList, paths: &[PathBuf]) -> Vec<DroppedFile> {
         .collect()
 }
 
+/// `receive`, then — while attached to a server, which cannot read this disk — each file as its
+/// contents (`attached_server::dropped_contents`).
+pub fn receive_for_ledger_in_use(
+    allow_list: &AllowList,
+    attached: &AttachedServer,
+    paths: &[PathBuf],
+) -> Vec<DroppedFile> {
+    let dropped = receive(allow_list, paths);
+    if attached.is_attached() {
+        crate::attached_server::dropped_contents::for_server(dropped)
+    } else {
+        dropped
+    }
+}
+
 /// The window's drag-and-drop events, turned into hover and dropped-files events for the UI.
 pub fn on_window_event<R: Runtime>(app: &AppHandle<R>, event: &WindowEvent) {
     let WindowEvent::DragDrop(drag) = event else {
@@ -54,7 +70,11 @@ pub fn on_window_event<R: Runtime>(app: &AppHandle<R>, event: &WindowEvent) {
             let paths = paths.clone();
             // Classification reads the disk; keep it off the event loop.
             tauri::async_runtime::spawn_blocking(move || {
-                let dropped = receive(&app.state::<AllowList>(), &paths);
+                let dropped = receive_for_ledger_in_use(
+                    &app.state::<AllowList>(),
+                    &app.state::<AttachedServer>(),
+                    &paths,
+                );
                 emit(&app, DROPPED_EVENT, dropped);
             });
         }

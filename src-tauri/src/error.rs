@@ -1,6 +1,8 @@
 //! The shell's one error type and how it crosses to the webview: always `{kind, message}`, the
 //! same body the core and the HTTP server use, so the UI handles one shape for both transports.
 
+use crate::attached_server::server_address::AddressProblem;
+use dossier_core::models::credentials::CredentialError;
 use dossier_core::{ErrorBody, ErrorKind, LedgerError};
 use serde::{Serialize, Serializer};
 
@@ -55,6 +57,33 @@ pub enum ShellError {
     /// or while a restore is already under way.
     #[error("Restoring a backup from this page is only offered for a damaged sessions file with a good backup: {reason}")]
     RestoreNotOffered { reason: String },
+    /// Settings → "Connect to a Dossier server": an address refused before anything was sent.
+    #[error("Cannot use {address}: {problem}")]
+    ServerAddressRefused {
+        address: String,
+        problem: AddressProblem,
+    },
+    #[error("Could not reach the Dossier server at {address}: {reason}")]
+    ServerUnreachable { address: String, reason: String },
+    #[error("The certificate of {address} was refused, so nothing was sent: {reason}. Ask whoever runs the server for a certificate this computer trusts")]
+    ServerCertificateRefused { address: String, reason: String },
+    #[error("{address} refused the access token: check it, or ask whoever runs the server for a new one")]
+    ServerTokenRefused { address: String },
+    #[error("{address} does not answer like a Dossier server: {reason}")]
+    NotADossierServer { address: String, reason: String },
+    /// The webview asked the relay for a route the attached UI never uses (`relay_paths`).
+    #[error("Dossier does not send {method} {path} to the server")]
+    RelayRefused { method: String, path: String },
+    #[error("This window uses this computer's ledger, not a Dossier server")]
+    NotAttached,
+    /// A prompt for the server still names a file on this disk (attached before connecting).
+    #[error("{name} was attached from this computer's disk, which the server cannot read: remove it and add it again")]
+    LocalFileForServer { name: String },
+    #[error("The server's access token could not be kept in the system keychain: {0}")]
+    TokenKeychain(CredentialError),
+    /// The attached server refused a request the shell made for the webview (an export).
+    #[error("The server refused: {message}")]
+    ServerRefused { status: u16, message: String },
 }
 
 impl ShellError {
@@ -73,6 +102,24 @@ impl ShellError {
             Self::UpdateInstallFailed { .. } | Self::Updater(_) => ErrorKind::Internal,
             Self::LedgerNotOpen { .. } => ErrorKind::Unavailable,
             Self::ReadOnlyNotOffered { .. } | Self::RestoreNotOffered { .. } => ErrorKind::Conflict,
+            Self::ServerAddressRefused { .. }
+            | Self::ServerTokenRefused { .. }
+            | Self::NotADossierServer { .. }
+            | Self::RelayRefused { .. }
+            | Self::LocalFileForServer { .. } => ErrorKind::Invalid,
+            Self::ServerUnreachable { .. } | Self::ServerCertificateRefused { .. } => {
+                ErrorKind::Unavailable
+            }
+            Self::NotAttached => ErrorKind::Conflict,
+            Self::TokenKeychain(CredentialError::Unavailable { .. }) => ErrorKind::Unavailable,
+            Self::TokenKeychain(CredentialError::Failed { .. }) => ErrorKind::Internal,
+            Self::ServerRefused { status, .. } => match status {
+                404 => ErrorKind::NotFound,
+                400 => ErrorKind::Invalid,
+                409 => ErrorKind::Conflict,
+                503 => ErrorKind::Unavailable,
+                _ => ErrorKind::Internal,
+            },
         }
     }
 

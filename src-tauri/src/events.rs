@@ -2,11 +2,12 @@
 //! the `{id, type, properties}` envelope the HTTP event stream uses, so one reducer in the UI
 //! serves both transports. Tauri event names may not contain dots, hence one fixed name.
 
+use crate::attached_server::AttachedServer;
 use crate::webview_names::EventName;
 use dossier_core::wire::event::Event;
 use dossier_core::Ledger;
 use serde::Serialize;
-use tauri::{AppHandle, Emitter, Runtime};
+use tauri::{AppHandle, Emitter, Manager, Runtime};
 use tokio::sync::broadcast::{self, error::RecvError};
 use ts_rs::TS;
 
@@ -33,7 +34,19 @@ async fn forward<R: Runtime>(
     mut receiver: broadcast::Receiver<std::sync::Arc<Event>>,
 ) {
     loop {
-        match receiver.recv().await {
+        let received = receiver.recv().await;
+        // Attached to a server, the window shows the server's events (`attached_server`);
+        // the local ledger's would land in the wrong sessions list.
+        if app
+            .try_state::<AttachedServer>()
+            .is_some_and(|attached| attached.is_attached())
+        {
+            if matches!(received, Err(RecvError::Closed)) {
+                break;
+            }
+            continue;
+        }
+        match received {
             Ok(event) => emit(&app, CORE_EVENT, &event),
             Err(RecvError::Lagged(missed)) => emit(&app, RESYNC_EVENT, &Resync { missed }),
             Err(RecvError::Closed) => break,

@@ -4,6 +4,7 @@
 //! forwards its events to the webview (`events`), turns native drops into allowed paths (`drop`)
 //! and maps errors to `{kind, message}` (`error`). No business rules live here.
 
+pub mod attached_server;
 pub mod blob_protocol;
 pub mod commands;
 pub mod drop;
@@ -113,6 +114,16 @@ pub fn run() -> Result<(), Box<dyn std::error::Error>> {
     if app.try_state::<Ledger>().is_some() {
         start(&app);
     }
+    // Before the webview asks which ledger to show: the server of the last run, if any.
+    let attached = app.state::<attached_server::AttachedServer>();
+    attached.keep_in(
+        app.path()
+            .app_config_dir()
+            .map(|folder| folder.join("server.json"))
+            .unwrap_or_else(|_| std::env::temp_dir().join("dossier-server.json")),
+        std::sync::Arc::new(attached_server::server_token::ServerTokenKeychain),
+    );
+    attached.resume(app.handle());
     updates::spawn_automatic_check(app.handle().clone());
     // `_event` is only read on Unix; Windows' plugin cleans up after itself.
     app.run(move |_, _event| {
@@ -137,6 +148,7 @@ pub fn builder<R: Runtime>(
 /// The builder without the ledger, which the app manages once `build` has run.
 pub fn shell<R: Runtime>(base: tauri::Builder<R>, simulated_drops: bool) -> tauri::Builder<R> {
     base.manage(drop::allow_list::AllowList::default())
+        .manage(attached_server::AttachedServer::default())
         .manage(commands::SimulatedDrops(simulated_drops))
         .manage(commands::data::DialogAnswer::from_env())
         .manage(commands::data::ChosenBackup::default())
@@ -203,6 +215,13 @@ pub fn shell<R: Runtime>(base: tauri::Builder<R>, simulated_drops: bool) -> taur
             commands::start_up::restore_newest_backup,
             commands::start_up::open_start_up_data_folder,
             commands::start_up::quit_dossier,
+            commands::server_connection::ledger_in_use,
+            commands::server_connection::test_server_connection,
+            commands::server_connection::connect_to_server,
+            commands::server_connection::use_local_ledger,
+            commands::server_connection::relay_request,
+            commands::server_connection::export_from_server,
+            commands::server_connection::copy_local_sessions,
         ]))
 }
 

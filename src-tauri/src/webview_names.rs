@@ -85,6 +85,13 @@ command_names! {
     RestoreNewestBackup,
     OpenStartUpDataFolder,
     QuitDossier,
+    LedgerInUse,
+    TestServerConnection,
+    ConnectToServer,
+    UseLocalLedger,
+    RelayRequest,
+    ExportFromServer,
+    CopyLocalSessions,
 }
 
 /// An event the shell emits to the webview. Tauri event names may not contain dots, so every core
@@ -107,15 +114,19 @@ pub enum EventName {
     /// The start-up check found a newer Dossier (`updates`).
     #[serde(rename = "dossier://update-available")]
     UpdateAvailable,
+    /// Attached to a server: its event stream dropped or opened again (`attached_server`).
+    #[serde(rename = "dossier://server-connection")]
+    ServerConnection,
 }
 
 impl EventName {
-    pub const ALL: [EventName; 5] = [
+    pub const ALL: [EventName; 6] = [
         Self::Core,
         Self::Resync,
         Self::Drag,
         Self::Dropped,
         Self::UpdateAvailable,
+        Self::ServerConnection,
     ];
 
     /// The name Tauri emits it under; a test holds it equal to the generated one.
@@ -126,6 +137,7 @@ impl EventName {
             Self::Drag => "dossier://drag",
             Self::Dropped => "dossier://dropped",
             Self::UpdateAvailable => "dossier://update-available",
+            Self::ServerConnection => "dossier://server-connection",
         }
     }
 }

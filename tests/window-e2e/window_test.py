@@ -277,6 +277,11 @@ SCHEMA_7_LEDGER = os.path.join(
 MIGRATIONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src-tauri", "core", "migrations")
 
 
+def dossier_server_binary(application):
+    """The dossier-server built beside the app (scripts/build-debug-binaries.sh builds both)."""
+    return os.environ.get("DOSSIER_SERVER_BIN") or os.path.join(os.path.dirname(os.path.realpath(application)), "dossier-server")
+
+
 def sha256(path):
     with open(path, "rb") as file:
         return hashlib.sha256(file.read()).hexdigest()
@@ -346,6 +351,8 @@ def application_on(application, data):
 
 def main():
     application, webdriver_url, artifacts, fixtures = sys.argv[1:5]
+    global DOSSIER_SERVER
+    DOSSIER_SERVER = dossier_server_binary(application)
     os.makedirs(artifacts, exist_ok=True)
     notes = os.path.join(fixtures, "notes.txt")
     project = os.path.join(fixtures, "project")
@@ -980,6 +987,158 @@ def main():
         assert driver.text(stopped), "the stopped mark has words"
         driver.screenshot(os.path.join(artifacts, "17-stopped-reply.png"))
 
+    def start_dossier_server(folder, port=0):
+        """The built dossier-server on 127.0.0.1 over the ledger in `folder` (zero configuration:
+        the offline model replies). Returns the process and its base URL."""
+        process = subprocess.Popen(
+            [DOSSIER_SERVER, "--hostname", "127.0.0.1", "--port", str(port)],
+            env=dict(os.environ, DOSSIER_DATA_DIR=os.path.join(folder, "data"), DOSSIER_CONFIG=os.path.join(folder, "dossier.json"), DOSSIER_SERVER_PASSWORD=""),
+            stdout=subprocess.PIPE, text=True)
+        line = process.stdout.readline()
+        assert line.startswith("dossier server listening on http://127.0.0.1:"), line
+        return process, line.strip().rsplit(" ", 1)[1]
+
+    def server_api(base, token, path):
+        """What the server itself holds, read with the token (not through the app)."""
+        connection = http.client.HTTPConnection(urllib.parse.urlparse(base).hostname, urllib.parse.urlparse(base).port, timeout=30)
+        connection.request("GET", path, headers={"Authorization": f"Bearer {token}"})
+        response = connection.getresponse()
+        body = response.read()
+        assert response.status == 200, (path, response.status, body)
+        return json.loads(body)
+
+    def open_settings_at(testid):
+        driver.click(driver.find_all("[data-testid=open-settings]")[0])
+        section = driver.wait_for(f"[data-testid={testid}]")[0]
+        # Settings' body scrolls on its own: bring the section into view before clicking in it.
+        driver.script("arguments[0].scrollIntoView({block: 'center'})", {ELEMENT_KEY: section})
+        return section
+
+    def attached_to_a_dossier_server():
+        # Issue 16, item 4: Settings → Connect to a Dossier server (a real dossier-server on
+        # 127.0.0.1 with an access token), a prompt with a dropped file sent as its contents, the
+        # reply and the file coming back from the server; its restart shows "reconnecting" and the
+        # stream resumes; "Copy my local sessions to the server"; then "Use this computer's ledger".
+        assert os.path.exists(DOSSIER_SERVER), f"{DOSSIER_SERVER} missing: build it beside the app (scripts/build-debug-binaries.sh) or set DOSSIER_SERVER_BIN"
+        folder = tempfile.mkdtemp(prefix="dossier-attached-")
+        atexit.register(shutil.rmtree, folder, True)
+        with open(os.path.join(folder, "dossier.json"), "w") as file:
+            file.write("{}")
+        made = subprocess.run(
+            [DOSSIER_SERVER, "token", "create", "window-test"],
+            env=dict(os.environ, DOSSIER_DATA_DIR=os.path.join(folder, "data"), DOSSIER_CONFIG=os.path.join(folder, "dossier.json")),
+            capture_output=True, text=True, check=True)
+        token = made.stdout.split()[0]
+        assert token.startswith("dossier_"), made.stdout
+        server, base = start_dossier_server(folder)
+        state["attached_server"] = server
+        local_sessions = driver.script("return [...document.querySelectorAll('[data-testid=session-row]')].map((row) => row.dataset.sessionId)")
+        local_count = len(invoke("list_sessions", {"request": {"limit": 1000, "includeArchived": True}})["sessions"])
+        try:
+            open_settings_at("server-connection")
+            driver.type(driver.wait_for("[data-testid=server-connection-form] [name=serverUrl]")[0], base)
+            driver.type(driver.wait_for("[data-testid=server-connection-form] [name=serverToken]")[0], "dossier_not-the-token")
+            driver.click(driver.find_all("[data-testid=test-server-connection]")[0])
+            refused = driver.wait_for("[data-testid=server-connection-error]", contains="refused the access token")[0]
+            assert not driver.find_all("[data-testid=connect-server]")
+            token_field = driver.find_all("[data-testid=server-connection-form] [name=serverToken]")[0]
+            # The refusal above it moved the field: back into Settings' scrolling view first.
+            driver.script("arguments[0].scrollIntoView({block: 'center'})", {ELEMENT_KEY: token_field})
+            driver.clear(token_field)
+            driver.type(token_field, token)
+            test_button = driver.find_all("[data-testid=test-server-connection]")[0]
+            driver.script("arguments[0].scrollIntoView({block: 'center'})", {ELEMENT_KEY: test_button})
+            driver.click(test_button)
+            driver.wait_for("[data-testid=server-connection-passed]", contains="accepted the token")
+            assert not driver.find_all("[data-testid=server-connection-error]"), driver.text(refused)
+            driver.screenshot(os.path.join(artifacts, "30-server-connection-tested.png"))
+            connect = driver.find_all("[data-testid=connect-server]")[0]
+            driver.script("arguments[0].scrollIntoView({block: 'center'})", {ELEMENT_KEY: connect})
+            driver.click(connect)
+            # The window starts again on the server's sessions; the sidebar names it.
+            # By attribute: WebKitWebDriver's visible text skips an ellipsised line's words.
+            indicator = driver.wait_for(f"[data-testid=ledger-in-use][data-url='{base}']", timeout=30)[0]
+            host = urllib.parse.urlparse(base).netloc
+            assert driver.script("return arguments[0].textContent", {ELEMENT_KEY: indicator}) == f"On server {host}"
+            driver.wait_for("[data-testid=new-session]")
+            shown = driver.script("return [...document.querySelectorAll('[data-testid=session-row]')].map((row) => row.dataset.sessionId)")
+            assert not set(shown) & set(local_sessions or []), f"local sessions shown while attached: {shown}"
+
+            # Copy my local sessions to the server: every one, archived too, reported in Settings.
+            open_settings_at("server-in-use")
+            copy = driver.find_all("[data-testid=copy-local-sessions]")[0]
+            driver.script("arguments[0].scrollIntoView({block: 'center'})", {ELEMENT_KEY: copy})
+            driver.click(copy)
+            report = driver.wait_for("[data-testid=copy-report]", timeout=180)[0]
+            copied = int(driver.script("return arguments[0].dataset.copied", {ELEMENT_KEY: report}))
+            assert not driver.find_all("[data-testid=copy-failure]"), driver.text(report)
+            assert copied == local_count, (copied, local_count)
+            assert len(server_api(base, token, "/session?roots=true&archived=true&limit=1000")) == copied
+            driver.screenshot(os.path.join(artifacts, "31-copied-to-server.png"))
+            driver.click(driver.find_all("[data-testid=close-settings]")[0])
+
+            driver.click(driver.find_all("[data-testid=new-session]")[0])
+            session = wait_until("the server's new session", lambda: driver.script("return document.querySelector('.session-row--selected')?.dataset.sessionId ?? null"), timeout=20)
+            assert server_api(base, token, "/session?roots=true")[0]["id"] == session
+            reply = driver.async_script(INVOKE, "simulate_drop", {"paths": [notes, project]})
+            assert "error" not in reply, reply
+            driver.wait_for("[data-testid=attachment-chip]", count=2)
+            texts = driver.script("return [...document.querySelectorAll('[data-testid=attachment-chip]')].map((chip) => [chip.dataset.kind, chip.textContent])")
+            assert texts[0][0] == "text" and "notes.txt" in texts[0][1], texts
+            assert texts[1][0] == "unreadable" and "folders cannot be sent to a server yet" in texts[1][1], texts
+            field = driver.wait_for("#composer-input")[0]
+            driver.type(field, "What do these notes say?")
+            driver.click(driver.find_all("[data-testid=send]")[0])
+            driver.wait_for("[data-testid=message][data-role=user]", contains="What do these notes say?")
+            driver.wait_for("[data-testid=file-chip]", contains="notes.txt")
+            wait_until("the server's reply, finished", lambda: not driver.find_all("[data-testid=stop]") and any(driver.text(item).strip() for item in driver.find_all("[data-testid=reply-text]")), timeout=60)
+            driver.screenshot(os.path.join(artifacts, "32-attached-reply.png"))
+            stored = server_api(base, token, f"/session/{session}/message")
+            user = next(message for message in stored if message["info"]["role"] == "user")
+            files = [part for part in user["parts"] if part["type"] == "file"]
+            assert [part["filename"] for part in files] == ["notes.txt"], user["parts"]
+            assert files[0]["url"] == "data:text/plain;base64," + base64.b64encode(open(notes, "rb").read()).decode(), files[0]["url"][:80]
+            assert any("gamma" in part.get("text", "") for part in user["parts"]), "the server read the file's contents"
+            assistant = [message for message in stored if message["info"]["role"] == "assistant"]
+            assert assistant and any(part["type"] == "text" and part["text"].strip() for part in assistant[-1]["parts"]), assistant
+
+            # Undo and Redo in the header, and Fork in its menu, reshape the server's session.
+            driver.click(driver.wait_for("[data-testid=undo]")[0])
+            driver.wait_for("[data-testid=undone]")
+            wait_until("the server's session reverted", lambda: server_api(base, token, "/session?roots=true")[0].get("revert") is not None)
+            driver.click(driver.wait_for("[data-testid=redo]")[0])
+            wait_until("the undone notice to go", lambda: not driver.find_all("[data-testid=undone]"))
+            wait_until("the server's session whole again", lambda: server_api(base, token, "/session?roots=true")[0].get("revert") is None)
+            driver.script(
+                "const field = document.querySelector('#composer-input');"
+                "field.value = ''; field.dispatchEvent(new Event('input', {bubbles: true}));"
+            )
+            driver.click(driver.wait_for("[data-testid=session-menu]")[0])
+            driver.click(driver.wait_for("[data-testid=fork-session]")[0])
+            wait_until("the fork on the server", lambda: len(server_api(base, token, "/session?roots=true&archived=true&limit=1000")) == copied + 2)
+            wait_until("the fork open", lambda: driver.script("return document.querySelector('[data-testid=session-heading]').textContent").endswith("(fork #1)"))
+
+            # The server goes away: the window says it is reconnecting, and comes back with it.
+            server.terminate()
+            server.wait(timeout=30)
+            driver.wait_for("[data-testid=connection-status][data-state=reconnecting]", timeout=60)
+            driver.screenshot(os.path.join(artifacts, "33-attached-reconnecting.png"))
+            server, _ = start_dossier_server(folder, urllib.parse.urlparse(base).port)
+            state["attached_server"] = server
+            wait_until("the reconnecting notice to go", lambda: not driver.find_all("[data-testid=connection-status]"), timeout=60)
+            driver.wait_for(f"[data-testid=session-row][data-session-id={session}]", timeout=30)
+        finally:
+            # Whatever happened above, the checks after this one run on the local ledger.
+            driver.async_script(INVOKE, "use_local_ledger", {})
+            driver.script("location.reload()")
+            if state["attached_server"].poll() is None:
+                state["attached_server"].terminate()
+                state["attached_server"].wait(timeout=30)
+        driver.wait_for("[data-testid=new-session]", timeout=30)
+        wait_until("the sidebar without a server", lambda: not driver.find_all("[data-testid=ledger-in-use]"), timeout=30)
+        if local_sessions:
+            driver.wait_for(f"[data-testid=session-row][data-session-id={local_sessions[0]}]", timeout=30)
+
     def mcp_server_added_in_settings_connects():
         # Issue 12: a person adds the everything server (stdio, from npm) in Settings → MCP
         # servers and sees it connect with its counts.
@@ -1184,6 +1343,7 @@ def main():
         check("settings add a provider (a key without a keychain is refused) and show the room sessions take", settings_add_provider)
         check("a link in a reply reaches the opener and the app stays put", link_opens_outside_the_app)
         check("a stopped reply is marked stopped, not failed", stopped_reply_is_not_an_error)
+        check("attached to a local dossier-server: connect in Settings, a dropped file sent as its contents, the reply from the server, reconnecting after its restart, then this computer's ledger again", attached_to_a_dossier_server)
         check("an MCP server added in Settings connects", mcp_server_added_in_settings_connects)
         check("an MCP resource attached through the picker is read when sent", mcp_resource_attached_and_read)
         check("an MCP tool's permission ask is answered and the tool runs", mcp_permission_ask_answered)

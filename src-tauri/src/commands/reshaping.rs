@@ -34,8 +34,16 @@ impl ExportFormat {
         }
     }
 
-    fn extension(self) -> &'static str {
+    pub(crate) fn extension(self) -> &'static str {
         self.kind().extension()
+    }
+
+    /// The server's `?format=` value.
+    pub(crate) fn query_value(self) -> &'static str {
+        match self {
+            Self::Json => "json",
+            Self::Markdown => "markdown",
+        }
     }
 }
 

@@ -13,6 +13,7 @@ import { humanSize, type Translate } from "../lib/i18n";
 import { AppearanceSettings } from "./AppearanceSettings";
 import { ServerProviders } from "./ServerProviders";
 import { DataSettings } from "./DataSettings";
+import { ServerConnectionSettings } from "./ServerConnectionSettings";
 import { createDialogFocus, revealInPlace } from "../lib/keyboard-focus";
 import { checkProviderForm, describeKey, emptyForm, type FormField, formFromSetting, kindLabel, type ProviderForm, providerKinds } from "../lib/settings";
 import { type Backend, type BackendError, toBackendError } from "../lib/transport";
@@ -73,7 +74,8 @@ export const Settings: Component<SettingsProps> = (props) => {
 
   onMount(() => {
     if (desktop()) void run(() => backend.readSettings());
-    if (desktop() && updateCommands !== undefined) {
+    // Updates are the app's, whichever ledger the window shows (undefined in a browser).
+    if (updateCommands !== undefined) {
       onCleanup(updateCommands.onAvailable(updates.offer));
       updateCommands.status().then(
         (status) => {
@@ -271,6 +273,8 @@ export const Settings: Component<SettingsProps> = (props) => {
               </p>
             )}
           </Show>
+        </Show>
+        {/* The app's own updates: also while the window is attached to a Dossier server. */}
           <Show when={updateCommands !== undefined}>
             <section class="settings-updates" data-testid="updates" aria-labelledby="updates-title" tabIndex={-1} ref={updatesSection}>
               <h3 class="settings-section" id="updates-title">{props.t("updatesTitle")}</h3>
@@ -347,8 +351,8 @@ export const Settings: Component<SettingsProps> = (props) => {
               </Show>
             </section>
           </Show>
-        </Show>
         <Show when={backend.mcp}>{(mcp) => <McpSettings t={props.t} backend={backend} mcp={mcp()} />}</Show>
+        <ServerConnectionSettings t={props.t} />
         <DataSettings t={props.t} />
         </div>
       </section>

@@ -194,6 +194,14 @@ export const Sidebar: Component<SidebarProps> = (props) => {
         <img class="brand-mark" src="/favicon.png" alt="" width="22" height="22" />
         {props.t("appName")}
       </h1>
+      {/* Attached to a Dossier server: say so plainly, so nobody mistakes its sessions for this computer's. */}
+      <Show when={props.chat.backend.server}>
+        {(url) => (
+          <p class="ledger-in-use" data-testid="ledger-in-use" data-url={url()} title={url()}>
+            {props.t("remoteSidebar", { host: new URL(url()).host })}
+          </p>
+        )}
+      </Show>
       <button type="button" class="new-session" data-testid="new-session" data-writes onClick={() => void props.chat.newSession()}>
         <Icon name="plus" /> {props.t("newSession")}
       </button>

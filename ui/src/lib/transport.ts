@@ -33,8 +33,11 @@ import type { SessionPage } from "./bindings/SessionPage";
 import type { EventName } from "./shell-bindings/EventName";
 import type { SessionListRequest } from "./shell-bindings/SessionListRequest";
 
-/** How the UI talks to the core. */
-export type Transport = "tauri" | "http";
+/**
+ * How the UI talks to the core: Tauri IPC to this computer's ledger, HTTP from a browser, or
+ * (`attached`) the desktop window relaying HTTP through its shell to a Dossier server.
+ */
+export type Transport = "tauri" | "http" | "attached";
 
 /**
  * Tells whether we run inside a Tauri webview. Tauri injects `__TAURI_INTERNALS__` into every
@@ -42,7 +45,7 @@ export type Transport = "tauri" | "http";
  *
  * `scope` defaults to the global object; tests pass their own.
  */
-export function detectTransport(scope: object = globalThis): Transport {
+export function detectTransport(scope: object = globalThis): Exclude<Transport, "attached"> {
   const internals: unknown = Reflect.get(scope, "__TAURI_INTERNALS__");
   return typeof internals === "object" && internals !== null ? "tauri" : "http";
 }
@@ -108,6 +111,8 @@ export type ConnectionState = "connected" | "reconnecting";
 
 export interface Backend {
   readonly transport: Transport;
+  /** The Dossier server the desktop window is attached to (`attached` only), for the sidebar. */
+  readonly server?: string;
   listSessions(request: SessionListRequest): Promise<SessionPage>;
   /** Sub-sessions of a session (agents that ran as subtasks), oldest first. */
   readonly listChildSessions?: (sessionID: string) => Promise<Session[]>;
@@ -207,12 +212,14 @@ export const tauriEventNames = {
   drag: "dossier://drag",
   dropped: "dossier://dropped",
   updateAvailable: "dossier://update-available",
+  serverConnection: "dossier://server-connection",
 } as const satisfies Record<string, EventName>;
 
 export async function createBackend(transport: Transport, baseUrl = location.origin): Promise<Backend> {
   if (transport === "tauri") {
-    const { tauriBackend } = await import("./transport/tauri-backend");
-    return tauriBackend();
+    // This computer's ledger, or the server Settings attached the window to.
+    const { desktopBackend } = await import("./transport/attached-backend");
+    return desktopBackend();
   }
   const { httpBackend } = await import("./transport/http-backend");
   return httpBackend(baseUrl);

@@ -4,4 +4,4 @@
  * An event the shell emits to the webview. Tauri event names may not contain dots, so every core
  * event travels under `Core` in the event stream's `{id, type, properties}` envelope.
  */
-export type EventName = "dossier://event" | "dossier://resync" | "dossier://drag" | "dossier://dropped" | "dossier://update-available";
+export type EventName = "dossier://event" | "dossier://resync" | "dossier://drag" | "dossier://dropped" | "dossier://update-available" | "dossier://server-connection";
