@@ -2050,3 +2050,42 @@ async fn removing_messages_and_parts_is_alike_on_both_engines() {
     );
     assert_eq!(transcripts[0], transcripts[1], "sqlite and postgres differ");
 }
+
+/// A part with more distinct words than a `tsvector` can hold is still written, and indexed by
+/// as many words as fit.
+#[tokio::test]
+async fn a_part_too_large_to_index_in_full_is_still_written() {
+    let database = fresh_database().await;
+    let pool = database.open().await;
+    let mut connection = pool.acquire().await.unwrap();
+    postgres::session_store::insert(&mut connection, &session("ses_1", "Big", 1))
+        .await
+        .unwrap();
+    postgres::message_store::insert_message(
+        &mut connection,
+        &user_message("msg_1", "ses_1"),
+        1,
+        NOW,
+    )
+    .await
+    .unwrap();
+    // 200,000 distinct six-character words: about 2 MB as a tsvector.
+    let words: Vec<String> = (0..200_000).map(|number| format!("w{number:05}")).collect();
+    postgres::message_store::insert_part(
+        &mut connection,
+        &part("prt_1", "msg_1", "ses_1", text(&words.join(" "))),
+        1,
+        NOW,
+    )
+    .await
+    .unwrap();
+    let found: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM part_search WHERE words @@ to_tsquery('simple', 'w00000')",
+    )
+    .fetch_one(&mut *connection)
+    .await
+    .unwrap();
+    assert_eq!(found, 1);
+    drop(connection);
+    database.drop_database(pool).await;
+}

@@ -17,8 +17,18 @@ use crate::wire::error::LedgerError;
 use crate::wire::part::PartBody;
 use sqlx::PgConnection;
 
-/// The tokens of `text`, each once. Parts keep no positions, so repeats add nothing; leaving
-/// them out keeps a long part's `tsvector` well under Postgres's 1 MB limit.
+/// What a `tsvector` may hold: Postgres refuses a larger one (and with it the part's write).
+const TSVECTOR_LIMIT: usize = 1_048_575;
+/// Room for the `tsvector`'s header and alignment.
+const TSVECTOR_MARGIN: usize = 64 * 1024;
+/// What each lexeme costs in a `tsvector`, besides its bytes: `to_tsvector` builds it with one
+/// position per word (entry 4, alignment up to 1, count 2, position 2) before `strip` drops
+/// them, and the limit applies to that vector.
+const LEXEME_OVERHEAD: usize = 10;
+
+/// The tokens of `text`, each once. Parts keep no positions, so repeats add nothing. A part so
+/// large that its distinct words would not fit in a `tsvector` (megabytes of identifiers, say)
+/// is indexed by as many as fit — its write must not fail for search's sake.
 fn distinct_tokens(text: &str) -> String {
     let mut tokens: Vec<String> = search_text::index_tokens(text)
         .iter()
@@ -26,7 +36,22 @@ fn distinct_tokens(text: &str) -> String {
         .collect();
     tokens.sort_unstable();
     tokens.dedup();
-    tokens.join(" ")
+    let mut room = TSVECTOR_LIMIT - TSVECTOR_MARGIN;
+    let mut kept = Vec::with_capacity(tokens.len());
+    for token in &tokens {
+        let cost = token.len() + LEXEME_OVERHEAD;
+        if cost > room {
+            tracing::debug!(
+                kept = kept.len(),
+                of = tokens.len(),
+                "part too large to index in full"
+            );
+            break;
+        }
+        room -= cost;
+        kept.push(token.as_str());
+    }
+    kept.join(" ")
 }
 
 /// Indexes the part just inserted or updated at `rowid`. Call inside the transaction that wrote
@@ -70,4 +95,23 @@ pub async fn index_title(
         .await
         .map_err(from_postgres)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeated_words_are_indexed_once_and_a_huge_part_only_as_far_as_fits() {
+        assert_eq!(
+            distinct_tokens("the cat and the hat, the end"),
+            "and cat end hat the"
+        );
+        let words: Vec<String> = (0..200_000).map(|number| format!("w{number:06}")).collect();
+        let kept = distinct_tokens(&words.join(" "));
+        let count = kept.split(' ').count();
+        assert!(count < words.len(), "all {count} kept");
+        assert!(count * (7 + LEXEME_OVERHEAD) <= TSVECTOR_LIMIT - TSVECTOR_MARGIN);
+        assert!(kept.starts_with("w000000 w000001"));
+    }
 }
