@@ -69,11 +69,18 @@ bash scripts/install-mcp-test-servers.sh
 step "Rust tests (every crate; also regenerates the UI's TypeScript bindings)"
 cargo test --workspace --locked
 
+step "Rust tests again on PostgreSQL (the ledger and HTTP suites; scripts/postgres-for-tests.sh)"
+DOSSIER_TEST_ENGINE=postgres cargo test --locked -p dossier-core --test ledger
+DOSSIER_TEST_ENGINE=postgres cargo test --locked -p dossier-server --test http
+
 step "Fuzz targets: each built and run briefly over its seed corpus (nightly + cargo-fuzz)"
 bash scripts/test-fuzz.sh
 
 step "SDK compatibility (@opencode-ai/sdk, unchanged, against dossier-server)"
 bash scripts/test-sdk.sh
+
+step "SDK compatibility again, the servers' ledger in PostgreSQL"
+DOSSIER_TEST_ENGINE=postgres bash scripts/test-sdk.sh
 
 step "The web UI in Debian chromium against dossier-server"
 bash scripts/test-browser.sh

@@ -21,5 +21,15 @@ target_dir=${CARGO_TARGET_DIR:-target}
 case "$target_dir" in /*) ;; *) target_dir="$PWD/$target_dir" ;; esac
 export DOSSIER_SERVER_BIN="$target_dir/debug/dossier-server"
 
+# DOSSIER_TEST_ENGINE=postgres: the servers the SDK talks to keep their ledger in a fresh
+# PostgreSQL database of this run's own (scripts/postgres-for-tests.sh) instead of SQLite.
+if [ "${DOSSIER_TEST_ENGINE:-}" = postgres ]; then
+  admin_url=$(bash scripts/postgres-for-tests.sh start | tail -n 1)
+  database=dossier_sdk_$$
+  psql "$admin_url" -q -v ON_ERROR_STOP=1 -c "DROP DATABASE IF EXISTS $database" -c "CREATE DATABASE $database"
+  export DOSSIER_DATABASE_URL="${admin_url%/postgres}/$database"
+  trap 'psql "$admin_url" -q -c "DROP DATABASE IF EXISTS $database WITH (FORCE)" || true' EXIT
+fi
+
 printf '\n==> SDK compatibility: node --test\n'
 (cd tests/sdk-compat && node --test)
