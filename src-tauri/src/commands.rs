@@ -183,7 +183,7 @@ pub mod mcp;
 pub mod reshaping;
 pub mod start_up;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 /// Stops the session's streaming reply; `false` when nothing was running.
 #[tauri::command]

@@ -55,6 +55,15 @@ pub enum ShellError {
     /// or while a restore is already under way.
     #[error("Restoring a backup from this page is only offered for a damaged sessions file with a good backup: {reason}")]
     RestoreNotOffered { reason: String },
+    /// A link in a reply that is not a web link: never handed to the system.
+    #[error("Dossier opens only web links (http and https) in your browser, so it did not open \"{link}\": {reason}")]
+    LinkRefused {
+        link: String,
+        reason: crate::link_opening::LinkRefusal,
+    },
+    /// The system could not start its browser or file manager (none installed, say).
+    #[error("Could not open {what}: {reason}")]
+    SystemOpenerFailed { what: String, reason: String },
 }
 
 impl ShellError {
@@ -73,6 +82,9 @@ impl ShellError {
             Self::UpdateInstallFailed { .. } | Self::Updater(_) => ErrorKind::Internal,
             Self::LedgerNotOpen { .. } => ErrorKind::Unavailable,
             Self::ReadOnlyNotOffered { .. } | Self::RestoreNotOffered { .. } => ErrorKind::Conflict,
+            Self::LinkRefused { .. } => ErrorKind::Invalid,
+            // Not `unavailable`: the conversation reads that as "replies are not available".
+            Self::SystemOpenerFailed { .. } => ErrorKind::Internal,
         }
     }
 

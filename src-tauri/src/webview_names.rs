@@ -85,6 +85,7 @@ command_names! {
     RestoreNewestBackup,
     OpenStartUpDataFolder,
     QuitDossier,
+    OpenLink,
 }
 
 /// An event the shell emits to the webview. Tauri event names may not contain dots, so every core
