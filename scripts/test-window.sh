@@ -103,7 +103,7 @@ export XDG_DATA_HOME="$work/xdg-data"
 export XDG_CONFIG_HOME="$work/xdg-config"
 export XDG_CACHE_HOME="$work/xdg-cache"
 export DOSSIER_E2E_SIMULATED_DROPS=1
-# The system browser, for the link test: an xdg-open (the first program the opener plugin tries)
+# The system browser, for the link test: an xdg-open (the first program `open_link` tries on Linux)
 # that writes down what it was asked to open, first on the app's PATH, so a click in a reply is
 # seen reaching the system opener without a browser starting on the test machine.
 mkdir -p "$work/bin"

@@ -193,7 +193,7 @@ pub mod reshaping;
 pub mod server_connection;
 pub mod start_up;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 /// Stops the session's streaming reply; `false` when nothing was running.
 #[tauri::command]

@@ -84,6 +84,15 @@ pub enum ShellError {
     /// The attached server refused a request the shell made for the webview (an export).
     #[error("The server refused: {message}")]
     ServerRefused { status: u16, message: String },
+    /// A link in a reply that is not a web link: never handed to the system.
+    #[error("Dossier opens only web links (http and https) in your browser, so it did not open \"{link}\": {reason}")]
+    LinkRefused {
+        link: String,
+        reason: crate::link_opening::LinkRefusal,
+    },
+    /// The system could not start its browser or file manager (none installed, say).
+    #[error("Could not open {what}: {reason}")]
+    SystemOpenerFailed { what: String, reason: String },
 }
 
 impl ShellError {
@@ -120,6 +129,9 @@ impl ShellError {
                 503 => ErrorKind::Unavailable,
                 _ => ErrorKind::Internal,
             },
+            Self::LinkRefused { .. } => ErrorKind::Invalid,
+            // Not `unavailable`: the conversation reads that as "replies are not available".
+            Self::SystemOpenerFailed { .. } => ErrorKind::Internal,
         }
     }
 

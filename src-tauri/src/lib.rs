@@ -10,6 +10,7 @@ pub mod commands;
 pub mod drop;
 pub mod error;
 pub mod events;
+pub mod link_opening;
 pub mod logging;
 pub mod single_instance;
 pub mod software_rendering;
@@ -51,7 +52,6 @@ pub fn run() -> Result<(), Box<dyn std::error::Error>> {
     #[cfg(windows)]
     let base = base.plugin(single_instance::plugin());
     let base = base.plugin(tauri_plugin_window_state::Builder::default().build());
-    let base = base.plugin(tauri_plugin_opener::init());
     // Reads `plugins.updater` (public key, endpoints) from tauri.conf.json; only the shell's
     // commands in `updates` use it, the webview has no updater permission.
     let base = base.plugin(tauri_plugin_updater::Builder::new().build());
@@ -106,6 +106,7 @@ pub fn run() -> Result<(), Box<dyn std::error::Error>> {
         schedule_file,
         updates::install_kind::InstallKind::of_this_process(),
     ));
+    app.manage(link_opening::SystemOpener::system());
     app.manage(commands::ExitWhenInteractive(
         std::env::var_os("DOSSIER_EXIT_WHEN_INTERACTIVE").is_some_and(|value| value == "1"),
     ));
@@ -222,6 +223,7 @@ pub fn shell<R: Runtime>(base: tauri::Builder<R>, simulated_drops: bool) -> taur
             commands::server_connection::relay_request,
             commands::server_connection::export_from_server,
             commands::server_connection::copy_local_sessions,
+            link_opening::open_link,
         ]))
 }
 
@@ -284,19 +286,10 @@ mod tests {
     }
 
     #[test]
-    fn webview_gets_core_defaults_and_opens_only_web_links() {
-        // Nothing else: no file system, no shell, and the opener only for http(s) URLs, so a
-        // reply's `file:` or custom-scheme link can never be opened from the webview.
-        assert_eq!(
-            default_capability()["permissions"],
-            json!([
-                "core:default",
-                {
-                    "identifier": "opener:allow-open-url",
-                    "allow": [{ "url": "https://*" }, { "url": "http://*" }]
-                }
-            ])
-        );
+    fn webview_gets_core_defaults_only() {
+        // Nothing else: no file system, no shell, no plugin. Links leave through the shell's own
+        // `open_link`, which refuses every scheme but http(s) (`link_opening`).
+        assert_eq!(default_capability()["permissions"], json!(["core:default"]));
     }
 
     #[test]

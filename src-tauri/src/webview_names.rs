@@ -92,6 +92,7 @@ command_names! {
     RelayRequest,
     ExportFromServer,
     CopyLocalSessions,
+    OpenLink,
 }
 
 /// An event the shell emits to the webview. Tauri event names may not contain dots, so every core

@@ -287,6 +287,21 @@ describe("App with a streaming reply", () => {
     expect(backend.calls.filter((call) => call.command === "openLink").map((call) => call.argument)).toEqual(["https://example.com/guide"]);
   });
 
+  it("says plainly in the conversation why a link could not be opened", async () => {
+    const backend = await replyStreaming(["See [the guide](https://example.com/guide)."]);
+    backend.setBrowserMissing("no xdg-open, gio, gnome-open or kde-open");
+    const reply = await screen.findByTestId("reply-text");
+    const guide = await waitFor(() => {
+      const link = reply.querySelector("a[href]");
+      if (link === null) throw new Error("no link yet");
+      return link;
+    });
+    fireEvent.click(guide);
+    const notice = await screen.findByTestId("notice");
+    expect(notice.textContent).toBe("Something went wrong: Could not open https://example.com/guide: no xdg-open, gio, gnome-open or kde-open");
+    expect(backend.calls.filter((call) => call.command === "openLink").map((call) => call.argument)).toEqual(["https://example.com/guide"]);
+  });
+
   it("shows a reply's cost only when it is known and not zero", async () => {
     const backend = await replyStreaming(["Done."]);
     const step = (id: string, cost: number) => ({

@@ -5,6 +5,7 @@
 //! dialog chose, kept here between "choose" and "confirm".
 
 use crate::error::ShellError;
+use crate::link_opening::SystemOpener;
 use dossier_core::store::upgrade_backup::BackupFile;
 use dossier_core::Ledger;
 use serde::Serialize;
@@ -185,15 +186,11 @@ pub async fn restore_chosen(ledger: &Ledger, chosen: &ChosenBackup) -> Result<()
 
 /// "Open data folder": the folder in the system's file manager (never a file in it).
 #[tauri::command]
-pub fn open_data_folder<R: Runtime>(
-    app: AppHandle<R>,
+pub async fn open_data_folder(
+    opener: State<'_, SystemOpener>,
     ledger: State<'_, Ledger>,
 ) -> Result<(), ShellError> {
-    use tauri_plugin_opener::OpenerExt;
-    let folder = ledger.store().data_dir().display().to_string();
-    app.opener()
-        .open_path(folder, None::<&str>)
-        .map_err(|error| ShellError::Window(error.to_string()))
+    opener.open_folder(ledger.store().data_dir()).await
 }
 
 pub mod folder_move;

@@ -3,6 +3,7 @@
 //! is read-only (the window's banner).
 
 use crate::error::ShellError;
+use crate::link_opening::SystemOpener;
 use crate::start_up_problem::{ProblemKind, StartUp, StartUpProblem};
 use dossier_core::store::read_only_open::ReadOnlyLedger;
 use dossier_core::Ledger;
@@ -123,15 +124,13 @@ pub async fn restore_newest_backup<R: Runtime>(
 /// "Open data folder" on the start-up page: the folder that was refused, in the file manager
 /// (never a file in it).
 #[tauri::command]
-pub fn open_start_up_data_folder<R: Runtime>(
-    app: AppHandle<R>,
+pub async fn open_start_up_data_folder(
+    opener: State<'_, SystemOpener>,
     start_up: State<'_, StartUp>,
 ) -> Result<(), ShellError> {
-    use tauri_plugin_opener::OpenerExt;
-    let folder = start_up.options().locations.data_dir;
-    app.opener()
-        .open_path(folder.display().to_string(), None::<&str>)
-        .map_err(|error| ShellError::Window(error.to_string()))
+    opener
+        .open_folder(&start_up.options().locations.data_dir)
+        .await
 }
 
 /// "Quit" on the start-up page.

@@ -238,7 +238,7 @@ export const Conversation: Component<{
         const link = clickedLink(event.target);
         if (link === undefined) return;
         event.preventDefault();
-        if (link.url !== undefined) props.chat.backend.openLink(link.url);
+        if (link.url !== undefined) void props.chat.openLink(props.sessionId, link.url);
       }}
       onAuxClick={(event) => {
         if (clickedLink(event.target) !== undefined) event.preventDefault();

@@ -341,6 +341,15 @@ export function createChat(backend: Backend) {
       }
     },
 
+    /** A reply's link in the system browser (or a new tab); why it could not be opened shows in place. */
+    async openLink(sessionId: string, url: string): Promise<void> {
+      try {
+        await backend.openLink(url);
+      } catch (error) {
+        report(sessionId, error);
+      }
+    },
+
     /** Requests waiting for the person in this session, oldest first. */
     permissionsFor(sessionId: string): PermissionRequest[] {
       return Object.values(state.permissions).filter(

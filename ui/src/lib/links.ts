@@ -1,7 +1,7 @@
 // Links in replies. Only http and https links are ever opened, and never inside the app's view:
-// the desktop hands them to the system browser (Tauri's opener plugin, whose capability allows
-// only these two schemes), a browser opens a new tab without a way back to this page. A `file:`,
-// `javascript:` or any other link stays words.
+// the desktop hands them to the system browser (the shell's `open_link` command, which refuses
+// every other scheme too: src-tauri/src/link_opening.rs), a browser opens a new tab without a way
+// back to this page. A `file:`, `javascript:` or any other link stays words.
 
 /** The URL to open for a link's `href`, or `undefined` when it must not be opened. */
 export function externalUrl(href: string | null | undefined): string | undefined {

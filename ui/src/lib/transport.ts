@@ -134,7 +134,7 @@ export interface Backend {
   readonly pickFiles?: () => Promise<DroppedFile[]>;
   subscribe(handlers: EventHandlers): () => void;
   /** Opens an http/https link outside the app: the system browser, or a new browser tab. */
-  openLink(url: string): void;
+  openLink(url: string): Promise<void>;
   /** Where the webview can load an attachment's bytes (`data:` as is, stored blobs by hash). */
   mediaUrl(url: string): string | undefined;
   /** Native drag and drop (desktop only): hover state and the classified dropped files. */

@@ -94,7 +94,7 @@ export function attachedBackend(serverUrl: string, shell: RelayShell = desktopSh
     // The native drop and file dialog: the shell reads the files into data: URLs while attached.
     ...(desktop.pickFiles === undefined ? {} : { pickFiles: desktop.pickFiles }),
     ...(desktop.onNativeDrop === undefined ? {} : { onNativeDrop: desktop.onNativeDrop }),
-    openLink: (url) => { desktop.openLink(url); },
+    openLink: (url) => desktop.openLink(url),
     ...(desktop.reportInteractive === undefined ? {} : { reportInteractive: desktop.reportInteractive }),
     // Providers are the server's, listed read-only in Settings.
     readSettings: settingsUnavailable,

@@ -21,6 +21,8 @@ export interface FakeBackend extends Backend {
   connection(state: ConnectionState): void;
   /** From now on, saving a key fails as on a computer without a keychain. */
   setKeychainUnavailable(reason: string): void;
+  /** From now on, opening a link fails as on a computer with no browser to hand it to. */
+  setBrowserMissing(reason: string): void;
 }
 
 export function session(id: string, title: string, updated: number): Session {
@@ -63,6 +65,7 @@ export function fakeBackend(initial: Session[] = []): FakeBackend {
   };
   const providers = new Map<string, ProviderSetting>();
   let keychainReason: string | undefined;
+  let browserMissing: string | undefined;
   const settingsNow = (): ProviderSettings => ({
     providers: [...providers.values()],
     configPath: "/home/ada/.config/dossier/dossier.json",
@@ -179,6 +182,10 @@ export function fakeBackend(initial: Session[] = []): FakeBackend {
     mediaUrl: (url) => (url.startsWith("data:") ? url : undefined),
     openLink: (url) => {
       calls.push({ command: "openLink", argument: url });
+      if (browserMissing !== undefined) {
+        return Promise.reject(new BackendError({ kind: "internal", message: `Could not open ${url}: ${browserMissing}` }));
+      }
+      return Promise.resolve();
     },
     subscribe: (given) => {
       handlers = given;
@@ -297,6 +304,9 @@ export function fakeBackend(initial: Session[] = []): FakeBackend {
     },
     setKeychainUnavailable: (reason) => {
       keychainReason = reason;
+    },
+    setBrowserMissing: (reason) => {
+      browserMissing = reason;
     },
   };
 }

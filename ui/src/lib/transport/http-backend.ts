@@ -158,6 +158,7 @@ export function httpBackend(baseUrl: string, fetcher: typeof fetch = fetch.bind(
     // A new tab with no handle back to this page (`noopener`) and no referrer.
     openLink: (url) => {
       window.open(url, "_blank", "noopener,noreferrer");
+      return Promise.resolve();
     },
     listAgents: async () => (await request<Agent[]>("GET", "/agent")).body,
     listModels: async () => catalogFromProviderListing((await request<ConfiguredProviders>("GET", "/config/providers")).body),

@@ -1,7 +1,6 @@
 // The desktop side of the transport: Tauri commands and Tauri events (see src-tauri/src).
 import { convertFileSrc, invoke } from "@tauri-apps/api/core";
 import { listen, type UnlistenFn } from "@tauri-apps/api/event";
-import { openUrl } from "@tauri-apps/plugin-opener";
 import type { Event } from "../bindings/Event";
 import type { CommandName } from "../shell-bindings/CommandName";
 import type { Session } from "../bindings/Session";
@@ -53,12 +52,8 @@ export function tauriBackend(): Backend {
     listAgents: () => call("list_agents"),
     listModels: () => call("list_models"),
     pickFiles: () => call("pick_files"),
-    // The system browser; the capability refuses anything but http and https.
-    openLink: (url) => {
-      openUrl(url).catch((error: unknown) => {
-        console.error("could not open the link", error);
-      });
-    },
+    // The system browser, through the shell's own command, which refuses anything but http(s).
+    openLink: (url) => call<undefined>("open_link", { url }),
     // The shell serves stored attachments on its `dossier-blob` scheme (src-tauri/src/blob_protocol.rs).
     mediaUrl: (url) => {
       if (url.startsWith("data:")) return url;
