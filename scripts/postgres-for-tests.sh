@@ -150,6 +150,12 @@ start() {
 [[ -n $command ]] || usage
 bin=$(find_bin)
 mkdir -p "$folder"
+# As root the server runs as `postgres`, which must be able to reach the folder: a checkout under
+# a private home (/root is 700) is not. Then the cluster lives in /tmp instead, one per checkout.
+if [[ $EUID -eq 0 && -z ${2:-} ]] && ! runuser -u postgres -- test -x "$folder" 2>/dev/null; then
+    folder=/tmp/dossier-postgres-for-tests-$(printf '%s' "$root" | sha256sum | cut -c1-12)
+    mkdir -p "$folder"
+fi
 # Several test binaries start at once (cargo runs them in parallel): one of them starts the
 # server, the others wait here and then reuse it.
 exec 9>"$folder.lock"

@@ -72,6 +72,7 @@ cargo test --workspace --locked
 step "Rust tests again on PostgreSQL (the ledger and HTTP suites; scripts/postgres-for-tests.sh)"
 DOSSIER_TEST_ENGINE=postgres cargo test --locked -p dossier-core --test ledger
 DOSSIER_TEST_ENGINE=postgres cargo test --locked -p dossier-server --test http
+bash scripts/postgres-for-tests.sh stop
 
 step "Fuzz targets: each built and run briefly over its seed corpus (nightly + cargo-fuzz)"
 bash scripts/test-fuzz.sh
@@ -81,6 +82,7 @@ bash scripts/test-sdk.sh
 
 step "SDK compatibility again, the servers' ledger in PostgreSQL"
 DOSSIER_TEST_ENGINE=postgres bash scripts/test-sdk.sh
+bash scripts/postgres-for-tests.sh stop
 
 step "The web UI in Debian chromium against dossier-server"
 bash scripts/test-browser.sh
