@@ -4,7 +4,7 @@
 //! stream (`event_relay`) and turns dropped files into their contents (`dropped_contents`).
 //! Export goes through the shell's save dialog (`server_export`); "Copy my local sessions to the
 //! server" is `session_copy`. Settings' "Test connection" is `connection_check`; the address rule `server_address`; the
-//! token lives in the keychain (`server_token`) and the address in `server.json` beside the
+//! token lives in the keychain (the core's `OsKeychain::SERVER_TOKENS`) and the address in `server.json` beside the
 //! app's other settings, so the next launch attaches again.
 //!
 //! While attached the local ledger stays open but out of sight: its events are not forwarded
@@ -17,7 +17,6 @@ pub mod relay_paths;
 pub mod request_relay;
 pub mod server_address;
 pub mod server_export;
-pub mod server_token;
 pub mod session_copy;
 
 use crate::error::ShellError;

@@ -122,7 +122,7 @@ pub fn run() -> Result<(), Box<dyn std::error::Error>> {
             .app_config_dir()
             .map(|folder| folder.join("server.json"))
             .unwrap_or_else(|_| std::env::temp_dir().join("dossier-server.json")),
-        std::sync::Arc::new(attached_server::server_token::ServerTokenKeychain),
+        std::sync::Arc::new(dossier_core::models::credentials::OsKeychain::SERVER_TOKENS),
     );
     attached.resume(app.handle());
     updates::spawn_automatic_check(app.handle().clone());

@@ -69,7 +69,9 @@ impl LedgerOptions {
             ..Locations::from_env()
         });
         options.data_folder = data_folder;
-        options.credentials = Some(Arc::new(RememberedCredentials::new(OsKeychain)));
+        options.credentials = Some(Arc::new(RememberedCredentials::new(
+            OsKeychain::PROVIDER_KEYS,
+        )));
         if std::env::var("DOSSIER_OLLAMA").ok().as_deref() != Some("off") {
             options.detect_ollama = Some(
                 std::env::var("DOSSIER_OLLAMA_URL")

@@ -177,7 +177,7 @@ fn an_unavailable_store_is_a_typed_unavailable_error() {
 /// "no keychain" path; on a desktop it reads an entry that does not exist.)
 #[test]
 fn os_keychain_answers_without_panicking() {
-    match OsKeychain.read("dossier-test-provider-that-does-not-exist") {
+    match OsKeychain::PROVIDER_KEYS.read("dossier-test-provider-that-does-not-exist") {
         Ok(key) => assert_eq!(key, None),
         Err(CredentialError::Unavailable { reason }) => assert!(!reason.is_empty()),
         Err(CredentialError::Failed { reason }) => panic!("unexpected failure: {reason}"),
