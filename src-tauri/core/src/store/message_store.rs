@@ -205,27 +205,38 @@ fn part_from_row(row: &SqliteRow) -> Result<Part, LedgerError> {
     })
 }
 
-/// Attaches parts (ordered by their sequence) to messages (ordered by theirs).
-fn assemble(
-    message_rows: &[SqliteRow],
-    part_rows: &[SqliteRow],
-) -> Result<Vec<MessageWithParts>, LedgerError> {
+/// Attaches parts (ordered by their sequence) to messages (ordered by theirs): the rows of
+/// either engine, once read into messages and parts.
+pub(crate) fn assemble(messages: Vec<Message>, parts: Vec<Part>) -> Vec<MessageWithParts> {
     let mut by_message: HashMap<String, Vec<Part>> = HashMap::new();
-    for row in part_rows {
-        let part = part_from_row(row)?;
+    for part in parts {
         by_message
             .entry(part.message_id.clone())
             .or_default()
             .push(part);
     }
-    message_rows
-        .iter()
-        .map(|row| {
-            let info = message_from_row(row)?;
+    messages
+        .into_iter()
+        .map(|info| {
             let parts = by_message.remove(info.id()).unwrap_or_default();
-            Ok(MessageWithParts { info, parts })
+            MessageWithParts { info, parts }
         })
         .collect()
+}
+
+fn assemble_rows(
+    message_rows: &[SqliteRow],
+    part_rows: &[SqliteRow],
+) -> Result<Vec<MessageWithParts>, LedgerError> {
+    let messages = message_rows
+        .iter()
+        .map(message_from_row)
+        .collect::<Result<Vec<_>, _>>()?;
+    let parts = part_rows
+        .iter()
+        .map(part_from_row)
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(assemble(messages, parts))
 }
 
 pub async fn list(
@@ -274,7 +285,7 @@ pub async fn list(
     .fetch_all(pool)
     .await?;
     Ok(MessagePage {
-        messages: assemble(&message_rows, &part_rows)?,
+        messages: assemble_rows(&message_rows, &part_rows)?,
         next_cursor: has_more.then(|| oldest_seq.to_string()),
     })
 }
@@ -309,7 +320,7 @@ pub async fn get(
     .bind(message_id)
     .fetch_all(&mut *connection)
     .await?;
-    let mut assembled = assemble(&message_rows, &part_rows)?;
+    let mut assembled = assemble_rows(&message_rows, &part_rows)?;
     assembled.pop().ok_or_else(|| LedgerError::MessageNotFound {
         session_id: session_id.to_string(),
         message_id: message_id.to_string(),

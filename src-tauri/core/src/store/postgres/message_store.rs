@@ -10,7 +10,6 @@ use crate::wire::message::{Message, MessageWithParts, UserMessage};
 use crate::wire::part::{Part, PartBody};
 use sqlx::postgres::PgRow;
 use sqlx::{Connection, PgConnection, PgPool, Row};
-use std::collections::HashMap;
 
 fn corrupt(what: &str, error: serde_json::Error) -> LedgerError {
     LedgerError::Corrupt(format!("{what}: {error}"))
@@ -147,27 +146,20 @@ fn part_from_row(row: &PgRow) -> Result<Part, LedgerError> {
     })
 }
 
-/// Attaches parts (ordered by their sequence) to messages (ordered by theirs).
-fn assemble(
+/// The rows read into messages and parts, put together as on SQLite (`message_store::assemble`).
+fn assemble_rows(
     message_rows: &[PgRow],
     part_rows: &[PgRow],
 ) -> Result<Vec<MessageWithParts>, LedgerError> {
-    let mut by_message: HashMap<String, Vec<Part>> = HashMap::new();
-    for row in part_rows {
-        let part = part_from_row(row)?;
-        by_message
-            .entry(part.message_id.clone())
-            .or_default()
-            .push(part);
-    }
-    message_rows
+    let messages = message_rows
         .iter()
-        .map(|row| {
-            let info = message_from_row(row)?;
-            let parts = by_message.remove(info.id()).unwrap_or_default();
-            Ok(MessageWithParts { info, parts })
-        })
-        .collect()
+        .map(message_from_row)
+        .collect::<Result<Vec<_>, _>>()?;
+    let parts = part_rows
+        .iter()
+        .map(part_from_row)
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(crate::store::message_store::assemble(messages, parts))
 }
 
 pub async fn list(
@@ -220,7 +212,7 @@ pub async fn list(
     .map_err(from_postgres)?;
     transaction.commit().await.map_err(from_postgres)?;
     Ok(MessagePage {
-        messages: assemble(&message_rows, &part_rows)?,
+        messages: assemble_rows(&message_rows, &part_rows)?,
         next_cursor: has_more.then(|| oldest_seq.to_string()),
     })
 }
@@ -250,7 +242,7 @@ pub async fn get(
     .fetch_all(&mut *connection)
     .await
     .map_err(from_postgres)?;
-    let mut assembled = assemble(&message_rows, &part_rows)?;
+    let mut assembled = assemble_rows(&message_rows, &part_rows)?;
     assembled.pop().ok_or_else(|| LedgerError::MessageNotFound {
         session_id: session_id.to_string(),
         message_id: message_id.to_string(),
