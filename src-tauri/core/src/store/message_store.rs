@@ -1,7 +1,7 @@
 //! Rows of the `message` and `part` tables: writing a message with its parts, and reading a
 //! session's messages in stored order, a page at a time.
 
-use crate::store::engine::{Connect, Connection, Pool};
+use crate::store::engine::{on_either_engine, Connect, Connection, Pool};
 use crate::store::search_index;
 use crate::wire::error::LedgerError;
 use crate::wire::message::{Message, MessageWithParts, UserMessage};
@@ -356,27 +356,21 @@ pub async fn newest_user_message(
     connection: &mut impl Connect,
     session_id: &str,
 ) -> Result<Option<UserMessage>, LedgerError> {
-    let connection = match connection.connection() {
-        Connection::Sqlite(connection) => connection,
-        Connection::Postgres(connection) => {
-            return crate::store::postgres::message_store::newest_user_message(
-                connection, session_id,
-            )
-            .await
-        }
+    let data: Option<String> = on_either_engine!(connection, |connection| {
+        sqlx::query_scalar(
+            "SELECT data FROM message WHERE session_id = $1 AND role = 'user' \
+             ORDER BY seq DESC LIMIT 1",
+        )
+        .bind(session_id)
+        .fetch_optional(connection)
+        .await?
+    });
+    let Some(data) = data else {
+        return Ok(None);
     };
-    let row = sqlx::query(
-        "SELECT data FROM message WHERE session_id = ? AND role = 'user' ORDER BY seq DESC LIMIT 1",
-    )
-    .bind(session_id)
-    .fetch_optional(connection)
-    .await?;
-    match row {
-        Some(row) => match message_from_row(&row)? {
-            Message::User(user) => Ok(Some(user)),
-            Message::Assistant(_) => Ok(None),
-        },
-        None => Ok(None),
+    match serde_json::from_str(&data).map_err(|error| corrupt("message", error))? {
+        Message::User(user) => Ok(Some(user)),
+        Message::Assistant(_) => Ok(None),
     }
 }
 

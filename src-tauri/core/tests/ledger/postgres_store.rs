@@ -360,7 +360,7 @@ impl Engine {
                 .await
             }
             Engine::Postgres(pool, _) => {
-                postgres::message_store::newest_user_message(
+                store::message_store::newest_user_message(
                     &mut pool.acquire().await.unwrap(),
                     session_id,
                 )

@@ -6,7 +6,7 @@ use super::database_error::from_postgres;
 use super::search_index;
 use crate::store::message_store::{MessagePage, MessageQuery};
 use crate::wire::error::LedgerError;
-use crate::wire::message::{Message, MessageWithParts, UserMessage};
+use crate::wire::message::{Message, MessageWithParts};
 use crate::wire::part::{Part, PartBody};
 use sqlx::postgres::PgRow;
 use sqlx::{Connection, PgConnection, PgPool, Row};
@@ -260,29 +260,6 @@ pub async fn seq_of(
         .fetch_optional(connection)
         .await
         .map_err(from_postgres)
-}
-
-/// The session's newest user message, if there is one: its model is the "current model"
-/// fallback, its agent the one a summary runs under.
-pub async fn newest_user_message(
-    connection: &mut PgConnection,
-    session_id: &str,
-) -> Result<Option<UserMessage>, LedgerError> {
-    let row = sqlx::query(
-        "SELECT data FROM message WHERE session_id = $1 AND role = 'user' \
-         ORDER BY seq DESC LIMIT 1",
-    )
-    .bind(session_id)
-    .fetch_optional(connection)
-    .await
-    .map_err(from_postgres)?;
-    match row {
-        Some(row) => match message_from_row(&row)? {
-            Message::User(user) => Ok(Some(user)),
-            Message::Assistant(_) => Ok(None),
-        },
-        None => Ok(None),
-    }
 }
 
 /// Deletes the session's messages from sequence `from_seq` on; returns their ids in order.
