@@ -7,7 +7,7 @@ import { test } from "node:test"
 import assert from "node:assert/strict"
 import { writeFileSync } from "node:fs"
 import path from "node:path"
-import { artifacts, serverAndBrowser } from "./support.mjs"
+import { artifacts, openNewSession, serverAndBrowser } from "./support.mjs"
 
 const run = serverAndBrowser()
 
@@ -16,8 +16,7 @@ test("a browser session: attach a text file, send, see the reply stream in, find
   const problems = []
   page.on("pageerror", (error) => problems.push(String(error)))
   await page.goto(run.server.baseUrl + "/")
-  await page.getByTestId("new-session").click()
-  await page.getByTestId("session-row").first().waitFor()
+  await openNewSession(page)
 
   const notes = path.join(run.server.folder, "notes.txt")
   writeFileSync(notes, "first line of my notes\nsecond line\nthird line\n")

@@ -9,7 +9,7 @@ import os from "node:os"
 import path from "node:path"
 import { startServer } from "../sdk-compat/server.mjs"
 import { startScriptedProvider } from "./scripted-provider.mjs"
-import { artifacts, callApi, focused, launchBrowser, noSeriousViolations, root } from "./support.mjs"
+import { artifacts, callApi, focused, launchBrowser, noSeriousViolations, openNewSession, root } from "./support.mjs"
 
 const run = { provider: undefined, server: undefined, browser: undefined }
 before(async () => {
@@ -29,8 +29,7 @@ async function freshSession(viewport = { width: 1280, height: 800 }) {
   const problems = []
   page.on("pageerror", (error) => problems.push(String(error)))
   await page.goto(run.server.baseUrl + "/")
-  await page.getByTestId("new-session").click()
-  await page.getByTestId("session-row").first().waitFor()
+  await openNewSession(page)
   return { page, problems }
 }
 

@@ -10,7 +10,7 @@ import { test } from "node:test"
 import assert from "node:assert/strict"
 import fs from "node:fs"
 import path from "node:path"
-import { artifacts, root, serverAndBrowser } from "./support.mjs"
+import { artifacts, openNewSession, root, serverAndBrowser } from "./support.mjs"
 
 const run = serverAndBrowser()
 const everything = path.join(root, "tests/mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
@@ -76,8 +76,7 @@ test("a resource attached through the picker is read by its server; a / prompt f
   const problems = []
   page.on("pageerror", (error) => problems.push(String(error)))
   await page.goto(run.server.baseUrl + "/")
-  await page.getByTestId("new-session").click()
-  await page.getByTestId("session-row").first().waitFor()
+  await openNewSession(page)
 
   await page.getByTestId("attach-resource").click()
   const search = page.getByTestId("resource-search")

@@ -6,7 +6,7 @@ import { test } from "node:test"
 import assert from "node:assert/strict"
 import { readFileSync } from "node:fs"
 import path from "node:path"
-import { artifacts, serverAndBrowser } from "./support.mjs"
+import { artifacts, openNewSession, serverAndBrowser } from "./support.mjs"
 
 const run = serverAndBrowser()
 
@@ -26,8 +26,7 @@ test("undo, redo, edit and resend, fork, export and import a session, and delete
   const problems = []
   page.on("pageerror", (error) => problems.push(String(error)))
   await page.goto(run.server.baseUrl + "/")
-  await page.getByTestId("new-session").click()
-  await page.getByTestId("session-row").first().waitFor()
+  await openNewSession(page)
   await say(page, "first question")
   await say(page, "second question")
   assert.deepEqual(await userTexts(page), ["first question", "second question"])

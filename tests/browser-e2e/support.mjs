@@ -87,3 +87,23 @@ export async function noSeriousViolations(page, screen) {
   assert.deepEqual(serious, [], `axe on ${screen}`)
   return result.violations.length
 }
+
+/**
+ * Clicks "New session" and waits until the new session is the open one. Rows from earlier tests
+ * are already listed, so waiting for "a row" would not wait at all: a click on another row, or a
+ * message typed, could land before the new session opens, and the new one would then take the
+ * view from it.
+ */
+export async function openNewSession(page) {
+  await page.getByTestId("new-session").waitFor()
+  const before = await page.evaluate(() => [...document.querySelectorAll('[data-testid="session-row"]')].map((row) => row.dataset.sessionId))
+  await page.getByTestId("new-session").click()
+  await page.waitForFunction(
+    (before) => {
+      const open = document.querySelector(".session-row--selected")?.dataset.sessionId
+      return open !== undefined && !before.includes(open)
+    },
+    before,
+    { timeout: 10_000 },
+  )
+}
