@@ -70,8 +70,8 @@ step "Rust tests (every crate; also regenerates the UI's TypeScript bindings)"
 cargo test --workspace --locked
 
 step "Rust tests again on PostgreSQL (the ledger and HTTP suites; scripts/postgres-for-tests.sh)"
-DOSSIER_TEST_ENGINE=postgres cargo test --locked -p dossier-core --test ledger
-DOSSIER_TEST_ENGINE=postgres cargo test --locked -p dossier-server --test http
+# One workspace-wide selection, as above, so no crate is rebuilt for other features.
+DOSSIER_TEST_ENGINE=postgres cargo test --workspace --locked --test ledger --test http
 bash scripts/postgres-for-tests.sh stop
 
 step "Fuzz targets: each built and run briefly over its seed corpus (nightly + cargo-fuzz)"
