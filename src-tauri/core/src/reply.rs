@@ -6,6 +6,7 @@
 pub mod compaction;
 pub mod permission_request;
 pub mod reply_context;
+pub mod reply_lease;
 pub(crate) mod reply_record;
 pub mod reply_stream;
 pub mod restart_sweep;

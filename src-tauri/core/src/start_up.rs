@@ -57,6 +57,10 @@ pub struct LedgerOptions {
     /// A PostgreSQL database to keep the ledger in (`postgres://…`) instead of the SQLite file
     /// in `locations.data_dir` (`Store::open_postgres`).
     pub database_url: Option<String>,
+    /// On PostgreSQL, how long a reply's lease lasts unrenewed: how soon another server closes
+    /// the reply of a server that died (`reply::reply_lease`). `DOSSIER_REPLY_LEASE_SECONDS`
+    /// in `from_env`; 30 seconds when absent.
+    pub reply_lease: Option<std::time::Duration>,
 }
 
 impl LedgerOptions {
@@ -69,6 +73,11 @@ impl LedgerOptions {
             ..Locations::from_env()
         });
         options.data_folder = data_folder;
+        options.reply_lease = std::env::var("DOSSIER_REPLY_LEASE_SECONDS")
+            .ok()
+            .and_then(|seconds| seconds.trim().parse::<f64>().ok())
+            .filter(|seconds| seconds.is_finite() && *seconds >= 1.0)
+            .map(std::time::Duration::from_secs_f64);
         options.credentials = Some(Arc::new(RememberedCredentials::new(
             OsKeychain::PROVIDER_KEYS,
         )));
@@ -95,6 +104,7 @@ impl LedgerOptions {
             data_folder: DataFolderSettings::named(),
             read_only: false,
             database_url: None,
+            reply_lease: None,
         }
     }
 }
@@ -144,7 +154,13 @@ pub async fn open(options: LedgerOptions) -> Result<Ledger, LedgerError> {
         .keep
         .unwrap_or(crate::store::upgrade_backup::DEFAULT_KEEP);
     let (store, occupancy) = if let Some(url) = &options.database_url {
-        Store::open_postgres(url, &options.locations.data_dir, options.clock).await?
+        Store::open_postgres(
+            url,
+            &options.locations.data_dir,
+            options.clock,
+            options.reply_lease,
+        )
+        .await?
     } else if options.read_only {
         // Nothing is adopted or created: the refused open before this one already settled the
         // folder, and a read-only open writes nothing.
@@ -213,6 +229,13 @@ pub async fn open(options: LedgerOptions) -> Result<Ledger, LedgerError> {
     } else if occupancy == Occupancy::Alone {
         crate::reply::restart_sweep::close_interrupted(&store, store.now()).await?;
         store.share_folder()?;
+    } else if store.shared().is_some() {
+        // Several servers may share the database: replies are leased, and this server closes
+        // those whose server stopped renewing them (from now on, every third of a lease).
+        let agent_loop = runtime.agent_loop.clone();
+        crate::reply::reply_lease::keep_leases(store.clone(), move |session_id| {
+            agent_loop.is_busy(session_id)
+        });
     } else {
         tracing::info!(
             "another Dossier process uses this data folder: its open replies are left alone"

@@ -76,6 +76,17 @@ struct Upkeep {
     pub checkpoint: Option<database::BackgroundCheckpoint>,
     /// Set when the ledger was opened read-only (`read_only_open`): why, for the facade's refusals.
     pub read_only: Option<read_only_open::ReadOnlyLedger>,
+    /// On PostgreSQL, what this server shares with the others on the database.
+    pub shared: Option<SharedDatabase>,
+}
+
+/// A server among possibly several on one PostgreSQL database (issue 16, item 2).
+pub struct SharedDatabase {
+    /// This process's name in the database: on the events it publishes and the leases it holds.
+    pub owner: String,
+    /// How long a reply's lease lasts without being renewed (`reply::reply_lease`).
+    pub reply_lease: std::time::Duration,
+    relay: postgres::event_relay::EventRelay,
 }
 
 impl Store {
@@ -110,6 +121,7 @@ impl Store {
                 message_listings: Default::default(),
                 checkpoint: Some(checkpoint),
                 read_only: None,
+                shared: None,
             }),
             pool: Pool::Sqlite(sqlite),
         };
@@ -143,6 +155,7 @@ impl Store {
                 message_listings: Default::default(),
                 checkpoint: None,
                 read_only: Some(read_only),
+                shared: None,
             }),
             pool: Pool::Sqlite(pool),
         })
@@ -150,21 +163,46 @@ impl Store {
 
     /// Opens the ledger on the PostgreSQL database at `url` (`store::postgres`), bringing its
     /// schema up to date. `data_dir` still holds what is this process's own (its config beside
-    /// it, MCP servers' files), never the ledger. The database is shared by design (several
-    /// servers may use it), so it is reported `Shared`: no restart sweep closes replies that
-    /// another living process may be streaming.
+    /// it, MCP servers' files), never the ledger. The database is shared by design: its events
+    /// go through the database to every server on it (`postgres::event_relay`), and replies are
+    /// leased (`reply::reply_lease`), so it is reported `Shared`: the restart sweep, which would
+    /// close replies another living server is streaming, never runs; expired leases take its
+    /// place.
     pub async fn open_postgres(
         url: &str,
         data_dir: &Path,
         clock: Option<Clock>,
+        reply_lease: Option<std::time::Duration>,
     ) -> Result<(Self, Occupancy), LedgerError> {
         let pool = postgres::open(url).await?;
         let ids = Arc::new(match clock {
             Some(clock) => IdGenerator::new(clock),
             None => IdGenerator::system(),
         });
+        // Unique among the servers on the database, and telling in a `reply_lease` row.
+        let owner = format!(
+            "{}-{}-{:08x}",
+            hostname(),
+            std::process::id(),
+            rand::random::<u32>()
+        );
+        let (events, outbox) = EventBus::relayed(ids.clone());
+        let relay = match postgres::event_relay::EventRelay::start(
+            pool.clone(),
+            events.clone(),
+            outbox,
+            owner.clone(),
+        )
+        .await
+        {
+            Ok(relay) => relay,
+            Err(error) => {
+                pool.close().await;
+                return Err(error);
+            }
+        };
         let store = Self {
-            events: EventBus::new(ids.clone()),
+            events,
             ids,
             upkeep: Arc::new(Upkeep {
                 data_dir: data_dir.to_path_buf(),
@@ -173,10 +211,20 @@ impl Store {
                 message_listings: Default::default(),
                 checkpoint: None,
                 read_only: None,
+                shared: Some(SharedDatabase {
+                    owner,
+                    reply_lease: reply_lease.unwrap_or(postgres::reply_lease::DEFAULT_LEASE),
+                    relay,
+                }),
             }),
             pool: Pool::Postgres(pool),
         };
         Ok((store, Occupancy::Shared))
+    }
+
+    /// What this server shares with others on its database; none on SQLite.
+    pub fn shared(&self) -> Option<&SharedDatabase> {
+        self.upkeep.shared.as_ref()
     }
 
     /// Why the ledger is read-only, when it is.
@@ -296,6 +344,10 @@ impl Store {
         if let Some(search_purge) = &self.upkeep.search_purge {
             search_purge.stop().await;
         }
+        if let Some(shared) = &self.upkeep.shared {
+            // Before the pool closes: what was published last is still written for the others.
+            shared.relay.stop().await;
+        }
         match &self.pool {
             Pool::Sqlite(pool) => database::close_pool(pool).await,
             Pool::Postgres(pool) => pool.close().await,
@@ -306,4 +358,15 @@ impl Store {
             }
         }
     }
+}
+
+/// The machine's name, for telling servers apart in the database; "server" when unknown.
+fn hostname() -> String {
+    std::fs::read_to_string("/etc/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .or_else(|| std::env::var("COMPUTERNAME").ok())
+        .map(|name| name.trim().to_string())
+        .filter(|name| !name.is_empty())
+        .unwrap_or_else(|| "server".to_string())
 }

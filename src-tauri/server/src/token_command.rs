@@ -127,7 +127,7 @@ pub async fn tokens_exist(
 /// Only the store: no config, providers or MCP servers are needed to manage tokens.
 async fn open_store(data_dir: &Path, database: Option<&DatabaseUrl>) -> Result<Store, ServerError> {
     if let Some(database) = database {
-        let (store, _) = Store::open_postgres(database.expose(), data_dir, None).await?;
+        let (store, _) = Store::open_postgres(database.expose(), data_dir, None, None).await?;
         return Ok(store);
     }
     let (store, occupancy) = Store::open(

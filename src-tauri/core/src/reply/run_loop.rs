@@ -208,7 +208,7 @@ async fn history(
 }
 
 /// The newest assistant message, or the newest message when there is none.
-async fn latest_reply(
+pub(crate) async fn latest_reply(
     context: &ReplyContext,
     session_id: &str,
 ) -> Result<MessageWithParts, LedgerError> {

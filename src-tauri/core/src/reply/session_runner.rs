@@ -6,6 +6,7 @@ use crate::pipeline::agent_loop::AgentLoop;
 use crate::pipeline::runtime::Runtime;
 use crate::reply::permission_request::PermissionRequests;
 use crate::reply::reply_context::ReplyContext;
+use crate::reply::reply_lease;
 use crate::reply::run_loop;
 use crate::store::Store;
 use crate::wire::error::LedgerError;
@@ -27,6 +28,9 @@ enum RunFailure {
     Ledger(Arc<LedgerError>),
     #[error("the agent loop stopped unexpectedly")]
     Stopped,
+    /// Another server on the shared database is replying in the session (`reply_lease`).
+    #[error("another server is replying in this session")]
+    RepliedElsewhere,
 }
 
 struct Run {
@@ -98,6 +102,19 @@ impl SessionRunner {
         let client = self.client.clone();
         // Spawned, so a caller that goes away (a closed HTTP request) does not stop the reply.
         tokio::spawn(async move {
+            // On a shared database, one server replies in a session at a time.
+            let may_reply = reply_lease::take(&context.store, &control.session_id).await;
+            if !matches!(may_reply, Ok(true)) {
+                control.withdraw();
+                let result = match may_reply {
+                    Err(error) => Err(RunFailure::Ledger(Arc::new(error))),
+                    Ok(_) => Err(RunFailure::RepliedElsewhere),
+                };
+                if result_sender.send(Some(result)).is_err() {
+                    tracing::debug!("nobody waited for the reply");
+                }
+                return;
+            }
             let outcome = AssertUnwindSafe(run_loop::run(&context, &control, &client))
                 .catch_unwind()
                 .await;
@@ -113,6 +130,8 @@ impl SessionRunner {
                 }
                 Err(_) => Err(control.report_failure(RunFailure::Stopped)),
             };
+            // Before the idle events: a server woken by them finds the lease free.
+            reply_lease::release(&context.store, &control.session_id).await;
             control.finish();
             if result_sender.send(Some(result)).is_err() {
                 tracing::debug!("nobody waited for the reply");
@@ -138,6 +157,15 @@ impl AgentLoop for SessionRunner {
                 Err(_) => None,
             }
             .unwrap_or(Err(RunFailure::Stopped));
+            // Another server replies in the session: wait for it as a joined prompt waits here,
+            // then answer what is still unanswered, or return the reply it gave.
+            if matches!(result, Err(RunFailure::RepliedElsewhere)) {
+                reply_lease::wait_while_held_elsewhere(&context.store, &session_id).await?;
+                if !run_loop::awaiting_reply(&context, &session_id).await? {
+                    return run_loop::latest_reply(&context, &session_id).await;
+                }
+                continue;
+            }
             // A prompt that joined a run in its last moments may not have been seen by it.
             if joined && result.is_ok() && run_loop::awaiting_reply(&context, &session_id).await? {
                 continue;
@@ -224,6 +252,14 @@ impl RunControl {
             crate::wire::assistant_error::AssistantError::unknown(failure.to_string()),
         ));
         failure
+    }
+
+    /// The run never started (another server replies in the session): it leaves the board
+    /// without a word, since the session is not idle.
+    fn withdraw(&self) {
+        let mut board = lock(&self.board);
+        board.runs.remove(&self.session_id);
+        board.statuses.remove(&self.session_id);
     }
 
     /// Idle: the run leaves the board and `session.status` idle + `session.idle` go out, all

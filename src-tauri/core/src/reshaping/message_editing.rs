@@ -25,7 +25,7 @@ impl Reshaping<'_> {
         session_id: &str,
         message_id: &str,
     ) -> Result<(), LedgerError> {
-        self.ensure_idle(session_id)?;
+        self.ensure_idle(session_id).await?;
         let mut transaction = self.store.begin_write().await?;
         session_store::get(&mut transaction, session_id).await?;
         let steps =
@@ -60,7 +60,7 @@ impl Reshaping<'_> {
         message_id: &str,
         part_id: &str,
     ) -> Result<(), LedgerError> {
-        self.ensure_idle(session_id)?;
+        self.ensure_idle(session_id).await?;
         let mut transaction = self.store.begin_write().await?;
         let deleted =
             message_removal::delete_part(&mut transaction, session_id, message_id, part_id).await?;
@@ -101,7 +101,7 @@ impl Reshaping<'_> {
                 part.session_id, part.message_id, part.id
             )));
         }
-        self.ensure_idle(session_id)?;
+        self.ensure_idle(session_id).await?;
         let now = self.store.now();
         let mut transaction = self.store.begin_write().await?;
         let previous =

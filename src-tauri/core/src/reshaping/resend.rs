@@ -62,7 +62,7 @@ impl Reshaping<'_> {
         edited: Option<&str>,
         no_reply: bool,
     ) -> Result<MessageWithParts, LedgerError> {
-        self.ensure_idle(session_id)?;
+        self.ensure_idle(session_id).await?;
         let original = self.store.message(session_id, message_id).await?;
         let Message::User(user) = &original.info else {
             return Err(LedgerError::InvalidRequest(format!(

@@ -20,7 +20,7 @@ impl Reshaping<'_> {
         message_id: &str,
         part_id: Option<&str>,
     ) -> Result<Session, LedgerError> {
-        self.ensure_idle(session_id)?;
+        self.ensure_idle(session_id).await?;
         let target = self.store.message(session_id, message_id).await?;
         let mut marker = RevertMarker {
             message_id: message_id.to_string(),
@@ -54,7 +54,7 @@ impl Reshaping<'_> {
 
     /// Clears the revert marker: every message comes back.
     pub async fn unrevert(&self, session_id: &str) -> Result<Session, LedgerError> {
-        self.ensure_idle(session_id)?;
+        self.ensure_idle(session_id).await?;
         self.set_revert(session_id, None).await
     }
 
@@ -85,9 +85,12 @@ impl Reshaping<'_> {
         Ok(session)
     }
 
-    /// Refuses reshaping a session while a reply runs in it.
-    pub(crate) fn ensure_idle(&self, session_id: &str) -> Result<(), LedgerError> {
-        if self.runtime.agent_loop.is_busy(session_id) {
+    /// Refuses reshaping a session while a reply runs in it, here or on another server sharing
+    /// the database.
+    pub(crate) async fn ensure_idle(&self, session_id: &str) -> Result<(), LedgerError> {
+        if self.runtime.agent_loop.is_busy(session_id)
+            || crate::reply::reply_lease::held_elsewhere(self.store, session_id).await?
+        {
             return Err(LedgerError::Busy(session_id.to_string()));
         }
         Ok(())

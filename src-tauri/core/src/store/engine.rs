@@ -131,6 +131,14 @@ impl Pool {
         }
     }
 
+    /// Whether the pool was closed (the store is closing): background work stops then.
+    pub fn is_closed(&self) -> bool {
+        match self {
+            Self::Sqlite(pool) => pool.is_closed(),
+            Self::Postgres(pool) => pool.is_closed(),
+        }
+    }
+
     /// One connection from the pool.
     pub async fn acquire(&self) -> Result<PooledConnection, LedgerError> {
         Ok(match self {

@@ -11,7 +11,9 @@
 pub mod blob_store;
 pub mod database;
 pub(crate) mod database_error;
+pub(crate) mod event_relay;
 pub mod message_store;
+pub mod reply_lease;
 pub mod search;
 pub mod search_index;
 pub mod session_store;

@@ -1,6 +1,11 @@
 //! Typed ledger events on a broadcast channel. Every event gets a monotonically increasing
 //! sequence so an adapter can resume a client from where it left off (SSE `Last-Event-ID`),
 //! and a bounded replay buffer answers such resumes.
+//!
+//! A bus is either local (one process owns the ledger: it numbers and delivers its events
+//! itself) or relayed (several servers share one database): then `publish` hands the event to
+//! the store's relay, which writes it where every server reads it, and the relay `deliver`s
+//! what it reads back — this process's events and the others', numbered once for all.
 
 use crate::wire::assistant_error::AssistantError;
 use crate::wire::id::{IdGenerator, IdKind};
@@ -10,7 +15,7 @@ use crate::wire::session::Session;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, mpsc, watch};
 use ts_rs::TS;
 
 /// OpenCode's event names and payloads, serialised as `{type, properties}`.
@@ -196,6 +201,12 @@ struct EventBusInner {
     // skip or duplicate an event.
     state: Mutex<ReplayState>,
     ids: Arc<IdGenerator>,
+    /// Where a relayed bus sends what it publishes; none on a local bus.
+    relay: Option<mpsc::UnboundedSender<Event>>,
+    /// On a relayed bus: how many events this process published, and how many of those the
+    /// relay has delivered back (or given up on), for `delivered`.
+    published_here: std::sync::atomic::AtomicU64,
+    delivered_here: watch::Sender<u64>,
 }
 
 struct ReplayState {
@@ -210,6 +221,22 @@ impl EventBus {
     }
 
     pub fn with_replay_capacity(ids: Arc<IdGenerator>, capacity: usize) -> Self {
+        Self::build(ids, capacity, None)
+    }
+
+    /// A bus whose events go out through a relay (see the module's comment): what it publishes
+    /// arrives, unnumbered, on the returned receiver, and reaches subscribers only once the relay
+    /// `deliver`s it with its shared sequence.
+    pub fn relayed(ids: Arc<IdGenerator>) -> (Self, mpsc::UnboundedReceiver<Event>) {
+        let (sender, receiver) = mpsc::unbounded_channel();
+        (Self::build(ids, REPLAY_CAPACITY, Some(sender)), receiver)
+    }
+
+    fn build(
+        ids: Arc<IdGenerator>,
+        capacity: usize,
+        relay: Option<mpsc::UnboundedSender<Event>>,
+    ) -> Self {
         let (sender, _) = broadcast::channel(CHANNEL_CAPACITY);
         Self {
             inner: Arc::new(EventBusInner {
@@ -220,11 +247,34 @@ impl EventBus {
                     capacity: capacity.max(1),
                 }),
                 ids,
+                relay,
+                published_here: std::sync::atomic::AtomicU64::new(0),
+                delivered_here: watch::channel(0).0,
             }),
         }
     }
 
+    /// Publishes an event. On a relayed bus the returned event has no sequence yet (0): it gets
+    /// one when the relay delivers it.
     pub fn publish(&self, payload: EventPayload) -> Arc<Event> {
+        if let Some(relay) = &self.inner.relay {
+            let event = Event {
+                id: self.inner.ids.next(IdKind::Event),
+                sequence: 0,
+                payload,
+            };
+            self.inner
+                .published_here
+                .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            if relay.send(event.clone()).is_err() {
+                // The relay stops only when the store closes; nothing is left to tell then.
+                tracing::debug!(
+                    event = event.payload.type_name(),
+                    "event published after the relay stopped"
+                );
+            }
+            return Arc::new(event);
+        }
         let mut state = self.lock();
         let event = Arc::new(Event {
             id: self.inner.ids.next(IdKind::Event),
@@ -277,6 +327,67 @@ impl EventBus {
     /// The sequence the next event will get.
     pub fn next_sequence(&self) -> u64 {
         self.lock().next_sequence
+    }
+
+    /// Whether this bus's events go through a relay (several servers share the ledger).
+    pub fn is_relayed(&self) -> bool {
+        self.inner.relay.is_some()
+    }
+
+    /// Hands events the relay read back, in sequence order, to the replay buffer and the
+    /// subscribers. `subscribers` false fills the buffer only: the events from before this
+    /// process started, so a client that moved here from another server can still resume.
+    pub(crate) fn deliver(&self, events: Vec<Event>, subscribers: bool) {
+        let mut state = self.lock();
+        for event in events {
+            if event.sequence < state.next_sequence {
+                // Already delivered: a fetch raced another, or the tail overlapped.
+                continue;
+            }
+            state.next_sequence = event.sequence + 1;
+            let event = Arc::new(event);
+            if state.buffer.len() == state.capacity {
+                state.buffer.pop_front();
+            }
+            state.buffer.push_back(event.clone());
+            if subscribers && self.inner.sender.send(event).is_err() {
+                tracing::trace!("no live subscriber");
+            }
+        }
+    }
+
+    /// Counts `count` of this process's events as delivered (or given up on) by the relay.
+    pub(crate) fn delivered_here(&self, count: u64) {
+        if count > 0 {
+            self.inner
+                .delivered_here
+                .send_modify(|delivered| *delivered += count);
+        }
+    }
+
+    /// Resolves once every event this process published before the call has reached the
+    /// subscribers. Immediate on a local bus, where `publish` delivers; on a relayed bus the
+    /// events go round the database first. For callers that must see their own events, such as
+    /// tests that collect what an action announced.
+    pub async fn delivered(&self) {
+        if self.inner.relay.is_none() {
+            return;
+        }
+        let target = self
+            .inner
+            .published_here
+            .load(std::sync::atomic::Ordering::SeqCst);
+        let mut delivered = self.inner.delivered_here.subscribe();
+        if delivered.wait_for(|count| *count >= target).await.is_err() {
+            tracing::debug!("the event relay stopped");
+        }
+    }
+
+    /// Moves the next sequence past `last` without events: where the shared log stands when this
+    /// process starts, so an id from it is never taken for one from an earlier run.
+    pub(crate) fn start_after(&self, last: u64) {
+        let mut state = self.lock();
+        state.next_sequence = state.next_sequence.max(last + 1);
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, ReplayState> {

@@ -83,10 +83,10 @@ async fn in_process_hook_edits_message_and_parts_before_saving() {
 async fn hook_that_changes_identity_is_refused_and_input_kept() {
     let test = open_with(FAKE_CONFIG, |options| options.hooks = vec![Arc::new(Thief)]).await;
     let session = test.session().await;
-    let mut events = test.ledger.events().subscribe();
+    let mut events = subscribe(&test.ledger).await;
     let saved = test.no_reply(&session, vec![Draft::text("mine")]).await;
     assert_ne!(saved.info.id(), "msg_stolen");
-    let errors = hook_errors(&drain(&mut events));
+    let errors = hook_errors(&drain(&test.ledger, &mut events).await);
     assert_eq!(errors, ["The chat.message hook \"thief\" failed (it changed the message's id or session); your message was saved without its changes"]);
 }
 
@@ -123,10 +123,10 @@ async fn failing_command_hook_is_reported_and_original_saved() {
     ))
     .await;
     let session = test.session().await;
-    let mut events = test.ledger.events().subscribe();
+    let mut events = subscribe(&test.ledger).await;
     let saved = test.no_reply(&session, vec![Draft::text("keep me")]).await;
     assert_eq!(describe(&saved.parts), ["text: keep me"]);
-    let errors = hook_errors(&drain(&mut events));
+    let errors = hook_errors(&drain(&test.ledger, &mut events).await);
     assert_eq!(errors.len(), 1);
     assert!(
         // "exit status: 3" on Unix, "exit code: 3" on Windows.
@@ -140,12 +140,12 @@ async fn failing_command_hook_is_reported_and_original_saved() {
 async fn slow_command_hook_times_out_and_original_is_saved() {
     let test = open(&command_config("setTimeout(() => {}, 10000);", 200)).await;
     let session = test.session().await;
-    let mut events = test.ledger.events().subscribe();
+    let mut events = subscribe(&test.ledger).await;
     let started = std::time::Instant::now();
     let saved = test.no_reply(&session, vec![Draft::text("not lost")]).await;
     assert!(started.elapsed() < std::time::Duration::from_secs(5));
     assert_eq!(describe(&saved.parts), ["text: not lost"]);
-    let errors = hook_errors(&drain(&mut events));
+    let errors = hook_errors(&drain(&test.ledger, &mut events).await);
     assert!(errors[0].contains("timed out after 200 ms"), "{errors:?}");
 }
 
@@ -157,8 +157,9 @@ async fn command_hook_printing_garbage_is_reported() {
     ))
     .await;
     let session = test.session().await;
-    let mut events = test.ledger.events().subscribe();
+    let mut events = subscribe(&test.ledger).await;
     let saved = test.no_reply(&session, vec![Draft::text("safe")]).await;
     assert_eq!(describe(&saved.parts), ["text: safe"]);
-    assert!(hook_errors(&drain(&mut events))[0].contains("not {message, parts} JSON"));
+    assert!(hook_errors(&drain(&test.ledger, &mut events).await)[0]
+        .contains("not {message, parts} JSON"));
 }

@@ -5,7 +5,7 @@
 //! everything server from npm.
 
 use crate::mcp_servers::{everything_command, is_connected, test_servers, wait_for};
-use crate::support::{open_with, TestLedger};
+use crate::support::{open_with, subscribe, TestLedger};
 use dossier_core::mcp::mcp_settings::{
     McpServerInput, McpServerKind, McpValueInput, McpValueSource,
 };
@@ -77,7 +77,7 @@ async fn servers_connect_disconnect_and_restart_on_request() {
         .tool("everything_echo")
         .is_some());
 
-    let mut events = test.ledger.events().subscribe();
+    let mut events = subscribe(&test.ledger).await;
     test.ledger
         .restart_mcp("everything")
         .await
@@ -187,7 +187,7 @@ async fn a_server_added_in_settings_keeps_its_secret_in_the_keychain_only() {
         "custom": {"kept": true}
     }"#;
     let test = open_with_file(config, store.clone()).await;
-    let mut events = test.ledger.events().subscribe();
+    let mut events = subscribe(&test.ledger).await;
 
     let input = McpServerInput {
         name: "everything".into(),

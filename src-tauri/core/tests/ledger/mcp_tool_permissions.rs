@@ -7,7 +7,7 @@
 use crate::fake_provider::*;
 use crate::mcp_servers::{everything_command, is_connected, test_servers, wait_for};
 use crate::reply_support::{reply_input, text_of};
-use crate::support::{open_with, TestLedger};
+use crate::support::{open_with, subscribe, TestLedger};
 use dossier_core::wire::draft::Draft;
 use dossier_core::wire::event::{Event, EventPayload};
 use dossier_core::wire::message::MessageWithParts;
@@ -45,7 +45,7 @@ async fn prompt_answering(
     session_id: &str,
     answer: Option<PermissionReply>,
 ) -> (MessageWithParts, Vec<PermissionRequest>) {
-    let mut events = test.ledger.events().subscribe();
+    let mut events = subscribe(&test.ledger).await;
     let running = {
         let ledger = test.ledger.clone();
         let session_id = session_id.to_string();

@@ -5,7 +5,7 @@
 use crate::fake_provider::*;
 use crate::mcp_servers::{everything_command, is_connected, test_servers, wait_for};
 use crate::reply_support::{ask, reply_input, sent_texts, text_of};
-use crate::support::{open, TestLedger};
+use crate::support::{open, subscribe, TestLedger};
 use dossier_core::wire::draft::Draft;
 use dossier_core::wire::event::EventPayload;
 use dossier_core::wire::part::{PartBody, ToolPart, ToolState};
@@ -133,7 +133,7 @@ async fn a_tool_that_may_change_things_asks_and_a_rejection_is_an_error_part() {
         return;
     };
     let session = test.session().await;
-    let mut events = test.ledger.events().subscribe();
+    let mut events = subscribe(&test.ledger).await;
     let running = {
         let ledger = test.ledger.clone();
         let session_id = session.id.clone();
@@ -199,7 +199,7 @@ async fn a_server_killed_mid_call_ends_that_call_with_an_error_and_comes_back() 
     let test = open(&config.to_string()).await;
     wait_for(&test, "everything", is_connected).await;
     let session = test.session().await;
-    let mut events = test.ledger.events().subscribe();
+    let mut events = subscribe(&test.ledger).await;
     let running = {
         let ledger = test.ledger.clone();
         let session_id = session.id.clone();

@@ -34,7 +34,7 @@ async fn deleting_a_reply_removes_it_with_its_parts_and_its_usage() {
     let (session_id, history) = answered(&test).await;
     assert!(session_tokens(&test, &session_id).await > 0);
     let reply = history[1].info.id().to_string();
-    let mut events = test.ledger.events().subscribe();
+    let mut events = subscribe(&test.ledger).await;
 
     test.ledger
         .delete_message(&session_id, &reply)
@@ -45,7 +45,8 @@ async fn deleting_a_reply_removes_it_with_its_parts_and_its_usage() {
     assert_eq!(left.len(), 1);
     assert_eq!(describe(&left[0].parts), ["text: What is a periwinkle?"]);
     assert_eq!(session_tokens(&test, &session_id).await, 0);
-    let said: Vec<String> = drain(&mut events)
+    let said: Vec<String> = drain(&test.ledger, &mut events)
+        .await
         .iter()
         .map(|event| match &event.payload {
             EventPayload::MessageRemoved { message_id, .. } => format!("removed {message_id}"),
@@ -112,7 +113,7 @@ async fn a_rewritten_part_is_stored_announced_and_found_by_search() {
         session_ids(&search(&test, "offline").await),
         std::slice::from_ref(&session_id)
     );
-    let mut events = test.ledger.events().subscribe();
+    let mut events = subscribe(&test.ledger).await;
 
     let stored = test
         .ledger
@@ -126,7 +127,7 @@ async fn a_rewritten_part_is_stored_announced_and_found_by_search() {
         .filter(|line| line.starts_with("text"))
         .collect();
     assert_eq!(texts, ["text: A marigold is a flower."]);
-    let announced = drain(&mut events).into_iter().any(|event| {
+    let announced = drain(&test.ledger, &mut events).await.into_iter().any(|event| {
         matches!(&event.payload, EventPayload::PartUpdated { part: updated, .. } if *updated == part)
     });
     assert!(announced);

@@ -11,7 +11,7 @@ async fn offline_model_answers_with_what_it_received() {
     let test = open("{}").await;
     let notes = test.write("notes.txt", "alpha\nbeta\ngamma\n");
     let session = test.session().await;
-    let mut events = test.ledger.events().subscribe();
+    let mut events = subscribe(&test.ledger).await;
     let reply = test
         .ledger
         .prompt(
@@ -44,7 +44,7 @@ async fn offline_model_answers_with_what_it_received() {
         "{text}"
     );
 
-    let seen = story(&drain(&mut events));
+    let seen = story(&drain(&test.ledger, &mut events).await);
     let reply_events: Vec<String> = seen
         .iter()
         .skip_while(|line| *line != "status busy")

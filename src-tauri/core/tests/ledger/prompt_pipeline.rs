@@ -104,7 +104,7 @@ async fn missing_file_does_not_fail_the_prompt() {
     test.write("notes.txt", "x");
     let missing = test.work().join("notes");
     let session = test.session().await;
-    let mut events = test.ledger.events().subscribe();
+    let mut events = subscribe(&test.ledger).await;
     let saved = test
         .no_reply(
             &session,
@@ -125,7 +125,8 @@ async fn missing_file_does_not_fail_the_prompt() {
             "text: still here".into(),
         ]
     );
-    let errors: Vec<String> = drain(&mut events)
+    let errors: Vec<String> = drain(&test.ledger, &mut events)
+        .await
         .into_iter()
         .filter_map(|event| match event.payload {
             EventPayload::SessionError {
@@ -668,7 +669,7 @@ async fn mcp_resource_contents_become_synthetic_text() {
 async fn unknown_agent_error_lists_available_agents() {
     let test = open(FAKE_CONFIG).await;
     let session = test.session().await;
-    let mut events = test.ledger.events().subscribe();
+    let mut events = subscribe(&test.ledger).await;
     let mut input = no_reply(vec![Draft::text("hi")]);
     input.agent = Some("wizard".into());
     let error = test
@@ -680,7 +681,7 @@ async fn unknown_agent_error_lists_available_agents() {
     let expected = "Agent not found: \"wizard\". Available agents: build, explore, general, plan";
     assert_eq!(error.to_string(), expected);
     assert_eq!(error.kind(), ErrorKind::NotFound);
-    let published = drain(&mut events);
+    let published = drain(&test.ledger, &mut events).await;
     assert_eq!(types(&published), ["session.error"]);
     assert!(
         matches!(&published[0].payload, EventPayload::SessionError { error: Some(AssistantError::UnknownError { message }), .. } if message == expected)
@@ -733,9 +734,9 @@ async fn variant_applies_only_when_using_the_agents_model() {
 async fn agent_and_model_switch_is_recorded_on_the_session() {
     let test = open(FAKE_CONFIG).await;
     let session = test.session().await;
-    let mut events = test.ledger.events().subscribe();
+    let mut events = subscribe(&test.ledger).await;
     test.no_reply(&session, vec![Draft::text("first")]).await;
-    let first = drain(&mut events);
+    let first = drain(&test.ledger, &mut events).await;
     assert_eq!(
         types(&first),
         [
@@ -763,7 +764,7 @@ async fn agent_and_model_switch_is_recorded_on_the_session() {
     test.no_reply(&session, vec![Draft::text("same again")])
         .await;
     assert_eq!(
-        types(&drain(&mut events)),
+        types(&drain(&test.ledger, &mut events).await),
         ["message.updated", "message.part.updated", "session.updated"]
     );
 
@@ -773,7 +774,10 @@ async fn agent_and_model_switch_is_recorded_on_the_session() {
         .prompt(&session.id, switch)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
-    assert_eq!(types(&drain(&mut events))[0], "session.updated");
+    assert_eq!(
+        types(&drain(&test.ledger, &mut events).await)[0],
+        "session.updated"
+    );
     let stored = test
         .ledger
         .session(&session.id)
@@ -1032,11 +1036,11 @@ async fn revert_marker_is_cleaned_up_by_the_next_prompt() {
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     drop(connection);
-    let mut events = test.ledger.events().subscribe();
+    let mut events = subscribe(&test.ledger).await;
     let fresh = test
         .no_reply(&session, vec![Draft::text("fresh start")])
         .await;
-    let published = drain(&mut events);
+    let published = drain(&test.ledger, &mut events).await;
     assert_eq!(
         types(&published)[..2],
         ["message.removed", "message.removed"]
@@ -1065,11 +1069,11 @@ async fn events_follow_the_commit_in_opencodes_order() {
     let test = open(FAKE_CONFIG).await;
     let path = test.write("a.txt", "a\n");
     let session = test.session().await;
-    let mut events = test.ledger.events().subscribe();
+    let mut events = subscribe(&test.ledger).await;
     let saved = test
         .no_reply(&session, vec![file_draft(&path), Draft::text("x")])
         .await;
-    let published = drain(&mut events);
+    let published = drain(&test.ledger, &mut events).await;
     assert_eq!(
         types(&published),
         [

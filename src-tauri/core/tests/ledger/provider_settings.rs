@@ -46,7 +46,7 @@ async fn provider_saved_in_settings_answers_with_its_keychain_key() {
     let fake = FakeProvider::start(vec![openai_text(&["Hello ", "from ", "settings."])]).await;
     let store = Arc::new(InMemoryCredentials::default());
     let test = open_with("{}", with_file("{\"theme\": \"dark\"}", store.clone())).await;
-    let mut events = test.ledger.events().subscribe();
+    let mut events = subscribe(&test.ledger).await;
     assert!(test
         .ledger
         .models()
@@ -103,7 +103,7 @@ async fn provider_saved_in_settings_answers_with_its_keychain_key() {
         requests[0].headers
     );
 
-    let seen = drain(&mut events);
+    let seen = drain(&test.ledger, &mut events).await;
     let all_events =
         serde_json::to_string(&seen.iter().map(|event| &event.payload).collect::<Vec<_>>())
             .unwrap_or_default();

@@ -22,7 +22,7 @@ async fn unauthorized_becomes_provider_auth_error_and_the_key_goes_nowhere() {
     .await;
     let test = open(&fake.openai_config()).await;
     let session = test.session().await;
-    let mut events = test.ledger.events().subscribe();
+    let mut events = subscribe(&test.ledger).await;
     let reply = ask(&test, &session.id, "hello").await;
     let assistant = assistant_of(&reply);
     assert_eq!(
@@ -33,7 +33,7 @@ async fn unauthorized_becomes_provider_auth_error_and_the_key_goes_nowhere() {
         })
     );
     assert!(assistant.time.completed.is_some());
-    let seen = drain(&mut events);
+    let seen = drain(&test.ledger, &mut events).await;
     assert!(story(&seen).contains(&"error \"ProviderAuthError\"".to_string()));
     let all_events =
         serde_json::to_string(&seen.iter().map(|event| &event.payload).collect::<Vec<_>>())
@@ -60,13 +60,13 @@ async fn rate_limit_is_retried_after_retry_after_ms_with_a_retry_status() {
     .await;
     let test = open(&fake.openai_config()).await;
     let session = test.session().await;
-    let mut events = test.ledger.events().subscribe();
+    let mut events = subscribe(&test.ledger).await;
     let started = std::time::Instant::now();
     let reply = ask(&test, &session.id, "hello").await;
     assert!(started.elapsed() >= Duration::from_millis(120));
     assert_eq!(text_of(&reply), "Finally.");
     assert!(assistant_of(&reply).error.is_none());
-    let seen = drain(&mut events);
+    let seen = drain(&test.ledger, &mut events).await;
     let retry = seen.iter().find_map(|event| match &event.payload {
         EventPayload::SessionStatus {
             status:
@@ -111,10 +111,10 @@ async fn server_error_is_retried_after_two_seconds_then_succeeds() {
     .await;
     let test = open(&fake.openai_config()).await;
     let session = test.session().await;
-    let mut events = test.ledger.events().subscribe();
+    let mut events = subscribe(&test.ledger).await;
     let reply = ask(&test, &session.id, "hello").await;
     assert_eq!(text_of(&reply), "Recovered.");
-    let seen = drain(&mut events);
+    let seen = drain(&test.ledger, &mut events).await;
     let wait = seen.iter().find_map(|event| match &event.payload {
         EventPayload::SessionStatus {
             status: SessionStatus::Retry { next, .. },
@@ -208,11 +208,11 @@ async fn anthropic_overloaded_event_before_any_output_is_retried() {
     .await;
     let test = open(&fake.anthropic_config()).await;
     let session = test.session().await;
-    let mut events = test.ledger.events().subscribe();
+    let mut events = subscribe(&test.ledger).await;
     let reply = ask(&test, &session.id, "hello").await;
     assert_eq!(text_of(&reply), "Fine now.");
     assert!(assistant_of(&reply).error.is_none());
-    let statuses: Vec<String> = story(&drain(&mut events))
+    let statuses: Vec<String> = story(&drain(&test.ledger, &mut events).await)
         .into_iter()
         .filter(|line| line.starts_with("status"))
         .collect();

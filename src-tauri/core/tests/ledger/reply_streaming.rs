@@ -23,7 +23,7 @@ async fn plain_text_streams_into_a_text_part_with_the_reference_event_sequence()
     .await;
     let test = open(&fake.openai_config()).await;
     let session = test.session().await;
-    let mut events = test.ledger.events().subscribe();
+    let mut events = subscribe(&test.ledger).await;
     let reply = ask(&test, &session.id, "explain this project").await;
 
     let assistant = assistant_of(&reply);
@@ -50,7 +50,7 @@ async fn plain_text_streams_into_a_text_part_with_the_reference_event_sequence()
         "what was returned is what was stored"
     );
 
-    let seen: Vec<String> = story(&drain(&mut events))
+    let seen: Vec<String> = story(&drain(&test.ledger, &mut events).await)
         .into_iter()
         .skip_while(|line| line != "status busy")
         .collect();
@@ -146,7 +146,7 @@ async fn a_second_prompt_joins_the_run_and_is_seen_on_the_next_step() {
     .await;
     let test = open(&fake.openai_config()).await;
     let session = test.session().await;
-    let mut events = test.ledger.events().subscribe();
+    let mut events = subscribe(&test.ledger).await;
     let ledger = test.ledger.clone();
     let session_id = session.id.clone();
     let first = tokio::spawn(async move {
@@ -186,7 +186,7 @@ async fn a_second_prompt_joins_the_run_and_is_seen_on_the_next_step() {
         content.starts_with("<system-reminder>\nThe user sent the following message:\nalso this"),
         "{content}"
     );
-    let busy_runs = story(&drain(&mut events))
+    let busy_runs = story(&drain(&test.ledger, &mut events).await)
         .iter()
         .filter(|line| *line == "idle")
         .count();

@@ -21,7 +21,7 @@ async fn tool_calls_run_the_read_tool_and_the_loop_takes_a_second_step() {
     let test = open(&fake.openai_config()).await;
     test.write("notes.txt", "alpha\nbeta\n");
     let session = test.session().await;
-    let mut events = test.ledger.events().subscribe();
+    let mut events = subscribe(&test.ledger).await;
     let reply = ask(&test, &session.id, "what do the notes say?").await;
     assert_eq!(text_of(&reply), "The notes say alpha.");
 
@@ -59,7 +59,7 @@ async fn tool_calls_run_the_read_tool_and_the_loop_takes_a_second_step() {
         }
         other => panic!("tool not completed: {other:?}"),
     }
-    let seen = story(&drain(&mut events));
+    let seen = story(&drain(&test.ledger, &mut events).await);
     let tool_lines: Vec<&String> = seen
         .iter()
         .filter(|line| line.starts_with("tool "))
@@ -176,7 +176,7 @@ async fn asked(
     let test = open(&fake.openai_config()).await;
     test.write("secrets.env", "KEY=1\n");
     let session = test.session().await;
-    let mut events = test.ledger.events().subscribe();
+    let mut events = subscribe(&test.ledger).await;
     let ledger = test.ledger.clone();
     let session_id = session.id.clone();
     let running = tokio::spawn(async move {

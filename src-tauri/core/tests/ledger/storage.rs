@@ -428,13 +428,13 @@ async fn deleting_a_session_removes_children_messages_and_parts() {
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(children.len(), 1);
-    let mut events = test.ledger.events().subscribe();
+    let mut events = subscribe(&test.ledger).await;
     test.ledger
         .delete_session(&parent.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(
-        types(&drain(&mut events)),
+        types(&drain(&test.ledger, &mut events).await),
         ["session.deleted", "session.deleted"]
     );
     let left = scalar(
@@ -451,12 +451,12 @@ async fn deleting_a_session_removes_children_messages_and_parts() {
 async fn new_sessions_get_opencodes_defaults_and_events() {
     let (clock, _) = frozen_clock(1_796_000_800_280);
     let test = open_with("{}", |options| options.clock = Some(clock)).await;
-    let mut events = test.ledger.events().subscribe();
+    let mut events = subscribe(&test.ledger).await;
     let session = test.session().await;
     assert_eq!(session.title, "New session - 2026-11-30T01:06:40.280Z");
     assert!(session.id.starts_with("ses_"));
     assert_eq!(
-        types(&drain(&mut events)),
+        types(&drain(&test.ledger, &mut events).await),
         ["session.created", "session.updated"]
     );
     let renamed = test

@@ -147,7 +147,21 @@ pub fn describe(parts: &[dossier_core::wire::part::Part]) -> Vec<String> {
         .collect()
 }
 
-pub fn drain(receiver: &mut broadcast::Receiver<std::sync::Arc<Event>>) -> Vec<Event> {
+/// Subscribes to the ledger's events from now on: on PostgreSQL, where the ledger's own events
+/// go round the database, only once those announced so far were delivered, so none of them
+/// arrives on the new receiver as if it had come after.
+pub async fn subscribe(ledger: &Ledger) -> broadcast::Receiver<std::sync::Arc<Event>> {
+    ledger.events().delivered().await;
+    ledger.events().subscribe()
+}
+
+/// Every event the ledger announced so far that `receiver` has not taken yet. On PostgreSQL the
+/// ledger's own events go round the database before they are delivered: waits for them first.
+pub async fn drain(
+    ledger: &Ledger,
+    receiver: &mut broadcast::Receiver<std::sync::Arc<Event>>,
+) -> Vec<Event> {
+    ledger.events().delivered().await;
     let mut events = Vec::new();
     while let Ok(event) = receiver.try_recv() {
         events.push(Event::clone(&event));

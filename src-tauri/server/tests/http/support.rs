@@ -232,7 +232,11 @@ impl TestServer {
         })
     }
 
+    /// Opens the event stream. On PostgreSQL the ledger's events go round the database before
+    /// they are delivered: the stream opens once those announced so far were, so none of them
+    /// arrives on it as if it had come after.
     pub async fn events(&self, last_event_id: Option<u64>) -> EventReader {
+        self.ledger.events().delivered().await;
         let mut request = self.client.get(self.url("/event"));
         if let Some(id) = last_event_id {
             request = request.header("Last-Event-ID", id.to_string());

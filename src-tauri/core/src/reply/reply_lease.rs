@@ -1,0 +1,198 @@
+//! One reply per session across every server on a shared database (issue 16, item 2). A run
+//! takes the session's lease before it starts and gives it back when it ends; its server renews
+//! its leases while it lives. A prompt that reaches another server meanwhile is saved there and
+//! waits until the lease is given back, as a second prompt on the same server joins the running
+//! reply. A lease that runs out belongs to a server that died: another server takes it over,
+//! closes the reply as interrupted (keeping what was streamed, as the restart sweep does) and
+//! tells every client. On SQLite one process has the ledger, and none of this is needed.
+
+use crate::reply::restart_sweep::close_reply;
+use crate::store::postgres::reply_lease;
+use crate::store::{message_store, Pool, Store};
+use crate::wire::error::LedgerError;
+use crate::wire::event::{EventPayload, SessionStatus};
+use std::time::Duration;
+
+pub use crate::store::postgres::reply_lease::DEFAULT_LEASE;
+
+/// How often a waiting prompt looks again without having heard the session go idle.
+const LOOK_AGAIN: Duration = Duration::from_secs(1);
+
+fn shared(store: &Store) -> Option<(&sqlx::PgPool, &str, Duration)> {
+    let shared = store.shared()?;
+    match &store.pool {
+        Pool::Postgres(pool) => Some((pool, shared.owner.as_str(), shared.reply_lease)),
+        Pool::Sqlite(_) => None,
+    }
+}
+
+/// Whether this process may reply in the session now: true when it took the lease, or when the
+/// ledger is not shared; false while another server (or this one's sweep) holds it.
+pub(crate) async fn take(store: &Store, session_id: &str) -> Result<bool, LedgerError> {
+    match shared(store) {
+        Some((pool, owner, duration)) => reply_lease::take(pool, session_id, owner, duration).await,
+        None => Ok(true),
+    }
+}
+
+/// Gives the lease back once the reply is closed. A failure only delays the others: the lease
+/// then runs out, and the sweep finds the reply already closed.
+pub(crate) async fn release(store: &Store, session_id: &str) {
+    if let Some((pool, owner, _)) = shared(store) {
+        if let Err(error) = reply_lease::release(pool, session_id, owner).await {
+            tracing::warn!(%error, session = session_id, "could not give a reply's lease back");
+        }
+    }
+}
+
+/// Whether another server is replying in the session (revert refuses with `Busy` then).
+pub(crate) async fn held_elsewhere(store: &Store, session_id: &str) -> Result<bool, LedgerError> {
+    match shared(store) {
+        Some((pool, owner, _)) => reply_lease::held_elsewhere(pool, session_id, owner).await,
+        None => Ok(false),
+    }
+}
+
+/// Returns once no other server holds the session's lease: when it went idle (heard through the
+/// shared events) or, at the latest, a second after.
+pub(crate) async fn wait_while_held_elsewhere(
+    store: &Store,
+    session_id: &str,
+) -> Result<(), LedgerError> {
+    let mut events = store.events.subscribe();
+    while held_elsewhere(store, session_id).await? {
+        let deadline = tokio::time::sleep(LOOK_AGAIN);
+        tokio::pin!(deadline);
+        loop {
+            tokio::select! {
+                () = &mut deadline => break,
+                event = events.recv() => match event {
+                    Ok(event) => {
+                        if matches!(&event.payload, EventPayload::SessionIdle { session_id: idle } if idle == session_id) {
+                            break;
+                        }
+                    }
+                    // Fell behind or closed: look at the lease itself.
+                    Err(_) => break,
+                },
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Renews this server's leases and closes the replies of servers that died, every third of the
+/// lease, for as long as the store is open. `running_here` says whether this process is replying
+/// in a session (its own replies are never swept).
+pub fn keep_leases(store: Store, running_here: impl Fn(&str) -> bool + Send + Sync + 'static) {
+    let Some((_, _, duration)) = shared(&store) else {
+        return;
+    };
+    tokio::spawn(async move {
+        let every = duration / 3;
+        loop {
+            if store.pool.is_closed() {
+                return;
+            }
+            if let Err(error) = renew_and_sweep(&store, &running_here).await {
+                if store.pool.is_closed() {
+                    return;
+                }
+                tracing::warn!(%error, "could not renew reply leases or sweep expired ones");
+            }
+            tokio::time::sleep(every).await;
+        }
+    });
+}
+
+/// One round of `keep_leases`; returns how many replies it closed.
+pub async fn renew_and_sweep(
+    store: &Store,
+    running_here: &impl Fn(&str) -> bool,
+) -> Result<usize, LedgerError> {
+    let Some((pool, owner, duration)) = shared(store) else {
+        return Ok(0);
+    };
+    reply_lease::renew(pool, owner, duration).await?;
+    let mut closed = 0;
+    // Leases of servers that stopped renewing: taken over in one statement, so only one server
+    // closes each.
+    for session_id in reply_lease::take_expired(pool, owner, duration).await? {
+        closed += close_and_release(store, &session_id).await?;
+    }
+    // Replies open with no lease at all (their server died before leases existed, or the
+    // lease went with a failed release): taking the lease first means nobody is replying there.
+    let open = message_store::open_replies(&store.pool).await?;
+    let mut sessions: Vec<&String> = open.iter().map(|(session_id, _)| session_id).collect();
+    sessions.dedup();
+    for session_id in sessions {
+        if running_here(session_id) {
+            continue;
+        }
+        if reply_lease::take(pool, session_id, owner, duration).await? {
+            closed += close_and_release(store, session_id).await?;
+        }
+    }
+    if closed > 0 {
+        tracing::info!(
+            count = closed,
+            "closed replies of a server that stopped before they finished"
+        );
+    }
+    Ok(closed)
+}
+
+/// Closes the session's open replies as interrupted, tells every client, and gives the lease
+/// (taken by the caller) back.
+async fn close_and_release(store: &Store, session_id: &str) -> Result<usize, LedgerError> {
+    let closed = close_interrupted_in(store, session_id).await;
+    release(store, session_id).await;
+    let closed = closed?;
+    store.events.publish(EventPayload::SessionStatus {
+        session_id: session_id.to_string(),
+        status: SessionStatus::Idle,
+    });
+    store.events.publish(EventPayload::SessionIdle {
+        session_id: session_id.to_string(),
+    });
+    Ok(closed)
+}
+
+async fn close_interrupted_in(store: &Store, session_id: &str) -> Result<usize, LedgerError> {
+    let open: Vec<String> = message_store::open_replies(&store.pool)
+        .await?
+        .into_iter()
+        .filter(|(session, _)| session == session_id)
+        .map(|(_, message_id)| message_id)
+        .collect();
+    if open.is_empty() {
+        return Ok(0);
+    }
+    let now = store.now();
+    let mut closed = Vec::new();
+    let mut transaction = store.begin_write().await?;
+    for message_id in &open {
+        let mut reply = message_store::get(&mut transaction, session_id, message_id).await?;
+        let changed = close_reply(&mut reply, now);
+        message_store::update_message(&mut transaction, &reply.info, now).await?;
+        for index in &changed {
+            message_store::update_part(&mut transaction, &reply.parts[*index], now).await?;
+        }
+        closed.push((reply, changed));
+    }
+    transaction.commit().await?;
+    for (reply, changed) in closed {
+        for index in changed {
+            store.events.publish(EventPayload::PartUpdated {
+                session_id: session_id.to_string(),
+                part: reply.parts[index].clone(),
+                time: now,
+            });
+        }
+        store.events.publish(EventPayload::MessageUpdated {
+            session_id: session_id.to_string(),
+            info: reply.info,
+        });
+    }
+    Ok(open.len())
+}
