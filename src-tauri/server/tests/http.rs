@@ -16,6 +16,7 @@ mod http {
     // Linux only: it finds the MCP children through `/proc` and ends the server with `kill -KILL`.
     // On macOS and Windows the children go with the server through their process group or job
     // object (core's `mcp/child_command.rs`); no test here kills the server there.
+    mod many_servers;
     #[cfg(target_os = "linux")]
     mod mcp;
     mod mcp_offers;
