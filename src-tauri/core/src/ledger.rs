@@ -643,6 +643,31 @@ impl Ledger {
         self.runtime().agent_loop.status()
     }
 
+    /// `abort` on whichever server runs the reply: on a database several servers share, a
+    /// reply another server runs is stopped by that server when asked (`reply_lease`).
+    pub async fn abort_on_any_server(&self, session_id: &str) -> Result<bool, LedgerError> {
+        if self.abort(session_id) {
+            return Ok(true);
+        }
+        if crate::reply::reply_lease::held_elsewhere(self.store(), session_id).await? {
+            self.store().ask_others_to_abort(session_id).await?;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// `status` with, on a database several servers share, the sessions other servers are
+    /// replying in (as busy: their retry countdowns stay on the server that runs them).
+    pub async fn status_on_every_server(
+        &self,
+    ) -> Result<BTreeMap<String, SessionStatus>, LedgerError> {
+        let mut statuses = self.status();
+        for session_id in crate::reply::reply_lease::replying_elsewhere(self.store()).await? {
+            statuses.entry(session_id).or_insert(SessionStatus::Busy);
+        }
+        Ok(statuses)
+    }
+
     /// Whether a reply is running in the session (revert, fork and resend refuse with `Busy`).
     pub fn is_busy(&self, session_id: &str) -> bool {
         self.runtime().agent_loop.is_busy(session_id)

@@ -236,6 +236,23 @@ pub async fn open(options: LedgerOptions) -> Result<Ledger, LedgerError> {
         crate::reply::reply_lease::keep_leases(store.clone(), move |session_id| {
             agent_loop.is_busy(session_id)
         });
+        // Stop asked on another server for a reply this one runs.
+        if let Some(mut requests) = store.abort_requests() {
+            let agent_loop = runtime.agent_loop.clone();
+            tokio::spawn(async move {
+                loop {
+                    match requests.recv().await {
+                        Ok(session_id) => {
+                            if agent_loop.abort(&session_id) {
+                                tracing::info!(session = %session_id, "reply stopped at another server's request");
+                            }
+                        }
+                        Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                        Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+                    }
+                }
+            });
+        }
     } else {
         tracing::info!(
             "another Dossier process uses this data folder: its open replies are left alone"

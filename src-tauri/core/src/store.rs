@@ -227,6 +227,22 @@ impl Store {
         self.upkeep.shared.as_ref()
     }
 
+    /// Asks the other servers on the database to stop the reply in `session_id` (the one
+    /// replying there does). Nothing to ask on SQLite.
+    pub async fn ask_others_to_abort(&self, session_id: &str) -> Result<(), LedgerError> {
+        match (&self.pool, self.shared()) {
+            (Pool::Postgres(pool), Some(_)) => {
+                postgres::event_relay::EventRelay::ask_to_abort(pool, session_id).await
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The sessions other servers asked this one to stop replying in; none on SQLite.
+    pub fn abort_requests(&self) -> Option<tokio::sync::broadcast::Receiver<String>> {
+        self.shared().map(|shared| shared.relay.abort_requests())
+    }
+
     /// Why the ledger is read-only, when it is.
     pub fn read_only(&self) -> Option<&read_only_open::ReadOnlyLedger> {
         self.upkeep.read_only.as_ref()

@@ -53,6 +53,14 @@ pub(crate) async fn held_elsewhere(store: &Store, session_id: &str) -> Result<bo
     }
 }
 
+/// The sessions other servers are replying in (their lease not run out).
+pub(crate) async fn replying_elsewhere(store: &Store) -> Result<Vec<String>, LedgerError> {
+    match shared(store) {
+        Some((pool, owner, _)) => reply_lease::replying_elsewhere(pool, owner).await,
+        None => Ok(Vec::new()),
+    }
+}
+
 /// Returns once no other server holds the session's lease: when it went idle (heard through the
 /// shared events) or, at the latest, a second after.
 pub(crate) async fn wait_while_held_elsewhere(

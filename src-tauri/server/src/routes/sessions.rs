@@ -151,9 +151,12 @@ pub async fn children(
     Ok(Json(ledger.children(&session_id).await?))
 }
 
-/// Sessions with a running reply (`busy` / `retry`); idle ones are omitted, as in OpenCode.
-pub async fn status(State(ledger): State<Ledger>) -> Json<BTreeMap<String, SessionStatus>> {
-    Json(ledger.status())
+/// Sessions with a running reply (`busy` / `retry`) on this server or, on a shared database,
+/// any other; idle ones are omitted, as in OpenCode.
+pub async fn status(
+    State(ledger): State<Ledger>,
+) -> ServerResult<Json<BTreeMap<String, SessionStatus>>> {
+    Ok(Json(ledger.status_on_every_server().await?))
 }
 
 /// Stops the session's reply. `true` either way, as OpenCode answers.
@@ -162,7 +165,7 @@ pub async fn abort(
     Path(session_id): Path<String>,
 ) -> ServerResult<Json<bool>> {
     ledger.session(&session_id).await?;
-    let stopped = ledger.abort(&session_id);
+    let stopped = ledger.abort_on_any_server(&session_id).await?;
     tracing::debug!(%session_id, stopped, "abort requested");
     Ok(Json(true))
 }

@@ -363,8 +363,11 @@ async fn a_session_replies_on_one_server_at_a_time() {
     )
     .await;
 
-    // While the first server replies, the second refuses to reshape the session, as the first
-    // would, and a prompt sent to it waits for the reply instead of starting a second one.
+    // While the first server replies, the second lists the session as busy, refuses to reshape
+    // it, as the first would, and a prompt sent to it waits for the reply instead of starting a
+    // second one.
+    let status = get(&second_url, "/session/status").await;
+    assert_eq!(status[&id]["type"], "busy", "{status}");
     let messages = get(&second_url, &format!("/session/{id}/message")).await;
     let user_id = messages[0]["info"]["id"].as_str().unwrap().to_string();
     let revert = post(
@@ -418,6 +421,67 @@ async fn a_session_replies_on_one_server_at_a_time() {
         assert!(text_of(reply).contains("word19"), "{reply}");
     }
     assert_eq!(provider.requests.load(Ordering::SeqCst), 2);
+
+    kill(&mut first);
+    kill(&mut second);
+    cluster.finish().await;
+}
+
+#[tokio::test]
+async fn stop_sent_to_another_server_stops_the_reply() {
+    if skipped("stop_sent_to_another_server_stops_the_reply") {
+        return;
+    }
+    let provider = SlowProvider::start(400, Duration::from_millis(50)).await;
+    let mut cluster = Cluster::new(provider.config()).await;
+    let (mut first, first_url) = cluster.start_server().await;
+    let (mut second, second_url) = cluster.start_server().await;
+    let session = post(&first_url, "/session", json!({}))
+        .await
+        .json::<Value>()
+        .await
+        .unwrap();
+    let id = session["id"].as_str().unwrap().to_string();
+    let mut watching = events(&second_url, None).await;
+    let prompt = {
+        let (url, id) = (first_url.clone(), id.clone());
+        tokio::spawn(async move {
+            post(
+                &url,
+                &format!("/session/{id}/message"),
+                json!({"parts": [{"type": "text", "text": "go on and on"}]}),
+            )
+            .await
+        })
+    };
+    until(
+        &mut watching,
+        Duration::from_secs(20),
+        "the reply streaming",
+        |frame| frame.kind() == "message.part.delta",
+    )
+    .await;
+    let stop = post(&second_url, &format!("/session/{id}/abort"), json!({})).await;
+    assert_eq!(stop.status(), 200);
+    let answer: Value = tokio::time::timeout(Duration::from_secs(10), prompt)
+        .await
+        .expect("the reply did not stop")
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        answer["info"]["error"]["name"], "MessageAbortedError",
+        "{answer}"
+    );
+    assert!(!text_of(&answer).contains("word399"), "it ran to the end");
+    until(
+        &mut watching,
+        Duration::from_secs(5),
+        "session.idle",
+        |frame| frame.kind() == "session.idle",
+    )
+    .await;
 
     kill(&mut first);
     kill(&mut second);

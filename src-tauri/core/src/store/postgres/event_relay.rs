@@ -23,6 +23,9 @@ use tokio::task::JoinHandle;
 
 /// The notification channel every server listens on.
 const CHANNEL: &str = "dossier_events";
+/// Where "stop the reply in this session" goes to whichever server is replying there; the
+/// payload is the session's id.
+const ABORT_CHANNEL: &str = "dossier_abort";
 /// The advisory lock writers hold while inserting events: any number, the same in every server.
 const WRITE_LOCK: i64 = 0x646f_7373_6965_7201;
 /// Events per insert and per read.
@@ -42,6 +45,8 @@ const RETRY_AFTER: Duration = Duration::from_millis(500);
 pub(crate) struct EventRelay {
     stop: watch::Sender<bool>,
     tasks: Mutex<Vec<JoinHandle<()>>>,
+    /// Sessions whose reply another server was asked to stop (`ask_to_abort`).
+    aborts: tokio::sync::broadcast::Sender<String>,
 }
 
 impl EventRelay {
@@ -57,7 +62,11 @@ impl EventRelay {
             .await
             .map_err(from_postgres)?;
         // Listening before the tail is read: whatever commits after it wakes the reader.
-        listener.listen(CHANNEL).await.map_err(from_postgres)?;
+        listener
+            .listen_all([CHANNEL, ABORT_CHANNEL])
+            .await
+            .map_err(from_postgres)?;
+        let (aborts, _) = tokio::sync::broadcast::channel(64);
         let last = load_tail(&pool, &bus).await?;
         let (stop, stopped) = watch::channel(false);
         let written = Arc::new(Notify::new());
@@ -74,6 +83,7 @@ impl EventRelay {
                 pool.clone(),
                 bus,
                 origin,
+                aborts.clone(),
                 listener,
                 written,
                 stopped.clone(),
@@ -84,7 +94,24 @@ impl EventRelay {
         Ok(Self {
             stop,
             tasks: Mutex::new(tasks),
+            aborts,
         })
+    }
+
+    /// Asks every server to stop the reply in `session_id`; the one replying there does.
+    pub(crate) async fn ask_to_abort(pool: &PgPool, session_id: &str) -> Result<(), LedgerError> {
+        sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(ABORT_CHANNEL)
+            .bind(session_id)
+            .execute(pool)
+            .await
+            .map_err(from_postgres)?;
+        Ok(())
+    }
+
+    /// The sessions other servers asked this one to stop replying in.
+    pub(crate) fn abort_requests(&self) -> tokio::sync::broadcast::Receiver<String> {
+        self.aborts.subscribe()
     }
 
     /// Writes what is still queued and stops. Called before the pool closes.
@@ -246,6 +273,7 @@ async fn read_events(
     pool: PgPool,
     bus: EventBus,
     origin: String,
+    aborts: tokio::sync::broadcast::Sender<String>,
     mut listener: PgListener,
     written: Arc<Notify>,
     mut stopped: watch::Receiver<bool>,
@@ -273,13 +301,19 @@ async fn read_events(
             }
         }
         tokio::select! {
-            notification = listener.recv() => {
-                if let Err(error) = notification {
+            notification = listener.recv() => match notification {
+                Ok(notification) if notification.channel() == ABORT_CHANNEL => {
+                    if aborts.send(notification.payload().to_string()).is_err() {
+                        tracing::debug!("an abort request with nobody to act on it");
+                    }
+                }
+                Ok(_) => {}
+                Err(error) => {
                     // sqlx reconnects on the next call; the poll below covers the meantime.
                     tracing::debug!(%error, "event listener lost its connection");
                     tokio::time::sleep(RETRY_AFTER).await;
                 }
-            }
+            },
             () = written.notified() => {}
             () = tokio::time::sleep(POLL_EVERY) => {}
             _ = stopped.changed() => return,

@@ -112,11 +112,13 @@ pub async fn held_elsewhere(
     Ok(held.is_some())
 }
 
-/// Sessions some server replies in right now (its lease not run out), for the status listing.
-pub async fn replying(pool: &PgPool) -> Result<Vec<String>, LedgerError> {
+/// Sessions other servers reply in right now (their lease not run out), for the status listing.
+pub async fn replying_elsewhere(pool: &PgPool, owner: &str) -> Result<Vec<String>, LedgerError> {
     sqlx::query_scalar(
-        "SELECT session_id FROM reply_lease WHERE expires_at >= clock_timestamp() ORDER BY session_id",
+        "SELECT session_id FROM reply_lease \
+         WHERE owner <> $1 AND expires_at >= clock_timestamp() ORDER BY session_id",
     )
+    .bind(owner)
     .fetch_all(pool)
     .await
     .map_err(from_postgres)
