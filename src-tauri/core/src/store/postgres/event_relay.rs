@@ -80,10 +80,12 @@ impl EventRelay {
                 stopped.clone(),
             )),
             tokio::spawn(read_events(
-                pool.clone(),
-                bus,
-                origin,
-                aborts.clone(),
+                Reader {
+                    pool: pool.clone(),
+                    bus,
+                    origin,
+                    aborts: aborts.clone(),
+                },
                 listener,
                 written,
                 stopped.clone(),
@@ -269,11 +271,17 @@ async fn write_batch(
     transaction.commit().await.map_err(from_postgres)
 }
 
-async fn read_events(
+/// What the reading task delivers to: the bus, and the abort requests.
+struct Reader {
     pool: PgPool,
     bus: EventBus,
+    /// This server's name: its own events, counted for `EventBus::delivered`.
     origin: String,
     aborts: tokio::sync::broadcast::Sender<String>,
+}
+
+async fn read_events(
+    reader: Reader,
     mut listener: PgListener,
     written: Arc<Notify>,
     mut stopped: watch::Receiver<bool>,
@@ -281,15 +289,18 @@ async fn read_events(
 ) {
     loop {
         loop {
-            match read_after(&pool, last).await {
+            match read_after(&reader.pool, last).await {
                 Ok(rows) => {
                     let count = rows.len();
                     if let Some((sequence, _, _)) = rows.last() {
                         last = *sequence;
                     }
-                    let own = rows.iter().filter(|(_, from, _)| *from == origin).count();
-                    bus.deliver(parse_rows(rows), true);
-                    bus.delivered_here(own as u64);
+                    let own = rows
+                        .iter()
+                        .filter(|(_, from, _)| *from == reader.origin)
+                        .count();
+                    reader.bus.deliver(parse_rows(rows), true);
+                    reader.bus.delivered_here(own as u64);
                     if count < BATCH {
                         break;
                     }
@@ -303,7 +314,7 @@ async fn read_events(
         tokio::select! {
             notification = listener.recv() => match notification {
                 Ok(notification) if notification.channel() == ABORT_CHANNEL => {
-                    if aborts.send(notification.payload().to_string()).is_err() {
+                    if reader.aborts.send(notification.payload().to_string()).is_err() {
                         tracing::debug!("an abort request with nobody to act on it");
                     }
                 }
