@@ -87,8 +87,9 @@ bash scripts/postgres-for-tests.sh stop
 step "The web UI in Debian chromium against dossier-server"
 bash scripts/test-browser.sh
 
-step "The real window under Xvfb (tauri-driver + WebKitWebDriver)"
+step "The real window under Xvfb (tauri-driver + WebKitWebDriver; the server it attaches to on PostgreSQL)"
 bash scripts/test-window.sh
+bash scripts/postgres-for-tests.sh stop
 
 step "The installed .deb/.rpm and an update from N to N+1 (debug bundles, Xvfb)"
 bash scripts/test-packages.sh

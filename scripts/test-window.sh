@@ -61,10 +61,14 @@ fi
 
 work=$(mktemp -d)
 pids=()
+server_database=
 cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
   rm -rf "$work"
+  if [ -n "$server_database" ]; then
+    psql "$admin_url" -q -c "DROP DATABASE IF EXISTS $server_database WITH (FORCE)" || true
+  fi
 }
 trap cleanup EXIT
 
@@ -132,6 +136,16 @@ if $measure; then
   step "Measuring the release build"
   python3 tests/window-e2e/measure.py "$application" "http://127.0.0.1:$port"
   exit $?
+fi
+
+# Issue 16: the window attaches to a dossier-server whose ledger is in PostgreSQL (a database of
+# this run's own, scripts/postgres-for-tests.sh), when Debian's postgresql is installed, as
+# test-all.sh installs it; on SQLite otherwise, and the test says which.
+if [ "${DOSSIER_WINDOW_SERVER_ENGINE:-postgres}" = postgres ] && compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
+  admin_url=$(bash scripts/postgres-for-tests.sh start | tail -n 1)
+  server_database=dossier_window_$$
+  psql "$admin_url" -q -v ON_ERROR_STOP=1 -c "DROP DATABASE IF EXISTS $server_database" -c "CREATE DATABASE $server_database"
+  export DOSSIER_WINDOW_SERVER_DATABASE_URL="${admin_url%/postgres}/$server_database"
 fi
 
 step "Running the window test"

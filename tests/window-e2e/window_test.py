@@ -353,6 +353,7 @@ def main():
     application, webdriver_url, artifacts, fixtures = sys.argv[1:5]
     global DOSSIER_SERVER
     DOSSIER_SERVER = dossier_server_binary(application)
+    SERVER_DATABASE_URL = os.environ.get("DOSSIER_WINDOW_SERVER_DATABASE_URL")
     os.makedirs(artifacts, exist_ok=True)
     notes = os.path.join(fixtures, "notes.txt")
     project = os.path.join(fixtures, "project")
@@ -987,12 +988,21 @@ def main():
         assert driver.text(stopped), "the stopped mark has words"
         driver.screenshot(os.path.join(artifacts, "17-stopped-reply.png"))
 
+    def server_environment(folder, **more):
+        """The attached server's environment: its own folder, and its ledger in the PostgreSQL
+        database scripts/test-window.sh made (DOSSIER_WINDOW_SERVER_DATABASE_URL) when there is one."""
+        environment = dict(os.environ, DOSSIER_DATA_DIR=os.path.join(folder, "data"), DOSSIER_CONFIG=os.path.join(folder, "dossier.json"), **more)
+        environment.pop("DOSSIER_DATABASE_URL", None)
+        if SERVER_DATABASE_URL:
+            environment["DOSSIER_DATABASE_URL"] = SERVER_DATABASE_URL
+        return environment
+
     def start_dossier_server(folder, port=0):
         """The built dossier-server on 127.0.0.1 over the ledger in `folder` (zero configuration:
         the offline model replies). Returns the process and its base URL."""
         process = subprocess.Popen(
             [DOSSIER_SERVER, "--hostname", "127.0.0.1", "--port", str(port)],
-            env=dict(os.environ, DOSSIER_DATA_DIR=os.path.join(folder, "data"), DOSSIER_CONFIG=os.path.join(folder, "dossier.json"), DOSSIER_SERVER_PASSWORD=""),
+            env=server_environment(folder, DOSSIER_SERVER_PASSWORD=""),
             stdout=subprocess.PIPE, text=True)
         line = process.stdout.readline()
         assert line.startswith("dossier server listening on http://127.0.0.1:"), line
@@ -1026,7 +1036,7 @@ def main():
             file.write("{}")
         made = subprocess.run(
             [DOSSIER_SERVER, "token", "create", "window-test"],
-            env=dict(os.environ, DOSSIER_DATA_DIR=os.path.join(folder, "data"), DOSSIER_CONFIG=os.path.join(folder, "dossier.json")),
+            env=server_environment(folder),
             capture_output=True, text=True, check=True)
         token = made.stdout.split()[0]
         assert token.startswith("dossier_"), made.stdout
@@ -1343,7 +1353,7 @@ def main():
         check("settings add a provider (a key without a keychain is refused) and show the room sessions take", settings_add_provider)
         check("a link in a reply reaches the opener and the app stays put", link_opens_outside_the_app)
         check("a stopped reply is marked stopped, not failed", stopped_reply_is_not_an_error)
-        check("attached to a local dossier-server: connect in Settings, a dropped file sent as its contents, the reply from the server, reconnecting after its restart, then this computer's ledger again", attached_to_a_dossier_server)
+        check(f"attached to a local dossier-server (its ledger in {'PostgreSQL' if SERVER_DATABASE_URL else 'SQLite'}): connect in Settings, a dropped file sent as its contents, the reply from the server, reconnecting after its restart, then this computer's ledger again", attached_to_a_dossier_server)
         check("an MCP server added in Settings connects", mcp_server_added_in_settings_connects)
         check("an MCP resource attached through the picker is read when sent", mcp_resource_attached_and_read)
         check("an MCP tool's permission ask is answered and the tool runs", mcp_permission_ask_answered)

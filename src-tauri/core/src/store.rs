@@ -24,6 +24,7 @@ pub mod message_store;
 pub mod postgres;
 pub(crate) mod process_lock;
 pub mod read_only_open;
+pub mod reply_lease;
 pub(crate) mod revert_cleanup;
 pub(crate) mod schema_upgrade;
 pub mod search;

@@ -7,59 +7,17 @@
 //! tells every client. On SQLite one process has the ledger, and none of this is needed.
 
 use crate::reply::restart_sweep::close_reply;
-use crate::store::postgres::reply_lease;
-use crate::store::{message_store, Pool, Store};
+use crate::store::reply_lease;
+pub(crate) use crate::store::reply_lease::{held_elsewhere, release, replying_elsewhere, take};
+use crate::store::{message_store, Store};
 use crate::wire::error::LedgerError;
 use crate::wire::event::{EventPayload, SessionStatus};
 use std::time::Duration;
 
-pub use crate::store::postgres::reply_lease::DEFAULT_LEASE;
+pub use crate::store::reply_lease::DEFAULT_LEASE;
 
 /// How often a waiting prompt looks again without having heard the session go idle.
 const LOOK_AGAIN: Duration = Duration::from_secs(1);
-
-fn shared(store: &Store) -> Option<(&sqlx::PgPool, &str, Duration)> {
-    let shared = store.shared()?;
-    match &store.pool {
-        Pool::Postgres(pool) => Some((pool, shared.owner.as_str(), shared.reply_lease)),
-        Pool::Sqlite(_) => None,
-    }
-}
-
-/// Whether this process may reply in the session now: true when it took the lease, or when the
-/// ledger is not shared; false while another server (or this one's sweep) holds it.
-pub(crate) async fn take(store: &Store, session_id: &str) -> Result<bool, LedgerError> {
-    match shared(store) {
-        Some((pool, owner, duration)) => reply_lease::take(pool, session_id, owner, duration).await,
-        None => Ok(true),
-    }
-}
-
-/// Gives the lease back once the reply is closed. A failure only delays the others: the lease
-/// then runs out, and the sweep finds the reply already closed.
-pub(crate) async fn release(store: &Store, session_id: &str) {
-    if let Some((pool, owner, _)) = shared(store) {
-        if let Err(error) = reply_lease::release(pool, session_id, owner).await {
-            tracing::warn!(%error, session = session_id, "could not give a reply's lease back");
-        }
-    }
-}
-
-/// Whether another server is replying in the session (revert refuses with `Busy` then).
-pub(crate) async fn held_elsewhere(store: &Store, session_id: &str) -> Result<bool, LedgerError> {
-    match shared(store) {
-        Some((pool, owner, _)) => reply_lease::held_elsewhere(pool, session_id, owner).await,
-        None => Ok(false),
-    }
-}
-
-/// The sessions other servers are replying in (their lease not run out).
-pub(crate) async fn replying_elsewhere(store: &Store) -> Result<Vec<String>, LedgerError> {
-    match shared(store) {
-        Some((pool, owner, _)) => reply_lease::replying_elsewhere(pool, owner).await,
-        None => Ok(Vec::new()),
-    }
-}
 
 /// Returns once no other server holds the session's lease: when it went idle (heard through the
 /// shared events) or, at the latest, a second after.
@@ -93,7 +51,7 @@ pub(crate) async fn wait_while_held_elsewhere(
 /// lease, for as long as the store is open. `running_here` says whether this process is replying
 /// in a session (its own replies are never swept).
 pub fn keep_leases(store: Store, running_here: impl Fn(&str) -> bool + Send + Sync + 'static) {
-    let Some((_, _, duration)) = shared(&store) else {
+    let Some(duration) = store.shared().map(|shared| shared.reply_lease) else {
         return;
     };
     tokio::spawn(async move {
@@ -118,14 +76,14 @@ pub async fn renew_and_sweep(
     store: &Store,
     running_here: &impl Fn(&str) -> bool,
 ) -> Result<usize, LedgerError> {
-    let Some((pool, owner, duration)) = shared(store) else {
+    if store.shared().is_none() {
         return Ok(0);
-    };
-    reply_lease::renew(pool, owner, duration).await?;
+    }
+    reply_lease::renew(store).await?;
     let mut closed = 0;
     // Leases of servers that stopped renewing: taken over in one statement, so only one server
     // closes each.
-    for session_id in reply_lease::take_expired(pool, owner, duration).await? {
+    for session_id in reply_lease::take_expired(store).await? {
         closed += close_and_release(store, &session_id).await?;
     }
     // Replies open with no lease at all (their server died before leases existed, or the
@@ -137,7 +95,7 @@ pub async fn renew_and_sweep(
         if running_here(session_id) {
             continue;
         }
-        if reply_lease::take(pool, session_id, owner, duration).await? {
+        if reply_lease::take(store, session_id).await? {
             closed += close_and_release(store, session_id).await?;
         }
     }

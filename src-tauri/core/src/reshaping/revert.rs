@@ -89,7 +89,7 @@ impl Reshaping<'_> {
     /// the database.
     pub(crate) async fn ensure_idle(&self, session_id: &str) -> Result<(), LedgerError> {
         if self.runtime.agent_loop.is_busy(session_id)
-            || crate::reply::reply_lease::held_elsewhere(self.store, session_id).await?
+            || crate::store::reply_lease::held_elsewhere(self.store, session_id).await?
         {
             return Err(LedgerError::Busy(session_id.to_string()));
         }

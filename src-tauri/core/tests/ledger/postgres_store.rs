@@ -2096,3 +2096,81 @@ async fn a_part_too_large_to_index_in_full_is_still_written() {
     drop(connection);
     database.drop_database(pool).await;
 }
+
+/// A part that refers to bytes already stored, added without `put` (a fork or an import copies
+/// file parts so), holds them too: a deletion of their last other part waits for it and keeps
+/// them; and once they were released, the part is refused rather than stored pointing at nothing.
+#[tokio::test]
+async fn a_copied_file_part_holds_its_bytes_or_is_refused() {
+    let database = fresh_database().await;
+    let pool = database.open().await;
+    let mut connection = pool.acquire().await.unwrap();
+    postgres::session_store::insert(&mut connection, &session("ses_1", "Copies", 1))
+        .await
+        .unwrap();
+    postgres::message_store::insert_message(
+        &mut connection,
+        &user_message("msg_1", "ses_1"),
+        1,
+        NOW,
+    )
+    .await
+    .unwrap();
+    drop(connection);
+    let bytes = b"a scanned receipt".to_vec();
+    let hash = blob_store::hash_of(&bytes);
+    let url = blob_url(&hash);
+    let file_part = |id: &str| part(id, "msg_1", "ses_1", file(&url, "receipt.png"));
+    let mut setup = pool.begin().await.unwrap();
+    postgres::blob_store::put(&mut setup, "image/png", &bytes, NOW)
+        .await
+        .unwrap();
+    postgres::message_store::insert_part(&mut setup, &file_part("prt_original"), 0, NOW)
+        .await
+        .unwrap();
+    setup.commit().await.unwrap();
+
+    // The copy is written first: the deletion of the original waits for it, then keeps the bytes.
+    let mut copier = pool.begin().await.unwrap();
+    postgres::message_store::insert_part(&mut copier, &file_part("prt_copy"), 1, NOW)
+        .await
+        .unwrap();
+    let mut remover = pool.begin().await.unwrap();
+    let removing = tokio::spawn(async move {
+        postgres::message_store::delete_parts_from(&mut remover, "msg_1", "prt_original")
+            .await
+            .unwrap();
+        remover.commit().await.unwrap();
+    });
+    until_waiting(&database.url, 1, &removing).await;
+    copier.commit().await.unwrap();
+    removing.await.unwrap();
+    assert!(
+        postgres::blob_store::get(&pool, &hash)
+            .await
+            .unwrap()
+            .is_some(),
+        "the copy's bytes were released under it"
+    );
+
+    // The last part goes, and its bytes with it: a copy made after that is refused.
+    let mut connection = pool.acquire().await.unwrap();
+    postgres::message_store::delete_parts_from(&mut connection, "msg_1", "prt_copy")
+        .await
+        .unwrap();
+    assert!(postgres::blob_store::get(&pool, &hash)
+        .await
+        .unwrap()
+        .is_none());
+    let refused =
+        postgres::message_store::insert_part(&mut connection, &file_part("prt_late"), 2, NOW).await;
+    let error = refused.expect_err("a part pointing at released bytes was stored");
+    assert!(error.to_string().contains("no longer stored"), "{error}");
+    drop(connection);
+    let parts: i64 = sqlx::query_scalar("SELECT count(*) FROM part")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(parts, 0);
+    database.drop_database(pool).await;
+}

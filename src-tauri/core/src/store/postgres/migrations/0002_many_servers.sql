@@ -34,3 +34,33 @@ CREATE INDEX message_open_reply_idx ON message (session_id)
     WHERE role = 'assistant'
       AND (data::jsonb -> 'time' ->> 'completed') IS NULL
       AND (data::jsonb ->> 'error') IS NULL;
+
+-- A part that refers to stored bytes holds them, whichever path adds it. `blob_store::put` locks
+-- the blob's row for the writer that stores them, but a fork or an import copies file parts that
+-- refer to bytes already stored, without `put`; with several servers writing, a deletion of the
+-- last other part could release those bytes under it. This lock, taken before the part is
+-- written and held to the end of its transaction, makes that deletion's release wait and then
+-- see the new part; and a part whose bytes were released already is refused, never stored
+-- pointing at nothing. Fired BEFORE the row is written, so the blob is locked before the
+-- session's listing row, in the order a deletion takes them (see `part_blob_release`).
+CREATE FUNCTION part_blob_hold() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    url TEXT := NEW.data::jsonb ->> 'url';
+BEGIN
+    IF url IS NULL OR url NOT LIKE 'dossier-blob:sha256-%' THEN
+        RETURN NEW;
+    END IF;
+    PERFORM 1 FROM blob WHERE hash = substr(url, 21) FOR SHARE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'the attachment % is no longer stored', substr(url, 21)
+            USING ERRCODE = 'foreign_key_violation';
+    END IF;
+    RETURN NEW;
+END;
+$$;
+CREATE TRIGGER blob_hold_on_part_insert BEFORE INSERT ON part
+FOR EACH ROW WHEN (NEW.type = 'file')
+EXECUTE FUNCTION part_blob_hold();
+CREATE TRIGGER blob_hold_on_part_update BEFORE UPDATE OF data ON part
+FOR EACH ROW WHEN (NEW.type = 'file')
+EXECUTE FUNCTION part_blob_hold();
