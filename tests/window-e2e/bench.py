@@ -36,6 +36,8 @@ PARTS = set(os.environ.get("BENCH_PARTS", "open,stream,ceiling").split(","))
 # BENCH_UNFOLLOWED=1: the shaped reply once more, with the reader scrolled up once it fills the
 # view, so the view does not follow it: what following the bottom costs in the app.
 UNFOLLOWED = os.environ.get("BENCH_UNFOLLOWED") == "1"
+# BENCH_SLOW_FRAMES=1: list each animation-frame callback over 8 ms with where the reply was.
+SLOW_FRAMES = os.environ.get("BENCH_SLOW_FRAMES") == "1"
 
 # The reader scrolls up (a wheel, then the move) once the reply is taller than the view.
 SCROLL_UP_WHEN_FULL = """
@@ -86,8 +88,17 @@ const original = window.requestAnimationFrame.bind(window);
 window.requestAnimationFrame = (callback) => original((time) => {
   window.__lastFrame = time;
   const start = performance.now();
-  try { callback(time); } finally { window.__frameWork.set(time, (window.__frameWork.get(time) ?? 0) + performance.now() - start); }
+  try { callback(time); } finally {
+    const spent = performance.now() - start;
+    window.__frameWork.set(time, (window.__frameWork.get(time) ?? 0) + spent);
+    // A slow callback, with where the reply was then (its last words and what it had just become).
+    if (spent > 8) {
+      const reply = [...document.querySelectorAll('[data-testid=reply-text]')].at(-1);
+      window.__slowFrames.push({time, ms: Math.round(spent), tail: (reply?.textContent ?? '').slice(-24), last: reply?.lastElementChild?.nodeName ?? ''});
+    }
+  }
 });
+window.__slowFrames = [];
 // Two more shares of a frame, summed over the whole stream: the resize observers' callbacks (the
 // virtualiser measuring the growing reply, and what that sets off), and the layouts the page's
 // script forces by reading a size (scrollHeight, offsetHeight) before the engine would have
@@ -343,6 +354,9 @@ def stream_reply(driver, application, prompt, shape, follow=True):
           f" per frame also {observer / max(frames, 1):.1f} ms in resize observers and {forced / max(frames, 1):.1f} ms in"
           f" {forced_count / max(frames, 1):.1f} layouts forced by reading a size; {split['slow']} of {split['frames']} frames over 8 ms of script;"
           f" {split['scrollWrites']:.2f} scroll writes a frame (at most {split['mostScrollWrites']} in one)")
+    if SLOW_FRAMES:
+        slow = driver.script("const [from, to] = arguments; return window.__slowFrames.filter((frame) => frame.time >= from && frame.time <= to)", stream_start, stream_end)
+        print("  frames over 8 ms of script: " + "; ".join(f"{frame['ms']} ms at {frame['tail']!r} ({frame['last']})" for frame in slow))
     print(f"a reply streaming 2,500 deltas at 500/s, {shape} (window): {frames / seconds:.1f} fps over {seconds:.1f} s of streaming"
           f" ({2500 / seconds:.0f} deltas/s arrived); every delta's text present at the end, in order: {present}")
     memory = []
