@@ -18,6 +18,8 @@ DOSSIER_DATA_DIR):
    with and without the view following the bottom. What a page with no app in it gets here.
 
 BENCH_PARTS (comma-separated: open, stream, ceiling; all three by default) picks what runs.
+BENCH_UNFOLLOWED=1 streams the shaped reply once more with the reader scrolled up (what following
+the bottom costs); BENCH_SLOW_FRAMES=1 lists each animation-frame callback over 8 ms of script.
 """
 
 import json
