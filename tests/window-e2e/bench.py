@@ -18,6 +18,8 @@ DOSSIER_DATA_DIR):
    with and without the view following the bottom. What a page with no app in it gets here.
 
 BENCH_PARTS (comma-separated: open, stream, ceiling; all three by default) picks what runs.
+BENCH_UNFOLLOWED=1 streams the shaped reply once more with the reader scrolled up (what following
+the bottom costs); BENCH_SLOW_FRAMES=1 lists each animation-frame callback over 8 ms of script.
 """
 
 import json
@@ -33,6 +35,24 @@ from window_test import INVOKE, SCRIPTED_PROVIDER, SEED, WebDriver  # noqa: E402
 
 MESSAGES = int(os.environ.get("BENCH_MESSAGES", "5000"))
 PARTS = set(os.environ.get("BENCH_PARTS", "open,stream,ceiling").split(","))
+# BENCH_UNFOLLOWED=1: the shaped reply once more, with the reader scrolled up once it fills the
+# view, so the view does not follow it: what following the bottom costs in the app.
+UNFOLLOWED = os.environ.get("BENCH_UNFOLLOWED") == "1"
+# BENCH_SLOW_FRAMES=1: list each animation-frame callback over 8 ms with where the reply was.
+SLOW_FRAMES = os.environ.get("BENCH_SLOW_FRAMES") == "1"
+
+# The reader scrolls up (a wheel, then the move) once the reply is taller than the view.
+SCROLL_UP_WHEN_FULL = """
+const [done] = arguments;
+const check = () => {
+  const view = document.querySelector('[data-testid=conversation]');
+  if (view.scrollHeight < view.clientHeight + 400) return setTimeout(check, 20);
+  view.dispatchEvent(new WheelEvent('wheel', {bubbles: true, deltaY: -300}));
+  view.scrollTop -= 300;
+  done(0);
+};
+check();
+"""
 
 # The same measure as bench.mjs: click in the page, then every frame until the newest is whole in view.
 OPEN_TO_NEWEST = """
@@ -68,9 +88,19 @@ TIME_FRAME_CALLBACKS = """
 window.__frameWork = new Map();
 const original = window.requestAnimationFrame.bind(window);
 window.requestAnimationFrame = (callback) => original((time) => {
+  window.__lastFrame = time;
   const start = performance.now();
-  try { callback(time); } finally { window.__frameWork.set(time, (window.__frameWork.get(time) ?? 0) + performance.now() - start); }
+  try { callback(time); } finally {
+    const spent = performance.now() - start;
+    window.__frameWork.set(time, (window.__frameWork.get(time) ?? 0) + spent);
+    // A slow callback, with where the reply was then (its last words and what it had just become).
+    if (spent > 8) {
+      const reply = [...document.querySelectorAll('[data-testid=reply-text]')].at(-1);
+      window.__slowFrames.push({time, ms: Math.round(spent), tail: (reply?.textContent ?? '').slice(-24), last: reply?.lastElementChild?.nodeName ?? ''});
+    }
+  }
 });
+window.__slowFrames = [];
 // Two more shares of a frame, summed over the whole stream: the resize observers' callbacks (the
 // virtualiser measuring the growing reply, and what that sets off), and the layouts the page's
 // script forces by reading a size (scrollHeight, offsetHeight) before the engine would have
@@ -87,6 +117,17 @@ window.ResizeObserver = class extends Observer {
     });
   }
 };
+// Following the bottom: how many times a frame the page writes a scroll position (scrollTop, or
+// scrollTo/scrollBy, the virtualiser's way), by the frame they fall in (the last frame begun).
+window.__scrollWrites = new Map();
+window.__lastFrame = 0;
+const noteScrollWrite = () => { window.__scrollWrites.set(window.__lastFrame, (window.__scrollWrites.get(window.__lastFrame) ?? 0) + 1); };
+const scrollTop = Object.getOwnPropertyDescriptor(Element.prototype, 'scrollTop');
+Object.defineProperty(Element.prototype, 'scrollTop', {configurable: true, get() { return scrollTop.get.call(this); }, set(value) { noteScrollWrite(); scrollTop.set.call(this, value); }});
+for (const name of ['scrollTo', 'scrollBy']) {
+  const method = Element.prototype[name];
+  Element.prototype[name] = function (...rest) { noteScrollWrite(); return method.apply(this, rest); };
+}
 for (const name of ['scrollHeight', 'offsetHeight']) {
   const owner = name === 'scrollHeight' ? Element.prototype : HTMLElement.prototype;
   const descriptor = Object.getOwnPropertyDescriptor(owner, name);
@@ -104,7 +145,9 @@ const frames = window.__frames.filter((time) => time >= from && time <= to);
 const work = frames.map((time) => window.__frameWork.get(time) ?? 0);
 const intervals = frames.slice(1).map((time, index) => time - frames[index]);
 const mean = (values) => values.reduce((sum, value) => sum + value, 0) / Math.max(values.length, 1);
-return {script: mean(work), interval: mean(intervals), worst: Math.max(0, ...work)};
+const writes = frames.map((time) => window.__scrollWrites.get(time) ?? 0);
+return {script: mean(work), interval: mean(intervals), worst: Math.max(0, ...work), slow: work.filter((ms) => ms > 8).length,
+        frames: frames.length, scrollWrites: mean(writes), mostScrollWrites: Math.max(0, ...writes)};
 """
 
 LAST_REPLY = "return [...document.querySelectorAll('[data-testid=reply-text]')].at(-1)?.textContent ?? ''"
@@ -196,6 +239,8 @@ def main():
             print(f"idle frame rate in the window: {idle:.1f} fps")
             stream_reply(driver, application, "run the benchmark", "one 2,500-word paragraph")
             stream_reply(driver, application, "run the shaped benchmark", "paragraphs, a list and a code block")
+            if UNFOLLOWED:
+                stream_reply(driver, application, "run the shaped benchmark", "shaped, the reader scrolled up (not following)", follow=False)
         if "ceiling" in PARTS:
             # Last: it empties the app's page.
             for shape, follow, options in [("idle", False, ""), ("short", False, ""), ("long", False, ""), ("long", True, ""),
@@ -263,7 +308,7 @@ def app_processes(application):
     return found
 
 
-def stream_reply(driver, application, prompt, shape):
+def stream_reply(driver, application, prompt, shape, follow=True):
     """Streams the scripted provider's 2,500 numbered words at 500 a second into a new session;
     samples the resident memory of the app and WebKit's processes (from /proc) while it streams."""
     driver.click(driver.find_all("[data-testid=new-session]")[0])
@@ -277,6 +322,12 @@ def stream_reply(driver, application, prompt, shape):
     while "d0 " not in driver.script(LAST_REPLY):
         assert time.time() < deadline, "the reply did not start"
         time.sleep(0.02)
+    if not follow:
+        driver.async_script(SCROLL_UP_WHEN_FULL)
+        unpinned_by = time.time() + 5
+        while not driver.find_all("[data-testid=jump-to-newest]"):
+            assert time.time() < unpinned_by, "the view still follows the reply"
+            time.sleep(0.02)
     stream_start = driver.script("return performance.now()")
     before = driver.script("return [window.__observerWork, window.__forcedLayout, window.__forcedLayouts]")
     processes = app_processes(application)
@@ -303,7 +354,11 @@ def stream_reply(driver, application, prompt, shape):
     print(f"  a streaming frame ({shape}): {split['interval']:.1f} ms between frames on average, of which {split['script']:.1f} ms in the page's script"
           f" (the deltas applied and rendered; the worst frame's script {split['worst']:.1f} ms), the rest style, layout and painting;"
           f" per frame also {observer / max(frames, 1):.1f} ms in resize observers and {forced / max(frames, 1):.1f} ms in"
-          f" {forced_count / max(frames, 1):.1f} layouts forced by reading a size")
+          f" {forced_count / max(frames, 1):.1f} layouts forced by reading a size; {split['slow']} of {split['frames']} frames over 8 ms of script;"
+          f" {split['scrollWrites']:.2f} scroll writes a frame (at most {split['mostScrollWrites']} in one)")
+    if SLOW_FRAMES:
+        slow = driver.script("const [from, to] = arguments; return window.__slowFrames.filter((frame) => frame.time >= from && frame.time <= to)", stream_start, stream_end)
+        print("  frames over 8 ms of script: " + "; ".join(f"{frame['ms']} ms at {frame['tail']!r} ({frame['last']})" for frame in slow))
     print(f"a reply streaming 2,500 deltas at 500/s, {shape} (window): {frames / seconds:.1f} fps over {seconds:.1f} s of streaming"
           f" ({2500 / seconds:.0f} deltas/s arrived); every delta's text present at the end, in order: {present}")
     memory = []

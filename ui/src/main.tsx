@@ -7,6 +7,7 @@ import { render } from "solid-js/web";
 import { App } from "./App";
 import { StartUpProblem } from "./components/StartUpProblem";
 import { appAppearance, applyAppearance } from "./lib/appearance";
+import { warmHighlighting } from "./lib/highlight-warm-up";
 import { shortcutKeys, translator } from "./lib/i18n";
 import { desktopStartUpCommands, startUpState } from "./lib/start-up";
 import { createBackend, detectTransport } from "./lib/transport";
@@ -49,4 +50,6 @@ void Promise.all([createBackend(detectTransport()), startUpState(startUpCommands
       </Show>
     );
   }, root);
+  // After the first screen: the code blocks' grammars compiled while nothing else is happening.
+  warmHighlighting();
 });

@@ -112,6 +112,18 @@ export const Conversation: Component<{
     scroller.scrollTop = scroller.scrollHeight;
     lastScrollTop = scroller.scrollTop;
   };
+  // Each scroll repaints the whole view in software (the window without a GPU: following the
+  // bottom costs a streaming reply about a fifth of its frame, docs/benchmarks.md). What asks to
+  // follow within one task (a row measured, the total size, a notice) scrolls once, after it all.
+  let followQueued = false;
+  const followSoon = () => {
+    if (followQueued) return;
+    followQueued = true;
+    queueMicrotask(() => {
+      followQueued = false;
+      scrollToEnd();
+    });
+  };
   const jumpToNewest = () => {
     setPinned(true);
     scrollToEnd();
@@ -125,7 +137,7 @@ export const Conversation: Component<{
         readerGrowth = false;
         return;
       }
-      if (pinned()) queueMicrotask(scrollToEnd);
+      if (pinned()) followSoon();
     }),
   );
   createEffect(
@@ -133,7 +145,7 @@ export const Conversation: Component<{
       () => props.sessionId,
       () => {
         setPinned(true);
-        queueMicrotask(scrollToEnd);
+        followSoon();
       },
     ),
   );

@@ -50,7 +50,30 @@ const prose: Record<string, string> = {
   becomes: "Title\n===\n\nA paragraph\n---\n\n1\n2. two\n\n- item one\n- item two\n\n# Heading\n\n> quote words\n\n```js\nconst a = 1 < 2 && 3;\n```\n\nAfter the fence, plain words again.",
   entityAtEnd: "Ends in an entity &amp",
   preOpen: "An inline <pre> left open makes text raw: words & more <i>x</i> words\n\nnext para words",
+  // Open code blocks gaining code, where a later character changes how earlier code is coloured
+  // (a string or comment opened and closed, a docstring, a keyword completed) or is escaped.
+  code: "Intro\n\n```python\ndef f(x):\n    s = 'it''s a \"quote\" & <tag>'\n    # comment d1 d2\n    return \"\"\"doc\nstring\"\"\" + x if x else None\n```\n\n```rust\nfn main() { let s = \"a < b\"; /* c */ let r = 'x'; }\n```\n\n```\nplain <b> & 'q' d1 d2\n```\n\n    indented code & <i>\n    more\n\n```nosuchlanguage\nkept as 'typed' <x>\n",
+  shaped: Array.from({ length: 400 }, (_, index) => shapedWord(index)).join(""),
 };
+
+/** Word `index` of a reply shaped as the window bench's (tests/browser-e2e/scripted-provider.mjs). */
+function shapedWord(index: number): string {
+  const word = `d${String(index)} `;
+  const at = index % 250;
+  if (at === 59 || at === 109 || at === 249) return `${word}\n\n`;
+  if (at >= 110 && at < 160) {
+    const item = at - 110;
+    if (item % 10 === 0) return `- ${word}`;
+    return item === 49 ? `${word}\n\n` : item % 10 === 9 ? `${word}\n` : word;
+  }
+  if (at >= 160 && at < 210) {
+    const line = at - 160;
+    if (line === 0) return `\`\`\`python\n${word}`;
+    if (line === 49) return `${word}\n\`\`\`\n\n`;
+    return line % 10 === 9 ? `${word}\n` : word;
+  }
+  return word;
+}
 
 function undecoratedRender(source: string): string {
   const element = document.createElement("div");
@@ -125,9 +148,11 @@ describe("growingMarkdown's appended text", () => {
             element.innerHTML = blocks.map(sanitiseHtml).join("");
             continue;
           }
-          const paragraph = element.lastElementChild;
-          expect(paragraph?.nodeName).toBe("P");
-          paragraph?.append(document.createTextNode(appended.text));
+          const block = element.lastElementChild;
+          expect(block?.nodeName).toBe(appended.into === "paragraph" ? "P" : "PRE");
+          const into = appended.into === "paragraph" ? block : block?.querySelector(":scope > code");
+          expect(into).toBeTruthy();
+          into?.append(document.createTextNode(appended.text));
           expect(element.innerHTML, `${name} at ${String(end)}, seed ${String(seed)}`).toBe(undecoratedRender(prefix));
         }
       }
@@ -143,6 +168,9 @@ describe("growingMarkdown's appended text", () => {
     expect(appendedFor("Done.\n\nd0 d1", "Done.\n\nd0 d1 d2 <3 & \"4\" 'five' 中文🎉")).toBe(" d2 <3 & \"4\" 'five' 中文🎉");
     expect(appendedFor("a **b", "a **b c")).toBe(" c");
     expect(appendedFor("first line", "first line\nsecond")).toBe("\nsecond");
+    // An open code block gaining words and lines that highlight.js leaves uncoloured.
+    expect(appendedFor("```python\nd160 d161 ", "```python\nd160 d161 d162 \nd170 d171")).toBe("d162 \nd170 d171");
+    expect(appendedFor("```\nplain", "```\nplain 'text' & <b>")).toBe(" 'text' & <b>");
     // New structure: emphasis, code, a tag, an entity completed, a link, a hard break, a
     // heading (setext or ATX), a list, a new paragraph, a fence.
     for (const [before, after] of [
@@ -160,6 +188,12 @@ describe("growingMarkdown's appended text", () => {
       ["one", "one\n\ntwo"],
       ["``", "```"],
       ["see [x]", "see [x]\n\n[x]: https://example.com"],
+      // Code whose new characters are coloured, or colour what came before, or close the fence.
+      ["```python\nx = 1", "```python\nx = 1 + 'a'"],
+      ["```python\ns = 'ab", "```python\ns = 'abc'"],
+      ["```rust\nfn", "```rust\nfn main"],
+      ["```\na\n`", "```\na\n```"],
+      ["```python\na", "```rust\na b"],
     ]) {
       expect(appendedFor(before ?? "", after ?? ""), `${String(before)} → ${String(after)}`).toBeUndefined();
     }
@@ -331,6 +365,53 @@ describe("incrementalMarkdown", () => {
     renderer.render(`${words} **bold**`);
     expect(built).toBeGreaterThan(0);
     expect(element.innerHTML).toBe(fullRender(`${words} **bold**`));
+  });
+
+  it("keeps a list's finished items when a new item starts", () => {
+    const element = document.createElement("div");
+    const renderer = incrementalMarkdown(element, (block) => { decorateCodeBlocks(block, labels); });
+    renderer.render("Intro\n\n- d0 d1\n- d2 d3\n");
+    const list = element.querySelector("ul");
+    const items = Array.from(element.querySelectorAll("li"));
+    for (const source of ["Intro\n\n- d0 d1\n- d2 d3\n- d4", "Intro\n\n- d0 d1\n- d2 d3\n- d4 d5\n- d6"]) {
+      renderer.render(source);
+      expect(element.querySelector("ul")).toBe(list);
+      expect(Array.from(element.querySelectorAll("li")).slice(0, 2)).toEqual(items);
+      expect(element.innerHTML).toBe(fullRender(source));
+    }
+    // A blank line makes the list loose: every item's text moves into a paragraph, built again.
+    renderer.render("Intro\n\n- d0 d1\n- d2 d3\n- d4 d5\n- d6\n\n- d7");
+    expect(element.querySelector("li")).not.toBe(items[0]);
+    expect(element.innerHTML).toBe(fullRender("Intro\n\n- d0 d1\n- d2 d3\n- d4 d5\n- d6\n\n- d7"));
+  });
+
+  it("appends an open code block's new code as text, keeping its header and highlighting", () => {
+    const element = document.createElement("div");
+    let built = 0;
+    const renderer = incrementalMarkdown(element, (block) => {
+      built += 1;
+      decorateCodeBlocks(block, labels);
+    });
+    const words = Array.from({ length: 60 }, (_, index) => `d${String(index)} ${index % 10 === 9 ? "\n" : ""}`).join("");
+    const source = `Intro\n\n\`\`\`python\n${words}`;
+    const start = source.indexOf("d0") + 2;
+    renderer.render(source.slice(0, start));
+    const pre = element.querySelector("pre");
+    const header = element.querySelector(".code-header");
+    built = 0;
+    for (const end of randomCuts(source.length, 12, seededRandom(9)).filter((cut) => cut > start)) {
+      renderer.render(source.slice(0, end));
+      expect(element.innerHTML).toBe(fullRender(source.slice(0, end)));
+    }
+    // Every delta only added uncoloured code: not one block built, the same <pre> and header.
+    expect(built).toBe(0);
+    expect(element.querySelector("pre")).toBe(pre);
+    expect(element.querySelector(".code-header")).toBe(header);
+    // A keyword colours what it ends: the block is built again, and is what the full render shows.
+    renderer.render(`${source}return`);
+    expect(built).toBeGreaterThan(0);
+    expect(element.querySelector(".hljs-keyword")?.textContent).toBe("return");
+    expect(element.innerHTML).toBe(fullRender(`${source}return`));
   });
 
   it("never lets a tag split across blocks or deltas reach the page unsanitised", () => {

@@ -3,10 +3,11 @@
 // deltas/s); here the finished blocks (a closed paragraph, list, code block) keep their nodes and
 // only the blocks whose HTML changed — in practice the last, open one — are replaced.
 //
-// The open block is, most of the time, a paragraph gaining words. When the lexer's tokens say
-// that is all that happened (markdown.ts, `growingMarkdown`), the words are appended to the
-// paragraph as text, with no render, sanitising or parse of the block: the cost of a frame no
-// longer grows with the paragraph (one 2,500-word paragraph spent ~9 ms a frame rebuilding it).
+// The open block is, most of the time, a paragraph gaining words, or a code block gaining code.
+// When the lexer's tokens say that is all that happened (markdown.ts, `growingMarkdown`), the
+// words are appended to the paragraph (or the `<code>`) as text, with no render, sanitising or
+// parse of the block: the cost of a frame no longer grows with the block (one 2,500-word
+// paragraph spent ~9 ms a frame rebuilding it).
 //
 // Safety: each block's HTML is sanitised on its own and parsed on its own into a detached
 // element, so a tag cannot start in one block and end in the next: nothing reaches the document
@@ -41,19 +42,19 @@ export function incrementalMarkdown(container: HTMLElement, decorate: (block: HT
       const { blocks, appended } = markdownBlocks(source);
       const open = rendered.at(-1);
       const grown = blocks.at(-1);
-      // Only plain text added at the end of the open paragraph: append it, as text.
+      // Only plain text added at the end of the open paragraph or code block: append it, as text.
       if (appended !== undefined && open !== undefined && grown !== undefined && rendered.length === blocks.length && open.html === appended.to) {
-        const paragraph = open.nodes[0];
-        if (paragraph?.nodeType === Node.ELEMENT_NODE && paragraph.nodeName === "P") {
-          appendText(paragraph as Element, appended.text);
+        const element = appendedInto(open.nodes, appended.into);
+        if (element !== undefined) {
+          appendText(element, appended.text);
           open.html = grown;
           return;
         }
       }
       let same = 0;
       while (same < blocks.length && same < rendered.length && rendered[same]?.html === blocks[same]) same += 1;
-      // The open block, grown (a list item gaining words): its nodes stay and only their text
-      // changes, when the new render has the same elements.
+      // The open block, grown (a list item gaining words, a new item): its nodes stay, their text
+      // changes and new nodes are added after them, when the new render has the same elements.
       if (open !== undefined && grown !== undefined && same === blocks.length - 1 && same === rendered.length - 1) {
         const holder = build(container, grown, decorate);
         if (updateText(open.nodes, Array.from(holder.childNodes))) {
@@ -86,6 +87,20 @@ function build(container: HTMLElement, html: string, decorate: (block: HTMLEleme
   return holder;
 }
 
+/**
+ * The element a block's appended text goes at the end of: its paragraph, or the `<code>` of its
+ * `<pre>` (after the header decorate put before it). Undefined when the nodes are not that shape.
+ */
+function appendedInto(nodes: readonly ChildNode[], into: "paragraph" | "code"): Element | undefined {
+  if (into === "paragraph") {
+    const paragraph = nodes[0];
+    return paragraph?.nodeType === Node.ELEMENT_NODE && paragraph.nodeName === "P" ? (paragraph as Element) : undefined;
+  }
+  const pre = nodes.find((node) => node.nodeName === "PRE");
+  const code = pre?.lastChild;
+  return pre?.childNodes.length === 1 && code?.nodeName === "CODE" ? (code as Element) : undefined;
+}
+
 /** Adds `text` at the end of `element`: to its last text node, so the engine sees one text grow. */
 function appendText(element: Element, text: string): void {
   const last = element.lastChild;
@@ -94,19 +109,29 @@ function appendText(element: Element, text: string): void {
 }
 
 /**
- * Makes `current` show what `next` shows by changing only text, when both are the same elements
- * with the same attributes in the same places; returns false (and changes nothing) otherwise. A
- * text that only grew is appended to, so the engine sees an append, not a new text.
+ * Makes `current` show what `next` shows by changing only text and adding items at the end of a
+ * list, when `next` is `current` with the same elements, with the same attributes, in the same
+ * places, and maybe more items after a list's last (an item started); returns false (and changes
+ * nothing) otherwise. A text that only grew is appended to, so the engine sees an append, not a
+ * new text; the finished items of a list keep their nodes when an item starts. Any other new
+ * element (emphasis in the open paragraph) builds the block again.
  */
 function updateText(current: readonly ChildNode[], next: readonly ChildNode[]): boolean {
   const changes: (() => void)[] = [];
-  if (!collectTextChanges(current, next, changes)) return false;
+  if (!collectTextChanges(current, next, changes, undefined)) return false;
   for (const change of changes) change();
   return true;
 }
 
-function collectTextChanges(current: readonly ChildNode[], next: readonly ChildNode[], changes: (() => void)[]): boolean {
-  if (current.length !== next.length) return false;
+/** `parent`: the element holding `current`; none at the top level, whose nodes the caller keeps track of. */
+function collectTextChanges(current: readonly ChildNode[], next: readonly ChildNode[], changes: (() => void)[], parent: Element | undefined): boolean {
+  const list = parent?.nodeName === "UL" || parent?.nodeName === "OL";
+  if (current.length > next.length || (!list && current.length !== next.length)) return false;
+  if (parent !== undefined && next.length > current.length) {
+    // Moved from the detached, sanitised block they were parsed into.
+    const added = next.slice(current.length);
+    changes.push(() => { parent.append(...added); });
+  }
   for (let index = 0; index < current.length; index += 1) {
     const before = current[index];
     const after = next[index];
@@ -121,7 +146,7 @@ function collectTextChanges(current: readonly ChildNode[], next: readonly ChildN
       continue;
     }
     if (before.nodeType !== Node.ELEMENT_NODE || !sameAttributes(before as Element, after as Element)) return false;
-    if (!collectTextChanges(Array.from(before.childNodes), Array.from(after.childNodes), changes)) return false;
+    if (!collectTextChanges(Array.from(before.childNodes), Array.from(after.childNodes), changes, before as Element)) return false;
   }
   return true;
 }

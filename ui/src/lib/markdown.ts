@@ -161,15 +161,17 @@ export interface GrownMarkdown {
   blocks: string[];
   /**
    * Set when the only change since the last call is plain text added at the end of the last
-   * block, a paragraph (see `appendedPlainText`): what to append to that paragraph's element, as
-   * text, to show this version.
+   * block, a paragraph or a code block (see `appendedPlainText`): what to append to that block's
+   * element, as text, to show this version.
    */
   appended: AppendedText | undefined;
 }
 
 export interface AppendedText {
-  /** The last block's HTML at the last call: the paragraph this text goes at the end of. */
+  /** The last block's HTML at the last call: the block this text goes at the end of. */
   to: string;
+  /** Where in that block: the end of its `<p>`, or of the `<code>` in its `<pre>`. */
+  into: "paragraph" | "code";
   /** The characters the page shows for the added HTML (it holds no tag, only `&lt;`-like escapes). */
   text: string;
 }
@@ -217,9 +219,8 @@ interface RenderedBlock {
   tokens: readonly Token[];
 }
 
-const paragraphEnd = "</p>\n";
-/** HTML that is only characters: no tag, and no `&` but the escapes marked writes for `<>"'&`. */
-const plainHtml = /^(?:[^<>&]|&(?:lt|gt|quot|#39|amp);)*$/;
+/** HTML that is only characters: no tag, and no `&` but the escapes marked and highlight.js write for `<>"'&`. */
+const plainHtml = /^(?:[^<>&]|&(?:lt|gt|quot|#39|#x27|amp);)*$/;
 /** A control character but a newline or a tab: the HTML parser drops or changes some of them. */
 const controlCharacter = /(?![\n\t])\p{Cc}/u;
 /**
@@ -232,21 +233,51 @@ const unfinishedAtEnd = /&[#0-9A-Za-z]*$|<[^>]*$|[\uD800-\uDBFF]$/;
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
- * The text to append to the last block's paragraph to go from `before` to `after`, when that is
- * the whole change; undefined otherwise (the caller renders the block again). Decided from the
- * lexer's tokens: the last block is a paragraph in both, the blocks before it are unchanged, and
- * the paragraph's inline tokens are the same but for its last one, plain text in both, which grew
- * (new emphasis, code, a link, a line break, an escape, or the paragraph turning into a heading or
- * a list each show as a token of another type or count). The HTML then says exactly what was
- * added: it must be the old paragraph's HTML with characters inserted before `</p>`, and those
- * characters must be text with no markup (they are appended as a text node, never parsed).
+ * The text to append to the last block to go from `before` to `after`, when that is the whole
+ * change; undefined otherwise (the caller renders the block again). Decided from the lexer's
+ * tokens: the blocks before the last are unchanged, and the last block is, in both, either
+ * - a paragraph whose inline tokens are the same but for its last one, plain text in both, which
+ *   grew (new emphasis, code, a link, a line break, an escape, or the paragraph turning into a
+ *   heading or a list each show as a token of another type or count); or
+ * - a code block in the same language whose code grew (an open fence gaining lines).
+ * The HTML then says exactly what was added: it must be the old block's HTML with characters
+ * inserted before its closing tags, and those characters must be text with no markup (they are
+ * appended as a text node, never parsed). For code this also holds the highlighting to it: a
+ * word that changes how earlier code is coloured (a string closed, a comment opened) changes
+ * the old HTML, so the block is rendered again.
  */
 function appendedPlainText(before: readonly RenderedBlock[], after: readonly RenderedBlock[]): AppendedText | undefined {
   const last = after.length - 1;
   if (last < 0 || before.length !== after.length) return undefined;
   for (let index = 0; index < last; index += 1) if (before[index]?.html !== after[index]?.html) return undefined;
-  const was = onlyParagraph(before[last]?.tokens);
-  const now = onlyParagraph(after[last]?.tokens);
+  const growth = paragraphGrowth(before[last]?.tokens, after[last]?.tokens) ?? codeGrowth(before[last]?.tokens, after[last]?.tokens);
+  if (growth === undefined) return undefined;
+  const beforeHtml = before[last]?.html ?? "";
+  const afterHtml = after[last]?.html ?? "";
+  if (!beforeHtml.endsWith(growth.end) || !afterHtml.endsWith(growth.end)) return undefined;
+  const kept = beforeHtml.slice(0, -growth.end.length);
+  if (afterHtml.length <= beforeHtml.length || !afterHtml.startsWith(kept)) return undefined;
+  const added = afterHtml.slice(kept.length, -growth.end.length);
+  if (!plainHtml.test(added) || controlCharacter.test(added) || loneSurrogate.test(added) || unfinishedAtEnd.test(kept)) return undefined;
+  const text = added.replace(/&(lt|gt|quot|#39|#x27|amp);/g, (_, name: string) => escapes[name] ?? "");
+  // The characters shown are the ones the token gained: nothing else moved.
+  if (text !== growth.text) return undefined;
+  return { to: beforeHtml, text, into: growth.into };
+}
+
+/** What a last block that only grew gained, by its tokens, and how its HTML ends. */
+interface Growth {
+  /** The characters the block's token gained. */
+  text: string;
+  /** The closing tags its HTML ends with, which the added characters come before. */
+  end: string;
+  into: AppendedText["into"];
+}
+
+/** A paragraph whose last inline token, plain text, grew and nothing else changed. */
+function paragraphGrowth(before: readonly Token[] | undefined, after: readonly Token[] | undefined): Growth | undefined {
+  const was = onlyToken<Tokens.Paragraph>(before, "paragraph");
+  const now = onlyToken<Tokens.Paragraph>(after, "paragraph");
   if (was === undefined || now === undefined || was.tokens.length !== now.tokens.length) return undefined;
   const end = now.tokens.length - 1;
   for (let index = 0; index < end; index += 1) {
@@ -258,29 +289,29 @@ function appendedPlainText(before: readonly RenderedBlock[], after: readonly Ren
   const grown = plainText(now.tokens[end]);
   if (grownFrom === undefined || grown === undefined) return undefined;
   if (grownFrom.escaped !== grown.escaped || !grown.text.startsWith(grownFrom.text)) return undefined;
-  const beforeHtml = before[last]?.html ?? "";
-  const afterHtml = after[last]?.html ?? "";
-  if (!beforeHtml.endsWith(paragraphEnd) || !afterHtml.endsWith(paragraphEnd)) return undefined;
-  const kept = beforeHtml.slice(0, -paragraphEnd.length);
-  if (afterHtml.length <= beforeHtml.length || !afterHtml.startsWith(kept)) return undefined;
-  const added = afterHtml.slice(kept.length, -paragraphEnd.length);
-  if (!plainHtml.test(added) || controlCharacter.test(added) || loneSurrogate.test(added) || unfinishedAtEnd.test(kept)) return undefined;
-  const text = added.replace(/&(lt|gt|quot|#39|amp);/g, (_, name: string) => escapes[name] ?? "");
-  // The characters shown are the ones the token gained: nothing else moved.
-  if (text !== grown.text.slice(grownFrom.text.length)) return undefined;
-  return { to: beforeHtml, text };
+  return { text: grown.text.slice(grownFrom.text.length), end: "</p>\n", into: "paragraph" };
 }
 
-const escapes: Record<string, string> = { lt: "<", gt: ">", quot: '"', "#39": "'", amp: "&" };
+/** A code block whose code grew, in the same language and of the same kind (fenced or indented). */
+function codeGrowth(before: readonly Token[] | undefined, after: readonly Token[] | undefined): Growth | undefined {
+  const was = onlyToken<Tokens.Code>(before, "code");
+  const now = onlyToken<Tokens.Code>(after, "code");
+  if (was === undefined || now === undefined || was.lang !== now.lang || was.codeBlockStyle !== now.codeBlockStyle) return undefined;
+  if (!now.text.startsWith(was.text)) return undefined;
+  return { text: now.text.slice(was.text.length), end: "</code></pre>\n", into: "code" };
+}
+
+// marked escapes a quote as `&#39;`, highlight.js as `&#x27;`.
+const escapes: Record<string, string> = { lt: "<", gt: ">", quot: '"', "#39": "'", "#x27": "'", amp: "&" };
 
 /** An inline text token: characters, with no tokens inside. */
 function plainText(token: Token | undefined): Tokens.Text | undefined {
   return token?.type === "text" && !("tokens" in token) ? (token as Tokens.Text) : undefined;
 }
 
-function onlyParagraph(tokens: readonly Token[] | undefined): Tokens.Paragraph | undefined {
+function onlyToken<T extends Token>(tokens: readonly Token[] | undefined, type: T["type"]): T | undefined {
   const token = tokens?.length === 1 ? tokens[0] : undefined;
-  return token?.type === "paragraph" ? (token as Tokens.Paragraph) : undefined;
+  return token?.type === type ? (token as T) : undefined;
 }
 
 /** How many of `tokens` (from the front) a longer text is sure to lex the same way: all but the last two blocks. */
