@@ -1,14 +1,15 @@
 //! Load across two servers on one PostgreSQL database (issue 16): two `dossier-server`
-//! processes (the executable Cargo built with this bench, so the bench's profile) on a database
-//! of their own, and concurrent clients, half on each server, each with one keep-alive HTTP
-//! connection and a session of its own, sending `noReply` prompts to that session and listing
-//! sessions in turn for a fixed time. Prints throughput, p50/p99 per request kind and server,
-//! and the errors; asserts nothing (targets: no errors, p99 under 50 ms).
+//! processes on a database of their own, and concurrent clients, half on each server, each with
+//! one keep-alive HTTP connection and a session of its own, sending `noReply` prompts to that
+//! session and listing sessions in turn for a fixed time. Prints throughput, p50/p99 per request
+//! kind and server, and the errors; asserts nothing (targets: no errors, p99 under 50 ms).
 //!
 //! Run with `cargo bench -p dossier-server --bench two_servers`; knobs:
-//! `DOSSIER_BENCH_CLIENTS` (50), `DOSSIER_BENCH_SECONDS` (60). PostgreSQL is the server
-//! `scripts/postgres-for-tests.sh start` runs (reused when running), or the admin URL in
-//! `DOSSIER_TEST_POSTGRES_URL`; the bench creates its database there and drops it at the end.
+//! `DOSSIER_BENCH_CLIENTS` (50), `DOSSIER_BENCH_SECONDS` (60), and `DOSSIER_BENCH_SERVER`, the
+//! `dossier-server` executable to run (default: the one Cargo built beside this bench, in the
+//! bench's profile). PostgreSQL is the server `scripts/postgres-for-tests.sh start` runs (reused
+//! when running), or the admin URL in `DOSSIER_TEST_POSTGRES_URL`; the bench creates its
+//! database there and drops it at the end.
 
 // A benchmark is a test harness: a failed unwrap is its error report.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -96,12 +97,19 @@ fn url_of(admin: &str, name: &str) -> String {
     url.to_string()
 }
 
+/// The `dossier-server` to run: `DOSSIER_BENCH_SERVER` (e.g. an optimised build), else the one
+/// Cargo built beside this bench, in the bench's own profile.
+fn server_executable() -> String {
+    std::env::var("DOSSIER_BENCH_SERVER")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_dossier-server").to_string())
+}
+
 /// Starts one server on `database_url` with a folder of its own, and returns it with the base
 /// URL from the one line it prints once it answers.
 async fn start_server(folder: &std::path::Path, database_url: &str) -> (Child, String) {
     std::fs::create_dir_all(folder).unwrap();
     std::fs::write(folder.join("dossier.json"), CONFIG).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dossier-server"))
+    let mut child = Command::new(server_executable())
         .args(["--hostname", "127.0.0.1", "--port", "0"])
         .env("DOSSIER_DATA_DIR", folder.join("data"))
         .env("DOSSIER_CONFIG", folder.join("dossier.json"))
@@ -258,7 +266,7 @@ async fn main() {
         "dossier-server load: {clients} clients across {SERVERS} servers ({}) on one PostgreSQL \
          database, {seconds} s; server executable {}",
         bases.join(", "),
-        env!("CARGO_BIN_EXE_dossier-server")
+        server_executable()
     );
 
     let started = Instant::now();
