@@ -688,6 +688,26 @@ impl Ledger {
         permission_request::pending(&self.parts.permission_requests)
     }
 
+    /// `reply_permission` for a question a reply in `session_id` asked, on whichever server
+    /// runs it: on a database several servers share, a question another server's reply asked
+    /// is answered there.
+    pub async fn reply_permission_on_any_server(
+        &self,
+        session_id: &str,
+        request_id: &str,
+        reply: PermissionReply,
+    ) -> Result<(), LedgerError> {
+        match self.reply_permission(request_id, reply).await {
+            Err(LedgerError::PermissionRequestNotFound(id))
+                if crate::reply::reply_lease::held_elsewhere(self.store(), session_id).await? =>
+            {
+                tracing::debug!(request = %id, "sent to the server replying in the session");
+                self.store().send_permission_answer(&id, reply).await
+            }
+            outcome => outcome,
+        }
+    }
+
     /// Answers a pending request; the waiting tool call continues (or is refused).
     pub async fn reply_permission(
         &self,

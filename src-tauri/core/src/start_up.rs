@@ -253,6 +253,16 @@ pub async fn open(options: LedgerOptions) -> Result<Ledger, LedgerError> {
                 }
             });
         }
+        // An answer given on another server to a question one of this server's replies asked.
+        if let Some(answers) = store.permission_answers() {
+            tokio::spawn(
+                crate::reply::permission_request::take_answers_from_other_servers(
+                    store.clone(),
+                    permission_requests.clone(),
+                    answers,
+                ),
+            );
+        }
     } else {
         tracing::info!(
             "another Dossier process uses this data folder: its open replies are left alone"

@@ -239,6 +239,29 @@ impl Store {
         }
     }
 
+    /// Sends the answer to permission question `request_id` to the other servers on the
+    /// database (the one that asked takes it). Nothing to send on SQLite.
+    pub async fn send_permission_answer(
+        &self,
+        request_id: &str,
+        reply: crate::wire::permission::PermissionReply,
+    ) -> Result<(), LedgerError> {
+        match (&self.pool, self.shared()) {
+            (Pool::Postgres(pool), Some(_)) => {
+                let answer = serde_json::json!({"requestID": request_id, "reply": reply});
+                postgres::event_relay::EventRelay::ask_to_answer(pool, &answer.to_string()).await
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Answers to permission questions given on other servers (`{"requestID", "reply"}`); none
+    /// on SQLite.
+    pub fn permission_answers(&self) -> Option<tokio::sync::broadcast::Receiver<String>> {
+        self.shared()
+            .map(|shared| shared.relay.permission_answers())
+    }
+
     /// The sessions other servers asked this one to stop replying in; none on SQLite.
     pub fn abort_requests(&self) -> Option<tokio::sync::broadcast::Receiver<String>> {
         self.shared().map(|shared| shared.relay.abort_requests())

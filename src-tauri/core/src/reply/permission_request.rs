@@ -86,3 +86,47 @@ pub async fn answer(
     }
     Ok(())
 }
+
+/// Answers given on other servers sharing the database (`Store::send_permission_answer`) to
+/// questions this server's replies asked; questions asked elsewhere are left to their server.
+/// Ends when the store closes.
+pub async fn take_answers_from_other_servers(
+    store: Store,
+    requests: std::sync::Arc<PermissionRequests>,
+    mut answers: tokio::sync::broadcast::Receiver<String>,
+) {
+    loop {
+        let received = tokio::select! {
+            received = answers.recv() => received,
+            // The store's own clone here keeps the sender alive: look for its closing instead.
+            () = tokio::time::sleep(std::time::Duration::from_secs(5)) => {
+                if store.pool.is_closed() {
+                    return;
+                }
+                continue;
+            }
+        };
+        let answer = match received {
+            Ok(answer) => answer,
+            Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+            Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+        };
+        let Ok(answer) = serde_json::from_str::<serde_json::Value>(&answer) else {
+            continue;
+        };
+        let (Some(request_id), Ok(reply)) = (
+            answer["requestID"].as_str(),
+            serde_json::from_value::<PermissionReply>(answer["reply"].clone()),
+        ) else {
+            continue;
+        };
+        match self::answer(&store, &requests, request_id, reply).await {
+            Ok(()) => tracing::info!(request = request_id, "answered on another server"),
+            // Asked by another server: its answer is for that one.
+            Err(LedgerError::PermissionRequestNotFound(_)) => {}
+            Err(error) => {
+                tracing::warn!(%error, request = request_id, "an answer from another server failed")
+            }
+        }
+    }
+}

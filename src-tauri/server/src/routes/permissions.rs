@@ -21,12 +21,12 @@ pub struct ReplyBody {
 
 pub async fn reply(
     State(ledger): State<Ledger>,
-    Path((_session_id, permission_id)): Path<(String, String)>,
+    Path((session_id, permission_id)): Path<(String, String)>,
     body: JsonBody,
 ) -> ServerResult<Json<bool>> {
     let body: ReplyBody = body.parse_or_default()?;
     ledger
-        .reply_permission(&permission_id, body.response)
+        .reply_permission_on_any_server(&session_id, &permission_id, body.response)
         .await?;
     Ok(Json(true))
 }

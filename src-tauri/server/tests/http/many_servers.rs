@@ -38,6 +38,11 @@ struct SlowProvider {
 
 impl SlowProvider {
     async fn start(words: usize, pause: Duration) -> Self {
+        Self::start_reading_first(words, pause, None).await
+    }
+
+    /// The same, but its first reply asks to read `path` (a tool call) instead of answering.
+    async fn start_reading_first(words: usize, pause: Duration, path: Option<String>) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
         let requests = Arc::new(AtomicUsize::new(0));
@@ -48,14 +53,32 @@ impl SlowProvider {
                     return;
                 };
                 let counted = counted.clone();
+                let path = path.clone();
                 tokio::spawn(async move {
                     let body = read_request(&mut stream).await;
                     let is_title = body.contains("Generate a title for this conversation");
+                    let mut number = 0;
                     if !is_title {
-                        counted.fetch_add(1, Ordering::SeqCst);
+                        number = counted.fetch_add(1, Ordering::SeqCst) + 1;
                     }
                     let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\nconnection: close\r\n\r\n";
                     if stream.write_all(head.as_bytes()).await.is_err() {
+                        return;
+                    }
+                    if let (1, Some(path)) = (number, &path) {
+                        let arguments = json!({"filePath": path}).to_string();
+                        let call = json!({"id": "chatcmpl-1", "object": "chat.completion.chunk", "model": "slow-model",
+                            "choices": [{"index": 0, "delta": {"role": "assistant", "tool_calls": [{"index": 0, "id": "call_1", "type": "function",
+                                "function": {"name": "read", "arguments": arguments}}]}, "finish_reason": null}]});
+                        let finish = json!({"id": "chatcmpl-1", "object": "chat.completion.chunk", "model": "slow-model",
+                            "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]});
+                        let _ = stream
+                            .write_all(
+                                format!("data: {call}\n\ndata: {finish}\n\ndata: [DONE]\n\n")
+                                    .as_bytes(),
+                            )
+                            .await;
+                        let _ = stream.shutdown().await;
                         return;
                     }
                     let (count, wait) = if is_title {
@@ -482,6 +505,107 @@ async fn stop_sent_to_another_server_stops_the_reply() {
         |frame| frame.kind() == "session.idle",
     )
     .await;
+
+    kill(&mut first);
+    kill(&mut second);
+    cluster.finish().await;
+}
+
+#[tokio::test]
+async fn a_question_asked_on_one_server_is_answered_through_the_other() {
+    if skipped("a_question_asked_on_one_server_is_answered_through_the_other") {
+        return;
+    }
+    let secrets = tempfile::tempdir().unwrap();
+    let path = secrets.path().join("secrets.env");
+    std::fs::write(&path, "KEY=1\n").unwrap();
+    let provider =
+        SlowProvider::start_reading_first(3, Duration::ZERO, Some(path.display().to_string()))
+            .await;
+    let mut cluster = Cluster::new(provider.config()).await;
+    let (mut first, first_url) = cluster.start_server().await;
+    let (mut second, second_url) = cluster.start_server().await;
+    let session = post(
+        &first_url,
+        "/session",
+        json!({"directory": secrets.path().display().to_string()}),
+    )
+    .await
+    .json::<Value>()
+    .await
+    .unwrap();
+    let id = session["id"].as_str().unwrap().to_string();
+    let mut watching = events(&second_url, None).await;
+    let prompt = {
+        let (url, id) = (first_url.clone(), id.clone());
+        tokio::spawn(async move {
+            post(
+                &url,
+                &format!("/session/{id}/message"),
+                json!({"parts": [{"type": "text", "text": "read my secrets"}]}),
+            )
+            .await
+        })
+    };
+    // The first server's reply asks (reading a `.env` file asks by default); the question
+    // reaches the second server's clients, and each answer is given there.
+    let mut answered = 0;
+    loop {
+        let frame = until(
+            &mut watching,
+            Duration::from_secs(20),
+            "a question or the end",
+            |frame| frame.kind() == "permission.asked" || frame.kind() == "session.idle",
+        )
+        .await;
+        if frame.kind() == "session.idle" {
+            break;
+        }
+        let request = frame.data["properties"]["id"].as_str().unwrap().to_string();
+        let answer = post(
+            &second_url,
+            &format!("/session/{id}/permissions/{request}"),
+            json!({"response": "once"}),
+        )
+        .await;
+        assert_eq!(answer.status(), 200, "{:?}", answer.text().await);
+        answered += 1;
+        assert!(answered <= 3, "asked again and again");
+    }
+    assert!(answered >= 1, "no question was asked");
+    let reply: Value = tokio::time::timeout(Duration::from_secs(10), prompt)
+        .await
+        .expect("the reply did not finish")
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert!(reply["info"]["error"].is_null(), "{reply}");
+    let messages = get(&second_url, &format!("/session/{id}/message")).await;
+    let tool = messages
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|message| message["parts"].as_array().unwrap().iter())
+        .find(|part| part["type"] == "tool")
+        .cloned()
+        .expect("the read call");
+    assert_eq!(tool["state"]["status"], "completed", "{tool}");
+    assert!(
+        tool["state"]["output"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("KEY=1"),
+        "{tool}"
+    );
+    // An answer to a question nobody asked is still refused.
+    let unknown = post(
+        &second_url,
+        &format!("/session/{id}/permissions/per_nobody_asked"),
+        json!({"response": "once"}),
+    )
+    .await;
+    assert_eq!(unknown.status(), 404);
 
     kill(&mut first);
     kill(&mut second);

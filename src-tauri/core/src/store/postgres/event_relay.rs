@@ -26,6 +26,9 @@ const CHANNEL: &str = "dossier_events";
 /// Where "stop the reply in this session" goes to whichever server is replying there; the
 /// payload is the session's id.
 const ABORT_CHANNEL: &str = "dossier_abort";
+/// Where an answer to a permission question goes to whichever server asked it; the payload is
+/// `{"requestID": …, "reply": …}`.
+const PERMISSION_CHANNEL: &str = "dossier_permission";
 /// The advisory lock writers hold while inserting events: any number, the same in every server.
 const WRITE_LOCK: i64 = 0x646f_7373_6965_7201;
 /// Events per insert and per read.
@@ -47,6 +50,8 @@ pub(crate) struct EventRelay {
     tasks: Mutex<Vec<JoinHandle<()>>>,
     /// Sessions whose reply another server was asked to stop (`ask_to_abort`).
     aborts: tokio::sync::broadcast::Sender<String>,
+    /// Answers to permission questions given on another server (`ask_to_answer`).
+    answers: tokio::sync::broadcast::Sender<String>,
 }
 
 impl EventRelay {
@@ -63,10 +68,11 @@ impl EventRelay {
             .map_err(from_postgres)?;
         // Listening before the tail is read: whatever commits after it wakes the reader.
         listener
-            .listen_all([CHANNEL, ABORT_CHANNEL])
+            .listen_all([CHANNEL, ABORT_CHANNEL, PERMISSION_CHANNEL])
             .await
             .map_err(from_postgres)?;
         let (aborts, _) = tokio::sync::broadcast::channel(64);
+        let (answers, _) = tokio::sync::broadcast::channel(64);
         let last = load_tail(&pool, &bus).await?;
         let (stop, stopped) = watch::channel(false);
         let written = Arc::new(Notify::new());
@@ -85,6 +91,7 @@ impl EventRelay {
                     bus,
                     origin,
                     aborts: aborts.clone(),
+                    answers: answers.clone(),
                 },
                 listener,
                 written,
@@ -97,6 +104,7 @@ impl EventRelay {
             stop,
             tasks: Mutex::new(tasks),
             aborts,
+            answers,
         })
     }
 
@@ -109,6 +117,23 @@ impl EventRelay {
             .await
             .map_err(from_postgres)?;
         Ok(())
+    }
+
+    /// Sends an answer to a permission question to every server; the one that asked it takes
+    /// it. `answer` is `{"requestID": …, "reply": …}`.
+    pub(crate) async fn ask_to_answer(pool: &PgPool, answer: &str) -> Result<(), LedgerError> {
+        sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(PERMISSION_CHANNEL)
+            .bind(answer)
+            .execute(pool)
+            .await
+            .map_err(from_postgres)?;
+        Ok(())
+    }
+
+    /// Answers to permission questions given on other servers, as `ask_to_answer` sent them.
+    pub(crate) fn permission_answers(&self) -> tokio::sync::broadcast::Receiver<String> {
+        self.answers.subscribe()
     }
 
     /// The sessions other servers asked this one to stop replying in.
@@ -278,6 +303,7 @@ struct Reader {
     /// This server's name: its own events, counted for `EventBus::delivered`.
     origin: String,
     aborts: tokio::sync::broadcast::Sender<String>,
+    answers: tokio::sync::broadcast::Sender<String>,
 }
 
 async fn read_events(
@@ -313,6 +339,11 @@ async fn read_events(
         }
         tokio::select! {
             notification = listener.recv() => match notification {
+                Ok(notification) if notification.channel() == PERMISSION_CHANNEL => {
+                    if reader.answers.send(notification.payload().to_string()).is_err() {
+                        tracing::debug!("a permission answer with nobody to act on it");
+                    }
+                }
                 Ok(notification) if notification.channel() == ABORT_CHANNEL => {
                     if reader.aborts.send(notification.payload().to_string()).is_err() {
                         tracing::debug!("an abort request with nobody to act on it");
