@@ -193,6 +193,56 @@ impl Cluster {
     }
 }
 
+/// Two servers on one database, a session made through the first (with `session` as its body),
+/// and an event stream on the second.
+struct TwoServers {
+    cluster: Cluster,
+    first: Child,
+    first_url: String,
+    second: Child,
+    second_url: String,
+    session_id: String,
+    watching: EventReader,
+}
+
+impl TwoServers {
+    async fn start(provider: &SlowProvider, session: Value) -> Self {
+        let mut cluster = Cluster::new(provider.config()).await;
+        let (first, first_url) = cluster.start_server().await;
+        let (second, second_url) = cluster.start_server().await;
+        let session = post(&first_url, "/session", session)
+            .await
+            .json::<Value>()
+            .await
+            .unwrap();
+        let session_id = session["id"].as_str().unwrap().to_string();
+        let watching = events(&second_url, None).await;
+        Self {
+            cluster,
+            first,
+            first_url,
+            second,
+            second_url,
+            session_id,
+            watching,
+        }
+    }
+
+    /// Sends `text` (with a reply) through the first server, without waiting for the answer.
+    fn prompt_first(&self, text: &str) -> tokio::task::JoinHandle<reqwest::Response> {
+        let url = format!("{}/session/{}/message", self.first_url, self.session_id);
+        let body = json!({"parts": [{"type": "text", "text": text}]});
+        tokio::spawn(async move { http_client().post(url).json(&body).send().await.unwrap() })
+    }
+
+    async fn finish(mut self) {
+        // Either may have been killed by the test already.
+        let _ = self.first.start_kill();
+        let _ = self.second.start_kill();
+        self.cluster.finish().await;
+    }
+}
+
 async fn get(base: &str, path: &str) -> Value {
     let response = http_client()
         .get(format!("{base}{path}"))
@@ -350,30 +400,15 @@ async fn a_session_replies_on_one_server_at_a_time() {
         return;
     }
     let provider = SlowProvider::start(20, Duration::from_millis(100)).await;
-    let mut cluster = Cluster::new(provider.config()).await;
-    let (mut first, first_url) = cluster.start_server().await;
-    let (mut second, second_url) = cluster.start_server().await;
-    let session = post(&first_url, "/session", json!({}))
-        .await
-        .json::<Value>()
-        .await
-        .unwrap();
-    let id = session["id"].as_str().unwrap().to_string();
-    let mut watching = events(&second_url, None).await;
-
-    let first_prompt = {
-        let (url, id) = (first_url.clone(), id.clone());
-        tokio::spawn(async move {
-            post(
-                &url,
-                &format!("/session/{id}/message"),
-                json!({"parts": [{"type": "text", "text": "first question"}]}),
-            )
-            .await
-        })
-    };
+    let mut servers = TwoServers::start(&provider, json!({})).await;
+    let (first_url, second_url, id) = (
+        servers.first_url.clone(),
+        servers.second_url.clone(),
+        servers.session_id.clone(),
+    );
+    let first_prompt = servers.prompt_first("first question");
     until(
-        &mut watching,
+        &mut servers.watching,
         Duration::from_secs(20),
         "the first reply streaming",
         |frame| {
@@ -445,9 +480,7 @@ async fn a_session_replies_on_one_server_at_a_time() {
     }
     assert_eq!(provider.requests.load(Ordering::SeqCst), 2);
 
-    kill(&mut first);
-    kill(&mut second);
-    cluster.finish().await;
+    servers.finish().await;
 }
 
 #[tokio::test]
@@ -456,29 +489,11 @@ async fn stop_sent_to_another_server_stops_the_reply() {
         return;
     }
     let provider = SlowProvider::start(400, Duration::from_millis(50)).await;
-    let mut cluster = Cluster::new(provider.config()).await;
-    let (mut first, first_url) = cluster.start_server().await;
-    let (mut second, second_url) = cluster.start_server().await;
-    let session = post(&first_url, "/session", json!({}))
-        .await
-        .json::<Value>()
-        .await
-        .unwrap();
-    let id = session["id"].as_str().unwrap().to_string();
-    let mut watching = events(&second_url, None).await;
-    let prompt = {
-        let (url, id) = (first_url.clone(), id.clone());
-        tokio::spawn(async move {
-            post(
-                &url,
-                &format!("/session/{id}/message"),
-                json!({"parts": [{"type": "text", "text": "go on and on"}]}),
-            )
-            .await
-        })
-    };
+    let mut servers = TwoServers::start(&provider, json!({})).await;
+    let (second_url, id) = (servers.second_url.clone(), servers.session_id.clone());
+    let prompt = servers.prompt_first("go on and on");
     until(
-        &mut watching,
+        &mut servers.watching,
         Duration::from_secs(20),
         "the reply streaming",
         |frame| frame.kind() == "message.part.delta",
@@ -499,16 +514,14 @@ async fn stop_sent_to_another_server_stops_the_reply() {
     );
     assert!(!text_of(&answer).contains("word399"), "it ran to the end");
     until(
-        &mut watching,
+        &mut servers.watching,
         Duration::from_secs(5),
         "session.idle",
         |frame| frame.kind() == "session.idle",
     )
     .await;
 
-    kill(&mut first);
-    kill(&mut second);
-    cluster.finish().await;
+    servers.finish().await;
 }
 
 #[tokio::test]
@@ -522,37 +535,19 @@ async fn a_question_asked_on_one_server_is_answered_through_the_other() {
     let provider =
         SlowProvider::start_reading_first(3, Duration::ZERO, Some(path.display().to_string()))
             .await;
-    let mut cluster = Cluster::new(provider.config()).await;
-    let (mut first, first_url) = cluster.start_server().await;
-    let (mut second, second_url) = cluster.start_server().await;
-    let session = post(
-        &first_url,
-        "/session",
+    let mut servers = TwoServers::start(
+        &provider,
         json!({"directory": secrets.path().display().to_string()}),
     )
-    .await
-    .json::<Value>()
-    .await
-    .unwrap();
-    let id = session["id"].as_str().unwrap().to_string();
-    let mut watching = events(&second_url, None).await;
-    let prompt = {
-        let (url, id) = (first_url.clone(), id.clone());
-        tokio::spawn(async move {
-            post(
-                &url,
-                &format!("/session/{id}/message"),
-                json!({"parts": [{"type": "text", "text": "read my secrets"}]}),
-            )
-            .await
-        })
-    };
+    .await;
+    let (second_url, id) = (servers.second_url.clone(), servers.session_id.clone());
+    let prompt = servers.prompt_first("read my secrets");
     // The first server's reply asks (reading a `.env` file asks by default); the question
     // reaches the second server's clients, and each answer is given there.
     let mut answered = 0;
     loop {
         let frame = until(
-            &mut watching,
+            &mut servers.watching,
             Duration::from_secs(20),
             "a question or the end",
             |frame| frame.kind() == "permission.asked" || frame.kind() == "session.idle",
@@ -607,9 +602,7 @@ async fn a_question_asked_on_one_server_is_answered_through_the_other() {
     .await;
     assert_eq!(unknown.status(), 404);
 
-    kill(&mut first);
-    kill(&mut second);
-    cluster.finish().await;
+    servers.finish().await;
 }
 
 #[tokio::test]
@@ -618,26 +611,10 @@ async fn a_server_killed_mid_reply_has_its_reply_closed_by_another_after_the_lea
         return;
     }
     let provider = SlowProvider::start(400, Duration::from_millis(50)).await;
-    let mut cluster = Cluster::new(provider.config()).await;
-    let (mut first, first_url) = cluster.start_server().await;
-    let (mut second, second_url) = cluster.start_server().await;
-    let session = post(&first_url, "/session", json!({}))
-        .await
-        .json::<Value>()
-        .await
-        .unwrap();
-    let id = session["id"].as_str().unwrap().to_string();
-    let mut watching = events(&second_url, None).await;
-    {
-        let (url, id) = (first_url.clone(), id.clone());
-        tokio::spawn(async move {
-            let _ = http_client()
-                .post(format!("{url}/session/{id}/message"))
-                .json(&json!({"parts": [{"type": "text", "text": "a long answer please"}]}))
-                .send()
-                .await;
-        });
-    }
+    let mut servers = TwoServers::start(&provider, json!({})).await;
+    let (second_url, id) = (servers.second_url.clone(), servers.session_id.clone());
+    // Its answer never comes: the server is killed before it.
+    let _prompt = servers.prompt_first("a long answer please");
     // Let it stream long enough for its text to be saved along the way.
     let started = Instant::now();
     loop {
@@ -655,8 +632,8 @@ async fn a_server_killed_mid_reply_has_its_reply_closed_by_another_after_the_lea
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    kill(&mut first);
-    first.wait().await.unwrap();
+    kill(&mut servers.first);
+    servers.first.wait().await.unwrap();
     let killed_at = Instant::now();
 
     // Never while the lease may still be its owner's: the reply stays open.
@@ -672,7 +649,7 @@ async fn a_server_killed_mid_reply_has_its_reply_closed_by_another_after_the_lea
     // After the lease, the other server closes it as interrupted, keeping the streamed text,
     // and says so on its event stream.
     let closed = until(
-        &mut watching,
+        &mut servers.watching,
         Duration::from_secs(20),
         "the reply closed by the other server",
         |frame| {
@@ -701,7 +678,7 @@ async fn a_server_killed_mid_reply_has_its_reply_closed_by_another_after_the_lea
         "streamed text lost: {text:?} < {kept:?}"
     );
     until(
-        &mut watching,
+        &mut servers.watching,
         Duration::from_secs(5),
         "session.idle",
         |frame| frame.kind() == "session.idle",
@@ -711,8 +688,7 @@ async fn a_server_killed_mid_reply_has_its_reply_closed_by_another_after_the_lea
     let status = get(&second_url, "/session/status").await;
     assert!(status.get(&id).is_none(), "{status}");
 
-    kill(&mut second);
-    cluster.finish().await;
+    servers.finish().await;
 }
 
 #[tokio::test]

@@ -55,6 +55,17 @@ pub(crate) struct EventRelay {
 }
 
 impl EventRelay {
+    /// Sends `payload` to every server listening on `channel` (at once: no transaction).
+    async fn notify(pool: &PgPool, channel: &str, payload: &str) -> Result<(), LedgerError> {
+        sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(channel)
+            .bind(payload)
+            .execute(pool)
+            .await
+            .map_err(from_postgres)?;
+        Ok(())
+    }
+
     /// Loads the newest events into `bus` (for resumes), then starts writing what `outbox`
     /// receives and delivering what the table gains. `origin` names this server in each row.
     pub(crate) async fn start(
@@ -110,25 +121,13 @@ impl EventRelay {
 
     /// Asks every server to stop the reply in `session_id`; the one replying there does.
     pub(crate) async fn ask_to_abort(pool: &PgPool, session_id: &str) -> Result<(), LedgerError> {
-        sqlx::query("SELECT pg_notify($1, $2)")
-            .bind(ABORT_CHANNEL)
-            .bind(session_id)
-            .execute(pool)
-            .await
-            .map_err(from_postgres)?;
-        Ok(())
+        Self::notify(pool, ABORT_CHANNEL, session_id).await
     }
 
     /// Sends an answer to a permission question to every server; the one that asked it takes
     /// it. `answer` is `{"requestID": …, "reply": …}`.
     pub(crate) async fn ask_to_answer(pool: &PgPool, answer: &str) -> Result<(), LedgerError> {
-        sqlx::query("SELECT pg_notify($1, $2)")
-            .bind(PERMISSION_CHANNEL)
-            .bind(answer)
-            .execute(pool)
-            .await
-            .map_err(from_postgres)?;
-        Ok(())
+        Self::notify(pool, PERMISSION_CHANNEL, answer).await
     }
 
     /// Answers to permission questions given on other servers, as `ask_to_answer` sent them.
