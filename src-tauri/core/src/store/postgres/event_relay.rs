@@ -166,16 +166,24 @@ impl Drop for EventRelay {
     }
 }
 
-/// Puts the newest events in the bus's replay buffer and moves its next sequence past every
-/// sequence handed out so far; returns the last one. Done under the writers' lock, so no insert
-/// is half-way: every sequence up to the one read has committed or never will.
-async fn load_tail(pool: &PgPool, bus: &EventBus) -> Result<i64, LedgerError> {
+/// A transaction holding the writers' lock until it ends.
+async fn holding_the_write_lock(
+    pool: &PgPool,
+) -> Result<sqlx::Transaction<'static, Postgres>, LedgerError> {
     let mut transaction = pool.begin().await.map_err(from_postgres)?;
     sqlx::query("SELECT pg_advisory_xact_lock($1)")
         .bind(WRITE_LOCK)
         .execute(&mut *transaction)
         .await
         .map_err(from_postgres)?;
+    Ok(transaction)
+}
+
+/// Puts the newest events in the bus's replay buffer and moves its next sequence past every
+/// sequence handed out so far; returns the last one. Done under the writers' lock, so no insert
+/// is half-way: every sequence up to the one read has committed or never will.
+async fn load_tail(pool: &PgPool, bus: &EventBus) -> Result<i64, LedgerError> {
+    let mut transaction = holding_the_write_lock(pool).await?;
     let last: i64 = sqlx::query_scalar(
         "SELECT COALESCE(pg_sequence_last_value(pg_get_serial_sequence('ledger_event', 'sequence')), 0)",
     )
@@ -270,12 +278,7 @@ async fn write_batch(
     if rows.is_empty() {
         return Ok(());
     }
-    let mut transaction = pool.begin().await.map_err(from_postgres)?;
-    sqlx::query("SELECT pg_advisory_xact_lock($1)")
-        .bind(WRITE_LOCK)
-        .execute(&mut *transaction)
-        .await
-        .map_err(from_postgres)?;
+    let mut transaction = holding_the_write_lock(pool).await?;
     let mut insert: QueryBuilder<Postgres> =
         QueryBuilder::new("INSERT INTO ledger_event (origin, event) ");
     insert.push_values(&rows, |mut row, json| {
