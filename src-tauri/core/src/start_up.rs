@@ -237,22 +237,7 @@ pub async fn open(options: LedgerOptions) -> Result<Ledger, LedgerError> {
             agent_loop.is_busy(session_id)
         });
         // Stop asked on another server for a reply this one runs.
-        if let Some(mut requests) = store.abort_requests() {
-            let agent_loop = runtime.agent_loop.clone();
-            tokio::spawn(async move {
-                loop {
-                    match requests.recv().await {
-                        Ok(session_id) => {
-                            if agent_loop.abort(&session_id) {
-                                tracing::info!(session = %session_id, "reply stopped at another server's request");
-                            }
-                        }
-                        Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
-                        Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
-                    }
-                }
-            });
-        }
+        crate::reply::reply_lease::stop_when_other_servers_ask(&store, runtime.agent_loop.clone());
         // An answer given on another server to a question one of this server's replies asked.
         if let Some(answers) = store.permission_answers() {
             tokio::spawn(

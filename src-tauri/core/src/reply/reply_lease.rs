@@ -6,7 +6,7 @@
 //! closes the reply as interrupted (keeping what was streamed, as the restart sweep does) and
 //! tells every client. On SQLite one process has the ledger, and none of this is needed.
 
-use crate::reply::restart_sweep::close_reply;
+use crate::reply::restart_sweep::close_open_replies;
 use crate::store::reply_lease;
 pub(crate) use crate::store::reply_lease::{held_elsewhere, release, replying_elsewhere, take};
 use crate::store::{message_store, Store};
@@ -125,28 +125,16 @@ async fn close_and_release(store: &Store, session_id: &str) -> Result<usize, Led
 }
 
 async fn close_interrupted_in(store: &Store, session_id: &str) -> Result<usize, LedgerError> {
-    let open: Vec<String> = message_store::open_replies(&store.pool)
+    let open: Vec<(String, String)> = message_store::open_replies(&store.pool)
         .await?
         .into_iter()
         .filter(|(session, _)| session == session_id)
-        .map(|(_, message_id)| message_id)
         .collect();
     if open.is_empty() {
         return Ok(0);
     }
     let now = store.now();
-    let mut closed = Vec::new();
-    let mut transaction = store.begin_write().await?;
-    for message_id in &open {
-        let mut reply = message_store::get(&mut transaction, session_id, message_id).await?;
-        let changed = close_reply(&mut reply, now);
-        message_store::update_message(&mut transaction, &reply.info, now).await?;
-        for index in &changed {
-            message_store::update_part(&mut transaction, &reply.parts[*index], now).await?;
-        }
-        closed.push((reply, changed));
-    }
-    transaction.commit().await?;
+    let closed = close_open_replies(store, &open, now).await?;
     for (reply, changed) in closed {
         for index in changed {
             store.events.publish(EventPayload::PartUpdated {
@@ -161,4 +149,28 @@ async fn close_interrupted_in(store: &Store, session_id: &str) -> Result<usize, 
         });
     }
     Ok(open.len())
+}
+
+/// Stops this server's replies that another server was asked to stop (`Store::abort_requests`),
+/// for as long as the store is open. Nothing to listen for on SQLite.
+pub fn stop_when_other_servers_ask(
+    store: &Store,
+    agent_loop: std::sync::Arc<dyn crate::pipeline::agent_loop::AgentLoop>,
+) {
+    let Some(mut requests) = store.abort_requests() else {
+        return;
+    };
+    tokio::spawn(async move {
+        loop {
+            match requests.recv().await {
+                Ok(session_id) => {
+                    if agent_loop.abort(&session_id) {
+                        tracing::info!(session = %session_id, "reply stopped at another server's request");
+                    }
+                }
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+            }
+        }
+    });
 }

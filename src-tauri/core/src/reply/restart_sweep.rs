@@ -20,21 +20,34 @@ pub async fn close_interrupted(store: &Store, now: i64) -> Result<usize, LedgerE
     if open.is_empty() {
         return Ok(0);
     }
-    let mut transaction = store.begin_write().await?;
-    for (session_id, message_id) in &open {
-        let mut reply = message_store::get(&mut transaction, session_id, message_id).await?;
-        let changed_parts = close_reply(&mut reply, now);
-        message_store::update_message(&mut transaction, &reply.info, now).await?;
-        for index in changed_parts {
-            message_store::update_part(&mut transaction, &reply.parts[index], now).await?;
-        }
-    }
-    transaction.commit().await?;
+    close_open_replies(store, &open, now).await?;
     tracing::info!(
         count = open.len(),
         "closed replies interrupted by a previous stop"
     );
     Ok(open.len())
+}
+
+/// Closes the given open replies (session id, message id) in one transaction; returns each
+/// closed reply with the indexes of the parts it changed, for a caller that announces them.
+pub(crate) async fn close_open_replies(
+    store: &Store,
+    open: &[(String, String)],
+    now: i64,
+) -> Result<Vec<(MessageWithParts, Vec<usize>)>, LedgerError> {
+    let mut closed = Vec::with_capacity(open.len());
+    let mut transaction = store.begin_write().await?;
+    for (session_id, message_id) in open {
+        let mut reply = message_store::get(&mut transaction, session_id, message_id).await?;
+        let changed_parts = close_reply(&mut reply, now);
+        message_store::update_message(&mut transaction, &reply.info, now).await?;
+        for index in &changed_parts {
+            message_store::update_part(&mut transaction, &reply.parts[*index], now).await?;
+        }
+        closed.push((reply, changed_parts));
+    }
+    transaction.commit().await?;
+    Ok(closed)
 }
 
 /// Marks one open reply as aborted; returns the indexes of the parts it changed. Pure.
