@@ -84,6 +84,8 @@ async fn servers_connect_disconnect_and_restart_on_request() {
         .unwrap_or_else(|error| panic!("{error}"));
     wait_for(&test, "everything", is_connected).await;
     let mut seen = Vec::new();
+    // On PostgreSQL the ledger's events go round the database: wait until they arrived.
+    test.ledger.events().delivered().await;
     while let Ok(event) = events.try_recv() {
         if let EventPayload::McpStatus { name, status } = &event.payload {
             seen.push((name.clone(), status.clone()));
@@ -283,6 +285,8 @@ async fn a_server_added_in_settings_keeps_its_secret_in_the_keychain_only() {
 
     // Nothing but the keychain holds the value: not the database files, not the events.
     let mut published = Vec::new();
+    // On PostgreSQL the ledger's events go round the database: wait until they arrived.
+    test.ledger.events().delivered().await;
     while let Ok(event) = events.try_recv() {
         published.push(serde_json::to_string(&*event).unwrap_or_else(|error| panic!("{error}")));
     }
