@@ -657,13 +657,15 @@ impl Ledger {
     }
 
     /// `status` with, on a database several servers share, the sessions other servers are
-    /// replying in (as busy: their retry countdowns stay on the server that runs them).
+    /// replying in, as their servers shared it (busy, or retrying with the countdown).
     pub async fn status_on_every_server(
         &self,
     ) -> Result<BTreeMap<String, SessionStatus>, LedgerError> {
         let mut statuses = self.status();
-        for session_id in crate::reply::reply_lease::replying_elsewhere(self.store()).await? {
-            statuses.entry(session_id).or_insert(SessionStatus::Busy);
+        for (session_id, status) in
+            crate::reply::reply_lease::replying_elsewhere(self.store()).await?
+        {
+            statuses.entry(session_id).or_insert(status);
         }
         Ok(statuses)
     }
@@ -686,6 +688,15 @@ impl Ledger {
     /// Pending permission requests, oldest first (OpenCode's `GET /permission`).
     pub fn permission_requests(&self) -> Vec<PermissionRequest> {
         permission_request::pending(&self.parts.permission_requests)
+    }
+
+    /// `permission_requests` with, on a database several servers share, those that replies on
+    /// other servers wait on (answered through `reply_permission_on_any_server`).
+    pub async fn permission_requests_on_every_server(
+        &self,
+    ) -> Result<Vec<PermissionRequest>, LedgerError> {
+        permission_request::pending_on_every_server(self.store(), &self.parts.permission_requests)
+            .await
     }
 
     /// `reply_permission` for a question a reply in `session_id` asked, on whichever server

@@ -14,39 +14,96 @@ use tokio::sync::oneshot;
 /// The requests waiting for an answer, each with the channel its tool call waits on.
 #[derive(Default)]
 pub struct PermissionRequests {
-    pending: Mutex<IndexMap<String, (PermissionRequest, oneshot::Sender<PermissionReply>)>>,
+    pending: Mutex<Pending>,
+}
+
+#[derive(Default)]
+struct Pending {
+    requests: IndexMap<String, (PermissionRequest, oneshot::Sender<PermissionReply>)>,
+    /// Changes so far: the version the other servers' copy of a session's list is written
+    /// with (`share`), so an older list never replaces a newer one.
+    changes: u64,
 }
 
 impl PermissionRequests {
-    fn lock(
-        &self,
-    ) -> MutexGuard<'_, IndexMap<String, (PermissionRequest, oneshot::Sender<PermissionReply>)>>
-    {
+    fn lock(&self) -> MutexGuard<'_, Pending> {
         // Only a plain map lives here; a panic elsewhere leaves it usable.
         self.pending.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     pub(crate) fn open(&self, request: PermissionRequest) -> oneshot::Receiver<PermissionReply> {
         let (sender, receiver) = oneshot::channel();
-        self.lock().insert(request.id.clone(), (request, sender));
+        let mut pending = self.lock();
+        pending.changes += 1;
+        pending
+            .requests
+            .insert(request.id.clone(), (request, sender));
         receiver
     }
 
     /// Drops a request nobody will answer any more (its reply was aborted).
     pub(crate) fn withdraw(&self, id: &str) {
-        self.lock().shift_remove(id);
+        let mut pending = self.lock();
+        pending.changes += 1;
+        pending.requests.shift_remove(id);
     }
 
     fn take(&self, id: &str) -> Option<(PermissionRequest, oneshot::Sender<PermissionReply>)> {
-        self.lock().shift_remove(id)
+        let mut pending = self.lock();
+        pending.changes += 1;
+        pending.requests.shift_remove(id)
     }
 
     fn list(&self) -> Vec<PermissionRequest> {
         self.lock()
+            .requests
             .values()
             .map(|(request, _)| request.clone())
             .collect()
     }
+
+    /// The session's pending requests and the count of changes they are as of.
+    fn of_session(&self, session_id: &str) -> (Vec<PermissionRequest>, u64) {
+        let pending = self.lock();
+        let requests = pending
+            .requests
+            .values()
+            .filter(|(request, _)| request.session_id == session_id)
+            .map(|(request, _)| request.clone())
+            .collect();
+        (requests, pending.changes)
+    }
+}
+
+/// Tells the other servers on a shared database which requests the session's reply waits on
+/// now, after a change to them (nothing to do on SQLite).
+pub(crate) async fn share(store: &Store, requests: &PermissionRequests, session_id: &str) {
+    if store.shared().is_none() {
+        return;
+    }
+    let (listed, version) = requests.of_session(session_id);
+    crate::store::reply_lease::share_permission_requests(store, session_id, &listed, version).await;
+}
+
+/// The pending requests of every server on a shared database, oldest first: this server's and
+/// those of replies other servers run (their ids are ordered by time, whichever server made
+/// them).
+pub async fn pending_on_every_server(
+    store: &Store,
+    requests: &PermissionRequests,
+) -> Result<Vec<PermissionRequest>, LedgerError> {
+    let mut listed = requests.list();
+    let elsewhere = crate::store::reply_lease::permission_requests_elsewhere(store).await?;
+    if elsewhere.is_empty() {
+        return Ok(listed);
+    }
+    for request in elsewhere {
+        if !listed.iter().any(|known| known.id == request.id) {
+            listed.push(request);
+        }
+    }
+    listed.sort_by(|first, second| first.id.cmp(&second.id));
+    Ok(listed)
 }
 
 /// Pending permission requests, oldest first (OpenCode's `GET /permission`).
@@ -64,6 +121,7 @@ pub async fn answer(
     let (request, sender) = requests
         .take(request_id)
         .ok_or_else(|| LedgerError::PermissionRequestNotFound(request_id.to_string()))?;
+    share(store, requests, &request.session_id).await;
     if reply == PermissionReply::Always {
         let rules = request
             .always

@@ -8,7 +8,9 @@
 
 use crate::reply::restart_sweep::close_open_replies;
 use crate::store::reply_lease;
-pub(crate) use crate::store::reply_lease::{held_elsewhere, release, replying_elsewhere, take};
+pub(crate) use crate::store::reply_lease::{
+    held_elsewhere, release, replying_elsewhere, share_status, take,
+};
 use crate::store::{message_store, Store};
 use crate::wire::error::LedgerError;
 use crate::wire::event::{EventPayload, SessionStatus};

@@ -33,7 +33,7 @@ pub(crate) async fn run(
     control: &RunControl,
     client: &reqwest::Client,
 ) -> Result<MessageWithParts, LedgerError> {
-    control.set_status(SessionStatus::Busy);
+    control.set_status(SessionStatus::Busy).await;
     let mut state = RunState::new(context);
     while !control.is_aborted() {
         if take_step(context, control, client, &mut state).await? == Next::Stop {
@@ -126,17 +126,19 @@ pub(crate) async fn stream_step(
             _ => Default::default(),
         };
         let wait = retry::delay(attempt, &headers, context.now());
-        control.set_status(SessionStatus::Retry {
-            attempt,
-            message: failure.message().to_string(),
-            next: context.now() + i64::try_from(wait.as_millis()).unwrap_or(i64::MAX),
-        });
+        control
+            .set_status(SessionStatus::Retry {
+                attempt,
+                message: failure.message().to_string(),
+                next: context.now() + i64::try_from(wait.as_millis()).unwrap_or(i64::MAX),
+            })
+            .await;
         tokio::select! {
             biased;
             () = control.aborted() => return Ok(StepEnd::Aborted),
             () = tokio::time::sleep(wait) => {}
         }
-        control.set_status(SessionStatus::Busy);
+        control.set_status(SessionStatus::Busy).await;
     }
 }
 

@@ -94,6 +94,7 @@ impl SessionRunner {
         drop(board);
         let control = RunControl {
             session_id: session_id.to_string(),
+            store: context.store.clone(),
             events: context.store.events.clone(),
             board: self.board.clone(),
             abort: abort_receiver,
@@ -214,13 +215,19 @@ fn lock(board: &Mutex<Board>) -> MutexGuard<'_, Board> {
 /// What the loop of one run sees of its runner: its status and its abort switch.
 pub(crate) struct RunControl {
     pub session_id: String,
+    /// For telling other servers on a shared database how the run goes.
+    store: Store,
     events: EventBus,
     board: Arc<Mutex<Board>>,
     abort: watch::Receiver<bool>,
 }
 
 impl RunControl {
-    pub fn set_status(&self, status: SessionStatus) {
+    /// Sets the run's status: on a shared database on the session's lease, where other servers
+    /// read it for their status listing (first, so a client that hears of it finds it listed
+    /// whichever server it asks), then on the board and to every client.
+    pub async fn set_status(&self, status: SessionStatus) {
+        reply_lease::share_status(&self.store, &self.session_id, &status).await;
         let mut board = lock(&self.board);
         board
             .statuses

@@ -9,8 +9,8 @@ use dossier_core::wire::permission::{PermissionReply, PermissionRequest};
 use dossier_core::Ledger;
 use serde::Deserialize;
 
-pub async fn list(State(ledger): State<Ledger>) -> Json<Vec<PermissionRequest>> {
-    Json(ledger.permission_requests())
+pub async fn list(State(ledger): State<Ledger>) -> ServerResult<Json<Vec<PermissionRequest>>> {
+    Ok(Json(ledger.permission_requests_on_every_server().await?))
 }
 
 #[derive(Deserialize)]

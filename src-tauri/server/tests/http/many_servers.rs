@@ -1,6 +1,7 @@
 //! Several `dossier-server` processes on one PostgreSQL database behave as one (issue 16,
 //! item 2): what is written through one reaches the event streams of the other, with the same
-//! event ids; a session replies on one server at a time; a server killed mid-reply has its reply
+//! event ids; a session replies on one server at a time, and its retry countdown and questions
+//! are listed by every server; a server killed mid-reply has its reply
 //! closed by the other once its lease runs out, never before; servers killed while ingesting lose
 //! and tear nothing. Real processes (the built binary), a real database, and a provider on
 //! 127.0.0.1 that streams slowly. Only with `DOSSIER_TEST_ENGINE=postgres`: on SQLite one process
@@ -36,13 +37,23 @@ struct SlowProvider {
     requests: Arc<AtomicUsize>,
 }
 
+/// What the provider does with its first reply request.
+#[derive(Clone)]
+enum FirstReply {
+    Answer,
+    /// Asks to read the file at this path (a tool call) instead of answering.
+    Read(String),
+    /// Refuses as rate-limited, asking to be tried again after these seconds.
+    RateLimited(u32),
+}
+
 impl SlowProvider {
     async fn start(words: usize, pause: Duration) -> Self {
-        Self::start_reading_first(words, pause, None).await
+        Self::start_with_first(words, pause, FirstReply::Answer).await
     }
 
-    /// The same, but its first reply asks to read `path` (a tool call) instead of answering.
-    async fn start_reading_first(words: usize, pause: Duration, path: Option<String>) -> Self {
+    /// The same, but its first reply request gets `first`.
+    async fn start_with_first(words: usize, pause: Duration, first: FirstReply) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
         let requests = Arc::new(AtomicUsize::new(0));
@@ -53,7 +64,7 @@ impl SlowProvider {
                     return;
                 };
                 let counted = counted.clone();
-                let path = path.clone();
+                let first = first.clone();
                 tokio::spawn(async move {
                     let body = read_request(&mut stream).await;
                     let is_title = body.contains("Generate a title for this conversation");
@@ -61,11 +72,18 @@ impl SlowProvider {
                     if !is_title {
                         number = counted.fetch_add(1, Ordering::SeqCst) + 1;
                     }
+                    if let (1, FirstReply::RateLimited(seconds)) = (number, &first) {
+                        let refusal = json!({"error": {"message": "Rate limit reached, slow down", "type": "rate_limit_error"}}).to_string();
+                        let head = format!("HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\nretry-after: {seconds}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{refusal}", refusal.len());
+                        let _ = stream.write_all(head.as_bytes()).await;
+                        let _ = stream.shutdown().await;
+                        return;
+                    }
                     let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\nconnection: close\r\n\r\n";
                     if stream.write_all(head.as_bytes()).await.is_err() {
                         return;
                     }
-                    if let (1, Some(path)) = (number, &path) {
+                    if let (1, FirstReply::Read(path)) = (number, &first) {
                         let arguments = json!({"filePath": path}).to_string();
                         let call = json!({"id": "chatcmpl-1", "object": "chat.completion.chunk", "model": "slow-model",
                             "choices": [{"index": 0, "delta": {"role": "assistant", "tool_calls": [{"index": 0, "id": "call_1", "type": "function",
@@ -525,6 +543,86 @@ async fn stop_sent_to_another_server_stops_the_reply() {
 }
 
 #[tokio::test]
+async fn a_retry_countdown_shows_on_every_server() {
+    if skipped("a_retry_countdown_shows_on_every_server") {
+        return;
+    }
+    let provider =
+        SlowProvider::start_with_first(3, Duration::ZERO, FirstReply::RateLimited(3)).await;
+    let mut servers = TwoServers::start(&provider, json!({})).await;
+    let (first_url, second_url, id) = (
+        servers.first_url.clone(),
+        servers.second_url.clone(),
+        servers.session_id.clone(),
+    );
+    let prompt = servers.prompt_first("hello");
+    // The first server's reply is refused once and waits to try again; the second server's
+    // clients hear of it, and both servers list the same countdown (shared before it is
+    // announced).
+    let frame = until(
+        &mut servers.watching,
+        Duration::from_secs(20),
+        "a retry status",
+        |frame| {
+            frame.kind() == "session.status"
+                && frame.data["properties"]["status"]["type"] == "retry"
+        },
+    )
+    .await;
+    let announced = frame.data["properties"]["status"].clone();
+    assert_eq!(announced["attempt"], 1, "{announced}");
+    assert!(
+        announced["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("Rate limit"),
+        "{announced}"
+    );
+    for url in [&first_url, &second_url] {
+        let statuses = get(url, "/session/status").await;
+        assert_eq!(statuses[id.as_str()], announced, "{url}: {statuses}");
+    }
+    // Trying again, the reply goes on: busy on both, and then idle (not listed) on both.
+    let frame = until(
+        &mut servers.watching,
+        Duration::from_secs(20),
+        "busy again",
+        |frame| {
+            frame.kind() == "session.status" && frame.data["properties"]["status"]["type"] == "busy"
+        },
+    )
+    .await;
+    assert_eq!(frame.data["properties"]["sessionID"], id.as_str());
+    let listed = get(&second_url, "/session/status").await;
+    assert!(
+        listed[id.as_str()] == json!({"type": "busy"}) || listed.get(id.as_str()).is_none(),
+        "{listed}"
+    );
+    let reply: Value = tokio::time::timeout(Duration::from_secs(20), prompt)
+        .await
+        .expect("the reply did not finish")
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert!(reply["info"]["error"].is_null(), "{reply}");
+    assert!(text_of(&reply).contains("word2"), "{reply}");
+    until(
+        &mut servers.watching,
+        Duration::from_secs(5),
+        "session.idle",
+        |frame| frame.kind() == "session.idle",
+    )
+    .await;
+    for url in [&first_url, &second_url] {
+        let statuses = get(url, "/session/status").await;
+        assert!(statuses.get(id.as_str()).is_none(), "{url}: {statuses}");
+    }
+
+    servers.finish().await;
+}
+
+#[tokio::test]
 async fn a_question_asked_on_one_server_is_answered_through_the_other() {
     if skipped("a_question_asked_on_one_server_is_answered_through_the_other") {
         return;
@@ -532,18 +630,26 @@ async fn a_question_asked_on_one_server_is_answered_through_the_other() {
     let secrets = tempfile::tempdir().unwrap();
     let path = secrets.path().join("secrets.env");
     std::fs::write(&path, "KEY=1\n").unwrap();
-    let provider =
-        SlowProvider::start_reading_first(3, Duration::ZERO, Some(path.display().to_string()))
-            .await;
+    let provider = SlowProvider::start_with_first(
+        3,
+        Duration::ZERO,
+        FirstReply::Read(path.display().to_string()),
+    )
+    .await;
     let mut servers = TwoServers::start(
         &provider,
         json!({"directory": secrets.path().display().to_string()}),
     )
     .await;
-    let (second_url, id) = (servers.second_url.clone(), servers.session_id.clone());
+    let (first_url, second_url, id) = (
+        servers.first_url.clone(),
+        servers.second_url.clone(),
+        servers.session_id.clone(),
+    );
     let prompt = servers.prompt_first("read my secrets");
     // The first server's reply asks (reading a `.env` file asks by default); the question
-    // reaches the second server's clients, and each answer is given there.
+    // reaches the second server's clients and its `GET /permission` (it is listed before it
+    // is announced), and each answer is given there.
     let mut answered = 0;
     loop {
         let frame = until(
@@ -557,6 +663,14 @@ async fn a_question_asked_on_one_server_is_answered_through_the_other() {
             break;
         }
         let request = frame.data["properties"]["id"].as_str().unwrap().to_string();
+        for url in [&first_url, &second_url] {
+            let listed = get(url, "/permission").await;
+            let listed: Vec<&Value> = listed.as_array().unwrap().iter().collect();
+            assert_eq!(listed.len(), 1, "{url}: {listed:?}");
+            assert_eq!(listed[0]["id"], request.as_str(), "{listed:?}");
+            assert_eq!(listed[0]["sessionID"], id.as_str(), "{listed:?}");
+            assert_eq!(listed[0]["permission"], "read", "{listed:?}");
+        }
         let answer = post(
             &second_url,
             &format!("/session/{id}/permissions/{request}"),
@@ -564,6 +678,21 @@ async fn a_question_asked_on_one_server_is_answered_through_the_other() {
         )
         .await;
         assert_eq!(answer.status(), 200, "{:?}", answer.text().await);
+        // Once its server took the answer (it says so to every client), no server lists it.
+        until(
+            &mut servers.watching,
+            Duration::from_secs(20),
+            "the answer taken",
+            |frame| {
+                frame.kind() == "permission.replied"
+                    && frame.data["properties"]["requestID"] == request.as_str()
+            },
+        )
+        .await;
+        for url in [&first_url, &second_url] {
+            let listed = get(url, "/permission").await;
+            assert_eq!(listed, json!([]), "{url}");
+        }
         answered += 1;
         assert!(answered <= 3, "asked again and again");
     }

@@ -3,6 +3,7 @@
 //! runtime — abandoned at once if the reply is aborted.
 
 use super::{Flow, Step, StepState};
+use crate::reply::permission_request;
 use crate::reply::tools;
 use crate::wire::error::LedgerError;
 use crate::wire::event::EventPayload;
@@ -232,8 +233,10 @@ impl Step<'_> {
             }),
         };
         let answer = requests.open(request.clone());
-        self.context
-            .store
+        let store = &self.context.store;
+        // Listed on every server before any client hears of it.
+        permission_request::share(store, requests, &request.session_id).await;
+        store
             .events
             .publish(EventPayload::PermissionAsked(request.clone()));
         let control = self.control;
@@ -241,6 +244,7 @@ impl Step<'_> {
             biased;
             () = control.aborted() => {
                 requests.withdraw(&request.id);
+                permission_request::share(store, requests, &request.session_id).await;
                 false
             }
             reply = answer => matches!(reply, Ok(PermissionReply::Once | PermissionReply::Always)),

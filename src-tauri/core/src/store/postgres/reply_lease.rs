@@ -85,7 +85,8 @@ pub async fn take_expired(
 ) -> Result<Vec<String>, LedgerError> {
     sqlx::query_scalar(
         "UPDATE reply_lease SET owner = $1, \
-         expires_at = clock_timestamp() + make_interval(secs => $2 / 1000.0) \
+         expires_at = clock_timestamp() + make_interval(secs => $2 / 1000.0), \
+         status = NULL, permission_requests = '[]', permission_version = 0 \
          WHERE expires_at < clock_timestamp() AND owner <> $1 RETURNING session_id",
     )
     .bind(owner)
@@ -112,11 +113,73 @@ pub async fn held_elsewhere(
     Ok(held.is_some())
 }
 
-/// Sessions other servers reply in right now (their lease not run out), for the status listing.
-pub async fn replying_elsewhere(pool: &PgPool, owner: &str) -> Result<Vec<String>, LedgerError> {
-    sqlx::query_scalar(
-        "SELECT session_id FROM reply_lease \
+/// Sessions other servers reply in right now (their lease not run out), each with the status
+/// its server shared (JSON; `None` is busy), for the status listing.
+pub async fn replying_elsewhere(
+    pool: &PgPool,
+    owner: &str,
+) -> Result<Vec<(String, Option<String>)>, LedgerError> {
+    sqlx::query_as(
+        "SELECT session_id, status::text FROM reply_lease \
          WHERE owner <> $1 AND expires_at >= clock_timestamp() ORDER BY session_id",
+    )
+    .bind(owner)
+    .fetch_all(pool)
+    .await
+    .map_err(from_postgres)
+}
+
+/// Shares the session's status (JSON; `None` is busy) with the other servers, while `owner`
+/// holds its lease.
+pub async fn share_status(
+    pool: &PgPool,
+    session_id: &str,
+    owner: &str,
+    status: Option<&str>,
+) -> Result<(), LedgerError> {
+    sqlx::query("UPDATE reply_lease SET status = $3::jsonb WHERE session_id = $1 AND owner = $2")
+        .bind(session_id)
+        .bind(owner)
+        .bind(status)
+        .execute(pool)
+        .await
+        .map_err(from_postgres)?;
+    Ok(())
+}
+
+/// Shares the session's pending permission requests (a JSON array) with the other servers,
+/// while `owner` holds its lease, unless a later change (`version`) is already there.
+pub async fn share_permission_requests(
+    pool: &PgPool,
+    session_id: &str,
+    owner: &str,
+    requests: &str,
+    version: i64,
+) -> Result<(), LedgerError> {
+    sqlx::query(
+        "UPDATE reply_lease SET permission_requests = $3::jsonb, permission_version = $4 \
+         WHERE session_id = $1 AND owner = $2 AND permission_version < $4",
+    )
+    .bind(session_id)
+    .bind(owner)
+    .bind(requests)
+    .bind(version)
+    .execute(pool)
+    .await
+    .map_err(from_postgres)?;
+    Ok(())
+}
+
+/// The pending permission requests of replies other servers run now (their lease not run
+/// out): one JSON array per session that has any.
+pub async fn permission_requests_elsewhere(
+    pool: &PgPool,
+    owner: &str,
+) -> Result<Vec<String>, LedgerError> {
+    sqlx::query_scalar(
+        "SELECT permission_requests::text FROM reply_lease \
+         WHERE owner <> $1 AND expires_at >= clock_timestamp() \
+           AND permission_requests <> '[]'::jsonb ORDER BY session_id",
     )
     .bind(owner)
     .fetch_all(pool)
