@@ -70,6 +70,8 @@ struct Attachment {
     token: String,
     token_remembered: bool,
     events: tauri::async_runtime::JoinHandle<()>,
+    /// Wakes the event stream to ask the server again when it refused a relayed request.
+    recheck: Arc<tokio::sync::Notify>,
 }
 
 /// Managed once by the shell; cheap to ask (`is_attached`) from the event forwarder.
@@ -224,12 +226,21 @@ impl AttachedServer {
         &self,
         request: request_relay::RelayedRequest,
     ) -> Result<request_relay::RelayedResponse, ShellError> {
-        let (address, token) = {
+        let (address, token, recheck) = {
             let current = self.read();
             let attachment = current.as_ref().ok_or(ShellError::NotAttached)?;
-            (attachment.address.clone(), attachment.token.clone())
+            (
+                attachment.address.clone(),
+                attachment.token.clone(),
+                attachment.recheck.clone(),
+            )
         };
-        request_relay::relay(&self.client()?, &address, &token, request).await
+        let answer = request_relay::relay(&self.client()?, &address, &token, request).await;
+        if let Err(ShellError::ServerTokenNoLongerAccepted { .. }) = &answer {
+            // The stream tells the window, after asking the server itself (`event_relay`).
+            recheck.notify_one();
+        }
+        answer
     }
 
     fn attach<R: Runtime>(
@@ -246,17 +257,20 @@ impl AttachedServer {
                 return;
             }
         };
+        let recheck = Arc::new(tokio::sync::Notify::new());
         let events = tauri::async_runtime::spawn(event_relay::run(
             app.clone(),
             client,
             address.clone(),
             token.clone(),
+            recheck.clone(),
         ));
         let previous = self.write().replace(Attachment {
             address,
             token,
             token_remembered,
             events,
+            recheck,
         });
         if let Some(previous) = previous {
             previous.events.abort();

@@ -3,8 +3,46 @@
 
 use crate::attached_server::server_address::AddressProblem;
 use dossier_core::models::credentials::CredentialError;
-use dossier_core::{ErrorBody, ErrorKind, LedgerError};
+use dossier_core::{ErrorKind, LedgerError};
 use serde::{Serialize, Serializer};
+
+/// The kinds the webview is told: the core's closed set, plus `unauthorized`, which the core never
+/// needs (it is nobody's client) — a Dossier server this window is attached to refusing its access
+/// token. Spelled as the HTTP adapter spells it, so the UI reads one set of kinds whichever side
+/// answered, and shows that state rather than an error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShellErrorKind {
+    Core(ErrorKind),
+    Unauthorized,
+}
+
+impl From<ErrorKind> for ShellErrorKind {
+    fn from(kind: ErrorKind) -> Self {
+        Self::Core(kind)
+    }
+}
+
+impl PartialEq<ErrorKind> for ShellErrorKind {
+    fn eq(&self, other: &ErrorKind) -> bool {
+        *self == Self::Core(*other)
+    }
+}
+
+impl Serialize for ShellErrorKind {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Core(kind) => kind.serialize(serializer),
+            Self::Unauthorized => serializer.serialize_str("unauthorized"),
+        }
+    }
+}
+
+/// What crosses to the webview: the core's `ErrorBody`, with the shell's kinds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ShellErrorBody {
+    pub kind: ShellErrorKind,
+    pub message: String,
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum ShellError {
@@ -69,6 +107,11 @@ pub enum ShellError {
     ServerCertificateRefused { address: String, reason: String },
     #[error("{address} refused the access token: check it, or ask whoever runs the server for a new one")]
     ServerTokenRefused { address: String },
+    /// While attached: the server refused the token it accepted when this computer connected
+    /// (revoked, most likely). Unlike `ServerTokenRefused` (a token being tried in Settings), the
+    /// window shows this as the connection's state, not as the failure of one action.
+    #[error("{address} no longer accepts this computer's access token (it may have been revoked). Nothing on this computer was lost. Enter a new token in Settings → Connect to a Dossier server, or use this computer's ledger")]
+    ServerTokenNoLongerAccepted { address: String },
     #[error("{address} does not answer like a Dossier server: {reason}")]
     NotADossierServer { address: String, reason: String },
     /// The webview asked the relay for a route the attached UI never uses (`relay_paths`).
@@ -96,8 +139,8 @@ pub enum ShellError {
 }
 
 impl ShellError {
-    pub fn kind(&self) -> ErrorKind {
-        match self {
+    pub fn kind(&self) -> ShellErrorKind {
+        let core = match self {
             Self::Ledger(error) => error.kind(),
             Self::PathNotAllowed { .. } | Self::InvalidFileUrl { .. } => ErrorKind::Invalid,
             Self::TestHookDisabled { .. } => ErrorKind::NotFound,
@@ -132,11 +175,13 @@ impl ShellError {
             Self::LinkRefused { .. } => ErrorKind::Invalid,
             // Not `unavailable`: the conversation reads that as "replies are not available".
             Self::SystemOpenerFailed { .. } => ErrorKind::Internal,
-        }
+            Self::ServerTokenNoLongerAccepted { .. } => return ShellErrorKind::Unauthorized,
+        };
+        core.into()
     }
 
-    pub fn body(&self) -> ErrorBody {
-        ErrorBody {
+    pub fn body(&self) -> ShellErrorBody {
+        ShellErrorBody {
             kind: self.kind(),
             message: self.to_string(),
         }
@@ -171,6 +216,22 @@ mod tests {
         assert!(error
             .to_string()
             .contains("not available in this build yet"));
+    }
+
+    #[test]
+    fn a_token_the_attached_server_no_longer_accepts_is_unauthorized() {
+        let error = ShellError::ServerTokenNoLongerAccepted {
+            address: "https://dossier.example.com".into(),
+        };
+        let body = serde_json::to_value(&error).expect("serialises");
+        assert_eq!(body["kind"], "unauthorized");
+        let message = body["message"].as_str().expect("message");
+        assert!(
+            message.starts_with(
+                "https://dossier.example.com no longer accepts this computer's access token"
+            ) && message.contains("Nothing on this computer was lost"),
+            "{message}"
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@ import { Conversation } from "./components/Conversation";
 import { SessionToolbar } from "./components/SessionToolbar";
 import { FindInSession } from "./components/FindInSession";
 import { SearchPalette } from "./components/SearchPalette";
-import { Settings } from "./components/Settings";
+import { Settings, type SettingsStart } from "./components/Settings";
 import { Icon } from "./components/Icon";
 import { Sidebar } from "./components/Sidebar";
 import { ToastView } from "./components/Toast";
@@ -80,13 +80,13 @@ export const App: Component<AppProps> = (props) => {
   const [paletteOpen, setPaletteOpen] = createSignal(false);
   const [findOpen, setFindOpen] = createSignal(false);
   const [settingsOpen, setSettingsOpen] = createSignal(false);
-  /** Settings opened from the update notice starts at its Updates section. */
-  const [settingsAtUpdates, setSettingsAtUpdates] = createSignal(false);
+  /** Settings opened from the update notice starts at Updates; from the refused-token notice, at the server connection. */
+  const [settingsStart, setSettingsStart] = createSignal<SettingsStart>();
   // eslint-disable-next-line solid/reactivity -- chosen once, like the backend
   const updateCommands = props.updates ?? desktopUpdateCommands();
   const updateNotice = createUpdateNotice(updateCommands, localStorage);
-  const openSettings = (atUpdates = false) => {
-    setSettingsAtUpdates(atUpdates);
+  const openSettings = (startAt?: SettingsStart) => {
+    setSettingsStart(startAt);
     setSettingsOpen(true);
   };
   const closeSettings = () => {
@@ -298,7 +298,7 @@ export const App: Component<AppProps> = (props) => {
         onOpenSettings={() => { openSettings(); }}
         updateReady={(() => {
           const update = updateNotice.shown();
-          return update === undefined ? undefined : { update, open: () => { openSettings(true); }, dismiss: () => { updateNotice.dismiss(update.version); } };
+          return update === undefined ? undefined : { update, open: () => { openSettings("updates"); }, dismiss: () => { updateNotice.dismiss(update.version); } };
         })()}
         onImport={startImport}
         working={reshaping.working()}
@@ -349,6 +349,15 @@ export const App: Component<AppProps> = (props) => {
             <span class="connection-dot" aria-hidden="true" />
             {t("connectionLost")}
           </p>
+        </Show>
+        {/* Not "retrying": waiting does not bring a revoked token back, so the person is asked to act. */}
+        <Show when={chat.connection() === "refused"}>
+          <div class="connection-banner" role="alert" data-testid="connection-status" data-state="refused">
+            <p>{t("connectionRefused")}</p>
+            <button type="button" class="plain-button" data-testid="open-server-settings" onClick={() => { openSettings("server"); }}>
+              {t("connectionRefusedSettings")}
+            </button>
+          </div>
         </Show>
         <Show when={readOnly}>
           {(why) => (
@@ -430,7 +439,8 @@ export const App: Component<AppProps> = (props) => {
           onClose={closeSettings}
           onChanged={() => void chat.reloadModels()}
           {...(updateCommands === undefined ? {} : { updates: updateCommands })}
-          startAt={settingsAtUpdates() ? "updates" : undefined}
+          startAt={settingsStart()}
+          tokenRefused={chat.connection() === "refused"}
         />
       </Show>
       <Show when={hovering()}>

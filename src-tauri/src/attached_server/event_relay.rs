@@ -4,14 +4,23 @@
 //! told ("Reconnecting to the server…") and the shell reconnects with `Last-Event-ID`; the
 //! server then replays what was missed or answers `server.resync-required`, which becomes the
 //! same resync the local forwarder sends when it falls behind.
+//!
+//! A server that refuses the token (401, or a proxy's 403) is not "unreachable": waiting does not
+//! fix a revoked token, so the window is told `refused` and asks the person to act. The stream is
+//! the one that says so: a relayed request that was refused wakes it (`recheck`) to ask again at
+//! once, so the notice follows the stream's own answer, and a server that keeps a revoked token's
+//! open stream flowing is still found out.
 
+use super::request_relay::refuses_token;
 use super::server_address::ServerAddress;
 use crate::events::{CORE_EVENT, RESYNC_EVENT};
 use crate::webview_names::EventName;
 use futures::StreamExt;
 use serde::Serialize;
+use std::sync::Arc;
 use std::time::Duration;
 use tauri::{AppHandle, Emitter, Runtime};
+use tokio::sync::Notify;
 use ts_rs::TS;
 
 pub const CONNECTION_EVENT: &str = EventName::ServerConnection.as_str();
@@ -21,6 +30,12 @@ pub const CONNECTION_EVENT: &str = EventName::ServerConnection.as_str();
 const SILENCE_LIMIT: Duration = Duration::from_secs(35);
 const FIRST_RETRY: Duration = Duration::from_secs(1);
 const LONGEST_RETRY: Duration = Duration::from_secs(10);
+/// While the token is refused the shell still asks, slowly, rather than stopping until the person
+/// acts: a refusal is not always final (a proxy answering 403 while it is reconfigured, a server
+/// started on the wrong database and then on the right one), and once a minute costs the server
+/// one small request. The window recovers by itself then, with `Last-Event-ID`; a revoked token
+/// only goes on being refused, and the notice asks the person for a new one meanwhile.
+pub const REFUSED_RETRY: Duration = Duration::from_secs(60);
 
 /// Whether the server's event stream is open, for the UI's notice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
@@ -29,6 +44,8 @@ const LONGEST_RETRY: Duration = Duration::from_secs(10);
 pub enum StreamState {
     Connected,
     Reconnecting,
+    /// The server answered, and refused this computer's access token.
+    Refused,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, TS)]
@@ -105,41 +122,56 @@ pub fn forward_of(frame: &Frame) -> Forward {
 }
 
 /// Holds the stream until the task is aborted (switching back to the local ledger, or to
-/// another server).
+/// another server). `recheck` is woken by a relayed request the server refused.
 pub async fn run<R: Runtime>(
     app: AppHandle<R>,
     client: reqwest::Client,
     address: ServerAddress,
     token: String,
+    recheck: Arc<Notify>,
 ) {
     let mut last_seen: Option<u64> = None;
     let mut retry = FIRST_RETRY;
     loop {
-        match stream_once(&app, &client, &address, &token, &mut last_seen).await {
+        let end = stream_once(&app, &client, &address, &token, &recheck, &mut last_seen).await;
+        let (state, pause) = match end {
             // It was open: the next try is quick again.
             StreamEnd::AfterOpening(reason) => {
                 tracing::info!(%address, %reason, "server event stream ended; reconnecting");
                 retry = FIRST_RETRY;
+                (StreamState::Reconnecting, retry)
             }
             StreamEnd::NotOpened(reason) => {
                 tracing::warn!(%address, %reason, "server event stream could not be opened");
+                (StreamState::Reconnecting, retry)
             }
+            StreamEnd::Refused(status) => {
+                tracing::warn!(%address, %status, "the server refused this computer's access token");
+                retry = FIRST_RETRY;
+                (StreamState::Refused, REFUSED_RETRY)
+            }
+            // Asked again at once; the answer decides what the window is told.
+            StreamEnd::Recheck => {
+                tracing::info!(%address, "a request was refused; asking the server again");
+                continue;
+            }
+        };
+        emit(&app, CONNECTION_EVENT, &ServerConnectionChange { state });
+        tokio::select! {
+            () = tokio::time::sleep(pause) => {}
+            () = recheck.notified() => {}
         }
-        emit(
-            &app,
-            CONNECTION_EVENT,
-            &ServerConnectionChange {
-                state: StreamState::Reconnecting,
-            },
-        );
-        tokio::time::sleep(retry).await;
-        retry = (retry * 2).min(LONGEST_RETRY);
+        if state == StreamState::Reconnecting {
+            retry = (retry * 2).min(LONGEST_RETRY);
+        }
     }
 }
 
 enum StreamEnd {
     AfterOpening(String),
     NotOpened(String),
+    Refused(reqwest::StatusCode),
+    Recheck,
 }
 
 async fn stream_once<R: Runtime>(
@@ -147,6 +179,7 @@ async fn stream_once<R: Runtime>(
     client: &reqwest::Client,
     address: &ServerAddress,
     token: &str,
+    recheck: &Notify,
     last_seen: &mut Option<u64>,
 ) -> StreamEnd {
     let mut request = client
@@ -158,6 +191,9 @@ async fn stream_once<R: Runtime>(
     }
     let response = match request.send().await {
         Ok(response) if response.status().is_success() => response,
+        Ok(response) if refuses_token(response.status().as_u16()) => {
+            return StreamEnd::Refused(response.status())
+        }
         Ok(response) => return StreamEnd::NotOpened(format!("HTTP {}", response.status())),
         Err(error) => return StreamEnd::NotOpened(error.to_string()),
     };
@@ -166,7 +202,11 @@ async fn stream_once<R: Runtime>(
     // Bytes of a character split across two chunks wait for the rest.
     let mut pending: Vec<u8> = Vec::new();
     loop {
-        let chunk = match tokio::time::timeout(SILENCE_LIMIT, body.next()).await {
+        let next = tokio::select! {
+            next = tokio::time::timeout(SILENCE_LIMIT, body.next()) => next,
+            () = recheck.notified() => return StreamEnd::Recheck,
+        };
+        let chunk = match next {
             Err(_) => return StreamEnd::AfterOpening("no heartbeat".into()),
             Ok(None) => return StreamEnd::AfterOpening("the server closed it".into()),
             Ok(Some(Err(error))) => return StreamEnd::AfterOpening(error.to_string()),

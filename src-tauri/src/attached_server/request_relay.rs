@@ -2,7 +2,9 @@
 //! only the routes in `relay_paths`, only to the configured origin, and never a prompt that still
 //! names a file on this disk (the server would look for it on its own). The answer goes back as
 //! it came — status, body and the headers the UI reads — so the HTTP backend's own handling of
-//! errors and paging works unchanged.
+//! errors and paging works unchanged. Except a refused token (401, or a proxy's 403): that is no
+//! failure of this one request but the connection's state, so it becomes the shell's
+//! `ServerTokenNoLongerAccepted`, whatever body came with it (a proxy's is not the server's JSON).
 
 use super::connection_check::transport_failure;
 use super::relay_paths;
@@ -71,6 +73,11 @@ pub async fn relay(
         .await
         .map_err(|error| transport_failure(address, &error))?;
     let status = response.status().as_u16();
+    if refuses_token(status) {
+        return Err(ShellError::ServerTokenNoLongerAccepted {
+            address: address.to_string(),
+        });
+    }
     let headers = ANSWERED_HEADERS
         .iter()
         .filter_map(|name| {
@@ -87,6 +94,12 @@ pub async fn relay(
         body,
         headers,
     })
+}
+
+/// A server that no longer takes the token answers 401; a proxy in front of it may answer 403.
+/// Dossier's own 403 (another web page's `Origin`) cannot happen here: the relay sends none.
+pub fn refuses_token(status: u16) -> bool {
+    status == 401 || status == 403
 }
 
 /// Refuses a body whose `parts` carry a `file:` URL: a file attached while the window used this

@@ -97,8 +97,11 @@ pub async fn copy_local_sessions(
                     .and_then(|body| body["message"].as_str().map(str::to_string))
                     .unwrap_or_else(|| format!("HTTP {}", response.status)),
             )),
-            // The server went away: the rest would fail the same way.
-            Err(error @ ShellError::ServerUnreachable { .. }) => return Err(error),
+            // The server went away, or no longer takes the token: the rest would fail the same way.
+            Err(
+                error @ (ShellError::ServerUnreachable { .. }
+                | ShellError::ServerTokenNoLongerAccepted { .. }),
+            ) => return Err(error),
             Err(error) => report.failed.push(failure(error.to_string())),
         }
     }

@@ -387,7 +387,9 @@ export const Conversation: Component<{
                 ? props.t("errorUnavailable")
                 : current().kind === "network"
                   ? props.t("errorOffline")
-                  : props.t("errorGeneric", { message: current().message })}
+                  : current().kind === "unauthorized" && props.chat.backend.transport === "attached"
+                    ? props.t("errorTokenRefused")
+                    : props.t("errorGeneric", { message: current().message })}
             </p>
             <Show when={current().retry}>
               {(retry) => (

@@ -111,4 +111,31 @@ describe("Settings → Data", () => {
     expect(screen.queryByTestId("restore-confirm")).toBeNull();
     expect(calls).not.toContain("restoreChosen");
   });
+
+  it("while the window shows a server's sessions, says that all of it is this computer's ledger's", async () => {
+    const { commands } = fakeCommands();
+    render(() => <DataSettings t={t} commands={commands} attached />);
+    expect(screen.getByTestId("data-attached").textContent).toBe(
+      "This window shows the sessions of a Dossier server, but this section is about this computer’s own ledger: backing up, restoring and moving the data folder act on it, not on the server’s sessions, which are backed up where the server runs.",
+    );
+    expect((await screen.findByTestId("data-folder")).textContent).toContain("This computer’s sessions are kept in /home/ana/.local/share/dossier.");
+    fireEvent.click(screen.getByTestId("restore-backup"));
+    expect((await screen.findByTestId("restore-confirm")).textContent).toContain(
+      "Replace this computer’s sessions (not the server’s) with the 3 in /home/ana/dossier-backup.db?",
+    );
+    fireEvent.click(screen.getByTestId("confirm-restore"));
+    expect((await screen.findByTestId("data-progress")).parentElement?.textContent).toContain("Restoring this computer’s sessions (not the server’s)");
+    cleanup();
+
+    render(() => <DataSettings t={translator("zh-CN")} commands={fakeCommands().commands} attached />);
+    expect(screen.getByTestId("data-attached").textContent).toContain("这一部分针对的是这台电脑自己的账本");
+    expect((await screen.findByTestId("data-folder")).textContent).toContain("这台电脑上的会话保存在");
+  });
+
+  it("on this computer's ledger says nothing of a server", async () => {
+    const { commands } = fakeCommands();
+    render(() => <DataSettings t={t} commands={commands} />);
+    expect((await screen.findByTestId("data-folder")).textContent).toContain("Your sessions are kept in");
+    expect(screen.queryByTestId("data-attached")).toBeNull();
+  });
 });

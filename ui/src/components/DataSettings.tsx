@@ -1,6 +1,8 @@
 // Settings → Data: back up now, restore from a backup, the automatic backups and the data folder.
 // The shell does the work (src-tauri/src/commands/data.rs); this section shows its answers. In a
 // browser it says that backups are made in the desktop app, with no buttons that could not work.
+// In the desktop window attached to a Dossier server it all still acts on this computer's own
+// ledger, not the server's sessions on screen, and it says so first.
 import { type Component, createSignal, For, Match, onMount, Show, Switch } from "solid-js";
 import { type DataCommands, dataFlow, type DataView, desktopDataCommands } from "../lib/data-folder";
 import { desktopFolderMoveCommands, type FolderMoveCommands } from "../lib/data-folder-move";
@@ -16,6 +18,8 @@ export interface DataSettingsProps {
   commands?: DataCommands;
   /** The shell's "Move data folder…" commands (tests pass a fake); the desktop app's by default. */
   moveCommands?: FolderMoveCommands;
+  /** The window shows a Dossier server's sessions; this section is still this computer's ledger's. */
+  attached?: boolean;
 }
 
 export const DataSettings: Component<DataSettingsProps> = (props) => {
@@ -55,10 +59,13 @@ export const DataSettings: Component<DataSettingsProps> = (props) => {
       <Show when={flow} fallback={<p class="notice notice--unavailable" data-testid="data-desktop-only">{props.t("dataDesktopOnly")}</p>}>
         {(steps) => (
           <>
+            <Show when={props.attached === true}>
+              <p class="settings-path" data-testid="data-attached">{props.t("dataAttachedLead")}</p>
+            </Show>
             <Show when={overview()}>
               {(current) => (
                 <p class="settings-path" data-testid="data-folder" data-folder={current().dataFolder}>
-                  {props.t("dataFolder", { folder: current().dataFolder })}{" "}
+                  {props.t(props.attached === true ? "dataFolderAttached" : "dataFolder", { folder: current().dataFolder })}{" "}
                   <button type="button" class="plain-button" data-testid="open-data-folder" onClick={() => {
                     commands?.openFolder().catch((error: unknown) => {
                       setView({ step: "failed", error: toBackendError(error) });
@@ -68,7 +75,7 @@ export const DataSettings: Component<DataSettingsProps> = (props) => {
               )}
             </Show>
             <Show when={overview()?.restoreWaiting}>
-              <p class="notice notice--busy" role="status" data-testid="data-restore-waiting">{props.t("dataRestoreWaiting")}</p>
+              <p class="notice notice--busy" role="status" data-testid="data-restore-waiting">{props.t(props.attached === true ? "dataRestoreWaitingAttached" : "dataRestoreWaiting")}</p>
             </Show>
             <Show when={moveCommands}>{(move) => <Show when={overview()}>{(current) => <DataFolderMove t={props.t} overview={current()} commands={move()} refresh={refresh} />}</Show>}</Show>
             <Switch>
@@ -88,7 +95,7 @@ export const DataSettings: Component<DataSettingsProps> = (props) => {
               </Match>
               <Match when={working()}>
                 <p class="settings-path" role="status">
-                  <progress data-testid="data-progress" aria-label={props.t("dataWorking")} /> {view().step === "restoring" ? props.t("dataRestoring") : props.t("dataWorking")}
+                  <progress data-testid="data-progress" aria-label={props.t("dataWorking")} /> {view().step === "restoring" ? props.t(props.attached === true ? "dataRestoringAttached" : "dataRestoring") : props.t("dataWorking")}
                 </p>
               </Match>
             </Switch>
@@ -103,7 +110,7 @@ export const DataSettings: Component<DataSettingsProps> = (props) => {
             >
               {(asked) => (
                 <div class="update-offer" data-testid="restore-confirm" ref={revealInPlace}>
-                  <p class="confirm-text">{props.t("dataRestoreConfirm", { path: asked().path, count: asked().sessions })}</p>
+                  <p class="confirm-text">{props.t(props.attached === true ? "dataRestoreConfirmAttached" : "dataRestoreConfirm", { path: asked().path, count: asked().sessions })}</p>
                   <button type="button" class="danger-button" data-testid="confirm-restore" onClick={() => void steps().restore()}>{props.t("dataRestoreNow")}</button>
                   <button type="button" class="plain-button" data-testid="cancel-restore" data-reveal-focus onClick={() => { steps().cancel(); }}>{props.t("settingsCancel")}</button>
                 </div>

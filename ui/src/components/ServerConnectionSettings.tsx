@@ -2,6 +2,8 @@
 // connection" (the shell asks the server and says in plain words what is wrong), then Connect;
 // the token goes to the keychain, never into this page again. While attached, which server is in
 // use, "Copy my local sessions to the server" and "Use this computer's ledger". Either switch reloads the window (lib/server-connection.ts).
+// When the server no longer accepts the token (the window's notice opens this section), the form
+// comes back under the server in use, its address filled in, for a new token.
 import { type Component, createSignal, For, onMount, Show } from "solid-js";
 import type { Translate } from "../lib/i18n";
 import { connectable, connectionFlow, type ConnectionView, desktopServerConnectionCommands, type ServerConnectionCommands } from "../lib/server-connection";
@@ -14,6 +16,8 @@ export interface ServerConnectionSettingsProps {
   commands?: ServerConnectionCommands;
   /** After a switch: the window starts again on the other ledger (tests pass a spy). */
   onSwitched?: () => void;
+  /** The attached server no longer accepts this computer's access token. */
+  tokenRefused?: boolean;
 }
 
 export const ServerConnectionSettings: Component<ServerConnectionSettingsProps> = (props) => {
@@ -32,6 +36,8 @@ export const ServerConnectionSettings: Component<ServerConnectionSettingsProps> 
       (current) => {
         setInUse(current);
         if (current.ledger === "local" && current.lastServer !== undefined) setUrl(current.lastServer);
+        // A new token for the same server, should it refuse this one.
+        if (current.ledger === "server") setUrl(current.url);
       },
       (error: unknown) => {
         setView({ step: "failed", error: toBackendError(error) });
@@ -56,10 +62,59 @@ export const ServerConnectionSettings: Component<ServerConnectionSettingsProps> 
     return current?.ledger === "server" ? current : undefined;
   };
 
+  /** The address and token, "Test connection", then Connect (also a new token for the server in use). */
+  const tokenForm = () => (
+    <Show when={flow}>
+      {(steps) => (
+        <form
+          class="provider-form"
+          data-testid="server-connection-form"
+          novalidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            void steps().test(url().trim(), token().trim());
+          }}
+        >
+          <Show when={server() === undefined}>
+            <p class="settings-path">{props.t("remoteLead")}</p>
+          </Show>
+          <label>
+            {props.t("remoteUrl")}
+            <input name="serverUrl" value={url()} placeholder="https://dossier.example.com" autocomplete="url" onInput={(event) => { setUrl(event.currentTarget.value); }} onChange={(event) => { setUrl(event.currentTarget.value); }} />
+          </label>
+          <label>
+            {props.t("remoteToken")}
+            <input name="serverToken" type="password" autocomplete="off" value={token()} onInput={(event) => { setToken(event.currentTarget.value); }} onChange={(event) => { setToken(event.currentTarget.value); }} />
+          </label>
+          <Show when={passed()}>
+            {(check) => (
+              <p class="settings-saved" role="status" data-testid="server-connection-passed">
+                {props.t("remotePassed", { version: check().version, url: check().url })}
+              </p>
+            )}
+          </Show>
+          <div class="provider-form-actions">
+            <button type="submit" class="plain-button" data-testid="test-server-connection" disabled={working() || url().trim() === "" || token().trim() === ""}>
+              {view().step === "testing" ? props.t("remoteTesting") : props.t("remoteTest")}
+            </button>
+            <Show when={connectable(view(), url().trim(), token().trim())}>
+              <button type="button" class="send-button" data-testid="connect-server" disabled={working()} onClick={() => void steps().connect(url().trim(), token().trim())}>
+                {props.t("remoteConnect")}
+              </button>
+            </Show>
+            <Show when={view().step === "connecting"}>
+              <span class="settings-path" role="status">{props.t("remoteConnecting")}</span>
+            </Show>
+          </div>
+        </form>
+      )}
+    </Show>
+  );
+
   return (
     <Show when={flow}>
       {(steps) => (
-        <section class="settings-server" data-testid="server-connection" aria-labelledby="server-connection-title">
+        <section class="settings-server" data-testid="server-connection" aria-labelledby="server-connection-title" tabIndex={-1}>
           <h3 class="settings-section" id="server-connection-title">{props.t("remoteTitle")}</h3>
           <Show when={failure()}>
             {(error) => (
@@ -68,50 +123,7 @@ export const ServerConnectionSettings: Component<ServerConnectionSettingsProps> 
               </p>
             )}
           </Show>
-          <Show
-            when={server()}
-            fallback={
-              <form
-                class="provider-form"
-                data-testid="server-connection-form"
-                novalidate
-                onSubmit={(event) => {
-                  event.preventDefault();
-                  void steps().test(url().trim(), token().trim());
-                }}
-              >
-                <p class="settings-path">{props.t("remoteLead")}</p>
-                <label>
-                  {props.t("remoteUrl")}
-                  <input name="serverUrl" value={url()} placeholder="https://dossier.example.com" autocomplete="url" onInput={(event) => { setUrl(event.currentTarget.value); }} onChange={(event) => { setUrl(event.currentTarget.value); }} />
-                </label>
-                <label>
-                  {props.t("remoteToken")}
-                  <input name="serverToken" type="password" autocomplete="off" value={token()} onInput={(event) => { setToken(event.currentTarget.value); }} onChange={(event) => { setToken(event.currentTarget.value); }} />
-                </label>
-                <Show when={passed()}>
-                  {(check) => (
-                    <p class="settings-saved" role="status" data-testid="server-connection-passed">
-                      {props.t("remotePassed", { version: check().version, url: check().url })}
-                    </p>
-                  )}
-                </Show>
-                <div class="provider-form-actions">
-                  <button type="submit" class="plain-button" data-testid="test-server-connection" disabled={working() || url().trim() === "" || token().trim() === ""}>
-                    {view().step === "testing" ? props.t("remoteTesting") : props.t("remoteTest")}
-                  </button>
-                  <Show when={connectable(view(), url().trim(), token().trim())}>
-                    <button type="button" class="send-button" data-testid="connect-server" disabled={working()} onClick={() => void steps().connect(url().trim(), token().trim())}>
-                      {props.t("remoteConnect")}
-                    </button>
-                  </Show>
-                  <Show when={view().step === "connecting"}>
-                    <span class="settings-path" role="status">{props.t("remoteConnecting")}</span>
-                  </Show>
-                </div>
-              </form>
-            }
-          >
+          <Show when={server()} fallback={tokenForm()}>
             {(current) => (
               <>
                 <p class="settings-path" data-testid="server-in-use" data-url={current().url}>
@@ -119,6 +131,10 @@ export const ServerConnectionSettings: Component<ServerConnectionSettingsProps> 
                 </p>
                 <Show when={!current().tokenRemembered}>
                   <p class="notice notice--unavailable" data-testid="server-token-not-remembered">{props.t("remoteNotRemembered")}</p>
+                </Show>
+                <Show when={props.tokenRefused === true}>
+                  <p class="notice notice--unauthorized" role="status" data-testid="server-token-refused">{props.t("remoteRefused")}</p>
+                  {tokenForm()}
                 </Show>
                 <Show when={copied()}>
                   {(report) => (
@@ -131,9 +147,12 @@ export const ServerConnectionSettings: Component<ServerConnectionSettingsProps> 
                   )}
                 </Show>
                 <div class="provider-form-actions">
-                  <button type="button" class="plain-button" data-testid="copy-local-sessions" disabled={working()} onClick={() => void steps().copyLocalSessions()}>
-                    {view().step === "copying" ? props.t("remoteCopying") : props.t("remoteCopy")}
-                  </button>
+                  {/* A refused token would refuse every copy too. */}
+                  <Show when={props.tokenRefused !== true}>
+                    <button type="button" class="plain-button" data-testid="copy-local-sessions" disabled={working()} onClick={() => void steps().copyLocalSessions()}>
+                      {view().step === "copying" ? props.t("remoteCopying") : props.t("remoteCopy")}
+                    </button>
+                  </Show>
                   <button type="button" class="plain-button" data-testid="use-local-ledger" disabled={working()} onClick={() => void steps().useLocal()}>
                     {props.t("remoteUseLocal")}
                   </button>

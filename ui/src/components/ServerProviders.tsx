@@ -1,6 +1,7 @@
-// Settings in a browser: the server's model providers and their models, read-only (the server's
-// provider listing, the same one the model picker reads). Adding or changing one needs the desktop
-// app's keychain or the config file, which the note says.
+// Settings in a browser, or in the desktop window attached to a Dossier server: the server's model
+// providers and their models, read-only (the server's provider listing, the same one the model
+// picker reads). Adding or changing one is done where the server runs, which the note says; the
+// attached window's note also says that this computer's own providers are kept for its ledger.
 import { type Component, createResource, For, Show } from "solid-js";
 import type { Translate } from "../lib/i18n";
 import { type Backend, toBackendError } from "../lib/transport";
@@ -8,6 +9,8 @@ import { type Backend, toBackendError } from "../lib/transport";
 export interface ServerProvidersProps {
   t: Translate;
   backend: Backend;
+  /** The desktop window attached to a server (not a browser): "use the desktop app" would be no help. */
+  attached?: boolean;
 }
 
 export const ServerProviders: Component<ServerProvidersProps> = (props) => {
@@ -15,7 +18,7 @@ export const ServerProviders: Component<ServerProvidersProps> = (props) => {
   return (
     <section data-testid="server-providers" aria-labelledby="server-providers-title">
       <h3 class="settings-section" id="server-providers-title">{props.t("settingsProviders")}</h3>
-      <p class="settings-path" data-testid="settings-desktop-only">{props.t("settingsProvidersReadOnly")}</p>
+      <p class="settings-path" data-testid="settings-desktop-only">{props.t(props.attached === true ? "settingsProvidersAttached" : "settingsProvidersReadOnly")}</p>
       <Show when={catalog.error !== undefined}>
         <p class="notice notice--unavailable" role="alert" data-testid="settings-error">{toBackendError(catalog.error).message}</p>
       </Show>

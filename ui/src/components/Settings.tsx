@@ -14,6 +14,7 @@ import { AppearanceSettings } from "./AppearanceSettings";
 import { ServerProviders } from "./ServerProviders";
 import { DataSettings } from "./DataSettings";
 import { ServerConnectionSettings } from "./ServerConnectionSettings";
+import type { ServerConnectionCommands } from "../lib/server-connection";
 import { createDialogFocus, revealInPlace } from "../lib/keyboard-focus";
 import { checkProviderForm, describeKey, emptyForm, type FormField, formFromSetting, kindLabel, type ProviderForm, providerKinds } from "../lib/settings";
 import { type Backend, type BackendError, toBackendError } from "../lib/transport";
@@ -28,9 +29,18 @@ export interface SettingsProps {
   onChanged: () => void;
   /** The shell's update commands (tests pass a fake); the desktop app's by default. */
   updates?: UpdateCommands;
-  /** Opened from the sidebar's update notice: focus starts on the Updates section, scrolled into view. */
-  startAt?: "updates" | undefined;
+  /**
+   * Opened from the sidebar's update notice: focus starts on the Updates section, scrolled into
+   * view; from the notice that the server refused the token, on "Connect to a Dossier server".
+   */
+  startAt?: SettingsStart | undefined;
+  /** The attached server no longer accepts this computer's access token (the window's notice). */
+  tokenRefused?: boolean;
+  /** The shell's "Connect to a Dossier server" commands (tests pass a fake); the desktop app's by default. */
+  serverConnection?: ServerConnectionCommands;
 }
+
+export type SettingsStart = "updates" | "server";
 
 export const Settings: Component<SettingsProps> = (props) => {
   const [settings, setSettings] = createSignal<ProviderSettings | undefined>();
@@ -45,6 +55,7 @@ export const Settings: Component<SettingsProps> = (props) => {
   // eslint-disable-next-line solid/reactivity -- the backend is fixed for the app's lifetime
   const backend = props.backend;
   const desktop = () => backend.transport === "tauri";
+  const attached = () => backend.transport === "attached";
   const [updateStatus, setUpdateStatus] = createSignal<UpdateStatus | undefined>();
   const [updateView, setUpdateView] = createSignal<UpdateView>({ step: "idle" });
   // eslint-disable-next-line solid/reactivity -- chosen once, like the backend
@@ -133,7 +144,11 @@ export const Settings: Component<SettingsProps> = (props) => {
   // what opened it; Tab stays inside.
   const focus = createDialogFocus(
     () => dialog,
-    () => (props.startAt === "updates" ? updatesSection : undefined) ?? dialog?.querySelector<HTMLElement>("[data-testid=close-settings]") ?? undefined,
+    () =>
+      (props.startAt === "updates" ? updatesSection : undefined) ??
+      (props.startAt === "server" ? (dialog?.querySelector<HTMLElement>("[data-testid=server-connection]") ?? undefined) : undefined) ??
+      dialog?.querySelector<HTMLElement>("[data-testid=close-settings]") ??
+      undefined,
   );
 
   return (
@@ -148,7 +163,7 @@ export const Settings: Component<SettingsProps> = (props) => {
         {/* Scrolls under the header, so the title and Close stay in view on a short window. */}
         <div class="settings-body" data-testid="settings-body">
         <AppearanceSettings t={props.t} />
-        <Show when={desktop()} fallback={<ServerProviders t={props.t} backend={backend} />}>
+        <Show when={desktop()} fallback={<ServerProviders t={props.t} backend={backend} attached={attached()} />}>
           <Show when={settings()?.keychain.available === false}>
             <p class="notice notice--unavailable" role="status" data-testid="keychain-unavailable">
               {props.t("settingsKeychainUnavailable", { reason: settings()?.keychain.reason ?? "" })}
@@ -352,8 +367,8 @@ export const Settings: Component<SettingsProps> = (props) => {
             </section>
           </Show>
         <Show when={backend.mcp}>{(mcp) => <McpSettings t={props.t} backend={backend} mcp={mcp()} />}</Show>
-        <ServerConnectionSettings t={props.t} />
-        <DataSettings t={props.t} />
+        <ServerConnectionSettings t={props.t} tokenRefused={props.tokenRefused === true} {...(props.serverConnection === undefined ? {} : { commands: props.serverConnection })} />
+        <DataSettings t={props.t} attached={attached()} />
         </div>
       </section>
     </div>

@@ -56,6 +56,7 @@ export function sortSessions(sessions: readonly (Session | undefined)[]): Sessio
 }
 
 export function createChat(backend: Backend) {
+  const refusedByServer = (failure: BackendError) => failure.kind === "unauthorized" && backend.transport === "attached";
   const [state, setState] = createStore<ChatState>(emptyChatState());
   const seen = new SeenEvents();
   const [agents, setAgents] = createSignal<Agent[]>([]);
@@ -95,7 +96,10 @@ export function createChat(backend: Backend) {
 
   function report(sessionId: string | undefined, error: unknown, retry?: Notice["retry"]): void {
     const failure = toBackendError(error);
-    if (sessionId === undefined) {
+    // The attached server no longer takes this computer's token: the window's notice says so
+    // once (the shell's `refused`), not every action that met it. Only a send keeps its place in
+    // the conversation, so that Retry gives back the words it took from the composer.
+    if (sessionId === undefined || (refusedByServer(failure) && retry === undefined)) {
       console.error(failure);
       return;
     }

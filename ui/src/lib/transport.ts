@@ -31,6 +31,7 @@ import type { DroppedFile } from "./shell-bindings/DroppedFile";
 import type { MessagePage } from "./bindings/MessagePage";
 import type { SessionPage } from "./bindings/SessionPage";
 import type { EventName } from "./shell-bindings/EventName";
+import type { StreamState } from "./shell-bindings/StreamState";
 import type { SessionListRequest } from "./shell-bindings/SessionListRequest";
 
 /**
@@ -106,8 +107,12 @@ export interface EventHandlers {
   onConnection?: (state: ConnectionState) => void;
 }
 
-/** The desktop app's core is in-process and always reachable; a browser's server may go away. */
-export type ConnectionState = "connected" | "reconnecting";
+/**
+ * The desktop app's core is in-process and always reachable; a browser's server may go away.
+ * `refused`: the server the desktop window is attached to answered, and no longer accepts this
+ * computer's access token (the shell's `StreamState`); waiting will not fix that.
+ */
+export type ConnectionState = StreamState;
 
 export interface Backend {
   readonly transport: Transport;

@@ -536,3 +536,149 @@ fn without_a_keychain_the_window_connects_for_this_run_only() {
     next.resume(harness.app.handle());
     assert!(!next.is_attached());
 }
+
+/// The events collected so far, forgotten, so the next `wait_for` sees only what follows.
+fn forget(received: &Arc<Mutex<Vec<Value>>>) {
+    received.lock().expect("lock").clear();
+}
+
+fn states(received: &Arc<Mutex<Vec<Value>>>) -> Vec<Value> {
+    received
+        .lock()
+        .expect("lock")
+        .iter()
+        .map(|event| event["state"].clone())
+        .collect()
+}
+
+#[test]
+fn a_revoked_token_shows_as_refused_not_retrying_and_a_new_token_brings_the_window_back() {
+    let (harness, _tokens, _settings) = attached_harness();
+    let server = start_server(None);
+    let connection = collect(
+        &harness,
+        crate::attached_server::event_relay::CONNECTION_EVENT,
+    );
+    harness.ok(
+        "connect_to_server",
+        json!({"url": server.base, "token": server.token}),
+    );
+    wait_for(&connection, |event| event["state"] == "connected");
+    harness.new_session();
+
+    // Another token keeps the loopback server asking for one once "desk" is gone (with no token
+    // left at all it would let anyone in), as `dossier-server token revoke desk` leaves it.
+    let store = server.ledger.store();
+    let spare = tauri::async_runtime::block_on(store.create_access_token("spare"))
+        .expect("token")
+        .token;
+    tauri::async_runtime::block_on(store.revoke_access_token("desk")).expect("revoked");
+    forget(&connection);
+
+    // The event stream opened before the revocation; the next request is refused, with the
+    // shell's own words and the kind the window turns into its notice.
+    let refused = harness
+        .invoke(
+            "relay_request",
+            json!({"request": {"method": "GET", "path": "/session?roots=true"}}),
+        )
+        .expect_err("refused");
+    assert_eq!(refused["kind"], "unauthorized", "{refused}");
+    assert_eq!(
+        message_of(&refused),
+        format!(
+            "{} no longer accepts this computer's access token (it may have been revoked). \
+             Nothing on this computer was lost. Enter a new token in Settings → Connect to a \
+             Dossier server, or use this computer's ledger",
+            server.base
+        )
+    );
+    // The stream asks again at once and tells the window: refused, never "retrying".
+    wait_for(&connection, |event| event["state"] == "refused");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(states(&connection), [json!("refused")]);
+
+    // What the shell asks for the window on its own is refused the same way, and the copy
+    // stops at the first refusal rather than naming every session.
+    let export = tauri::async_runtime::block_on(harness.app.state::<AttachedServer>().relay(
+        crate::attached_server::server_export::export_request(
+            "ses_any",
+            crate::commands::reshaping::ExportFormat::Markdown,
+        ),
+    ))
+    .expect_err("refused");
+    assert!(
+        matches!(
+            export,
+            crate::error::ShellError::ServerTokenNoLongerAccepted { .. }
+        ),
+        "{export:?}"
+    );
+    let copy = harness
+        .invoke("copy_local_sessions", json!({}))
+        .expect_err("refused");
+    assert_eq!(copy["kind"], "unauthorized", "{copy}");
+
+    // Settings → Connect with the new token: the window is the server's again.
+    forget(&connection);
+    harness.ok(
+        "connect_to_server",
+        json!({"url": server.base, "token": spare}),
+    );
+    wait_for(&connection, |event| event["state"] == "connected");
+    assert_eq!(
+        relay(&harness, "GET", "/session?roots=true", None)["status"],
+        200
+    );
+}
+
+/// A window attached at launch (as `resume` does) to `url`, its token in the keychain.
+fn attached_at_launch(harness: &Harness, url: &str) -> AttachedServer {
+    let settings = tempfile::tempdir().expect("temp dir");
+    let file = settings.path().join("server.json");
+    std::fs::write(&file, json!({"url": url, "attached": true}).to_string()).expect("write");
+    let tokens = Arc::new(InMemoryCredentials::default());
+    tokens.store(url, "dossier_token").expect("kept");
+    let attached = AttachedServer::default();
+    attached.keep_in(file, tokens);
+    attached.resume(harness.app.handle());
+    assert!(attached.is_attached(), "{url}");
+    attached
+}
+
+#[test]
+fn only_a_refusal_says_refused_a_server_that_is_down_or_failing_is_retried() {
+    let cases = [
+        (
+            foreign_server("HTTP/1.1 401 Unauthorized\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"),
+            "refused",
+        ),
+        // A proxy in front of the server, with its own page rather than Dossier's JSON.
+        (
+            foreign_server("HTTP/1.1 403 Forbidden\r\ncontent-type: text/html\r\ncontent-length: 9\r\nconnection: close\r\n\r\nForbidden"),
+            "refused",
+        ),
+        (
+            foreign_server("HTTP/1.1 502 Bad Gateway\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"),
+            "reconnecting",
+        ),
+        (format!("http://127.0.0.1:{}", closed_port()), "reconnecting"),
+    ];
+    for (url, expected) in cases {
+        let harness = harness(false);
+        let connection = collect(
+            &harness,
+            crate::attached_server::event_relay::CONNECTION_EVENT,
+        );
+        let attached = attached_at_launch(&harness, &url);
+        wait_for(&connection, |event| event["state"] == expected);
+        // Long enough for a second try of a server that is down (1 s after the first).
+        std::thread::sleep(Duration::from_millis(1500));
+        let seen = states(&connection);
+        assert!(
+            seen.iter().all(|state| state == expected),
+            "{url}: {seen:?}"
+        );
+        tauri::async_runtime::block_on(attached.use_local()).expect("local again");
+    }
+}

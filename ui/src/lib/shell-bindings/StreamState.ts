@@ -3,4 +3,4 @@
 /**
  * Whether the server's event stream is open, for the UI's notice.
  */
-export type StreamState = "connected" | "reconnecting";
+export type StreamState = "connected" | "reconnecting" | "refused";

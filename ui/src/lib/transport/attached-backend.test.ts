@@ -85,6 +85,25 @@ describe("the attached backend", () => {
     });
   });
 
+  it("passes on the shell's refusal of a token the server no longer accepts, and its notice", async () => {
+    // As `invoke` rejects: the shell's `{kind, message}`, not a BackendError.
+    const refusal = { kind: "unauthorized", message: "https://dossier.example.com no longer accepts this computer's access token (it may have been revoked)." };
+    const shell: RelayShell = {
+      ...fakeShell(() => new BackendError({ kind: "internal", message: "unused" })).shell,
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- what Tauri's invoke rejects with
+      relay: () => Promise.reject(refusal),
+    };
+    const backend = attachedBackend("https://dossier.example.com", shell);
+    await expect(backend.listAgents()).rejects.toMatchObject(refusal);
+    await expect(backend.sendPrompt("ses_1", { parts: [] })).rejects.toMatchObject({ kind: "unauthorized" });
+    const { shell: listening, emit } = fakeShell(() => new BackendError({ kind: "internal", message: "unused" }));
+    const seen: string[] = [];
+    attachedBackend("https://dossier.example.com", listening).subscribe({ onEvent: () => undefined, onResync: () => undefined, onConnection: (state) => seen.push(state) });
+    await Promise.resolve();
+    emit(tauriEventNames.serverConnection, { state: "refused" });
+    expect(seen).toEqual(["refused"]);
+  });
+
   it("exports through the shell's save dialog, not a download the window cannot save", async () => {
     const { shell, sent } = fakeShell(() => new BackendError({ kind: "internal", message: "unused" }));
     const backend = attachedBackend("https://dossier.example.com", shell);
