@@ -4,6 +4,8 @@
 #   scripts/postgres-for-tests.sh start [FOLDER]   start it (or reuse the one running), print its URL
 #   scripts/postgres-for-tests.sh url   [FOLDER]   print the URL of the one running
 #   scripts/postgres-for-tests.sh stop  [FOLDER]   stop it (the folder is kept for the next start)
+#   scripts/postgres-for-tests.sh ca    [FOLDER]   print the path of the certificate authority that
+#                                                  signed the server's TLS certificate
 #
 # FOLDER defaults to target/postgres-for-tests/ of this checkout: build output, never committed,
 # and one server per worktree, so engineers working side by side never share a database.
@@ -14,6 +16,11 @@
 #
 # The printed URL is the admin one, postgres://dossier_test:PASSWORD@127.0.0.1:PORT/postgres, for
 # a superuser role: each test creates (and drops) its own database with it.
+#
+# The server speaks TLS (`ssl = on`) with a certificate for 127.0.0.1 and localhost, signed by a
+# certificate authority of the cluster's own made with `openssl` (tls/ca.pem; its key is deleted
+# once it has signed), so the tests can connect with sslmode=verify-full as a team would to a
+# remote database. A cluster made before the server had TLS gets it at its next `start`.
 set -euo pipefail
 
 command=${1:-}
@@ -22,7 +29,7 @@ folder=${2:-$root/target/postgres-for-tests}
 role=dossier_test
 
 usage() {
-    echo "usage: $0 start|url|stop [FOLDER]" >&2
+    echo "usage: $0 start|url|stop|ca [FOLDER]" >&2
     exit 2
 }
 
@@ -124,14 +131,99 @@ full_page_writes = off
 EOF
 }
 
+# A certificate authority and a server certificate signed by it, for 127.0.0.1 and localhost (the
+# names the tests connect with). Made as the server's owner: PostgreSQL refuses a key file that
+# another user owns or that others can read.
+make_certificates() {
+    local tls=$folder/tls
+    as_owner mkdir -p "$tls"
+    as_owner tee "$tls/openssl.cnf" >/dev/null <<'EOF'
+[req]
+prompt = no
+distinguished_name = authority_name
+x509_extensions = authority
+
+[authority_name]
+CN = Dossier test certificate authority
+
+[authority]
+basicConstraints = critical, CA:TRUE
+keyUsage = critical, keyCertSign, cRLSign
+subjectKeyIdentifier = hash
+
+[server]
+basicConstraints = critical, CA:FALSE
+keyUsage = critical, digitalSignature
+extendedKeyUsage = serverAuth
+subjectAltName = IP:127.0.0.1, DNS:localhost
+EOF
+    local serial
+    serial=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
+    if ! (
+        umask 077
+        cd "$tls"
+        as_owner openssl req -x509 -config openssl.cnf -newkey ec \
+            -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 3650 \
+            -keyout ca.key -out ca.pem &&
+            as_owner openssl req -new -config openssl.cnf -subj /CN=localhost -newkey ec \
+                -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+                -keyout server.key -out server.csr &&
+            as_owner openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key \
+                -set_serial "0x$serial" -days 3650 -sha256 \
+                -extfile openssl.cnf -extensions server -out server.crt
+    ) >"$folder/openssl.log" 2>&1; then
+        cat "$folder/openssl.log" >&2
+        exit 1
+    fi
+    # The authority signs nothing else, so its key goes. Its certificate is public.
+    rm -f "$tls/ca.key" "$tls/server.csr"
+    chmod 644 "$tls/ca.pem"
+    as_owner mv "$tls/server.crt" "$tls/server.key" "$folder/data/"
+}
+
+# TLS for a cluster that has none yet: a new one, or one made before this script turned TLS on
+# (engineers' machines keep their cluster between runs). A running server takes the change when
+# it reloads its configuration; connections it accepted before stay unencrypted.
+ensure_tls() {
+    if [[ ! -f $folder/data/server.crt || ! -f $folder/data/server.key || ! -f $folder/tls/ca.pem ]]; then
+        make_certificates
+    fi
+    if ! grep -q '^ssl = on' "$folder/data/postgresql.conf"; then
+        as_owner tee -a "$folder/data/postgresql.conf" >/dev/null <<'EOF'
+
+# scripts/postgres-for-tests.sh: TLS with server.crt and server.key (in this folder), signed by
+# the certificate authority in ../tls/ca.pem.
+ssl = on
+EOF
+        if running; then
+            as_owner "$bin/pg_ctl" reload -D "$folder/data" >/dev/null
+            until_tls_offered
+        fi
+    fi
+}
+
+# `pg_ctl reload` only signals the server: wait until a new connection is offered TLS.
+until_tls_offered() {
+    for _ in $(seq 1 50); do
+        if [[ $(PGSSLMODE=require "$bin/psql" "$(print_url)" -XAtc 'SHOW ssl' 2>/dev/null) == on ]]; then
+            return 0
+        fi
+        sleep 0.2
+    done
+    echo "the server did not turn TLS on after a reload; see $folder/server.log" >&2
+    exit 1
+}
+
 start() {
     if running; then
+        ensure_tls
         print_url
         return 0
     fi
     if [[ ! -f $folder/data/PG_VERSION ]]; then
         initialise
     fi
+    ensure_tls
     local port attempt
     for attempt in 1 2 3 4 5; do
         port=$(free_port)
@@ -169,6 +261,13 @@ url)
         exit 1
     fi
     print_url
+    ;;
+ca)
+    if [[ ! -f $folder/tls/ca.pem ]]; then
+        echo "no certificate authority in $folder/tls yet; run: $0 start" >&2
+        exit 1
+    fi
+    echo "$folder/tls/ca.pem"
     ;;
 stop)
     if running; then

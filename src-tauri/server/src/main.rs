@@ -62,13 +62,19 @@ async fn main() -> ExitCode {
     if options.password.is_none() && !is_loopback(&options.hostname) {
         let data_dir = Locations::from_env().data_dir;
         let database = options.database.as_ref();
-        let refusal = match dossier_server::token_command::tokens_exist(&data_dir, database).await {
-            Ok(exist) => options.check_credentials(exist).err(),
-            Err(error) => Some(error),
-        };
-        if let Some(error) = refusal {
-            eprintln!("dossier-server: {error}");
-            return ExitCode::from(2);
+        match dossier_server::token_command::tokens_exist(&data_dir, database).await {
+            Ok(exist) => {
+                if let Err(error) = options.check_credentials(exist) {
+                    eprintln!("dossier-server: {error}");
+                    return ExitCode::from(2);
+                }
+            }
+            // The ledger could not be opened (a database that cannot be reached, say): a
+            // failure, as it is on loopback, not a refused argument.
+            Err(error) => {
+                eprintln!("dossier-server: {error}");
+                return ExitCode::FAILURE;
+            }
         }
     }
     let listener = match bind(&options).await {

@@ -10,6 +10,7 @@
 
 pub mod blob_store;
 pub mod database;
+pub(crate) mod database_connection;
 pub(crate) mod database_error;
 pub(crate) mod event_relay;
 pub mod message_store;

@@ -99,6 +99,25 @@ pub enum LedgerError {
     /// (`SQLITE_BUSY`/`SQLITE_LOCKED`).
     #[error("Dossier's data stayed locked by other work (another Dossier window or server, or a long import) for too long, so nothing was changed. Try again in a moment.")]
     StorageBusy,
+    /// The PostgreSQL database could not be reached when the ledger was opened: nothing
+    /// listens at its address, it did not answer within the connect timeout, or its name was
+    /// not found (`store::postgres::database_connection`). `database` is the URL without its
+    /// password.
+    #[error("Dossier could not connect to its database {database}: {reason}. Nothing was opened or changed. Check that the PostgreSQL server is running and that this machine can reach it (the host and port in the database URL, a firewall, a private network), then start Dossier again.")]
+    DatabaseUnreachable { database: String, reason: String },
+    /// The PostgreSQL database was reached, but the connection's TLS was refused: its
+    /// certificate is not trusted or not for the URL's host, the server offers no TLS where the
+    /// URL's `sslmode` requires it, or the `sslrootcert` file cannot be read.
+    #[error("Dossier did not connect to its database {database}: {reason}. Nothing was opened or changed. Check the database URL's sslmode and sslrootcert and the database server's TLS settings: sslrootcert must name the certificate authority that signed the server's certificate, and with sslmode=verify-full the URL's host must be a name that certificate is for.")]
+    DatabaseTlsRefused { database: String, reason: String },
+    /// A running server lost its PostgreSQL database: no connection within the connect timeout
+    /// (the database is down or unreachable, or every connection stayed busy), or a connection
+    /// that broke or was ended by the database's administrator (`store::postgres::database_error`).
+    /// Postgres rolls back a transaction whose connection ends, so what the request was
+    /// changing was not saved — unless the connection broke after the database committed and
+    /// before it answered, which no client can tell apart.
+    #[error("Dossier cannot reach its database right now ({reason}), so this was not done; everything saved before is safe. Try again in a moment. If it keeps happening, whoever runs the Dossier server should check that its PostgreSQL database is running and reachable.")]
+    DatabaseConnectionLost { reason: String },
     /// The engine's own error, in its words (`store::database_error` makes it).
     #[error("Database error: {0}")]
     Database(Box<dyn std::error::Error + Send + Sync>),
@@ -260,6 +279,15 @@ impl LedgerError {
             | Self::LedgersInTwoPlaces { .. } => ErrorKind::Conflict,
             Self::Busy(_) | Self::StorageBusy => ErrorKind::Busy,
             Self::RepliesUnavailable | Self::KeychainUnavailable(_) => ErrorKind::Unavailable,
+            // Only at start (the server stops with the message), so `unavailable`'s meaning to
+            // the UI — "your message was saved, only the reply is missing" — never meets it.
+            Self::DatabaseUnreachable { .. } => ErrorKind::Unavailable,
+            // The URL's TLS settings and the server's certificate disagree: trying again does
+            // not help until one of them changes.
+            Self::DatabaseTlsRefused { .. } => ErrorKind::Invalid,
+            // Like `StorageBusy`: nothing was changed and trying again in a moment can work.
+            // Not `unavailable`, which would tell the UI that a prompt was saved.
+            Self::DatabaseConnectionLost { .. } => ErrorKind::Busy,
             Self::ReplyFailed(_)
             | Self::Io { .. }
             // Not `unavailable`: to the UI that means "your message was saved, only the reply

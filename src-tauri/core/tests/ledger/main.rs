@@ -26,6 +26,7 @@ mod mcp_tools;
 mod message_editing;
 mod offline_model;
 mod ollama_detection;
+mod postgres_connection;
 mod postgres_store;
 mod process_lock;
 mod prompt_pipeline;

@@ -142,6 +142,44 @@ async fn a_non_loopback_hostname_without_a_password_is_refused() {
     assert!(message.contains("0.0.0.0"), "{message}");
 }
 
+/// A person starting the server on a database it cannot reach reads why on its error output,
+/// without the password, and the exit status says it failed (1, not 2: no argument was wrong),
+/// on loopback and beyond it (where the tokens are read before listening).
+#[tokio::test]
+async fn an_unreachable_database_stops_start_up_with_the_reason_and_a_failure_status() {
+    let data = tempfile::tempdir().unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let database = format!("postgres://dossier:secret-word@127.0.0.1:{port}/dossier");
+    for hostname in ["127.0.0.1", "0.0.0.0"] {
+        let output = server_command(data.path())
+            .args(["--hostname", hostname, "--port", "0", "--behind-proxy"])
+            .args(["--database", &database])
+            .output()
+            .await
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1), "{hostname}");
+        assert!(output.stdout.is_empty(), "{hostname}");
+        let message = String::from_utf8(output.stderr).unwrap();
+        assert!(
+            message.contains(&format!(
+                "dossier-server: Dossier could not connect to its database \
+                 postgres://dossier@127.0.0.1:{port}/dossier: the connection to \
+                 127.0.0.1:{port} was refused"
+            )),
+            "{hostname}: {message}"
+        );
+        assert!(
+            message.contains("Nothing was opened or changed"),
+            "{message}"
+        );
+        assert!(!message.contains("secret-word"), "{message}");
+    }
+}
+
 #[tokio::test]
 async fn a_non_loopback_hostname_over_plain_http_is_refused_even_with_a_password() {
     let data = tempfile::tempdir().unwrap();

@@ -8,35 +8,26 @@
 //! failed one leaves nothing half-done. There is no file to copy before an upgrade: backing up
 //! a shared database is its operator's job (`pg_dump`).
 
+use super::database_connection::ConnectionSettings;
 use super::database_error::from_postgres;
 use crate::wire::error::LedgerError;
 use sqlx::migrate::{MigrateError, Migrator};
-use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::PgPool;
-use std::str::FromStr;
 
 static MIGRATIONS: Migrator = sqlx::migrate!("./src/store/postgres/migrations");
 
 /// The version written beside each migration this build applies.
 const APP_VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// Connections per process. Several server processes share one database, whose default limit is
-/// 100 connections in all.
-const MAX_CONNECTIONS: u32 = 16;
-
-/// Connects to the database at `url` (`postgres://user:password@host:port/database`) and brings
-/// its schema up to this build's.
+/// Connects to the database at `url` (`postgres://user:password@host:port/database`, with
+/// libpq's `sslmode`, `sslrootcert` and `connect_timeout` if wanted: `database_connection`) and
+/// brings its schema up to this build's. A database that cannot be reached is reported at once
+/// when it refuses the connection, and after the connect timeout (10 s unless the URL says)
+/// when it does not answer.
 pub async fn open(url: &str) -> Result<PgPool, LedgerError> {
-    let options = PgConnectOptions::from_str(url).map_err(|error| LedgerError::InvalidData {
-        what: "database URL".to_string(),
-        reason: error.to_string(),
-    })?;
+    let settings = ConnectionSettings::from_url(url)?;
     let database = printable(url);
-    let pool = PgPoolOptions::new()
-        .max_connections(MAX_CONNECTIONS)
-        .connect_with(options)
-        .await
-        .map_err(from_postgres)?;
+    let pool = settings.connect(&database).await?;
     let outcome = migrate(&pool, &database).await;
     if let Err(error) = outcome {
         pool.close().await;
@@ -45,13 +36,25 @@ pub async fn open(url: &str) -> Result<PgPool, LedgerError> {
     Ok(pool)
 }
 
-/// The URL without its password, for messages (which reach logs and screens).
+/// The URL without its password, for messages (which reach logs and screens). libpq's URLs may
+/// carry it as a `password` parameter too.
 fn printable(url: &str) -> String {
     match url::Url::parse(url) {
         Ok(mut parsed) => {
             // Only fails for URLs that cannot have a password, which then holds none.
             if parsed.set_password(None).is_err() {
                 tracing::debug!("database URL without a password part");
+            }
+            if parsed.query_pairs().any(|(key, _)| key == "password") {
+                let kept: Vec<(String, String)> = parsed
+                    .query_pairs()
+                    .filter(|(key, _)| key != "password")
+                    .map(|(key, value)| (key.into_owned(), value.into_owned()))
+                    .collect();
+                parsed.set_query(None);
+                if !kept.is_empty() {
+                    parsed.query_pairs_mut().extend_pairs(kept);
+                }
             }
             parsed.to_string()
         }

@@ -20,10 +20,7 @@ pub fn admin_url() -> &'static str {
         if let Ok(url) = std::env::var("DOSSIER_TEST_POSTGRES_URL") {
             return url;
         }
-        let script = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../scripts/postgres-for-tests.sh"
-        );
+        let script = script();
         let output = Command::new("bash")
             .arg(script)
             .arg("start")
@@ -41,6 +38,38 @@ pub fn admin_url() -> &'static str {
             .trim()
             .to_string()
     })
+}
+
+/// The certificate authority that signed the test server's TLS certificate (for 127.0.0.1 and
+/// localhost): the one `scripts/postgres-for-tests.sh` made, or `DOSSIER_TEST_POSTGRES_CA` with
+/// a server of one's own (`DOSSIER_TEST_POSTGRES_URL`). None when such a server has no CA
+/// named: the TLS tests then say they were skipped.
+pub fn certificate_authority() -> Option<std::path::PathBuf> {
+    let admin = admin_url();
+    if std::env::var_os("DOSSIER_TEST_POSTGRES_URL").is_some() {
+        return std::env::var_os("DOSSIER_TEST_POSTGRES_CA").map(Into::into);
+    }
+    let output = Command::new("bash")
+        .arg(script())
+        .arg("ca")
+        .output()
+        .unwrap_or_else(|error| panic!("running {}: {error}", script()));
+    assert!(
+        output.status.success(),
+        "{} ca failed (server {}):\n{}",
+        script(),
+        admin.split('@').next_back().unwrap_or_default(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let path = String::from_utf8_lossy(&output.stdout).trim().to_string();
+    Some(path.into())
+}
+
+fn script() -> &'static str {
+    concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../scripts/postgres-for-tests.sh"
+    )
 }
 
 /// A database of the test's own, dropped by `drop_database` (a failed test leaves it; the next
