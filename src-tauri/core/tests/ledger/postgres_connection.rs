@@ -8,7 +8,9 @@
 //! and the silent one names the timeout it waited. How long each takes is in `docs/postgres.md`.
 #![allow(clippy::unwrap_used)] // a failing unwrap is the test's report
 
-use crate::support::postgres_server::{admin_url, certificate_authority, fresh_database};
+use crate::support::postgres_server::{
+    admin_url, certificate_authority, fresh_database, password_of,
+};
 use dossier_core::store::postgres;
 use dossier_core::{ErrorKind, LedgerError};
 use sqlx::{Connection, PgConnection, PgPool};
@@ -33,14 +35,6 @@ fn with_parameters(url: &str, host: &str, parameters: &[(&str, &str)]) -> String
     url.set_host(Some(host)).unwrap();
     url.query_pairs_mut().extend_pairs(parameters);
     url.to_string()
-}
-
-fn password_of(url: &str) -> String {
-    url::Url::parse(url)
-        .unwrap()
-        .password()
-        .unwrap()
-        .to_string()
 }
 
 /// Whether the connection the pool hands out is encrypted, in the server's own view.

@@ -4,7 +4,7 @@
 //! writers side by side, a schema shared by several servers — is tested on Postgres alone.
 #![allow(clippy::unwrap_used)] // a failing unwrap is the test's report
 
-use crate::support::postgres_server::{fresh_database, TestDatabase};
+use crate::support::postgres_server::{fresh_database, password_of, TestDatabase};
 use dossier_core::store::blob_store::{self, blob_url};
 use dossier_core::store::message_store::MessageQuery;
 use dossier_core::store::search::{SearchQuery, SearchResult};
@@ -1637,14 +1637,6 @@ async fn open_migrates_once_and_refuses_a_newer_database() {
     );
     assert!(named.contains(&database.name), "{named}");
     database.drop_database(pool).await;
-}
-
-fn password_of(url: &str) -> String {
-    url::Url::parse(url)
-        .unwrap()
-        .password()
-        .unwrap()
-        .to_string()
 }
 
 /// A URL that is not one, or a password the server refuses, is an error (without the

@@ -262,6 +262,21 @@ impl TwoServers {
     }
 }
 
+/// The answer to a prompt sent with `prompt_first`, once it comes (`what` names it if not).
+async fn answer_of(
+    prompt: tokio::task::JoinHandle<reqwest::Response>,
+    within: Duration,
+    what: &str,
+) -> Value {
+    tokio::time::timeout(within, prompt)
+        .await
+        .unwrap_or_else(|_| panic!("{what}"))
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
 async fn get(base: &str, path: &str) -> Value {
     let response = http_client()
         .get(format!("{base}{path}"))
@@ -520,13 +535,7 @@ async fn stop_sent_to_another_server_stops_the_reply() {
     .await;
     let stop = post(&second_url, &format!("/session/{id}/abort"), json!({})).await;
     assert_eq!(stop.status(), 200);
-    let answer: Value = tokio::time::timeout(Duration::from_secs(10), prompt)
-        .await
-        .expect("the reply did not stop")
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let answer = answer_of(prompt, Duration::from_secs(10), "the reply did not stop").await;
     assert_eq!(
         answer["info"]["error"]["name"], "MessageAbortedError",
         "{answer}"
@@ -599,13 +608,7 @@ async fn a_retry_countdown_shows_on_every_server() {
         listed[id.as_str()] == json!({"type": "busy"}) || listed.get(id.as_str()).is_none(),
         "{listed}"
     );
-    let reply: Value = tokio::time::timeout(Duration::from_secs(20), prompt)
-        .await
-        .expect("the reply did not finish")
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let reply = answer_of(prompt, Duration::from_secs(20), "the reply did not finish").await;
     assert!(reply["info"]["error"].is_null(), "{reply}");
     assert!(text_of(&reply).contains("word2"), "{reply}");
     until(
@@ -698,13 +701,7 @@ async fn a_question_asked_on_one_server_is_answered_through_the_other() {
         assert!(answered <= 3, "asked again and again");
     }
     assert!(answered >= 1, "no question was asked");
-    let reply: Value = tokio::time::timeout(Duration::from_secs(10), prompt)
-        .await
-        .expect("the reply did not finish")
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let reply = answer_of(prompt, Duration::from_secs(10), "the reply did not finish").await;
     assert!(reply["info"]["error"].is_null(), "{reply}");
     let messages = get(&second_url, &format!("/session/{id}/message")).await;
     let tool = messages

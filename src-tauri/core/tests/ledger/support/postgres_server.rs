@@ -155,3 +155,12 @@ impl TestDatabase {
             .unwrap_or_else(|error| panic!("dropping {}: {error}", self.name));
     }
 }
+
+/// The password in a database URL (the tests check it never reaches a message).
+pub fn password_of(url: &str) -> String {
+    url::Url::parse(url)
+        .unwrap()
+        .password()
+        .unwrap()
+        .to_string()
+}
