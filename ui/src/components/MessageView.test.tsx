@@ -36,4 +36,24 @@ describe("MessageView", () => {
     expect(container.querySelector("[data-testid=reply-text]")?.textContent).toContain("last words, and more");
     expect(container.querySelector("[data-testid=usage]")).toBeNull();
   });
+
+  it("streams reasoning like a reply's text: finished blocks keep their elements as more arrives", () => {
+    const reasoning = (value: string): Part => ({ id: "prt_r", sessionID: "ses_1", messageID: "msg_2", type: "reasoning", text: value, time: { start: 1 } });
+    const first = "First I read the file.\n\nThen I";
+    const [parts, setParts] = createSignal<readonly Part[]>([reasoning(first)]);
+    const { container } = render(() => <MessageView t={translator("en")} message={reply} parts={parts()} mediaUrl={() => undefined} tabStop={false} />);
+    const markdown = container.querySelector("[data-testid=reasoning-text]");
+    expect(markdown?.closest("details.reasoning")).not.toBeNull();
+    const finished = markdown?.querySelector("p");
+    expect(finished?.textContent).toBe("First I read the file.");
+    setParts([reasoning(`${first} count the lines.\n\n- one\n- two`)]);
+    const now = container.querySelector("[data-testid=reasoning-text]");
+    expect(now).toBe(markdown);
+    // The finished paragraph is the same element; the open one grew; the list is new.
+    expect(now?.querySelector("p")).toBe(finished);
+    expect(Array.from(now?.querySelectorAll("p") ?? []).map((paragraph) => paragraph.textContent)).toEqual(["First I read the file.", "Then I count the lines."]);
+    expect(Array.from(now?.querySelectorAll("li") ?? []).map((item) => item.textContent)).toEqual(["one", "two"]);
+    // Not mistaken for the reply's own text.
+    expect(container.querySelector("[data-testid=reply-text]")).toBeNull();
+  });
 });
