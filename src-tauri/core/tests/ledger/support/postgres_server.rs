@@ -158,9 +158,9 @@ impl TestDatabase {
 
 /// The password in a database URL (the tests check it never reaches a message).
 pub fn password_of(url: &str) -> String {
-    url::Url::parse(url)
-        .unwrap()
+    let parsed = url::Url::parse(url).unwrap_or_else(|error| panic!("{url}: {error}"));
+    parsed
         .password()
-        .unwrap()
+        .unwrap_or_else(|| panic!("{url} has no password"))
         .to_string()
 }
