@@ -247,6 +247,15 @@ impl TwoServers {
         }
     }
 
+    /// The first server's URL, the second's and the session's id, for the test to hold.
+    fn addresses(&self) -> (String, String, String) {
+        (
+            self.first_url.clone(),
+            self.second_url.clone(),
+            self.session_id.clone(),
+        )
+    }
+
     /// Sends `text` (with a reply) through the first server, without waiting for the answer.
     fn prompt_first(&self, text: &str) -> tokio::task::JoinHandle<reqwest::Response> {
         let url = format!("{}/session/{}/message", self.first_url, self.session_id);
@@ -435,11 +444,7 @@ async fn a_session_replies_on_one_server_at_a_time() {
     }
     let provider = SlowProvider::start(20, Duration::from_millis(100)).await;
     let mut servers = TwoServers::start(&provider, json!({})).await;
-    let (first_url, second_url, id) = (
-        servers.first_url.clone(),
-        servers.second_url.clone(),
-        servers.session_id.clone(),
-    );
+    let (first_url, second_url, id) = servers.addresses();
     let first_prompt = servers.prompt_first("first question");
     until(
         &mut servers.watching,
@@ -560,11 +565,7 @@ async fn a_retry_countdown_shows_on_every_server() {
     let provider =
         SlowProvider::start_with_first(3, Duration::ZERO, FirstReply::RateLimited(3)).await;
     let mut servers = TwoServers::start(&provider, json!({})).await;
-    let (first_url, second_url, id) = (
-        servers.first_url.clone(),
-        servers.second_url.clone(),
-        servers.session_id.clone(),
-    );
+    let (first_url, second_url, id) = servers.addresses();
     let prompt = servers.prompt_first("hello");
     // The first server's reply is refused once and waits to try again; the second server's
     // clients hear of it, and both servers list the same countdown (shared before it is
@@ -645,11 +646,7 @@ async fn a_question_asked_on_one_server_is_answered_through_the_other() {
         json!({"directory": secrets.path().display().to_string()}),
     )
     .await;
-    let (first_url, second_url, id) = (
-        servers.first_url.clone(),
-        servers.second_url.clone(),
-        servers.session_id.clone(),
-    );
+    let (first_url, second_url, id) = servers.addresses();
     let prompt = servers.prompt_first("read my secrets");
     // The first server's reply asks (reading a `.env` file asks by default); the question
     // reaches the second server's clients and its `GET /permission` (it is listed before it
