@@ -227,7 +227,16 @@ impl RunControl {
     /// read it for their status listing (first, so a client that hears of it finds it listed
     /// whichever server it asks), then on the board and to every client.
     pub async fn set_status(&self, status: SessionStatus) {
-        reply_lease::share_status(&self.store, &self.session_id, &status).await;
+        // A lease starts out busy (its `status` is NULL): the run's first "busy" would rewrite
+        // what is already there, a statement on every reply's start, so only a change is shared.
+        let unchanged = {
+            let board = lock(&self.board);
+            let before = board.statuses.get(&self.session_id);
+            status == SessionStatus::Busy && matches!(before, None | Some(SessionStatus::Busy))
+        };
+        if !unchanged {
+            reply_lease::share_status(&self.store, &self.session_id, &status).await;
+        }
         let mut board = lock(&self.board);
         board
             .statuses
