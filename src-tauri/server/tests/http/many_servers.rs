@@ -256,6 +256,14 @@ impl TwoServers {
         )
     }
 
+    /// Waits until the second server's stream says the session went idle.
+    async fn until_idle(&mut self, within: Duration) {
+        until(&mut self.watching, within, "session.idle", |frame| {
+            frame.kind() == "session.idle"
+        })
+        .await;
+    }
+
     /// Sends `text` (with a reply) through the first server, without waiting for the answer.
     fn prompt_first(&self, text: &str) -> tokio::task::JoinHandle<reqwest::Response> {
         let url = format!("{}/session/{}/message", self.first_url, self.session_id);
@@ -546,13 +554,7 @@ async fn stop_sent_to_another_server_stops_the_reply() {
         "{answer}"
     );
     assert!(!text_of(&answer).contains("word399"), "it ran to the end");
-    until(
-        &mut servers.watching,
-        Duration::from_secs(5),
-        "session.idle",
-        |frame| frame.kind() == "session.idle",
-    )
-    .await;
+    servers.until_idle(Duration::from_secs(5)).await;
 
     servers.finish().await;
 }
@@ -612,13 +614,7 @@ async fn a_retry_countdown_shows_on_every_server() {
     let reply = answer_of(prompt, Duration::from_secs(20), "the reply did not finish").await;
     assert!(reply["info"]["error"].is_null(), "{reply}");
     assert!(text_of(&reply).contains("word2"), "{reply}");
-    until(
-        &mut servers.watching,
-        Duration::from_secs(5),
-        "session.idle",
-        |frame| frame.kind() == "session.idle",
-    )
-    .await;
+    servers.until_idle(Duration::from_secs(5)).await;
     for url in [&first_url, &second_url] {
         let statuses = get(url, "/session/status").await;
         assert!(statuses.get(id.as_str()).is_none(), "{url}: {statuses}");
@@ -825,13 +821,7 @@ async fn a_server_killed_mid_reply_has_its_reply_closed_by_another_after_the_lea
         text.len() >= kept.len(),
         "streamed text lost: {text:?} < {kept:?}"
     );
-    until(
-        &mut servers.watching,
-        Duration::from_secs(5),
-        "session.idle",
-        |frame| frame.kind() == "session.idle",
-    )
-    .await;
+    servers.until_idle(Duration::from_secs(5)).await;
     // The session answers again, on the server that is left.
     let status = get(&second_url, "/session/status").await;
     assert!(status.get(&id).is_none(), "{status}");
