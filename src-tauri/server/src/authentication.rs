@@ -7,7 +7,8 @@
 //! loopback, or when any access token exists — looked up on each request, so a token made or
 //! revoked with `dossier-server token` while the server runs counts from the next request. A
 //! request that came with a token carries its name on (`AccessTokenName`), so the session it
-//! creates records it. Neither the token nor the password is ever logged or echoed.
+//! creates records it. An open event stream asks again at every heartbeat and ends once its
+//! credentials would be refused. Neither the token nor the password is ever logged or echoed.
 
 use crate::error::ServerError;
 use axum::extract::{Request, State};
@@ -16,6 +17,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
 use dossier_core::store::Store;
+use dossier_core::LedgerError;
 use std::sync::Arc;
 
 pub const BASIC_USER: &str = "dossier";
@@ -38,39 +40,81 @@ pub async fn require_credentials(
     mut request: Request,
     next: Next,
 ) -> Response {
-    let header = request
-        .headers()
-        .get(AUTHORIZATION)
-        .and_then(|value| value.to_str().ok());
-    let query = request.uri().query();
-    if let Some(password) = credentials.password.as_deref() {
-        if is_authorised(password, header, query) {
-            return next.run(request).await;
-        }
-    }
-    let bearer = header.and_then(bearer_credentials).map(str::to_string);
-    if let Some(token) = &bearer {
-        match credentials.store.access_token_name(token).await {
-            Ok(Some(name)) => {
-                request.extensions_mut().insert(AccessTokenName(name));
-                return next.run(request).await;
+    let presented = PresentedCredentials {
+        header: request
+            .headers()
+            .get(AUTHORIZATION)
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_string),
+        query: request.uri().query().map(str::to_string),
+        credentials,
+    };
+    match presented.verdict().await {
+        Ok(Verdict::Allowed(token_name)) => {
+            if let Some(name) = token_name {
+                request.extensions_mut().insert(name);
             }
-            Ok(None) => {}
-            Err(error) => return ServerError::Ledger(error).into_response(),
+            // Kept for `GET /event`, which asks again at every heartbeat (see `still_allowed`).
+            request.extensions_mut().insert(presented);
+            next.run(request).await
         }
+        Ok(Verdict::Refused(error)) => error.into_response(),
+        Err(error) => ServerError::Ledger(error).into_response(),
     }
-    let required = credentials.password.is_some()
-        || credentials.always_required
-        || match credentials.store.has_access_tokens().await {
-            Ok(exist) => exist,
-            Err(error) => return ServerError::Ledger(error).into_response(),
-        };
-    if !required {
-        return next.run(request).await;
+}
+
+/// What one request presented, with what it is checked against. An event stream keeps it:
+/// a stream lives for hours, and a token revoked (or a first token made, so that credentials
+/// become necessary) while it is open must end it as it refuses the next request.
+#[derive(Clone)]
+pub struct PresentedCredentials {
+    credentials: Credentials,
+    header: Option<String>,
+    query: Option<String>,
+}
+
+enum Verdict {
+    /// With the name of the access token that allowed it, if one did.
+    Allowed(Option<AccessTokenName>),
+    Refused(ServerError),
+}
+
+impl PresentedCredentials {
+    async fn verdict(&self) -> Result<Verdict, LedgerError> {
+        let credentials = &self.credentials;
+        let header = self.header.as_deref();
+        if let Some(password) = credentials.password.as_deref() {
+            if is_authorised(password, header, self.query.as_deref()) {
+                return Ok(Verdict::Allowed(None));
+            }
+        }
+        let bearer = header.and_then(bearer_credentials);
+        if let Some(token) = bearer {
+            if let Some(name) = credentials.store.access_token_name(token).await? {
+                return Ok(Verdict::Allowed(Some(AccessTokenName(name))));
+            }
+        }
+        let required = credentials.password.is_some()
+            || credentials.always_required
+            || credentials.store.has_access_tokens().await?;
+        Ok(match (required, bearer) {
+            (false, _) => Verdict::Allowed(None),
+            (true, Some(_)) => Verdict::Refused(ServerError::CredentialsRefused),
+            (true, None) => Verdict::Refused(ServerError::Unauthorized),
+        })
     }
-    match bearer {
-        Some(_) => ServerError::CredentialsRefused.into_response(),
-        None => ServerError::Unauthorized.into_response(),
+
+    /// Asked again by a long-lived response. A ledger that cannot answer right now is not a
+    /// refusal: the stream stays, and the next heartbeat asks again.
+    pub async fn still_allowed(&self) -> bool {
+        match self.verdict().await {
+            Ok(Verdict::Allowed(_)) => true,
+            Ok(Verdict::Refused(_)) => false,
+            Err(error) => {
+                tracing::warn!(%error, "could not recheck an event stream's credentials; asking again at the next heartbeat");
+                true
+            }
+        }
     }
 }
 

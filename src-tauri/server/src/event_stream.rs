@@ -6,12 +6,18 @@
 //! it gets `server.resync-required` and must reload — events are never dropped silently.
 //! `GET /global/event` is the same stream with each event wrapped as OpenCode's
 //! `{directory, project, payload}`.
+//!
+//! At every heartbeat the stream asks again whether the credentials it was opened with are
+//! still accepted, and ends when they are not (a revoked token, or a first token made while it
+//! ran without any): its client's reconnect then gets the typed 401 every other request gets.
 
+use crate::authentication::PresentedCredentials;
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
+use axum::Extension;
 use bytes::Bytes;
 use dossier_core::wire::event::{Event, Replay};
 use dossier_core::wire::id::IdKind;
@@ -60,24 +66,35 @@ impl Envelope {
 pub async fn subscribe(
     State(ledger): State<Ledger>,
     State(settings): State<EventStreamSettings>,
+    credentials: Option<Extension<PresentedCredentials>>,
     headers: HeaderMap,
 ) -> Response {
-    stream(ledger, settings, &headers, Envelope::Plain)
+    let credentials = credentials.map(|Extension(credentials)| credentials);
+    stream(ledger, settings, credentials, &headers, Envelope::Plain)
 }
 
 /// The directory is the server's: every Dossier session belongs to the one global project.
 pub async fn subscribe_global(
     State(ledger): State<Ledger>,
     State(settings): State<EventStreamSettings>,
+    credentials: Option<Extension<PresentedCredentials>>,
     headers: HeaderMap,
 ) -> Response {
+    let credentials = credentials.map(|Extension(credentials)| credentials);
     let directory = ledger.default_directory().display().to_string();
-    stream(ledger, settings, &headers, Envelope::Global { directory })
+    stream(
+        ledger,
+        settings,
+        credentials,
+        &headers,
+        Envelope::Global { directory },
+    )
 }
 
 fn stream(
     ledger: Ledger,
     settings: EventStreamSettings,
+    credentials: Option<PresentedCredentials>,
     headers: &HeaderMap,
     envelope: Envelope,
 ) -> Response {
@@ -91,6 +108,7 @@ fn stream(
         sender,
         shutdown: settings.shutdown.clone(),
         envelope,
+        credentials,
         last_sent: 0,
     };
     tokio::spawn(writer.run(last_seen, settings));
@@ -126,6 +144,9 @@ struct EventWriter {
     sender: mpsc::Sender<Bytes>,
     shutdown: CancellationToken,
     envelope: Envelope,
+    /// What the stream was opened with, asked again at every heartbeat (absent only when the
+    /// router runs without the credentials layer).
+    credentials: Option<PresentedCredentials>,
     /// The sequence of the newest ledger event written, to never write one twice.
     last_sent: u64,
 }
@@ -143,7 +164,13 @@ impl EventWriter {
         loop {
             let outcome = tokio::select! {
                 () = settings.shutdown.cancelled() => return,
-                _ = heartbeat.tick() => self.server_event(HEARTBEAT, json!({}), None).await,
+                _ = heartbeat.tick() => {
+                    if !self.still_allowed().await {
+                        tracing::info!("an event stream's credentials are no longer accepted; ending it");
+                        return;
+                    }
+                    self.server_event(HEARTBEAT, json!({}), None).await
+                }
                 received = receiver.recv() => match received {
                     Ok(event) => self.ledger_event(&event).await,
                     Err(broadcast::error::RecvError::Lagged(missed)) => {
@@ -162,6 +189,13 @@ impl EventWriter {
             if outcome.is_err() {
                 return;
             }
+        }
+    }
+
+    async fn still_allowed(&self) -> bool {
+        match &self.credentials {
+            Some(credentials) => credentials.still_allowed().await,
+            None => true,
         }
     }
 

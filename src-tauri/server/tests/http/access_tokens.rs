@@ -1,10 +1,11 @@
 //! Named access tokens over HTTP: once a token exists every request needs credentials, a
 //! token is accepted as `Authorization: Bearer`, a revoked one is refused by the next request,
 //! the password keeps working beside tokens, and the session a token's holder creates records
-//! the token's name (in the response, the event and later reads) — never the token.
+//! the token's name (in the response, the event and later reads) — never the token. An event
+//! stream already open ends at its next heartbeat once its credentials would be refused.
 
 use super::support::{
-    assert_error, http_client, json_of, ledger_options, test_options, TestServer,
+    assert_error, http_client, json_of, ledger_options, test_options, EventReader, TestServer,
 };
 use dossier_server::{bind, serve, ServerError, ServerOptions};
 use serde_json::json;
@@ -82,6 +83,86 @@ async fn a_revoked_token_is_refused_by_the_next_request() {
     let message = assert_error(refused, 401, "unauthorized").await;
     assert!(message.contains("revoked"), "{message}");
     assert_eq!(list(kept.token.clone()).await.status(), 200);
+}
+
+/// A server whose event streams beat (and so recheck their credentials) every 100 ms.
+async fn server_with_quick_heartbeats() -> TestServer {
+    TestServer::start_with(ServerOptions {
+        heartbeat: std::time::Duration::from_millis(100),
+        ..test_options()
+    })
+    .await
+}
+
+/// Opens `path`'s event stream with a bearer token and reads its first frame.
+async fn open_stream(server: &TestServer, path: &str, token: &str) -> EventReader {
+    let response = server
+        .client
+        .get(server.url(path))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let mut stream = EventReader::new(response);
+    let first = stream.next().await;
+    // `/global/event` wraps each event as `{directory, project, payload}`.
+    let kind = first.data["payload"]["type"]
+        .as_str()
+        .unwrap_or(first.kind());
+    assert_eq!(kind, "server.connected");
+    stream
+}
+
+#[tokio::test]
+async fn an_open_event_stream_ends_once_its_token_is_revoked() {
+    let server = server_with_quick_heartbeats().await;
+    let store = server.ledger.store();
+    let revoked = store.create_access_token("bob").await.unwrap();
+    let kept = store.create_access_token("carol").await.unwrap();
+    let mut revoked_stream = open_stream(&server, "/event", &revoked.token).await;
+    let mut revoked_global = open_stream(&server, "/global/event", &revoked.token).await;
+    let mut kept_stream = open_stream(&server, "/event", &kept.token).await;
+    assert_eq!(revoked_stream.next().await.kind(), "server.heartbeat");
+
+    store.revoke_access_token("bob").await.unwrap();
+    let wait = std::time::Duration::from_secs(5);
+    assert!(revoked_stream.ends_within(wait).await, "/event stayed open");
+    assert!(
+        revoked_global.ends_within(wait).await,
+        "/global/event stayed open"
+    );
+    // The other token's stream goes on beating, and its reconnect is refused like any request.
+    for _ in 0..3 {
+        assert_eq!(kept_stream.next().await.kind(), "server.heartbeat");
+    }
+    let reconnect = server
+        .client
+        .get(server.url("/event"))
+        .bearer_auth(&revoked.token)
+        .send()
+        .await
+        .unwrap();
+    let message = assert_error(reconnect, 401, "unauthorized").await;
+    assert!(message.contains("revoked"), "{message}");
+}
+
+#[tokio::test]
+async fn a_stream_opened_while_no_token_existed_ends_once_one_does() {
+    let server = server_with_quick_heartbeats().await;
+    let mut stream = server.events(None).await;
+    assert_eq!(stream.next().await.kind(), "server.connected");
+    assert_eq!(stream.next().await.kind(), "server.heartbeat");
+    server
+        .ledger
+        .store()
+        .create_access_token("first")
+        .await
+        .unwrap();
+    assert!(
+        stream.ends_within(std::time::Duration::from_secs(5)).await,
+        "a stream without credentials stayed open after credentials became necessary"
+    );
 }
 
 #[tokio::test]
