@@ -376,6 +376,7 @@ export const App: Component<AppProps> = (props) => {
             <Welcome
               t={t}
               offlineOnly={offlineOnly()}
+              serverProviders={chat.backend.transport !== "tauri"}
               onExample={(example) => {
                 setText(example);
                 composerField?.focus();

@@ -68,6 +68,27 @@ describe("the app attached to a Dossier server", () => {
   });
 });
 
+describe("the first run on a server without providers", () => {
+  it("says the server's providers are set up where it runs, and leads to their list; on this computer it offers to add one", async () => {
+    render(() => <App locale="en" backend={attachedBackend()} />);
+    const welcome = await screen.findByTestId("welcome");
+    const button = screen.getByTestId("welcome-add-provider");
+    expect(button.textContent).toBe("Where model providers come from");
+    expect(welcome.querySelector(".welcome-hint")?.textContent).toBe(
+      "This server has no model provider yet: they are set up where it runs. Until it has one, its built-in offline model answers.",
+    );
+    fireEvent.click(button);
+    expect(await screen.findByTestId("server-providers")).toBeTruthy();
+    expect(screen.queryByTestId("add-provider")).toBeNull();
+    cleanup();
+    render(() => <App locale="en" backend={fakeBackend()} />);
+    expect((await screen.findByTestId("welcome-add-provider")).textContent).toBe("Add a model provider");
+    expect(screen.getByTestId("welcome").querySelector(".welcome-hint")?.textContent).toBe(
+      "Until you add one, the built-in offline model answers.",
+    );
+  });
+});
+
 /** Refuses every call that reaches the server as the shell does once the token is revoked. */
 const tokenRefused = () =>
   Promise.reject(new BackendError({ kind: "unauthorized", message: "https://dossier.example.com:4096 no longer accepts this computer's access token (it may have been revoked)." }));

@@ -1,6 +1,7 @@
 // What the window shows with no session open: a greeting, a few example prompts (one puts its
 // words in the composer) and, while only the built-in offline model answers, "Add a model
-// provider". The examples and that button are one Tab stop walked with the arrow keys, so the
+// provider" — or, on a server (a browser, or the window attached to one), where the server's
+// providers come from, since they are not added here. The examples and that button are one Tab stop walked with the arrow keys, so the
 // composer stays a few Tab presses from a fresh load.
 import { type Component, createSignal, For, Show } from "solid-js";
 import type { MessageKey, Translate } from "../lib/i18n";
@@ -8,7 +9,14 @@ import { rovingIndex } from "../lib/keyboard-focus";
 
 const examples: MessageKey[] = ["welcomeExampleSummarise", "welcomeExampleExplain", "welcomeExamplePlan", "welcomeExampleEmail"];
 
-export const Welcome: Component<{ t: Translate; offlineOnly: boolean; onExample: (text: string) => void; onAddProvider: () => void }> = (props) => {
+export const Welcome: Component<{
+  t: Translate;
+  offlineOnly: boolean;
+  /** The providers are a server's, set up where it runs: Settings can only list them. */
+  serverProviders: boolean;
+  onExample: (text: string) => void;
+  onAddProvider: () => void;
+}> = (props) => {
   const [active, setActive] = createSignal(0);
   let group: HTMLDivElement | undefined;
   const onKeyDown = (event: KeyboardEvent) => {
@@ -51,12 +59,12 @@ export const Welcome: Component<{ t: Translate; offlineOnly: boolean; onExample:
               onFocus={() => setActive(examples.length)}
               onClick={() => { props.onAddProvider(); }}
             >
-              {props.t("welcomeAddProvider")}
+              {props.t(props.serverProviders ? "welcomeServerProviders" : "welcomeAddProvider")}
             </button>
           </Show>
         </div>
         <Show when={props.offlineOnly}>
-          <p class="welcome-hint">{props.t("welcomeProviderHint")}</p>
+          <p class="welcome-hint">{props.t(props.serverProviders ? "welcomeServerProviderHint" : "welcomeProviderHint")}</p>
         </Show>
       </div>
     </div>
