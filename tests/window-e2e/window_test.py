@@ -112,6 +112,19 @@ class WebDriver:
             file.write(png)
         print(f"  screenshot: {path}")
 
+    def click_until(self, css, expected, attempts=4, wait=5):
+        """Clicks the first `css` until `expected` appears. A dialog whose sections are still
+        loading grows above the control between WebDriver scrolling it into view and clicking
+        its centre, so the click can land beside it (seen once in a cold CI run, on Settings →
+        Add MCP server): a person would click again, and so does this."""
+        for attempt in range(attempts):
+            self.click(self.wait_for(css)[0])
+            try:
+                return self.wait_for(expected, timeout=wait)
+            except AssertionError:
+                if attempt == attempts - 1:
+                    raise
+
     def wait_for(self, css, count=1, timeout=20, contains=None):
         deadline = time.time() + timeout
         while True:
@@ -377,6 +390,16 @@ def main():
             results.append((name, False))
             print(f"FAIL {name}: {error}")
             traceback.print_exc(limit=2)
+            # What the window showed, for whoever reads the CI log; then a fresh page, so a
+            # dialog this check left open does not fail the checks after it too.
+            slug = "".join(letter if letter.isalnum() else "-" for letter in name)[:60]
+            try:
+                driver.screenshot(os.path.join(artifacts, f"failed-{slug}.png"))
+                print(f"  screenshot: {os.path.join(artifacts, f'failed-{slug}.png')}")
+                driver.script("location.reload()")
+                driver.wait_for("[data-testid=new-session]", timeout=30)
+            except Exception as recovery:  # noqa: BLE001 - the failure above is what counts
+                print(f"  (could not screenshot or reload after it: {recovery})")
 
     def launch():
         driver.start(application)
@@ -1155,7 +1178,7 @@ def main():
         assert os.path.exists(EVERYTHING), f"{EVERYTHING} missing: run scripts/install-mcp-test-servers.sh"
         driver.click(driver.find_all("[data-testid=open-settings]")[0])
         driver.wait_for("[data-testid=mcp-settings]")
-        driver.click(driver.find_all("[data-testid=mcp-add]")[0])
+        driver.click_until("[data-testid=mcp-add]", "[data-testid=mcp-form]")
 
         def field(name):
             return driver.wait_for(f"[data-testid=mcp-form] [name={name}]")[0]
