@@ -24,11 +24,14 @@ rm -rf "$bundle_dir/deb" "$bundle_dir/rpm"
 
 started=$SECONDS
 # Arguments after `--` go to cargo; the CLI reads `--profile` from them to find the binary.
-if [ "$profile" = release ]; then
-  "${tauri[@]}" build --ci --bundles deb,rpm
-else
-  "${tauri[@]}" build --ci --bundles deb,rpm -- --profile "$profile"
+# `-p dossier`: the CLI would otherwise build every default member of the workspace, and
+# dossier-server's `postgres` feature of dossier-core would then reach the app's build too
+# (features are unified per build), linking sqlx's Postgres driver into what people install.
+cargo_args=(-p dossier)
+if [ "$profile" != release ]; then
+  cargo_args+=(--profile "$profile")
 fi
+"${tauri[@]}" build --ci --bundles deb,rpm -- "${cargo_args[@]}"
 echo "Built in $((SECONDS - started)) s (profile $profile)"
 
 shopt -s nullglob

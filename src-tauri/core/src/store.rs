@@ -5,6 +5,14 @@
 //! here, so a second engine implements this surface (see `docs/architecture.md`). It uses only
 //! `wire`.
 
+// Without the `postgres` feature the engine handles have one variant, and each function's
+// `let pool = match pool { Pool::Sqlite(pool) => pool, Pool::Postgres(…) => return … }` keeps
+// only its first arm. Kept as a match, the same code reads the same in both builds.
+#![cfg_attr(
+    not(feature = "postgres"),
+    allow(clippy::infallible_destructuring_match)
+)]
+
 pub mod access_tokens;
 pub mod backup_restore;
 pub mod blob_store;
@@ -13,6 +21,7 @@ pub mod data_folder_move;
 pub mod data_location;
 pub mod database;
 mod database_error;
+pub(crate) mod database_url;
 pub mod disk_space;
 pub mod engine;
 pub(crate) mod integrity_check;
@@ -21,6 +30,8 @@ pub(crate) mod message_listing_json;
 pub(crate) mod message_reading;
 pub mod message_removal;
 pub mod message_store;
+/// The second engine, only in builds with the `postgres` feature (dossier-server's).
+#[cfg(feature = "postgres")]
 pub mod postgres;
 pub(crate) mod process_lock;
 pub mod read_only_open;
@@ -87,6 +98,7 @@ pub struct SharedDatabase {
     pub owner: String,
     /// How long a reply's lease lasts without being renewed (`reply::reply_lease`).
     pub reply_lease: std::time::Duration,
+    #[cfg(feature = "postgres")]
     relay: postgres::event_relay::EventRelay,
 }
 
@@ -169,6 +181,7 @@ impl Store {
     /// leased (`reply::reply_lease`), so it is reported `Shared`: the restart sweep, which would
     /// close replies another living server is streaming, never runs; expired leases take its
     /// place.
+    #[cfg(feature = "postgres")]
     pub async fn open_postgres(
         url: &str,
         data_dir: &Path,
@@ -214,13 +227,28 @@ impl Store {
                 read_only: None,
                 shared: Some(SharedDatabase {
                     owner,
-                    reply_lease: reply_lease.unwrap_or(postgres::reply_lease::DEFAULT_LEASE),
+                    reply_lease: reply_lease.unwrap_or(reply_lease::DEFAULT_LEASE),
                     relay,
                 }),
             }),
             pool: Pool::Postgres(pool),
         };
         Ok((store, Occupancy::Shared))
+    }
+
+    /// A build without the `postgres` feature (the desktop app's) has no second engine: the
+    /// same call refuses with `PostgresNotInThisBuild`, so a database setting that reaches it
+    /// says which program has the engine instead of failing to compile or being ignored.
+    #[cfg(not(feature = "postgres"))]
+    pub async fn open_postgres(
+        url: &str,
+        _data_dir: &Path,
+        _clock: Option<Clock>,
+        _reply_lease: Option<std::time::Duration>,
+    ) -> Result<(Self, Occupancy), LedgerError> {
+        Err(LedgerError::PostgresNotInThisBuild {
+            database: database_url::printable(url),
+        })
     }
 
     /// What this server shares with others on its database; none on SQLite.
@@ -231,12 +259,14 @@ impl Store {
     /// Asks the other servers on the database to stop the reply in `session_id` (the one
     /// replying there does). Nothing to ask on SQLite.
     pub async fn ask_others_to_abort(&self, session_id: &str) -> Result<(), LedgerError> {
-        match (&self.pool, self.shared()) {
-            (Pool::Postgres(pool), Some(_)) => {
-                postgres::event_relay::EventRelay::ask_to_abort(pool, session_id).await
-            }
-            _ => Ok(()),
+        #[cfg(feature = "postgres")]
+        if let (Pool::Postgres(pool), Some(_)) = (&self.pool, self.shared()) {
+            return postgres::event_relay::EventRelay::ask_to_abort(pool, session_id).await;
         }
+        // Without the feature nothing is shared, and there is nobody to ask.
+        #[cfg(not(feature = "postgres"))]
+        let _ = session_id;
+        Ok(())
     }
 
     /// Sends the answer to permission question `request_id` to the other servers on the
@@ -246,25 +276,42 @@ impl Store {
         request_id: &str,
         reply: crate::wire::permission::PermissionReply,
     ) -> Result<(), LedgerError> {
-        match (&self.pool, self.shared()) {
-            (Pool::Postgres(pool), Some(_)) => {
-                let answer = serde_json::json!({"requestID": request_id, "reply": reply});
-                postgres::event_relay::EventRelay::ask_to_answer(pool, &answer.to_string()).await
-            }
-            _ => Ok(()),
+        #[cfg(feature = "postgres")]
+        if let (Pool::Postgres(pool), Some(_)) = (&self.pool, self.shared()) {
+            let answer = serde_json::json!({"requestID": request_id, "reply": reply});
+            return postgres::event_relay::EventRelay::ask_to_answer(pool, &answer.to_string())
+                .await;
         }
+        // Without the feature nothing is shared, and there is nobody to send it to.
+        #[cfg(not(feature = "postgres"))]
+        let _ = (request_id, reply);
+        Ok(())
     }
 
     /// Answers to permission questions given on other servers (`{"requestID", "reply"}`); none
     /// on SQLite.
+    #[cfg(feature = "postgres")]
     pub fn permission_answers(&self) -> Option<tokio::sync::broadcast::Receiver<String>> {
         self.shared()
             .map(|shared| shared.relay.permission_answers())
     }
 
+    /// Without the `postgres` feature no ledger is shared: no answers from elsewhere.
+    #[cfg(not(feature = "postgres"))]
+    pub fn permission_answers(&self) -> Option<tokio::sync::broadcast::Receiver<String>> {
+        None
+    }
+
     /// The sessions other servers asked this one to stop replying in; none on SQLite.
+    #[cfg(feature = "postgres")]
     pub fn abort_requests(&self) -> Option<tokio::sync::broadcast::Receiver<String>> {
         self.shared().map(|shared| shared.relay.abort_requests())
+    }
+
+    /// Without the `postgres` feature no ledger is shared: nobody asks this one to stop.
+    #[cfg(not(feature = "postgres"))]
+    pub fn abort_requests(&self) -> Option<tokio::sync::broadcast::Receiver<String>> {
+        None
     }
 
     /// Why the ledger is read-only, when it is.
@@ -317,6 +364,7 @@ impl Store {
             Pool::Sqlite(pool) => {
                 Transaction::Sqlite(pool.begin_with(database::BEGIN_WRITE).await?)
             }
+            #[cfg(feature = "postgres")]
             Pool::Postgres(pool) => Transaction::Postgres(pool.begin().await?),
         })
     }
@@ -384,12 +432,14 @@ impl Store {
         if let Some(search_purge) = &self.upkeep.search_purge {
             search_purge.stop().await;
         }
+        #[cfg(feature = "postgres")]
         if let Some(shared) = &self.upkeep.shared {
             // Before the pool closes: what was published last is still written for the others.
             shared.relay.stop().await;
         }
         match &self.pool {
             Pool::Sqlite(pool) => database::close_pool(pool).await,
+            #[cfg(feature = "postgres")]
             Pool::Postgres(pool) => pool.close().await,
         }
         if let Some(process_lock) = &self.upkeep.process_lock {
@@ -401,6 +451,7 @@ impl Store {
 }
 
 /// The machine's name, for telling servers apart in the database; "server" when unknown.
+#[cfg(feature = "postgres")]
 fn hostname() -> String {
     std::fs::read_to_string("/etc/hostname")
         .ok()

@@ -486,3 +486,49 @@ fn checker_refuses_a_folder_that_is_not_a_floor() {
         }]
     );
 }
+
+/// The dependency graph of one workspace package, its normal dependencies only, inverted at
+/// sqlx's Postgres driver: empty when the package does not link it.
+fn who_pulls_in_the_postgres_driver(package: &str) -> String {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let output = std::process::Command::new(cargo)
+        .current_dir(&workspace)
+        .args([
+            "tree",
+            "--locked",
+            "-e",
+            "normal",
+            "-i",
+            "sqlx-postgres",
+            "-p",
+        ])
+        .arg(package)
+        .output()
+        .expect("cargo tree runs");
+    assert!(
+        output.status.success(),
+        "cargo tree -p {package} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// The PostgreSQL engine is the core's `postgres` feature, and only dossier-server turns it
+/// on: the desktop app reaches a team's ledger over HTTP, so neither sqlx's Postgres driver nor
+/// `store::postgres` belongs in the binary people install (`docs/packaging.md`). A consumer
+/// that takes the core's default features would bring them back without a compile error.
+#[test]
+fn only_the_server_links_the_postgres_driver() {
+    let desktop = who_pulls_in_the_postgres_driver("dossier");
+    assert!(
+        desktop.trim().is_empty(),
+        "the desktop app links sqlx's Postgres driver; give it dossier-core with \
+         default-features = false:\n{desktop}"
+    );
+    let server = who_pulls_in_the_postgres_driver("dossier-server");
+    assert!(
+        server.contains("dossier-core"),
+        "dossier-server no longer links sqlx's Postgres driver through dossier-core:\n{server}"
+    );
+}

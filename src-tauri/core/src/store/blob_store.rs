@@ -39,6 +39,7 @@ pub async fn put(
 ) -> Result<String, LedgerError> {
     let transaction = match transaction.connection() {
         Connection::Sqlite(transaction) => transaction,
+        #[cfg(feature = "postgres")]
         Connection::Postgres(transaction) => {
             return crate::store::postgres::blob_store::put(transaction, mime, bytes, now).await
         }
@@ -61,6 +62,7 @@ pub async fn put(
 pub async fn get(pool: &Pool, hash: &str) -> Result<Option<Blob>, LedgerError> {
     match pool {
         Pool::Sqlite(pool) => get_from_file(pool, hash).await,
+        #[cfg(feature = "postgres")]
         Pool::Postgres(pool) => crate::store::postgres::blob_store::get(pool, hash).await,
     }
 }
@@ -78,6 +80,7 @@ async fn get_from_file(pool: &sqlx::SqlitePool, hash: &str) -> Result<Option<Blo
 pub async fn inline_url(pool: &Pool, url: &str) -> Result<String, LedgerError> {
     let pool = match pool {
         Pool::Sqlite(pool) => pool,
+        #[cfg(feature = "postgres")]
         Pool::Postgres(pool) => {
             return crate::store::postgres::blob_store::inline_url(pool, url).await
         }

@@ -2,34 +2,42 @@
 //! team shares (`docs/postgres.md`). Every store function takes one of these handles and
 //! dispatches on the engine at its top, so the floors above pass transactions and connections
 //! through without knowing which engine answers; the SQLite bodies stay as they were, and each
-//! Postgres body lives in its twin under `store/postgres/`.
+//! Postgres body lives in its twin under `store/postgres/`. Every Postgres variant and arm is
+//! compiled only with the `postgres` feature (dossier-server's); without it the handles hold
+//! SQLite alone.
 
 use crate::wire::error::LedgerError;
 use sqlx::pool::PoolConnection;
-use sqlx::{PgConnection, PgPool, Postgres, Sqlite, SqliteConnection, SqlitePool};
+#[cfg(feature = "postgres")]
+use sqlx::{PgConnection, PgPool, Postgres};
+use sqlx::{Sqlite, SqliteConnection, SqlitePool};
 
 /// The engine's connection pool.
 #[derive(Clone, Debug)]
 pub enum Pool {
     Sqlite(SqlitePool),
+    #[cfg(feature = "postgres")]
     Postgres(PgPool),
 }
 
 /// One open transaction. Dropped without `commit`, it rolls back (sqlx's own rule).
 pub enum Transaction {
     Sqlite(sqlx::Transaction<'static, Sqlite>),
+    #[cfg(feature = "postgres")]
     Postgres(sqlx::Transaction<'static, Postgres>),
 }
 
 /// One connection taken from the pool, for reads that must see one snapshot.
 pub enum PooledConnection {
     Sqlite(PoolConnection<Sqlite>),
+    #[cfg(feature = "postgres")]
     Postgres(PoolConnection<Postgres>),
 }
 
 /// A borrowed connection of either engine: what a store function matches on.
 pub enum Connection<'connection> {
     Sqlite(&'connection mut SqliteConnection),
+    #[cfg(feature = "postgres")]
     Postgres(&'connection mut PgConnection),
 }
 
@@ -46,6 +54,7 @@ impl Connect for SqliteConnection {
     }
 }
 
+#[cfg(feature = "postgres")]
 impl Connect for PgConnection {
     fn connection(&mut self) -> Connection<'_> {
         Connection::Postgres(self)
@@ -58,6 +67,7 @@ impl Connect for sqlx::Transaction<'_, Sqlite> {
     }
 }
 
+#[cfg(feature = "postgres")]
 impl Connect for sqlx::Transaction<'_, Postgres> {
     fn connection(&mut self) -> Connection<'_> {
         Connection::Postgres(self)
@@ -70,6 +80,7 @@ impl Connect for PoolConnection<Sqlite> {
     }
 }
 
+#[cfg(feature = "postgres")]
 impl Connect for PoolConnection<Postgres> {
     fn connection(&mut self) -> Connection<'_> {
         Connection::Postgres(self)
@@ -80,6 +91,7 @@ impl Connect for Transaction {
     fn connection(&mut self) -> Connection<'_> {
         match self {
             Self::Sqlite(transaction) => Connection::Sqlite(transaction),
+            #[cfg(feature = "postgres")]
             Self::Postgres(transaction) => Connection::Postgres(transaction),
         }
     }
@@ -89,6 +101,7 @@ impl Connect for PooledConnection {
     fn connection(&mut self) -> Connection<'_> {
         match self {
             Self::Sqlite(connection) => Connection::Sqlite(connection),
+            #[cfg(feature = "postgres")]
             Self::Postgres(connection) => Connection::Postgres(connection),
         }
     }
@@ -98,6 +111,7 @@ impl Connect for Connection<'_> {
     fn connection(&mut self) -> Connection<'_> {
         match self {
             Self::Sqlite(connection) => Connection::Sqlite(connection),
+            #[cfg(feature = "postgres")]
             Self::Postgres(connection) => Connection::Postgres(connection),
         }
     }
@@ -107,6 +121,7 @@ impl Transaction {
     pub async fn commit(self) -> Result<(), LedgerError> {
         match self {
             Self::Sqlite(transaction) => transaction.commit().await?,
+            #[cfg(feature = "postgres")]
             Self::Postgres(transaction) => transaction.commit().await?,
         }
         Ok(())
@@ -115,6 +130,7 @@ impl Transaction {
     pub async fn rollback(self) -> Result<(), LedgerError> {
         match self {
             Self::Sqlite(transaction) => transaction.rollback().await?,
+            #[cfg(feature = "postgres")]
             Self::Postgres(transaction) => transaction.rollback().await?,
         }
         Ok(())
@@ -127,6 +143,7 @@ impl Pool {
     pub fn sqlite(&self) -> Option<&SqlitePool> {
         match self {
             Self::Sqlite(pool) => Some(pool),
+            #[cfg(feature = "postgres")]
             Self::Postgres(_) => None,
         }
     }
@@ -135,6 +152,7 @@ impl Pool {
     pub fn is_closed(&self) -> bool {
         match self {
             Self::Sqlite(pool) => pool.is_closed(),
+            #[cfg(feature = "postgres")]
             Self::Postgres(pool) => pool.is_closed(),
         }
     }
@@ -143,6 +161,7 @@ impl Pool {
     pub async fn acquire(&self) -> Result<PooledConnection, LedgerError> {
         Ok(match self {
             Self::Sqlite(pool) => PooledConnection::Sqlite(pool.acquire().await?),
+            #[cfg(feature = "postgres")]
             Self::Postgres(pool) => PooledConnection::Postgres(pool.acquire().await?),
         })
     }
@@ -164,6 +183,7 @@ macro_rules! on_either_engine {
     ($handle:expr, |$connection:ident| $body:expr) => {
         match $crate::store::engine::Connect::connection($handle) {
             $crate::store::engine::Connection::Sqlite($connection) => $body,
+            #[cfg(feature = "postgres")]
             $crate::store::engine::Connection::Postgres($connection) => $body,
         }
     };

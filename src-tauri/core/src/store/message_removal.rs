@@ -85,11 +85,15 @@ pub async fn forget_part_text(
     connection: &mut impl Connect,
     body: &str,
 ) -> Result<(), LedgerError> {
-    if let Connection::Sqlite(connection) = connection.connection() {
-        sqlx::query("INSERT INTO search_forgotten (kind, text) VALUES ('part', ?)")
-            .bind(body)
-            .execute(&mut *connection)
-            .await?;
+    match connection.connection() {
+        Connection::Sqlite(connection) => {
+            sqlx::query("INSERT INTO search_forgotten (kind, text) VALUES ('part', ?)")
+                .bind(body)
+                .execute(&mut *connection)
+                .await?;
+        }
+        #[cfg(feature = "postgres")]
+        Connection::Postgres(_) => {}
     }
     Ok(())
 }

@@ -58,6 +58,7 @@ pub async fn insert_message(
 ) -> Result<(), LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
+        #[cfg(feature = "postgres")]
         Connection::Postgres(connection) => {
             return crate::store::postgres::message_store::insert_message(
                 connection, message, seq, now,
@@ -93,6 +94,7 @@ pub async fn update_message(
 ) -> Result<(), LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
+        #[cfg(feature = "postgres")]
         Connection::Postgres(connection) => {
             return crate::store::postgres::message_store::update_message(connection, message, now)
                 .await
@@ -125,6 +127,7 @@ pub async fn insert_part(
 ) -> Result<(), LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
+        #[cfg(feature = "postgres")]
         Connection::Postgres(connection) => {
             return crate::store::postgres::message_store::insert_part(connection, part, seq, now)
                 .await
@@ -164,6 +167,7 @@ pub async fn update_part(
 ) -> Result<bool, LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
+        #[cfg(feature = "postgres")]
         Connection::Postgres(connection) => {
             return crate::store::postgres::message_store::update_part(connection, part, now).await
         }
@@ -246,6 +250,7 @@ pub async fn list(
 ) -> Result<MessagePage, LedgerError> {
     let pool = match pool {
         Pool::Sqlite(pool) => pool,
+        #[cfg(feature = "postgres")]
         Pool::Postgres(pool) => {
             return crate::store::postgres::message_store::list(pool, session_id, query).await
         }
@@ -297,6 +302,7 @@ pub async fn get(
 ) -> Result<MessageWithParts, LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
+        #[cfg(feature = "postgres")]
         Connection::Postgres(connection) => {
             return crate::store::postgres::message_store::get(connection, session_id, message_id)
                 .await
@@ -334,6 +340,7 @@ pub async fn seq_of(
 ) -> Result<Option<i64>, LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
+        #[cfg(feature = "postgres")]
         Connection::Postgres(connection) => {
             return crate::store::postgres::message_store::seq_of(
                 connection, session_id, message_id,
@@ -382,6 +389,7 @@ pub async fn delete_from(
 ) -> Result<Vec<String>, LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
+        #[cfg(feature = "postgres")]
         Connection::Postgres(connection) => {
             return crate::store::postgres::message_store::delete_from(
                 connection, session_id, from_seq,
@@ -406,6 +414,7 @@ pub async fn delete_parts_from(
 ) -> Result<Vec<String>, LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
+        #[cfg(feature = "postgres")]
         Connection::Postgres(connection) => {
             return crate::store::postgres::message_store::delete_parts_from(
                 connection, message_id, part_id,
@@ -427,6 +436,7 @@ pub async fn delete_parts_from(
 pub async fn open_replies(pool: &Pool) -> Result<Vec<(String, String)>, LedgerError> {
     let pool = match pool {
         Pool::Sqlite(pool) => pool,
+        #[cfg(feature = "postgres")]
         Pool::Postgres(pool) => {
             return crate::store::postgres::message_store::open_replies(pool).await
         }

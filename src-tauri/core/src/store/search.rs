@@ -145,6 +145,7 @@ impl Store {
     /// Sessions matching `query`: title matches first (best bm25 first), then sessions by their
     /// most recent matching message. Each result carries up to three excerpts.
     pub async fn search(&self, query: &SearchQuery) -> Result<Vec<SearchResult>, LedgerError> {
+        #[cfg(feature = "postgres")]
         if let crate::store::Pool::Postgres(pool) = &self.pool {
             return crate::store::postgres::search::search(pool, query).await;
         }

@@ -57,6 +57,7 @@ pub async fn index_part(
 ) -> Result<(), LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
+        #[cfg(feature = "postgres")]
         Connection::Postgres(connection) => {
             return crate::store::postgres::search_index::index_part(connection, rowid, body).await
         }
@@ -97,6 +98,7 @@ pub async fn index_title(
 ) -> Result<(), LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
+        #[cfg(feature = "postgres")]
         Connection::Postgres(connection) => {
             return crate::store::postgres::search_index::index_title(connection, rowid, title)
                 .await

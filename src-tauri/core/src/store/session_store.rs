@@ -111,6 +111,7 @@ fn to_json<T: serde::Serialize>(value: Option<&T>) -> Result<Option<String>, Led
 pub async fn insert(connection: &mut impl Connect, session: &Session) -> Result<(), LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
+        #[cfg(feature = "postgres")]
         Connection::Postgres(connection) => {
             return crate::store::postgres::session_store::insert(connection, session).await
         }
@@ -155,6 +156,7 @@ pub async fn insert(connection: &mut impl Connect, session: &Session) -> Result<
 pub async fn find(connection: &mut impl Connect, id: &str) -> Result<Option<Session>, LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
+        #[cfg(feature = "postgres")]
         Connection::Postgres(connection) => {
             return crate::store::postgres::session_store::find(connection, id).await
         }
@@ -190,6 +192,7 @@ pub async fn change_usage(
 ) -> Result<(), LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
+        #[cfg(feature = "postgres")]
         Connection::Postgres(connection) => {
             return crate::store::postgres::session_store::change_usage(
                 connection, session_id, change, cost, tokens,
@@ -225,6 +228,7 @@ pub async fn change_usage(
 pub async fn save(connection: &mut impl Connect, session: &Session) -> Result<(), LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
+        #[cfg(feature = "postgres")]
         Connection::Postgres(connection) => {
             return crate::store::postgres::session_store::save(connection, session).await
         }
@@ -273,6 +277,7 @@ pub async fn reserve_sequence(
 ) -> Result<i64, LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
+        #[cfg(feature = "postgres")]
         Connection::Postgres(connection) => {
             return crate::store::postgres::session_store::reserve_sequence(
                 connection, session_id, count,
@@ -294,6 +299,7 @@ pub async fn reserve_sequence(
 pub async fn list(pool: &Pool, query: &SessionQuery) -> Result<SessionPage, LedgerError> {
     let pool = match pool {
         Pool::Sqlite(pool) => pool,
+        #[cfg(feature = "postgres")]
         Pool::Postgres(pool) => {
             return crate::store::postgres::session_store::list(pool, query).await
         }
@@ -373,6 +379,7 @@ fn escape_like(text: &str) -> String {
 pub async fn children(pool: &Pool, parent_id: &str) -> Result<Vec<Session>, LedgerError> {
     let pool = match pool {
         Pool::Sqlite(pool) => pool,
+        #[cfg(feature = "postgres")]
         Pool::Postgres(pool) => {
             return crate::store::postgres::session_store::children(pool, parent_id).await
         }
@@ -393,6 +400,7 @@ pub async fn with_descendants(
 ) -> Result<Vec<Session>, LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
+        #[cfg(feature = "postgres")]
         Connection::Postgres(connection) => {
             return crate::store::postgres::session_store::with_descendants(connection, id).await
         }
@@ -411,6 +419,7 @@ pub async fn with_descendants(
 pub async fn delete(connection: &mut impl Connect, id: &str) -> Result<(), LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
+        #[cfg(feature = "postgres")]
         Connection::Postgres(connection) => {
             return crate::store::postgres::session_store::delete(connection, id).await
         }

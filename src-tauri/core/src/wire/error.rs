@@ -128,6 +128,11 @@ pub enum LedgerError {
     /// An operation the PostgreSQL engine does not have yet (`store::engine::not_on_postgres`).
     #[error("{0} is not available on a PostgreSQL ledger yet.")]
     NotOnPostgres(String),
+    /// A PostgreSQL database was configured for a build without the `postgres` feature (the
+    /// desktop app's, which reaches a team's ledger through its server). `database` is the URL
+    /// without its password (`store::database_url`).
+    #[error("This build of Dossier has no PostgreSQL engine, so it cannot open the ledger at {database}. Nothing was changed. Use dossier-server, which has it, or leave the database setting empty to use the ledger file in the data folder.")]
+    PostgresNotInThisBuild { database: String },
     /// A file chosen as a backup is not an SQLite database at all.
     #[error("{path} is not a Dossier backup: it is not a database file at all. Nothing was changed; choose a file that Dossier's \"Back up now\" or its automatic backups wrote.")]
     BackupNotADatabase { path: String },
@@ -285,6 +290,9 @@ impl LedgerError {
             // The URL's TLS settings and the server's certificate disagree: trying again does
             // not help until one of them changes.
             Self::DatabaseTlsRefused { .. } => ErrorKind::Invalid,
+            // A setting this program cannot honour: trying again does not help until the
+            // setting, or the program, changes.
+            Self::PostgresNotInThisBuild { .. } => ErrorKind::Invalid,
             // Like `StorageBusy`: nothing was changed and trying again in a moment can work.
             // Not `unavailable`, which would tell the UI that a prompt was saved.
             Self::DatabaseConnectionLost { .. } => ErrorKind::Busy,

@@ -337,6 +337,8 @@ impl EventBus {
     /// Hands events the relay read back, in sequence order, to the replay buffer and the
     /// subscribers. `subscribers` false fills the buffer only: the events from before this
     /// process started, so a client that moved here from another server can still resume.
+    // Called only by the PostgreSQL engine's event relay (`store::postgres::event_relay`).
+    #[cfg_attr(not(feature = "postgres"), allow(dead_code))]
     pub(crate) fn deliver(&self, events: Vec<Event>, subscribers: bool) {
         let mut state = self.lock();
         for event in events {
@@ -357,6 +359,8 @@ impl EventBus {
     }
 
     /// Counts `count` of this process's events as delivered (or given up on) by the relay.
+    // Called only by the PostgreSQL engine's event relay (`store::postgres::event_relay`).
+    #[cfg_attr(not(feature = "postgres"), allow(dead_code))]
     pub(crate) fn delivered_here(&self, count: u64) {
         if count > 0 {
             self.inner
@@ -385,6 +389,8 @@ impl EventBus {
 
     /// Moves the next sequence past `last` without events: where the shared log stands when this
     /// process starts, so an id from it is never taken for one from an earlier run.
+    // Called only by the PostgreSQL engine's event relay (`store::postgres::event_relay`).
+    #[cfg_attr(not(feature = "postgres"), allow(dead_code))]
     pub(crate) fn start_after(&self, last: u64) {
         let mut state = self.lock();
         state.next_sequence = state.next_sequence.max(last + 1);

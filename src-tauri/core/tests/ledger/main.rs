@@ -27,6 +27,7 @@ mod message_editing;
 mod offline_model;
 mod ollama_detection;
 mod postgres_connection;
+mod postgres_not_in_this_build;
 mod postgres_store;
 mod process_lock;
 mod prompt_pipeline;

@@ -10,6 +10,7 @@
 
 use super::database_connection::ConnectionSettings;
 use super::database_error::from_postgres;
+use crate::store::database_url::printable;
 use crate::wire::error::LedgerError;
 use sqlx::migrate::{MigrateError, Migrator};
 use sqlx::PgPool;
@@ -34,32 +35,6 @@ pub async fn open(url: &str) -> Result<PgPool, LedgerError> {
         return Err(error);
     }
     Ok(pool)
-}
-
-/// The URL without its password, for messages (which reach logs and screens). libpq's URLs may
-/// carry it as a `password` parameter too.
-fn printable(url: &str) -> String {
-    match url::Url::parse(url) {
-        Ok(mut parsed) => {
-            // Only fails for URLs that cannot have a password, which then holds none.
-            if parsed.set_password(None).is_err() {
-                tracing::debug!("database URL without a password part");
-            }
-            if parsed.query_pairs().any(|(key, _)| key == "password") {
-                let kept: Vec<(String, String)> = parsed
-                    .query_pairs()
-                    .filter(|(key, _)| key != "password")
-                    .map(|(key, value)| (key.into_owned(), value.into_owned()))
-                    .collect();
-                parsed.set_query(None);
-                if !kept.is_empty() {
-                    parsed.query_pairs_mut().extend_pairs(kept);
-                }
-            }
-            parsed.to_string()
-        }
-        Err(_) => "the configured database".to_string(),
-    }
 }
 
 /// This build's schema version: its newest migration.

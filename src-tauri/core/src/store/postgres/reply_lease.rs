@@ -7,11 +7,6 @@ use crate::wire::error::LedgerError;
 use sqlx::PgPool;
 use std::time::Duration;
 
-/// How long a lease lasts unrenewed when the options name no other length. Its owner renews it
-/// every third of that, so a living server loses a lease only when it cannot reach the
-/// database for twenty seconds; a dead one's reply is closed within about 45 seconds.
-pub const DEFAULT_LEASE: Duration = Duration::from_secs(30);
-
 /// SQLSTATE foreign_key_violation: the lease's session does not exist.
 const FOREIGN_KEY: &str = "23503";
 
