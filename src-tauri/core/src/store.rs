@@ -21,7 +21,7 @@ pub mod data_folder_move;
 pub mod data_location;
 pub mod database;
 mod database_error;
-pub(crate) mod database_url;
+pub mod database_url;
 pub mod disk_space;
 pub mod engine;
 pub(crate) mod integrity_check;

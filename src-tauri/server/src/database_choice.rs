@@ -40,17 +40,10 @@ impl DatabaseUrl {
         &self.0
     }
 
-    /// The URL without its password, for messages and logs.
+    /// The URL without its password, for messages and logs: the core's rule, which also drops
+    /// libpq's `?password=` parameter.
     pub fn redacted(&self) -> String {
-        match url::Url::parse(&self.0) {
-            Ok(mut parsed) => {
-                if parsed.password().is_some() && parsed.set_password(Some("***")).is_err() {
-                    return "a PostgreSQL database".into();
-                }
-                parsed.to_string()
-            }
-            Err(_) => "a PostgreSQL database".into(),
-        }
+        dossier_core::store::database_url::printable(&self.0)
     }
 
     /// `DOSSIER_DATABASE_URL`, when set and not empty.
@@ -105,6 +98,13 @@ mod tests {
         assert_eq!(url.expose(), "postgres://dossier:hunter2@db/dossier");
         assert!(!url.redacted().contains("hunter2"), "{}", url.redacted());
         assert!(!format!("{url:?}").contains("hunter2"));
+        let in_query =
+            DatabaseUrl::parse("--database", "postgres://db/dossier?password=hunter2").unwrap();
+        assert!(
+            !in_query.redacted().contains("hunter2"),
+            "{}",
+            in_query.redacted()
+        );
         let refused = DatabaseUrl::parse("--database", "mysql://dossier:hunter2@db/x")
             .unwrap_err()
             .to_string();

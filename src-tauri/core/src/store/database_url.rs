@@ -3,8 +3,8 @@
 //! (`LedgerError::PostgresNotInThisBuild`).
 
 /// The URL without its password, for messages (which reach logs and screens). libpq's URLs may
-/// carry it as a `password` parameter too.
-pub(crate) fn printable(url: &str) -> String {
+/// carry it as a `password` parameter too. `dossier-server` prints its `--database` with it.
+pub fn printable(url: &str) -> String {
     match url::Url::parse(url) {
         Ok(mut parsed) => {
             // Only fails for URLs that cannot have a password, which then holds none.
