@@ -18,6 +18,14 @@ fail() { printf 'run-app: %s\n' "$*" >&2; exit 1; }
 
 check_toolchains() {
   command -v cargo >/dev/null || fail "cargo not found: install Rust (stable) first"
+  # rustup's cargo is found even when rustup has no toolchain to run it with; say so plainly
+  # instead of failing later inside the build with rustup's own words.
+  if ! cargo --version >/dev/null 2>&1; then
+    if command -v rustup >/dev/null && ! rustup default >/dev/null 2>&1; then
+      fail "rustup has no default Rust toolchain: run 'rustup default stable', then this command again"
+    fi
+    fail "cargo is installed but does not run: $(cargo --version 2>&1 | head -n 1)"
+  fi
   command -v npm >/dev/null || fail "npm not found: install Node.js 20.19 or newer first"
   # Vite 7 and ESLint 9 need Node 20.19+.
   node -e 'const [a, b] = process.versions.node.split(".").map(Number);

@@ -197,9 +197,8 @@ kill $running
 step "apt-get remove leaves the person's data"
 "${as_root[@]}" apt-get remove -y -qq dossier
 [ ! -e /usr/bin/dossier ] || { echo "/usr/bin/dossier is still there after apt-get remove" >&2; exit 1; }
-for kept in "$work/home/.local/share/app.dossier.desktop"; do
-  [ -n "$(ls -A "$kept" 2>/dev/null)" ] || { echo "$kept is gone or empty after apt-get remove" >&2; exit 1; }
-done
+kept="$work/home/.local/share/app.dossier.desktop"
+[ -n "$(ls -A "$kept" 2>/dev/null)" ] || { echo "$kept is gone or empty after apt-get remove" >&2; exit 1; }
 echo "removed; the data folders are still there:"
 find "$work/home/.local/share" -mindepth 1 -maxdepth 1
 echo "Packages tested in $((SECONDS - started)) s"

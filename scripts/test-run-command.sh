@@ -80,6 +80,23 @@ colours=$( [ -f "$work/screen.png" ] && identify -format '%k' "$work/screen.png"
 mkdir -p tests/artifacts && [ -f "$work/screen.png" ] && cp "$work/screen.png" tests/artifacts/run-command-window.png
 check "the window draws the UI in the app's own rendering choice ($colours colours on screen)" '[ "$colours" -gt 50 ]'
 
+# A machine with rustup but no default toolchain (rustup installed with `--default-toolchain
+# none`, or its default removed): rustup's cargo is on the PATH but cannot run. The command must
+# stop before building anything and say what to type, not fail later in rustup's own words.
+if command -v rustup >/dev/null; then
+  rustup_home=$(rustup show home)
+  no_default="$work/rustup-without-default"
+  mkdir -p "$no_default"
+  ln -s "$rustup_home/toolchains" "$no_default/toolchains"
+  grep -v '^default_toolchain' "$rustup_home/settings.toml" >"$no_default/settings.toml"
+  no_default_status=0
+  env -u RUSTUP_TOOLCHAIN RUSTUP_HOME="$no_default" bash scripts/run-app.sh >"$work/no-default.log" 2>&1 || no_default_status=$?
+  check "with rustup but no default toolchain, run-app.sh stops before building and says to run 'rustup default stable' (status $no_default_status)" \
+    '[ "$no_default_status" -ne 0 ] && grep -q "^run-app: rustup has no default Rust toolchain" "$work/no-default.log" && ! grep -q "Installing UI dependencies" "$work/no-default.log"'
+else
+  echo "skipped: the no-default-toolchain check (rustup is not installed here)"
+fi
+
 if [ "$failed" -ne 0 ]; then
   echo "--- run-app.sh output (last 40 lines) ---"
   tail -n 40 "$work/run-app.log" || true
