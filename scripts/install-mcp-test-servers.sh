@@ -3,5 +3,7 @@
 # MCP integration tests start. Without them those tests skip with a loud message; the test run
 # (scripts/test-all.sh) always installs them first.
 set -euo pipefail
-cd "$(dirname "$0")/../tests/mcp"
-npm ci --no-audit --no-fund --loglevel=error
+cd "$(dirname "$0")/.."
+# shellcheck source=scripts/npm-packages.sh
+source scripts/npm-packages.sh
+install_npm_packages tests/mcp

@@ -12,6 +12,8 @@ cd "$(dirname "$0")/.."
 
 # shellcheck source=scripts/system-packages.sh
 source scripts/system-packages.sh
+# shellcheck source=scripts/npm-packages.sh
+source scripts/npm-packages.sh
 
 step() { printf '\n==> %s\n' "$*"; }
 fail() { printf 'run-app: %s\n' "$*" >&2; exit 1; }
@@ -34,8 +36,8 @@ check_toolchains() {
 }
 
 build_ui() {
-  step "Installing UI dependencies (npm ci)"
-  (cd ui && npm ci --no-audit --no-fund)
+  step "Installing UI dependencies (npm ci, when package-lock.json changed)"
+  install_npm_packages ui
   step "Building the UI into ui/dist"
   (cd ui && npm run build)
 }

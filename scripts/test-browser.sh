@@ -11,15 +11,18 @@ cd "$(dirname "$0")/.."
 
 # shellcheck source=scripts/system-packages.sh
 source scripts/system-packages.sh
+# shellcheck source=scripts/npm-packages.sh
+source scripts/npm-packages.sh
 # A CJK font, or Chinese screens render as empty boxes in headless chromium.
 install_missing_system_packages chromium fonts-wqy-microhei
 
 printf '\n==> browser e2e: npm ci\n'
-(cd tests/browser-e2e && npm ci --no-audit --no-fund)
+install_npm_packages tests/browser-e2e
 # Rebuilt when missing or older than a UI source, so a standalone run never tests a stale UI.
 if [ ! -f ui/dist/index.html ] || [ -n "$(find ui/src ui/index.html -newer ui/dist/index.html -print -quit)" ]; then
   printf '\n==> browser e2e: build the UI\n'
-  (cd ui && npm ci --no-audit --no-fund && npm run --silent build)
+  install_npm_packages ui
+  (cd ui && npm run --silent build)
 fi
 printf '\n==> browser e2e: build dossier-server\n'
 bash scripts/build-debug-binaries.sh

@@ -13,6 +13,8 @@ cd "$(dirname "$0")/.."
 
 # shellcheck source=scripts/system-packages.sh
 source scripts/system-packages.sh
+# shellcheck source=scripts/npm-packages.sh
+source scripts/npm-packages.sh
 install_missing_system_packages xvfb xauth imagemagick
 
 work=$(mktemp -d)
@@ -31,7 +33,8 @@ unset WAYLAND_DISPLAY
 # A cold build takes many minutes and is not what is being timed: build first, exactly as
 # run-app.sh builds (in the full test run the window test has built it already), so the command
 # below only has to start the app, and a window that never comes up fails in minutes, not hours.
-(cd ui && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && npm run --silent build)
+install_npm_packages ui
+(cd ui && npm run --silent build)
 bash scripts/build-debug-binaries.sh
 
 status=0
@@ -56,6 +59,9 @@ check "the app said its window became interactive" \
 check "the app's log records the interactive window" \
   '[ -f "$log_file" ] && grep -q "window interactive" "$log_file"'
 check "the ledger was created in the fresh data folder" '[ -s "$DOSSIER_DATA_DIR/dossier.db" ]'
+# Run again on a machine where the UI's packages are in place, it does not reinstall them.
+check "it did not reinstall the UI's npm packages, which were already installed from the lockfile" \
+  'grep -q "npm packages in ui: already installed" "$work/run-app.log"'
 
 # The window draws in the app's own rendering choice (WebKit's compositing off on a machine with
 # no GPU, src-tauri/src/software_rendering.rs; the WebDriver tests run composited): the app

@@ -12,7 +12,9 @@ cd "$(dirname "$0")/.."
 command -v node >/dev/null || { echo "node not found: install Node 20+ first" >&2; exit 1; }
 
 printf '\n==> SDK compatibility: npm ci\n'
-(cd tests/sdk-compat && npm ci --no-audit --no-fund)
+# shellcheck source=scripts/npm-packages.sh
+source scripts/npm-packages.sh
+install_npm_packages tests/sdk-compat
 
 printf '\n==> SDK compatibility: build dossier-server\n'
 bash scripts/build-debug-binaries.sh

@@ -24,6 +24,8 @@ step() { printf '\n==> %s\n' "$*"; }
 source scripts/system-packages.sh
 # shellcheck source=scripts/desktop-session.sh
 source scripts/desktop-session.sh
+# shellcheck source=scripts/npm-packages.sh
+source scripts/npm-packages.sh
 install_missing_system_packages xvfb xauth webkit2gtk-driver dbus-daemon fonts-wqy-microhei
 
 command -v cargo >/dev/null || { echo "cargo not found: install Rust (stable) first" >&2; exit 1; }
@@ -35,10 +37,11 @@ fi
 prebuilt=${DOSSIER_WINDOW_APP:-}
 if [ -z "$prebuilt" ]; then
   step "Building the UI"
-  (cd ui && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && npm run --silent build)
+  install_npm_packages ui
+  (cd ui && npm run --silent build)
 fi
 # axe-core (injected into the window) and the scripted provider come from the browser e2e's folder.
-[ -f tests/browser-e2e/node_modules/axe-core/axe.min.js ] || (cd tests/browser-e2e && npm ci --no-audit --no-fund)
+install_npm_packages tests/browser-e2e
 # The real MCP server the window adds in Settings (issue 12), from npm.
 [ -f tests/mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js ] || bash scripts/install-mcp-test-servers.sh
 
