@@ -13,7 +13,9 @@ cd "$(dirname "$0")/.."
 profile=${PROFILE:-packaging}
 tauri=(npm --prefix ui exec --no -- tauri)
 
-[ -x ui/node_modules/.bin/tauri ] || (cd ui && npm ci --no-audit --no-fund)
+# shellcheck source=scripts/npm-packages.sh
+source scripts/npm-packages.sh
+install_npm_packages ui
 # The shell embeds ui/dist at compile time.
 (cd ui && npm run --silent build)
 

@@ -42,7 +42,9 @@ if command -v tauri-driver >/dev/null; then :; else
   cargo install tauri-driver --locked --version '^2'
 fi
 tauri=(node "$root/ui/node_modules/@tauri-apps/cli/tauri.js")
-[ -x ui/node_modules/.bin/tauri ] || (cd ui && npm ci --no-audit --no-fund)
+# shellcheck source=scripts/npm-packages.sh
+source scripts/npm-packages.sh
+install_npm_packages ui
 
 work=$(mktemp -d)
 pids=()
