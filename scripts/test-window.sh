@@ -43,7 +43,7 @@ fi
 # axe-core (injected into the window) and the scripted provider come from the browser e2e's folder.
 install_npm_packages tests/browser-e2e
 # The real MCP server the window adds in Settings (issue 12), from npm.
-[ -f tests/mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js ] || bash scripts/install-mcp-test-servers.sh
+install_npm_packages tests/mcp
 
 measure=false
 bench=false
