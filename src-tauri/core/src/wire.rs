@@ -16,6 +16,7 @@ pub mod message;
 pub mod part;
 pub mod permission;
 pub mod plain_title;
+pub mod reader_time;
 pub mod session;
 #[cfg(test)]
 pub(crate) mod test_history;
