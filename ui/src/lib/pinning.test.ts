@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { heldScrollTop, nearTop, nextPinned } from "./pinning";
+import { heldScrollTop, nearTop, newestInView, nextPinned } from "./pinning";
 
 describe("nextPinned", () => {
   it("pins at the bottom, within the slack", () => {
@@ -30,5 +30,18 @@ describe("paging older messages", () => {
     // 3,000 px were added above: the same content is now 3,000 px further down.
     expect(heldScrollTop({ scrollTop: 500, scrollHeight: 6000 }, 9000)).toBe(3500);
     expect(heldScrollTop({ scrollTop: 0, scrollHeight: 6000 }, 6000)).toBe(0);
+  });
+});
+
+describe("newestInView", () => {
+  it("is in view when the newest message ends inside the view (or just below it)", () => {
+    expect(newestInView(500, 0, 600)).toBe(true);
+    expect(newestInView(630, 0, 600)).toBe(true);
+  });
+
+  it("is not when it ends further below, above the view, or is not rendered", () => {
+    expect(newestInView(900, 0, 600)).toBe(false);
+    expect(newestInView(-20, 0, 600)).toBe(false);
+    expect(newestInView(undefined, 0, 600)).toBe(false);
   });
 });

@@ -22,6 +22,16 @@ export function nextPinned(pinned: boolean, reading: ScrollReading, lastScrollTo
   return pinned;
 }
 
+/**
+ * Whether the newest message's end is on screen (within `bottomSlack`): then "Jump to newest"
+ * has nothing to bring into view and stays hidden, even while the view is not pinned (a search
+ * result opened in a short session, a small scroll up). `newestBottom` is undefined while the
+ * newest message is not rendered (virtualised away, far above).
+ */
+export function newestInView(newestBottom: number | undefined, viewTop: number, viewBottom: number): boolean {
+  return newestBottom !== undefined && newestBottom > viewTop && newestBottom <= viewBottom + bottomSlack;
+}
+
 /** How long after a wheel, key, pointer or touch a scroll still counts as the reader's. */
 export const readerScrollMs = 600;
 
