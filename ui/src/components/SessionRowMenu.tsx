@@ -58,6 +58,7 @@ export const SessionRowMenu: Component<{
     if (menu?.contains(target) !== true && props.place.anchor?.contains(target) !== true) props.onClose(false);
   };
   onMount(() => {
+    const placedTop = props.place.top;
     // After the Portal has put the menu in the page. Opened by a right click: the same press must
     // not count as a click elsewhere.
     queueMicrotask(() => {
@@ -65,7 +66,7 @@ export const SessionRowMenu: Component<{
       // Kept inside the window: a menu opened near the bottom opens upwards instead.
       if (menu !== undefined) {
         const box = menu.getBoundingClientRect();
-        if (box.bottom > window.innerHeight - windowMargin) menu.style.top = `${String(Math.max(windowMargin, props.place.top - box.height - 8))}px`;
+        if (box.bottom > window.innerHeight - windowMargin) menu.style.top = `${String(Math.max(windowMargin, placedTop - box.height - 8))}px`;
         if (box.right > window.innerWidth - windowMargin) menu.style.left = `${String(Math.max(windowMargin, window.innerWidth - windowMargin - box.width))}px`;
       }
       reachableItems(menu)[0]?.focus();
