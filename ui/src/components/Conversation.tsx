@@ -124,7 +124,7 @@ export const Conversation: Component<{
       scrollToEnd();
     });
   };
-  // Whether the newest message's end is on screen, read only while not pinned (when pinned the
+  // Whether the newest message is on screen (`newestInView`), read only while not pinned (when pinned the
   // button is hidden anyway): "Jump to newest" is for when there is somewhere to jump to.
   const [newestShown, setNewestShown] = createSignal(true);
   const measureNewest = () => {
@@ -132,7 +132,7 @@ export const Conversation: Component<{
     if (scroller === undefined || newest === undefined || pinned()) return;
     const slot = scroller.querySelector<HTMLElement>(`.message-slot[data-message-id="${newest.id}"]`);
     const view = scroller.getBoundingClientRect();
-    setNewestShown(newestInView(slot?.getBoundingClientRect().bottom, view.top, view.bottom));
+    setNewestShown(newestInView(slot?.getBoundingClientRect(), view.top, view.bottom));
   };
   createEffect(on([pinned, () => virtualizer.getTotalSize(), () => messages().length], () => { requestAnimationFrame(measureNewest); }));
   const jumpToNewest = () => {

@@ -34,14 +34,15 @@ describe("paging older messages", () => {
 });
 
 describe("newestInView", () => {
-  it("is in view when the newest message ends inside the view (or just below it)", () => {
-    expect(newestInView(500, 0, 600)).toBe(true);
-    expect(newestInView(630, 0, 600)).toBe(true);
+  it("is in view when the newest message is on screen, its end at most half a screen below", () => {
+    expect(newestInView({ top: 400, bottom: 500 }, 0, 600)).toBe(true);
+    expect(newestInView({ top: 500, bottom: 880 }, 0, 600)).toBe(true);
   });
 
-  it("is not when it ends further below, above the view, or is not rendered", () => {
-    expect(newestInView(900, 0, 600)).toBe(false);
-    expect(newestInView(-20, 0, 600)).toBe(false);
+  it("is not when it ends further below, lies above or below the view, or is not rendered", () => {
+    expect(newestInView({ top: 100, bottom: 2000 }, 0, 600)).toBe(false);
+    expect(newestInView({ top: -200, bottom: -20 }, 0, 600)).toBe(false);
+    expect(newestInView({ top: 620, bottom: 700 }, 0, 600)).toBe(false);
     expect(newestInView(undefined, 0, 600)).toBe(false);
   });
 });
