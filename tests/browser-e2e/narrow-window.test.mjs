@@ -91,6 +91,11 @@ test("at 640 px the sidebar hides itself; opened, a click on a row opens that se
   await sidebar.waitFor()
   await page.keyboard.press("Escape")
   await sidebar.waitFor({ state: "hidden" })
+  // The toggle opens and closes it again.
+  await toggle.click()
+  await sidebar.waitFor()
+  await toggle.click()
+  await sidebar.waitFor({ state: "hidden" })
   assert.deepEqual(problems, [])
   await context.close()
 })

@@ -1,7 +1,8 @@
 // The app's frame: the sessions sidebar on the left; the open conversation and the composer on
 // the right; the drop overlay over everything while files hover; transient results in a toast.
 // Keyboard: Ctrl/Cmd+N new session, Ctrl/Cmd+K search everything (the palette), Ctrl/Cmd+F find
-// in the open session, Ctrl/Cmd+B hide or show the sidebar, Ctrl/Cmd+, settings, Esc stops a
+// in the open session, Ctrl/Cmd+B hide or show the sidebar (a window under 700 px hides it on its
+// own, and then it opens over the conversation), Ctrl/Cmd+, settings, Esc stops a
 // streaming reply (or closes whatever handled it first).
 import { type Component, createEffect, createSignal, on, onCleanup, onMount, Show, untrack } from "solid-js";
 import { Composer } from "./components/Composer";
@@ -329,9 +330,10 @@ export const App: Component<AppProps> = (props) => {
       <main
         class="main"
         aria-label={t("conversationLabel")}
-        onPointerDown={() => {
-          // A click on the conversation puts away the sidebar opened over it.
-          if (layout() === "over") setOpenedWhileNarrow(false);
+        onPointerDown={(event) => {
+          // A click on the conversation puts away the sidebar opened over it (the toggle's own click does that itself).
+          const onToggle = (event.target as HTMLElement).closest("[data-testid=toggle-sidebar]") !== null;
+          if (layout() === "over" && !onToggle) setOpenedWhileNarrow(false);
         }}
       >
         <header class="main-header" ref={header} onKeyDown={onHeaderKeyDown}>
