@@ -16,6 +16,8 @@ import { MenuItem, reachableItems } from "./SessionToolbar";
 export interface RowMenuPlace {
   left: number;
   top: number;
+  /** Where the menu ends when there is no room below and it opens upwards instead. */
+  bottomIfAbove: number;
   /** The element focus returns to when Esc closes the menu. */
   returnFocus: HTMLElement | undefined;
   /** The button that opened it, whose own click closes it (a press on it is not "elsewhere"). */
@@ -29,7 +31,7 @@ const windowMargin = 8;
 /** The place under a button, right-aligned with it, kept inside the window. */
 export function placeUnder(button: HTMLElement): RowMenuPlace {
   const box = button.getBoundingClientRect();
-  return { left: Math.max(windowMargin, box.right - menuWidth), top: box.bottom + 4, returnFocus: button, anchor: button };
+  return { left: Math.max(windowMargin, box.right - menuWidth), top: box.bottom + 4, bottomIfAbove: box.top - 4, returnFocus: button, anchor: button };
 }
 
 export const SessionRowMenu: Component<{
@@ -58,7 +60,7 @@ export const SessionRowMenu: Component<{
     if (menu?.contains(target) !== true && props.place.anchor?.contains(target) !== true) props.onClose(false);
   };
   onMount(() => {
-    const placedTop = props.place.top;
+    const bottomIfAbove = props.place.bottomIfAbove;
     // After the Portal has put the menu in the page. Opened by a right click: the same press must
     // not count as a click elsewhere.
     queueMicrotask(() => {
@@ -66,7 +68,7 @@ export const SessionRowMenu: Component<{
       // Kept inside the window: a menu opened near the bottom opens upwards instead.
       if (menu !== undefined) {
         const box = menu.getBoundingClientRect();
-        if (box.bottom > window.innerHeight - windowMargin) menu.style.top = `${String(Math.max(windowMargin, placedTop - box.height - 8))}px`;
+        if (box.bottom > window.innerHeight - windowMargin) menu.style.top = `${String(Math.max(windowMargin, bottomIfAbove - box.height))}px`;
         if (box.right > window.innerWidth - windowMargin) menu.style.left = `${String(Math.max(windowMargin, window.innerWidth - windowMargin - box.width))}px`;
       }
       reachableItems(menu)[0]?.focus();

@@ -417,8 +417,8 @@ const SessionRow: Component<{
     const box = row?.getBoundingClientRect();
     setMenuPlace(
       fromKeyboard && box !== undefined
-        ? { left: box.left + 8, top: box.bottom + 2, returnFocus: openButton }
-        : { left: event.clientX, top: event.clientY, returnFocus: openButton },
+        ? { left: box.left + 8, top: box.bottom + 2, bottomIfAbove: box.top - 2, returnFocus: openButton }
+        : { left: event.clientX, top: event.clientY, bottomIfAbove: event.clientY, returnFocus: openButton },
     );
   };
   /** →/← step through the row's controls that are shown; Delete asks, F2 renames. */
