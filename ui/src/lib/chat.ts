@@ -11,6 +11,7 @@ import type { ModelRef } from "./bindings/ModelRef";
 import type { Session } from "./bindings/Session";
 import { type Attachment, buildDrafts } from "./drafts";
 import { createComposerDrafts } from "./composer-drafts";
+import { reusableEmptySession } from "./empty-session";
 import type { Event } from "./bindings/Event";
 import { frameBatch } from "./frame-batch";
 import { applyEvent, type ChatState, emptyChatState, loadMessages, SeenEvents } from "./event-reducer";
@@ -255,7 +256,16 @@ export function createChat(backend: Backend) {
       return page.sessions;
     },
 
+    /** Opens the untouched session already there (`empty-session.ts`), else makes one. */
     async newSession(): Promise<void> {
+      const empty = reusableEmptySession(sessions(), {
+        loadedMessages: (sessionId) => state.messages[sessionId]?.length,
+        busy: (sessionId) => sending[sessionId] === true || state.status[sessionId]?.type === "busy",
+      });
+      if (empty !== undefined) {
+        await openSession(empty.id);
+        return;
+      }
       try {
         const session = await backend.createSession({});
         setState("sessions", session.id, session);

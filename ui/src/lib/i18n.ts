@@ -394,6 +394,10 @@ const en = {
   updatesFromSource: "This copy was built from source: it can tell you about a new version but does not install it. Get the new version and build it again.",
   updatesBadgeHint: "Open Settings → Updates",
   updatesBadgeDismiss: "Hide the notice for Dossier {version}",
+  // Sidebar rows, the narrow window, the welcome (issue 27).
+  sessionRowActionsFor: "More actions for “{title}”",
+  selectSessionItem: "Select",
+  forkRowHint: "Fork #{number} of “{title}”",
 } as const;
 
 /** A key of the string table; the English table is the source of truth for which keys exist. */
@@ -792,6 +796,10 @@ const zhCN: Messages = {
   updatesFromSource: "这个副本是从源码构建的：它会告诉你有新版本，但不会自行安装。请获取新版本并重新构建。",
   updatesBadgeHint: "打开 设置 → 更新",
   updatesBadgeDismiss: "不再提示 Dossier {version}",
+  // Sidebar rows, the narrow window, the welcome (issue 27).
+  sessionRowActionsFor: "“{title}”的更多操作",
+  selectSessionItem: "选择",
+  forkRowHint: "“{title}”的分支 #{number}",
 };
 
 /** All tables by locale. */
