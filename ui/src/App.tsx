@@ -109,6 +109,7 @@ export const App: Component<AppProps> = (props) => {
       setAttachments(files);
       composerField?.focus();
     },
+    currentDraft: () => ({ text: text(), attachments: attachments() }),
     announce: (path) => { toasts.show(t("exportSaved", { path })); },
   });
   const [sidebarCollapsed, setSidebarCollapsed] = createSignal(localStorage.getItem(sidebarKey) === "true");
