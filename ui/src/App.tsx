@@ -93,6 +93,8 @@ export const App: Component<AppProps> = (props) => {
     setSettingsOpen(false);
     // A check in Settings may have found an update, or installed the one the notice was about.
     updateNotice.refresh();
+    // A server removed there sends no status of its own; read them all again.
+    void chat.readMcpStatuses();
   };
   let composerField: HTMLTextAreaElement | undefined;
   let header: HTMLElement | undefined;

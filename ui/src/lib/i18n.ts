@@ -394,6 +394,17 @@ const en = {
   updatesFromSource: "This copy was built from source: it can tell you about a new version but does not install it. Get the new version and build it again.",
   updatesBadgeHint: "Open Settings → Updates",
   updatesBadgeDismiss: "Hide the notice for Dossier {version}",
+  // What the interface calls the built-in agents and the offline model (their ids stay on the
+  // wire; lib/display-names.ts maps them).
+  agentBuildName: "Do the work",
+  agentBuildDescription: "Reads, edits files and runs tools, asking you first where the settings say so.",
+  agentPlanName: "Plan only (no changes)",
+  agentPlanDescription: "Reads and thinks it through, but changes no files.",
+  agentGeneralName: "General helper",
+  agentGeneralDescription: "Researches a question and carries out several steps on its own.",
+  agentExploreName: "Explore the files",
+  agentExploreDescription: "Finds files and searches the code to answer questions about it; changes nothing.",
+  offlineModelName: "Offline model",
 } as const;
 
 /** A key of the string table; the English table is the source of truth for which keys exist. */
@@ -792,6 +803,15 @@ const zhCN: Messages = {
   updatesFromSource: "这个副本是从源码构建的：它会告诉你有新版本，但不会自行安装。请获取新版本并重新构建。",
   updatesBadgeHint: "打开 设置 → 更新",
   updatesBadgeDismiss: "不再提示 Dossier {version}",
+  agentBuildName: "直接动手",
+  agentBuildDescription: "读取、修改文件并运行工具；设置要求时会先征求你的同意。",
+  agentPlanName: "只做计划（不改动）",
+  agentPlanDescription: "阅读并想清楚，但不修改任何文件。",
+  agentGeneralName: "通用助手",
+  agentGeneralDescription: "研究问题，并自行完成多个步骤。",
+  agentExploreName: "浏览文件",
+  agentExploreDescription: "查找文件、搜索代码来回答相关问题；不做任何修改。",
+  offlineModelName: "离线模型",
 };
 
 /** All tables by locale. */
