@@ -95,6 +95,8 @@ export const App: Component<AppProps> = (props) => {
     setSettingsOpen(false);
     // A check in Settings may have found an update, or installed the one the notice was about.
     updateNotice.refresh();
+    // A server removed there sends no status of its own; read them all again.
+    void chat.readMcpStatuses();
   };
   let composerField: HTMLTextAreaElement | undefined;
   let header: HTMLElement | undefined;
@@ -111,6 +113,7 @@ export const App: Component<AppProps> = (props) => {
       setAttachments(files);
       composerField?.focus();
     },
+    currentDraft: () => ({ text: text(), attachments: attachments() }),
     announce: (path) => { toasts.show(t("exportSaved", { path })); },
   });
   const [sidebarCollapsed, setSidebarCollapsed] = createSignal(localStorage.getItem(sidebarKey) === "true");

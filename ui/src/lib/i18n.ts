@@ -398,6 +398,17 @@ const en = {
   sessionRowActionsFor: "More actions for “{title}”",
   selectSessionItem: "Select",
   forkRowHint: "Fork #{number} of “{title}”",
+  // What the interface calls the built-in agents and the offline model (their ids stay on the
+  // wire; lib/display-names.ts maps them).
+  agentBuildName: "Do the work",
+  agentBuildDescription: "Reads, edits files and runs tools, asking you first where the settings say so.",
+  agentPlanName: "Plan only (no changes)",
+  agentPlanDescription: "Reads and thinks it through, but changes no files.",
+  agentGeneralName: "General helper",
+  agentGeneralDescription: "Researches a question and carries out several steps on its own.",
+  agentExploreName: "Explore the files",
+  agentExploreDescription: "Finds files and searches the code to answer questions about it; changes nothing.",
+  offlineModelName: "Offline model",
 } as const;
 
 /** A key of the string table; the English table is the source of truth for which keys exist. */
@@ -800,6 +811,15 @@ const zhCN: Messages = {
   sessionRowActionsFor: "“{title}”的更多操作",
   selectSessionItem: "选择",
   forkRowHint: "“{title}”的分支 #{number}",
+  agentBuildName: "直接动手",
+  agentBuildDescription: "读取、修改文件并运行工具；设置要求时会先征求你的同意。",
+  agentPlanName: "只做计划（不改动）",
+  agentPlanDescription: "阅读并想清楚，但不修改任何文件。",
+  agentGeneralName: "通用助手",
+  agentGeneralDescription: "研究问题，并自行完成多个步骤。",
+  agentExploreName: "浏览文件",
+  agentExploreDescription: "查找文件、搜索代码来回答相关问题；不做任何修改。",
+  offlineModelName: "离线模型",
 };
 
 /** All tables by locale. */
