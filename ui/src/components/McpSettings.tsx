@@ -165,14 +165,6 @@ export const McpSettings: Component<McpSettingsProps> = (props) => {
                   <p class="provider-detail" classList={{ "mcp-status--failed": status()?.status === "failed" }} data-testid="mcp-status">
                     {describeMcpStatus(props.t, status())}
                   </p>
-                  <Show when={failedStderr(status())}>
-                    {(lines) => (
-                      <details class="mcp-stderr" data-testid="mcp-stderr">
-                        <summary>{props.t("mcpStderr")}</summary>
-                        <pre>{lines().join("\n")}</pre>
-                      </details>
-                    )}
-                  </Show>
                   <Show when={status()?.status === "connected"}>
                     <McpToolSwitches t={props.t} mcp={mcp} server={server.name} />
                   </Show>
@@ -201,6 +193,15 @@ export const McpSettings: Component<McpSettingsProps> = (props) => {
                     <button type="button" class="plain-button" onClick={() => { setConfirming(undefined); }}>{props.t("mcpCancel")}</button>
                   </Show>
                 </div>
+                {/* Below the facts and the buttons, across the card: a trace is wide. */}
+                <Show when={failedStderr(status())}>
+                  {(lines) => (
+                    <details class="mcp-stderr" data-testid="mcp-stderr">
+                      <summary>{props.t("mcpStderr")}</summary>
+                      <pre>{lines().join("\n")}</pre>
+                    </details>
+                  )}
+                </Show>
               </li>
             );
           }}
