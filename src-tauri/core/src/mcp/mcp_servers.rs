@@ -458,10 +458,11 @@ async fn supervise(server: Arc<Server>, config: McpServerConfig, mut stop: watch
             McpTransport::Local { .. } => stderr.lines(),
             McpTransport::Remote { .. } => Vec::new(),
         };
-        tracing::warn!(server = %server.name, error = %failure, "MCP server failed");
+        let message = failure_cause::failure_message(&failure, &stderr);
+        tracing::warn!(server = %server.name, error = %message, "MCP server failed");
         server.set(
             McpStatus::Failed {
-                error: failure_cause::failure_message(&failure, &stderr),
+                error: message,
                 stderr,
             },
             None,
