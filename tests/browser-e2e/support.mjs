@@ -103,10 +103,11 @@ export async function noSeriousViolations(page, screen, reachedOtherwise = []) {
 }
 
 /**
- * Clicks "New session" and waits until the new session is the open one. Rows from earlier tests
- * are already listed, so waiting for "a row" would not wait at all: a click on another row, or a
- * message typed, could land before the new session opens, and the new one would then take the
- * view from it.
+ * Clicks "New session" and waits until an empty session is the open one: a new one, or the
+ * untouched one an earlier test left, which New session opens instead of making another. Rows
+ * from earlier tests are already listed, so waiting for "a row" would not wait at all: a click on
+ * another row, or a message typed, could land before the session opens, and it would then take
+ * the view from it.
  */
 export async function openNewSession(page) {
   await page.getByTestId("new-session").waitFor()
@@ -115,7 +116,8 @@ export async function openNewSession(page) {
   await page.waitForFunction(
     (before) => {
       const open = document.querySelector(".session-row--selected")?.dataset.sessionId
-      return open !== undefined && !before.includes(open)
+      if (open === undefined) return false
+      return !before.includes(open) || document.querySelector(".conversation--empty, .conversation > .empty-state") !== null
     },
     before,
     { timeout: 10_000 },
