@@ -4,6 +4,14 @@
 //! `ledger.lock` for its whole life; the sweep runs only when an exclusive lock succeeds, that
 //! is, when no other living process holds the folder. The operating system drops the locks of
 //! a process that crashed, so its open replies are swept by whoever opens the folder next.
+//!
+//! Written for both kinds of lock the systems have. Linux's and macOS's `flock` is advisory and
+//! turns a shared lock exclusive in place. Windows' `LockFileEx` is mandatory and stacks: a
+//! range locked through one handle cannot be read or written through another, and a handle that
+//! holds a shared lock is refused an exclusive one over it (ERROR_LOCK_VIOLATION, os error 33)
+//! even when no one else holds the file. So nothing ever reads or writes `ledger.lock` (it
+//! stays empty, only its locks matter), and on Windows a lock is turned into another only by
+//! letting go of the one held first.
 
 use crate::wire::error::LedgerError;
 use std::fs::{File, OpenOptions, TryLockError};
@@ -62,11 +70,19 @@ impl ProcessLock {
     /// process's writes after the copy would be lost.
     pub fn try_hold_alone(&self, data_dir: &Path) -> Result<bool, LedgerError> {
         let path = data_dir.join(LOCK_FILE);
+        // Windows refuses an exclusive lock over this handle's own shared one, so there the
+        // shared lock is let go first. A process starting in that instant could take the folder
+        // as its own and sweep; `flock` converts without that gap, so Linux and macOS keep it.
+        if cfg!(windows) {
+            self.file
+                .unlock()
+                .map_err(|error| LedgerError::io(&path, error))?;
+        }
         match self.file.try_lock() {
             Ok(()) => Ok(true),
             Err(TryLockError::WouldBlock) => {
                 // Turning a lock into another is not atomic: the failed try may have dropped
-                // the shared one.
+                // the shared one (and on Windows it was let go above).
                 self.file
                     .lock_shared()
                     .map_err(|error| LedgerError::io(&path, error))?;
