@@ -16,3 +16,4 @@ pub mod server_offers;
 pub mod stderr_tail;
 pub mod tool_permissions;
 pub mod tool_result;
+pub mod windows_program;

@@ -168,8 +168,7 @@ async fn everything_server_connects_and_its_resources_land_in_a_prompt() {
     test.ledger.close().await;
 }
 
-// Unix only: the misbehaving servers are `sh` scripts, and on Windows every local server starts
-// through `cmd /c` (for `npx.cmd`), where a missing program is cmd's own failure, not a start error.
+// Unix only: the misbehaving servers are `sh` scripts, which Windows does not have.
 #[cfg(unix)]
 #[tokio::test]
 async fn servers_that_misbehave_fail_with_a_clear_status() {
