@@ -59,9 +59,7 @@ impl ProcessLock {
     /// Lets go of the folder once the ledger is closed, so a process started next (the app
     /// restarting after a restore) finds it free.
     pub fn release(&self, data_dir: &Path) -> Result<(), LedgerError> {
-        self.file
-            .unlock()
-            .map_err(|error| LedgerError::io(data_dir.join(LOCK_FILE), error))
+        unlock(&self.file).map_err(|error| LedgerError::io(data_dir.join(LOCK_FILE), error))
     }
 
     /// Whether no other living process holds the folder: turns this process's lock exclusive
@@ -74,9 +72,7 @@ impl ProcessLock {
         // shared lock is let go first. A process starting in that instant could take the folder
         // as its own and sweep; `flock` converts without that gap, so Linux and macOS keep it.
         if cfg!(windows) {
-            self.file
-                .unlock()
-                .map_err(|error| LedgerError::io(&path, error))?;
+            unlock(&self.file).map_err(|error| LedgerError::io(&path, error))?;
         }
         match self.file.try_lock() {
             Ok(()) => Ok(true),
@@ -94,11 +90,24 @@ impl ProcessLock {
 
     pub fn share(&self, data_dir: &Path) -> Result<(), LedgerError> {
         let path = data_dir.join(LOCK_FILE);
-        self.file
-            .unlock()
-            .map_err(|error| LedgerError::io(&path, error))?;
+        unlock(&self.file).map_err(|error| LedgerError::io(&path, error))?;
         self.file
             .lock_shared()
             .map_err(|error| LedgerError::io(&path, error))
+    }
+}
+
+/// Windows' `ERROR_LOCK_VIOLATION`.
+const LOCK_VIOLATION: i32 = 33;
+
+/// Lets go of every lock this handle holds. Rust's standard library calls `UnlockFile` twice on
+/// Windows (a handle may hold a shared and an exclusive lock at once) and accepts the second
+/// call's "not locked". Wine 8.0 answers that second call with ERROR_LOCK_VIOLATION instead,
+/// after the first one has already let go; Windows never answers an unlock with it. Taken as
+/// done, or no process could open a ledger under Wine.
+fn unlock(file: &File) -> std::io::Result<()> {
+    match file.unlock() {
+        Err(error) if cfg!(windows) && error.raw_os_error() == Some(LOCK_VIOLATION) => Ok(()),
+        outcome => outcome,
     }
 }
