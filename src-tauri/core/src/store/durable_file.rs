@@ -70,6 +70,10 @@ mod tests {
     /// Windows rule: a rename replaces a file that another handle holds open when that handle
     /// allows it (Rust opens with `FILE_SHARE_DELETE`), as Linux always does.
     #[test]
+    #[cfg_attr(
+        wine,
+        ignore = "Wine 8.0 refuses a rename over a file open in another handle (os error 5) even with FILE_SHARE_DELETE; Windows 10 1709+ replaces it (POSIX rename semantics, which std::fs::rename asks for)"
+    )]
     fn a_copy_replaces_a_file_held_open_by_another_handle() {
         let folder = tempfile::tempdir().unwrap();
         let (new, old) = (
