@@ -23,12 +23,21 @@ if ! python3 -m ziglang version >/dev/null 2>&1; then
   python3 -m pip install --quiet "ziglang==$zig_version"
 fi
 
-# Two-line wrappers, since cc-rs wants one program for a compiler (zig's is a subcommand).
+# Small wrappers, since cc-rs wants one program for a compiler (zig's is a subcommand). cc-rs
+# also passes clang's `--target=arm64-apple-macosx`, which zig reads as a zig target and refuses
+# ("unknown architecture: 'arm64'"): the wrapper drops it, `-target` says the same in zig's words.
 wrappers=$(mktemp -d)
 trap 'rm -rf "$wrappers"' EXIT
 for target in "${targets[@]}"; do
   arch=${target%%-*}
-  printf '#!/bin/sh\nexec python3 -m ziglang cc -target %s-macos "$@"\n' "$arch" >"$wrappers/cc-$arch"
+  cat >"$wrappers/cc-$arch" <<WRAPPER
+#!/bin/sh
+for argument do
+  shift
+  case "\$argument" in --target=*) ;; *) set -- "\$@" "\$argument" ;; esac
+done
+exec python3 -m ziglang cc -target $arch-macos "\$@"
+WRAPPER
   chmod +x "$wrappers/cc-$arch"
   variable=${target//-/_}
   export "CC_$variable=$wrappers/cc-$arch"
