@@ -7,6 +7,8 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // Before any thread exists: a thread keeps the malloc arena it first got.
+    dossier_allocator_arenas::limit_allocator_arenas();
     match dossier_lib::run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {

@@ -4,7 +4,7 @@
 import { test } from "node:test"
 import assert from "node:assert/strict"
 import path from "node:path"
-import { artifacts, serverAndBrowser } from "./support.mjs"
+import { artifacts, openNewSession, serverAndBrowser } from "./support.mjs"
 
 const run = serverAndBrowser()
 
@@ -79,6 +79,27 @@ test("settings in a browser: choose the theme and the language (kept across a re
   await page.getByTestId("language-choice").selectOption("system")
   await page.waitForFunction(() => document.documentElement.lang === "en")
   assert.deepEqual(await looks(page), before)
+  assert.deepEqual(problems, [])
+  await context.close()
+})
+
+test("in Chinese the composer speaks Chinese: the agents by name, the offline model, the placeholder, the token counts", async () => {
+  const { page, context, problems } = await openPage({ colorScheme: "light", locale: "zh-CN", languages: ["zh-CN"] })
+  await openNewSession(page)
+  const picker = page.getByTestId("agent-picker")
+  await page.waitForFunction(() => document.querySelectorAll("[data-testid=agent-picker] option").length >= 2)
+  const options = await picker.locator("option").evaluateAll((items) => items.map((item) => [item.value, item.textContent]))
+  assert.deepEqual(options.slice(0, 2), [["build", "直接动手"], ["plan", "只做计划（不改动）"]], "ids on the wire, names in words")
+  assert.match(await page.getByTestId("model-picker").innerText(), /离线模型/)
+  assert.match(await page.locator("textarea").getAttribute("placeholder"), /@ 提及智能体/)
+  assert.equal(await page.getByTestId("attach-resource").count(), 0, "no Resources button without an MCP server offering resources")
+  const composer = page.locator("textarea")
+  await composer.fill("你好")
+  await composer.press("Enter")
+  const usage = page.getByTestId("usage").first()
+  await usage.waitFor({ timeout: 20_000 })
+  assert.match(await usage.innerText(), /^输入 \d+ · 输出 \d+/)
+  await page.screenshot({ path: path.join(artifacts, "appearance-composer-zh.png") })
   assert.deepEqual(problems, [])
   await context.close()
 })

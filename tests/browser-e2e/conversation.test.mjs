@@ -435,3 +435,90 @@ test("with a session open at start the composer is at most ten Tab presses away:
   assert.deepEqual(problems, [], "no uncaught errors in the page")
   await context.close()
 })
+
+test("tables, inline code and quotes are finished like code blocks in both themes; cells keep whole words, a wide table scrolls", async () => {
+  // CSP bypassed only so that axe-core can be injected at the end.
+  const page = await run.browser.newPage({ viewport: { width: 800, height: 600 }, bypassCSP: true })
+  const problems = []
+  page.on("pageerror", (error) => problems.push(String(error)))
+  await page.goto(run.server.baseUrl + "/")
+  await openNewSession(page)
+  await send(page, "a tabular reply please")
+  const reply = page.getByTestId("reply-text").first()
+  await reply.getByText("Done.").waitFor({ timeout: 20_000 })
+  assert.equal(await reply.locator(".table-scroll > table").count(), 2, "each table sits in its own scroller")
+
+  /** Words of table cells that the browser split over two lines (a broken word has two boxes). */
+  const brokenWords = () =>
+    reply.evaluate((element) => {
+      const broken = []
+      for (const cell of element.querySelectorAll("th, td")) {
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT)
+        for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+          for (const match of node.data.matchAll(/\S+/g)) {
+            const range = document.createRange()
+            range.setStart(node, match.index)
+            range.setEnd(node, match.index + match[0].length)
+            if (range.getClientRects().length > 1) broken.push(match[0])
+          }
+        }
+      }
+      return broken
+    })
+  /** What a person sees of the finish: borders, tints and the scrollers' widths. */
+  const finish = () =>
+    reply.evaluate((element) => {
+      const style = (selector) => getComputedStyle(element.querySelector(selector))
+      const [narrow, wide] = element.querySelectorAll(".table-scroll")
+      return {
+        cellBorder: style("td").borderBottomWidth,
+        boxBorder: style(".table-scroll").borderTopWidth,
+        headerTint: style("th").backgroundColor,
+        inlineCodeTint: style("p > code").backgroundColor,
+        quoteEdge: style("blockquote").borderLeftWidth,
+        quoteTint: style("blockquote").backgroundColor,
+        codeBlockTint: getComputedStyle(document.documentElement).getPropertyValue("--sidebar-bg").trim(),
+        narrowScrolls: narrow.scrollWidth > narrow.clientWidth,
+        wideScrolls: wide.scrollWidth > wide.clientWidth,
+        replyOverflows: element.scrollWidth > element.clientWidth,
+      }
+    })
+
+  const seen = {}
+  for (const scheme of ["light", "dark"]) {
+    await page.emulateMedia({ colorScheme: scheme })
+    await page.waitForFunction((wanted) => document.documentElement.dataset.theme === wanted, scheme)
+    for (const viewport of [{ width: 800, height: 600 }, { width: 1280, height: 800 }]) {
+      await page.setViewportSize(viewport)
+      await reply.locator(".table-scroll").first().scrollIntoViewIfNeeded()
+      await page.waitForTimeout(200)
+      const where = `${scheme} at ${viewport.width}×${viewport.height}`
+      assert.deepEqual(await brokenWords(), [], `no word in a table cell is broken (${where})`)
+      const looks = await finish()
+      assert.equal(looks.cellBorder, "1px", where)
+      assert.equal(looks.boxBorder, "1px", where)
+      assert.equal(looks.quoteEdge, "3px", where)
+      for (const tint of [looks.headerTint, looks.inlineCodeTint, looks.quoteTint]) assert.notEqual(tint, "rgba(0, 0, 0, 0)", `tinted (${where})`)
+      assert.equal(looks.narrowScrolls, false, `the budget table fits (${where})`)
+      assert.equal(looks.replyOverflows, false, `the reply itself never scrolls sideways (${where})`)
+      if (viewport.width === 800) assert.equal(looks.wideScrolls, true, `the year's table scrolls inside its box (${where})`)
+      seen[scheme] = looks.inlineCodeTint
+      await page.screenshot({ path: path.join(artifacts, `browser-conversation-7-tables-${scheme}-${viewport.width}.png`) })
+    }
+  }
+  assert.notEqual(seen.light, seen.dark, "the tints follow the theme")
+
+  // The wide table's box is one of the reply's stops, reached with → from the message like its
+  // links and buttons, and → then scrolls it.
+  await page.setViewportSize({ width: 800, height: 600 })
+  const wide = reply.locator(".table-scroll").nth(1)
+  await page.locator('[data-testid="message"][data-role="assistant"]').first().focus()
+  for (let press = 0; press < 6 && !(await wide.evaluate((element) => element === document.activeElement)); press++) await page.keyboard.press("ArrowRight")
+  assert.equal(await wide.evaluate((element) => element === document.activeElement), true, "→ from the message reaches the wide table's box")
+  for (let press = 0; press < 3; press++) await page.keyboard.press("ArrowRight")
+  await page.waitForFunction(() => (document.querySelectorAll(".table-scroll")[1]?.scrollLeft ?? 0) > 0)
+  assert.equal(await wide.evaluate((element) => element === document.activeElement), true, "the focus stays on the table while it scrolls")
+  await noSeriousViolations(page, "a reply with tables, inline code and a quote", [{ rule: "scrollable-region-focusable", selector: ".table-scroll" }])
+  assert.deepEqual(problems, [], "no uncaught errors in the page")
+  await page.close()
+})

@@ -132,3 +132,85 @@ test("a resource attached through the picker is read by its server; a / prompt f
   assert.deepEqual(problems, [])
   await page.close()
 })
+
+/** Adds a local server through the Settings form. */
+async function addThroughSettings(page, name, commandLine) {
+  await page.getByTestId("mcp-add").click()
+  const form = page.getByTestId("mcp-form")
+  await form.locator('input[name="name"]').fill(name)
+  await form.locator('input[name="command"]').fill(commandLine)
+  await page.getByTestId("mcp-save").click()
+  await form.waitFor({ state: "detached" })
+}
+
+// A missing script: the card's headline says Node's own reason without opening the trace, and
+// the card holds its text (nothing runs past its edge or under its buttons). A name with a space
+// is accepted. Screenshots: tests/artifacts/browser-mcp-failed-light.png and -dark.png.
+test("a server whose script is missing says why in its headline; a name with a space is accepted", async () => {
+  const page = await run.browser.newPage({ viewport: { width: 900, height: 900 } })
+  const problems = []
+  page.on("pageerror", (error) => problems.push(String(error)))
+  await page.goto(run.server.baseUrl + "/")
+  await page.getByTestId("open-settings").click()
+  await page.getByTestId("mcp-settings").waitFor()
+
+  await addThroughSettings(page, "broken", "node /nonexistent/server.js")
+  const broken = statusOf(page, "broken")
+  await page.waitForSelector('[data-testid="mcp-server"][data-name="broken"][data-status="failed"]', { timeout: 30_000 })
+  const headline = broken.getByTestId("mcp-status")
+  assert.equal(await headline.textContent(), "Failed: The MCP server could not start: Error: Cannot find module '/nonexistent/server.js'")
+  assert.ok(await headline.isVisible())
+  const trace = broken.getByTestId("mcp-stderr")
+  assert.equal(await trace.evaluate((details) => details.open), false, "the cause is read without opening the trace")
+
+  // Opened, the trace stays inside the card and clear of the buttons.
+  await trace.locator("summary").click()
+  const geometry = await broken.evaluate((card) => {
+    const box = (element) => element.getBoundingClientRect()
+    const pre = card.querySelector(".mcp-stderr pre")
+    return {
+      card: box(card),
+      facts: box(card.querySelector(".provider-facts")),
+      actions: box(card.querySelector(".provider-actions")),
+      pre: box(pre),
+      preOverflows: pre.scrollWidth > pre.clientWidth + 1,
+    }
+  })
+  assert.ok(geometry.pre.right <= geometry.card.right && geometry.facts.right <= geometry.card.right, JSON.stringify(geometry))
+  const apart = (one, other) => one.right <= other.left || other.right <= one.left || one.bottom <= other.top || other.bottom <= one.top
+  assert.ok(apart(geometry.pre, geometry.actions) && apart(geometry.facts, geometry.actions), `the trace or the facts run under the buttons: ${JSON.stringify(geometry)}`)
+  assert.equal(geometry.preOverflows, false, "the trace's long lines wrap")
+  await broken.screenshot({ path: path.join(artifacts, "browser-mcp-failed-light.png") })
+  await page.evaluate(() => {
+    document.documentElement.dataset.theme = "dark"
+  })
+  await broken.screenshot({ path: path.join(artifacts, "browser-mcp-failed-dark.png") })
+  await page.evaluate(() => {
+    document.documentElement.dataset.theme = "light"
+  })
+
+  await addThroughSettings(page, "My files", "node /nonexistent/files.js")
+  await page.waitForSelector('[data-testid="mcp-server"][data-name="My files"]')
+  assert.equal(await page.getByTestId("mcp-error").count(), 0)
+  const settings = await run.api("GET", "/dossier/mcp/settings")
+  assert.ok(settings.servers.some((server) => server.name === "My files"), JSON.stringify(settings.servers.map((server) => server.name)))
+
+  // The form itself: the checkbox on its label's line, the environment framed like the fields.
+  await page.getByTestId("mcp-add").click()
+  const form = page.getByTestId("mcp-form")
+  const layout = await form.evaluate((element) => {
+    const checkbox = element.querySelector('input[name="enabled"]').getBoundingClientRect()
+    const label = element.querySelector(".checkbox-label").getBoundingClientRect()
+    const fieldset = getComputedStyle(element.querySelector(".mcp-values"))
+    const input = getComputedStyle(element.querySelector('input[name="name"]'))
+    return { checkboxTop: checkbox.top, checkboxBottom: checkbox.bottom, labelHeight: label.height, fieldsetBorder: fieldset.borderTopStyle + " " + fieldset.borderTopColor, inputBorder: input.borderTopStyle + " " + input.borderTopColor }
+  })
+  assert.ok(layout.labelHeight < 2 * (layout.checkboxBottom - layout.checkboxTop) + 8, `the checkbox sits on its label's line: ${JSON.stringify(layout)}`)
+  assert.equal(layout.fieldsetBorder, layout.inputBorder)
+  await form.screenshot({ path: path.join(artifacts, "browser-mcp-form.png") })
+  await page.getByTestId("mcp-form").getByRole("button", { name: "Cancel" }).click()
+
+  for (const name of ["broken", "My files"]) await run.api("DELETE", `/dossier/mcp/settings/${encodeURIComponent(name)}`)
+  assert.deepEqual(problems, [])
+  await page.close()
+})

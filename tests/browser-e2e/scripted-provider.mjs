@@ -34,6 +34,27 @@ export function script(userText) {
   if (/\brawhtml\b/i.test(userText)) {
     return { deltas: ['Some <b>raw</b> HTML: <img src="missing.png" alt="a missing picture" onerror="alert(1)"> ', "<script>alert(2)</script>end."], pause: 5 }
   }
+  if (/\btabular\b/i.test(userText)) {
+    // A narrow table (whose "Cost" once broke mid-word), inline code, a quote and a table too
+    // wide for an 800-pixel window, streamed a row at a time.
+    const months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+    return {
+      deltas: [
+        "Here is the **budget**; run `estimate_cost --monthly` before you commit.\n\n",
+        "| Item | Cost | Notes |\n|---|--:|---|\n",
+        "| Rent | 1,200 | Paid on the first of the month |\n",
+        "| Groceries | 450 | Includes `household` items |\n",
+        "| Transport | 95 | Monthly pass |\n\n",
+        "> Budgets are plans, not promises: look at them again every month.\n\n",
+        "The whole year:\n\n",
+        `| Category | ${months.join(" | ")} |\n|---|${months.map(() => "--:").join("|")}|\n`,
+        `| Housing | ${months.map(() => "1,200").join(" | ")} |\n`,
+        `| Groceries | ${months.map((_, index) => String(430 + index * 5)).join(" | ")} |\n\n`,
+        "Done.",
+      ],
+      pause: 20,
+    }
+  }
   if (/\bcode\b/i.test(userText)) {
     return { deltas: ["Here is **the fix**:\n\n", "```rust\nfn main() {\n    println!(\"hi\");\n}\n```\n\nDone."], pause: 5 }
   }

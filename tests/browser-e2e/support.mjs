@@ -76,10 +76,24 @@ export function focused(page) {
   })
 }
 
-/** Runs axe-core on the page as it is; fails on any serious or critical violation. */
-export async function noSeriousViolations(page, screen) {
+/**
+ * Runs axe-core on the page as it is; fails on any serious or critical violation. `reachedOtherwise`
+ * names elements that one rule wrongly calls unreachable, with the reason: `{ rule, selector }`
+ * (a reply's wide table box is not a Tab stop of its own, since the messages are one stop walked
+ * with the arrows, and axe cannot see the arrows).
+ */
+export async function noSeriousViolations(page, screen, reachedOtherwise = []) {
   if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: axe.source })
-  const result = await page.evaluate(() => window.axe.run(document))
+  const result = await page.evaluate(async (exceptions) => {
+    const found = await window.axe.run(document)
+    for (const violation of found.violations) {
+      const exception = exceptions.find((candidate) => candidate.rule === violation.id)
+      if (exception === undefined) continue
+      violation.nodes = violation.nodes.filter((node) => !document.querySelector(node.target.join(" "))?.matches(exception.selector))
+    }
+    found.violations = found.violations.filter((violation) => violation.nodes.length > 0)
+    return found
+  }, reachedOtherwise)
   const serious = result.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
     .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(" ")).join(" | ")}`)

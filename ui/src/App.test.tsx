@@ -12,6 +12,12 @@ beforeEach(() => {
   localStorage.clear();
 });
 
+/** Chooses an action from a session row's ⋯ menu (`SessionRowMenu.tsx`). */
+async function rowAction(title: string, action: string): Promise<void> {
+  fireEvent.click(screen.getByRole("button", { name: `More actions for “${title}”` }));
+  fireEvent.click(await screen.findByRole("menuitem", { name: action }));
+}
+
 describe("App", () => {
   it("lists sessions newest first", async () => {
     const backend = fakeBackend([session("ses_a", "Older", 1), session("ses_b", "Newer", 2)]);
@@ -172,10 +178,10 @@ describe("App", () => {
     const backend = fakeBackend([session("ses_a", "Taxes", 1)]);
     render(() => <App locale="en" backend={backend} />);
     await screen.findByText("Taxes");
-    fireEvent.click(screen.getByRole("button", { name: "Delete" }));
+    await rowAction("Taxes", "Delete");
     expect(backend.calls.some((call) => call.command === "deleteSession")).toBe(false);
     fireEvent.click(screen.getByRole("button", { name: "Keep" }));
-    fireEvent.click(screen.getByRole("button", { name: "Delete" }));
+    await rowAction("Taxes", "Delete");
     const confirm = screen.getByRole("alertdialog");
     fireEvent.click(confirm.querySelector(".danger-button") ?? confirm);
     await waitFor(() => {
@@ -188,12 +194,13 @@ describe("App", () => {
     const backend = fakeBackend([session("ses_a", "Taxes", 1)]);
     render(() => <App locale="en" backend={backend} />);
     await screen.findByText("Taxes");
-    fireEvent.click(screen.getByRole("button", { name: "Archive" }));
+    await rowAction("Taxes", "Archive");
     await waitFor(() => {
       expect(screen.queryByText("Taxes")).toBeNull();
     });
     fireEvent.click(screen.getByRole("button", { name: "Archived" }));
-    fireEvent.click(await screen.findByRole("button", { name: "Restore" }));
+    await screen.findByText("Taxes");
+    await rowAction("Taxes", "Restore");
     fireEvent.click(screen.getByRole("button", { name: "Back to sessions" }));
     expect(await screen.findByText("Taxes")).toBeTruthy();
   });
@@ -202,7 +209,7 @@ describe("App", () => {
     const backend = fakeBackend([session("ses_a", "Taxes", 1)]);
     render(() => <App locale="en" backend={backend} />);
     await screen.findByText("Taxes");
-    fireEvent.click(screen.getByRole("button", { name: "Rename" }));
+    await rowAction("Taxes", "Rename");
     const input = screen.getByRole<HTMLInputElement>("textbox", { name: "New title" });
     fireEvent.input(input, { target: { value: "Tax return 2025" } });
     fireEvent.keyDown(input, { key: "Enter" });

@@ -1,7 +1,8 @@
 // The app's frame: the sessions sidebar on the left; the open conversation and the composer on
 // the right; the drop overlay over everything while files hover; transient results in a toast.
 // Keyboard: Ctrl/Cmd+N new session, Ctrl/Cmd+K search everything (the palette), Ctrl/Cmd+F find
-// in the open session, Ctrl/Cmd+B hide or show the sidebar, Ctrl/Cmd+, settings, Esc stops a
+// in the open session, Ctrl/Cmd+B hide or show the sidebar (a window under 700 px hides it on its
+// own, and then it opens over the conversation), Ctrl/Cmd+, settings, Esc stops a
 // streaming reply (or closes whatever handled it first).
 import { type Component, createEffect, createSignal, on, onCleanup, onMount, Show, untrack } from "solid-js";
 import { Composer } from "./components/Composer";
@@ -22,6 +23,7 @@ import type { ReadOnlyLedger } from "./lib/bindings/ReadOnlyLedger";
 import { ReadOnlyContext, readOnlyBanner } from "./lib/read-only";
 import { createReshaping } from "./lib/reshaping";
 import { createRovingRow } from "./lib/roving-row";
+import { narrowWindowQuery, sidebarLayout } from "./lib/sidebar-layout";
 import { displayTitle } from "./lib/session-title";
 import { createToasts } from "./lib/toasts";
 import type { Backend } from "./lib/transport";
@@ -93,6 +95,8 @@ export const App: Component<AppProps> = (props) => {
     setSettingsOpen(false);
     // A check in Settings may have found an update, or installed the one the notice was about.
     updateNotice.refresh();
+    // A server removed there sends no status of its own; read them all again.
+    void chat.readMcpStatuses();
   };
   let composerField: HTMLTextAreaElement | undefined;
   let header: HTMLElement | undefined;
@@ -109,10 +113,29 @@ export const App: Component<AppProps> = (props) => {
       setAttachments(files);
       composerField?.focus();
     },
+    currentDraft: () => ({ text: text(), attachments: attachments() }),
     announce: (path) => { toasts.show(t("exportSaved", { path })); },
   });
   const [sidebarCollapsed, setSidebarCollapsed] = createSignal(localStorage.getItem(sidebarKey) === "true");
+  // A window narrower than ~700 px hides the sidebar on its own; the toggle then opens it over
+  // the conversation, not remembered (`sidebar-layout.ts`). A test page may have no matchMedia.
+  const narrowWindow = typeof window.matchMedia === "function" ? window.matchMedia(narrowWindowQuery) : undefined;
+  const [narrow, setNarrow] = createSignal(narrowWindow?.matches ?? false);
+  const [openedWhileNarrow, setOpenedWhileNarrow] = createSignal(false);
+  const onNarrowChange = (event: MediaQueryListEvent) => {
+    setNarrow(event.matches);
+    setOpenedWhileNarrow(false);
+  };
+  narrowWindow?.addEventListener("change", onNarrowChange);
+  onCleanup(() => { narrowWindow?.removeEventListener("change", onNarrowChange); });
+  const layout = () => sidebarLayout({ narrow: narrow(), collapsedByChoice: sidebarCollapsed(), openedWhileNarrow: openedWhileNarrow() });
+  // Over the conversation, the sidebar is a passing visit: choosing a session puts it away.
+  createEffect(on(() => chat.selectedId(), () => { setOpenedWhileNarrow(false); }, { defer: true }));
   const toggleSidebar = () => {
+    if (narrow()) {
+      setOpenedWhileNarrow(!openedWhileNarrow());
+      return;
+    }
     const collapsed = !sidebarCollapsed();
     setSidebarCollapsed(collapsed);
     localStorage.setItem(sidebarKey, String(collapsed));
@@ -200,6 +223,9 @@ export const App: Component<AppProps> = (props) => {
       openSettings();
     } else if (event.key === "Escape" && settingsOpen()) {
       closeSettings();
+    } else if (event.key === "Escape" && layout() === "over") {
+      setOpenedWhileNarrow(false);
+      document.querySelector<HTMLElement>("[data-testid=toggle-sidebar]")?.focus();
     } else if (event.key === "Escape") {
       const open = chat.selectedId();
       if (open !== undefined && chat.isBusy(open)) void chat.stop(open);
@@ -269,7 +295,7 @@ export const App: Component<AppProps> = (props) => {
     <ReadOnlyContext.Provider value={readOnly}>
     <div
       class="app"
-      classList={{ "app--sidebar-collapsed": sidebarCollapsed(), "app--read-only": readOnly !== undefined }}
+      classList={{ "app--sidebar-collapsed": layout() === "hidden", "app--sidebar-over": layout() === "over", "app--read-only": readOnly !== undefined }}
       onPaste={(event) => {
         const files = event.clipboardData?.files;
         if (files !== undefined && files.length > 0) {
@@ -304,21 +330,29 @@ export const App: Component<AppProps> = (props) => {
         working={reshaping.working()}
         onArchive={archive}
       />
-      <main class="main" aria-label={t("conversationLabel")}>
+      <main
+        class="main"
+        aria-label={t("conversationLabel")}
+        onPointerDown={(event) => {
+          // A click on the conversation puts away the sidebar opened over it (the toggle's own click does that itself).
+          const onToggle = (event.target as HTMLElement).closest("[data-testid=toggle-sidebar]") !== null;
+          if (layout() === "over" && !onToggle) setOpenedWhileNarrow(false);
+        }}
+      >
         <header class="main-header" ref={header} onKeyDown={onHeaderKeyDown}>
           <button
             type="button"
             class="icon-button toolbar-button"
             data-testid="toggle-sidebar"
             aria-controls="sidebar"
-            aria-expanded={!sidebarCollapsed()}
-            aria-label={sidebarCollapsed() ? t("sidebarShow") : t("sidebarHide")}
-            title={sidebarCollapsed() ? t("sidebarShow") : t("sidebarHide")}
+            aria-expanded={layout() !== "hidden"}
+            aria-label={layout() === "hidden" ? t("sidebarShow") : t("sidebarHide")}
+            title={layout() === "hidden" ? t("sidebarShow") : t("sidebarHide")}
             onClick={toggleSidebar}
           >
             <Icon name="sidebar" size={16} />
           </button>
-          <Show when={sidebarCollapsed()}>
+          <Show when={layout() !== "beside"}>
             <button
               type="button"
               class="icon-button toolbar-button"
@@ -377,9 +411,11 @@ export const App: Component<AppProps> = (props) => {
               t={t}
               offlineOnly={offlineOnly()}
               serverProviders={chat.backend.transport !== "tauri"}
-              onExample={(example) => {
+              onExample={(example, pickFiles) => {
                 setText(example);
                 composerField?.focus();
+                // "Summarise a document I attach" needs the document: the picker opens, as the attach button's does.
+                if (pickFiles) attach();
               }}
               onAddProvider={() => { openSettings(); }}
             />

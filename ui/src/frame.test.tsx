@@ -67,12 +67,17 @@ describe("the window's frame", () => {
     await waitFor(() => {
       expect(screen.getByTestId("session-heading").textContent).toBe("Summary of your file");
     });
-    // The icons carry their names for readers and on hover.
+    // The icons carry their names for readers and on hover: the quick Pin and the ⋯ menu.
     const row = within(list.querySelector<HTMLElement>("[data-session-id=ses_a]") ?? list);
-    for (const name of ["Pin to the top", "Rename", "Archive", "Delete"]) {
-      expect(row.getByRole("button", { name }).getAttribute("title")).toBe(name);
-      expect(row.getByRole("button", { name }).querySelector("svg")).not.toBeNull();
-    }
+    expect(row.getByRole("button", { name: "Pin to the top" }).getAttribute("title")).toBe("Pin to the top");
+    const more = row.getByRole("button", { name: "More actions for “Summary of your file”" });
+    expect(more.getAttribute("title")).toBe("More actions");
+    expect(more.querySelector("svg")).not.toBeNull();
+    // The rest are in the row's menu, each with its icon.
+    fireEvent.click(more);
+    const menu = await screen.findByRole("menu", { name: "More actions for “Summary of your file”" });
+    expect(within(menu).getAllByRole("menuitem").map((item) => item.textContent)).toEqual([" Pin to the top", " Select", " Rename", " Archive", " Delete"]);
+    for (const item of within(menu).getAllByRole("menuitem")) expect(item.querySelector("svg")).not.toBeNull();
   });
 
   it("asks before deleting with the whole plain title", async () => {

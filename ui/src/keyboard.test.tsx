@@ -47,7 +47,7 @@ describe("the session list from the keyboard", () => {
     fireEvent.keyDown(document.activeElement ?? document.body, { key: "ArrowRight" });
     expect(document.activeElement?.getAttribute("data-testid")).toBe("pin-session");
     fireEvent.keyDown(document.activeElement ?? document.body, { key: "ArrowRight" });
-    expect(document.activeElement?.getAttribute("aria-label")).toBe("Rename");
+    expect(document.activeElement?.getAttribute("data-testid")).toBe("session-row-menu");
     fireEvent.keyDown(document.activeElement ?? document.body, { key: "ArrowLeft" });
     fireEvent.keyDown(document.activeElement ?? document.body, { key: "ArrowLeft" });
     expect(document.activeElement).toBe(openButton("ses_b"));

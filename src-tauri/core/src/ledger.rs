@@ -36,6 +36,7 @@ use crate::wire::mcp_status::McpStatus;
 use crate::wire::message::{MessageWithParts, ModelRef};
 use crate::wire::part::Part;
 use crate::wire::permission::{PermissionReply, PermissionRequest};
+use crate::wire::reader_time::ReaderTimeZone;
 use crate::wire::session::{CreateSession, Session, SessionPatch};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -602,8 +603,13 @@ impl Ledger {
         self.reshaping().export_json(session_id).await
     }
 
-    pub async fn export_markdown(&self, session_id: &str) -> Result<String, LedgerError> {
-        self.reshaping().export_markdown(session_id).await
+    /// The readable export, its times in the reader's `zone`.
+    pub async fn export_markdown(
+        &self,
+        session_id: &str,
+        zone: ReaderTimeZone,
+    ) -> Result<String, LedgerError> {
+        self.reshaping().export_markdown(session_id, zone).await
     }
 
     /// Writes the export whole to `path` (a path the person chose).

@@ -7,6 +7,7 @@
 pub mod binary_content;
 pub mod child_command;
 pub mod claude_desktop_import;
+pub mod failure_cause;
 pub mod mcp_error;
 pub mod mcp_servers;
 pub mod mcp_settings;
@@ -15,5 +16,6 @@ pub mod server_connection;
 pub mod server_offers;
 pub mod stderr_tail;
 pub mod tool_permissions;
+pub mod tool_prefix;
 pub mod tool_result;
 pub mod windows_program;

@@ -16,6 +16,7 @@ pub mod message;
 pub mod part;
 pub mod permission;
 pub mod plain_title;
+pub mod reader_time;
 pub mod reserved_file_name;
 pub mod session;
 #[cfg(test)]

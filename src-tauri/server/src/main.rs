@@ -30,8 +30,22 @@ fn default_ui_directory() -> Option<std::path::PathBuf> {
         .find(|folder| folder.join("index.html").is_file())
 }
 
-#[tokio::main]
-async fn main() -> ExitCode {
+fn main() -> ExitCode {
+    // Before any thread exists: a thread keeps the malloc arena it first got.
+    dossier_allocator_arenas::limit_allocator_arenas();
+    match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime.block_on(serve_from_command_line()),
+        Err(error) => {
+            eprintln!("dossier-server: could not start its runtime: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn serve_from_command_line() -> ExitCode {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_max_level(tracing::Level::INFO)

@@ -1,12 +1,14 @@
 // The message box: attachment chips (name, size, kind; removable; the reason when a file cannot
 // be sent), the text (Enter sends, Shift+Enter is a new line, `@` offers agents), the attach
 // button, the agent and model pickers, and Send — or Stop while a reply streams. With MCP servers:
-// the Resources picker and the `/` prompt menu (their own components).
+// the Resources picker (while a connected server offers resources) and the `/` prompt menu
+// (their own components).
 import { type Component, createMemo, createSignal, For, Show } from "solid-js";
 import type { Chat } from "../lib/chat";
 import { type Attachment, isSendable } from "../lib/drafts";
+import { agentDescription, agentName } from "../lib/display-names";
 import { humanSize, type MessageKey, type Translate } from "../lib/i18n";
-import { resourceAttachment } from "../lib/mcp-offers";
+import { offersResources, resourceAttachment } from "../lib/mcp-offers";
 import { Icon } from "./Icon";
 import { McpResourcePicker } from "./McpResourcePicker";
 import { ModelPicker } from "./ModelPicker";
@@ -151,9 +153,15 @@ export const Composer: Component<ComposerProps> = (props) => {
                       completeMention(agent.name);
                     }}
                   >
-                    <strong>@{agent.name}</strong>
-                    <Show when={agent.description}>
-                      <span class="mention-description">{agent.description}</span>
+                    <span>
+                      <strong>@{agent.name}</strong>
+                      <Show when={agentName(props.t, agent) !== agent.name}>
+                        {" "}
+                        <span class="mention-name">{agentName(props.t, agent)}</span>
+                      </Show>
+                    </span>
+                    <Show when={agentDescription(props.t, agent)}>
+                      {(description) => <span class="mention-description">{description()}</span>}
                     </Show>
                   </li>
                 )}
@@ -166,7 +174,7 @@ export const Composer: Component<ComposerProps> = (props) => {
         <button type="button" class="plain-button composer-attach" data-testid="attach" title={props.t("attachButton")} onClick={() => { props.onAttach(); }}>
           <Icon name="clip" /> <span class="composer-attach-label">{props.t("attachButton")}</span>
         </button>
-        <Show when={props.chat.backend.mcp !== undefined && props.onAttachResource !== undefined ? props.chat.backend.mcp : undefined}>
+        <Show when={props.onAttachResource !== undefined && offersResources(Object.values(props.chat.mcpStatuses)) ? props.chat.backend.mcp : undefined}>
           {(mcp) => <McpResourcePicker t={props.t} mcp={mcp()} onChoose={(item) => props.onAttachResource?.(resourceAttachment(item))} onClosed={() => field?.focus()} />}
         </Show>
         <label class="picker">
@@ -176,7 +184,13 @@ export const Composer: Component<ComposerProps> = (props) => {
             value={choice().agent ?? ""}
             onChange={(event) => { props.chat.setChoice(props.sessionId, { agent: event.currentTarget.value }); }}
           >
-            <For each={primaryAgents()}>{(agent) => <option value={agent.name}>{agent.name}</option>}</For>
+            <For each={primaryAgents()}>
+              {(agent) => (
+                <option value={agent.name} title={agentDescription(props.t, agent)}>
+                  {agentName(props.t, agent)}
+                </option>
+              )}
+            </For>
           </select>
         </label>
         <ModelPicker t={props.t} chat={props.chat} sessionId={props.sessionId} onPicked={() => field?.focus()} />

@@ -9,7 +9,7 @@ import type { Locale, Translate } from "../lib/i18n";
 import { focusWhenPresent } from "../lib/keyboard-focus";
 import { clickedLink } from "../lib/links";
 import { keepControlsQuiet, messageKeyHandler, messageSelector } from "../lib/message-focus";
-import { heldScrollTop, nearTop, nextPinned, readerScrollMs } from "../lib/pinning";
+import { heldScrollTop, nearTop, newestInView, nextPinned, readerScrollMs } from "../lib/pinning";
 import { displayTitle } from "../lib/session-title";
 import { type Reshaping, visibleMessages } from "../lib/reshaping";
 import { measureOr, observeRectOr } from "../lib/virtual-list";
@@ -124,6 +124,17 @@ export const Conversation: Component<{
       scrollToEnd();
     });
   };
+  // Whether the newest message is on screen (`newestInView`), read only while not pinned (when pinned the
+  // button is hidden anyway): "Jump to newest" is for when there is somewhere to jump to.
+  const [newestShown, setNewestShown] = createSignal(true);
+  const measureNewest = () => {
+    const newest = messages().at(-1);
+    if (scroller === undefined || newest === undefined || pinned()) return;
+    const slot = scroller.querySelector<HTMLElement>(`.message-slot[data-message-id="${newest.id}"]`);
+    const view = scroller.getBoundingClientRect();
+    setNewestShown(newestInView(slot?.getBoundingClientRect(), view.top, view.bottom));
+  };
+  createEffect(on([pinned, () => virtualizer.getTotalSize(), () => messages().length], () => { requestAnimationFrame(measureNewest); }));
   const jumpToNewest = () => {
     setPinned(true);
     scrollToEnd();
@@ -266,6 +277,7 @@ export const Conversation: Component<{
         // scroll to the end that opening the session queued must not pin it back.
         if (byReader || marked() === undefined) setPinned(nextPinned(pinned(), element, lastScrollTop, byReader));
         lastScrollTop = element.scrollTop;
+        measureNewest();
         if (!pinned() && nearTop(element)) void loadOlder();
       }}
     >
@@ -358,7 +370,7 @@ export const Conversation: Component<{
       <Show when={awaitingWords() && messages().at(-1)?.role !== "assistant"}>
         <TypingIndicator label={typingLabel()} />
       </Show>
-      <Show when={!pinned() && messages().length > 0}>
+      <Show when={!pinned() && !newestShown() && messages().length > 0}>
         <button type="button" class="jump-to-newest" data-testid="jump-to-newest" onClick={jumpToNewest}>
           {props.t("jumpToNewest")}
         </button>

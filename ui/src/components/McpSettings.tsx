@@ -150,7 +150,7 @@ export const McpSettings: Component<McpSettingsProps> = (props) => {
             const status = () => statuses()[server.name];
             const actions = () => mcpActions(status());
             return (
-              <li class="provider-row" data-testid="mcp-server" data-name={server.name} data-status={status()?.status ?? "unknown"}>
+              <li class="provider-row mcp-server-row" data-testid="mcp-server" data-name={server.name} data-status={status()?.status ?? "unknown"}>
                 <div class="provider-facts">
                   <p class="provider-name">
                     {server.name} <span class="provider-kind">{props.t(server.kind === "local" ? "mcpKindLocal" : "mcpKindRemote")}</span>
@@ -162,15 +162,9 @@ export const McpSettings: Component<McpSettingsProps> = (props) => {
                     </p>
                   </Show>
                   <Show when={server.problem}>{(text) => <p class="field-problem">{text()}</p>}</Show>
-                  <p class="provider-detail" data-testid="mcp-status">{describeMcpStatus(props.t, status())}</p>
-                  <Show when={failedStderr(status())}>
-                    {(lines) => (
-                      <details class="mcp-stderr" data-testid="mcp-stderr">
-                        <summary>{props.t("mcpStderr")}</summary>
-                        <pre>{lines().join("\n")}</pre>
-                      </details>
-                    )}
-                  </Show>
+                  <p class="provider-detail" classList={{ "mcp-status--failed": status()?.status === "failed" }} data-testid="mcp-status">
+                    {describeMcpStatus(props.t, status())}
+                  </p>
                   <Show when={status()?.status === "connected"}>
                     <McpToolSwitches t={props.t} mcp={mcp} server={server.name} />
                   </Show>
@@ -199,6 +193,15 @@ export const McpSettings: Component<McpSettingsProps> = (props) => {
                     <button type="button" class="plain-button" onClick={() => { setConfirming(undefined); }}>{props.t("mcpCancel")}</button>
                   </Show>
                 </div>
+                {/* Below the facts and the buttons, across the card: a trace is wide. */}
+                <Show when={failedStderr(status())}>
+                  {(lines) => (
+                    <details class="mcp-stderr" data-testid="mcp-stderr">
+                      <summary>{props.t("mcpStderr")}</summary>
+                      <pre>{lines().join("\n")}</pre>
+                    </details>
+                  )}
+                </Show>
               </li>
             );
           }}

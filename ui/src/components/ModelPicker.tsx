@@ -4,6 +4,7 @@
 // composer; Esc closes onto the picker's button.
 import { type Component, createMemo, createSignal, For, Show } from "solid-js";
 import type { Chat } from "../lib/chat";
+import { modelName } from "../lib/display-names";
 import type { Translate } from "../lib/i18n";
 import { rovingIndex } from "../lib/keyboard-focus";
 import { Icon } from "./Icon";
@@ -27,7 +28,7 @@ export const ModelPicker: Component<{ t: Translate; chat: Chat; sessionId: strin
     const variant = props.chat.choiceFor(props.sessionId).variant;
     if (model === undefined) return props.t("modelLabel");
     const shownVariant = variant !== undefined && model.variants.includes(variant) ? ` (${variant})` : "";
-    return `${provider?.name ?? ""} · ${model.name}${shownVariant}`;
+    return `${provider?.name ?? ""} · ${modelName(props.t, model)}${shownVariant}`;
   };
   const groups = createMemo(() => {
     const query = search().trim().toLowerCase();
@@ -35,7 +36,7 @@ export const ModelPicker: Component<{ t: Translate; chat: Chat; sessionId: strin
       .catalog()
       .providers.map((provider) => ({
         provider,
-        models: provider.models.filter((model) => query === "" || `${provider.name} ${model.name} ${model.id}`.toLowerCase().includes(query)),
+        models: provider.models.filter((model) => query === "" || `${provider.name} ${model.name} ${modelName(props.t, model)} ${model.id}`.toLowerCase().includes(query)),
       }))
       .filter((group) => group.models.length > 0);
   });
@@ -100,7 +101,7 @@ export const ModelPicker: Component<{ t: Translate; chat: Chat; sessionId: strin
                         aria-pressed={current()?.providerID === model.providerID && current()?.modelID === model.id}
                         onClick={() => { pick({ model: { providerID: model.providerID, modelID: model.id } }); }}
                       >
-                        <span class="popover-option-name">{model.name}</span>
+                        <span class="popover-option-name">{modelName(props.t, model)}</span>
                         <Show when={current()?.providerID === model.providerID && current()?.modelID === model.id}>
                           <span class="popover-current" data-testid="model-current">
                             <Icon name="check" /> {props.t("modelCurrent")}

@@ -23,7 +23,7 @@ export interface SessionToolbarProps {
 }
 
 /** The menu's items that can take focus now: shown (not a wide-window duplicate) and enabled. */
-function reachableItems(menu: HTMLElement | undefined): HTMLElement[] {
+export function reachableItems(menu: HTMLElement | undefined): HTMLElement[] {
   return Array.from(menu?.querySelectorAll<HTMLElement>("[role=menuitem]") ?? []).filter(
     (item) => !(item as HTMLButtonElement).disabled && getComputedStyle(item).display !== "none",
   );
@@ -207,7 +207,7 @@ const ToolbarButton: Component<{ icon: IconName; testId: string; label: string; 
   </button>
 );
 
-const MenuItem: Component<{ icon: IconName; testId: string; disabled: boolean; hint?: string | undefined; narrowOnly?: boolean; writes?: boolean; onClick: () => void; children: JSX.Element }> = (props) => (
+export const MenuItem: Component<{ icon: IconName; testId: string; disabled: boolean; hint?: string | undefined; narrowOnly?: boolean; writes?: boolean; onClick: () => void; children: JSX.Element }> = (props) => (
   <button
     type="button"
     role="menuitem"

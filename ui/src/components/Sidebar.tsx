@@ -3,9 +3,11 @@
 // month (`session-groups.ts`) — paged from the backend and virtualised, so ten thousand
 // sessions scroll like ten; at the bottom the app's own actions, Import and Settings (and
 // "Dossier X.Y is ready" when an update is found, `UpdateBadge.tsx`). Rename inline, pin, archive, delete
-// after an inline confirmation; tick several (or Ctrl/Cmd-click, Shift-click) to archive or
-// delete them at once. The list is one Tab stop: ↑/↓, Home and End move between sessions, Enter
-// opens, →/← reach the row's own buttons, Delete asks to delete and F2 renames.
+// after an inline confirmation — from the row's ⋯ menu or a right click (`SessionRowMenu.tsx`),
+// with Pin as the one quick button on wide rows; the rest of a row opens its session. Tick several
+// (Select in the menu, or Ctrl/Cmd-click, Shift-click) to archive or delete them at once. The list
+// is one Tab stop: ↑/↓, Home and End move between sessions, Enter opens, →/← reach the row's own
+// buttons, Delete asks to delete and F2 renames.
 import { createVirtualizer } from "@tanstack/solid-virtual";
 import { type Component, createEffect, createMemo, createSignal, For, on, onCleanup, Show, untrack } from "solid-js";
 import type { Session } from "../lib/bindings/Session";
@@ -15,11 +17,12 @@ import { cycleTab, focusWhenPresent, rovingIndex } from "../lib/keyboard-focus";
 import { useReadOnly } from "../lib/read-only";
 import type { ReshapingWork } from "../lib/reshaping";
 import { groupSessions, type SessionListItem } from "../lib/session-groups";
-import { displayTitle } from "../lib/session-title";
+import { displayTitle, forkOf } from "../lib/session-title";
 import { extend, noSelection, prune, type Selection, selectedInOrder, toggle } from "../lib/session-selection";
 import { observeRectOr } from "../lib/virtual-list";
 import { Icon } from "./Icon";
 import { SessionBulkActions } from "./SessionBulkActions";
+import { placeUnder, type RowMenuPlace, SessionRowMenu } from "./SessionRowMenu";
 import { UpdateBadge } from "./UpdateBadge";
 import type { AvailableUpdate } from "../lib/shell-bindings/AvailableUpdate";
 
@@ -365,14 +368,19 @@ const SessionRow: Component<{
   onChanged: () => void;
 }> = (props) => {
   const [mode, setMode] = createSignal<"view" | "rename" | "confirm-delete">("view");
+  const [menuPlace, setMenuPlace] = createSignal<RowMenuPlace>();
   const readOnly = useReadOnly();
   /** Rename and delete write: a read-only ledger never opens them (F2, Delete, a double click). */
   const askTo = (next: "rename" | "confirm-delete") => {
     if (!readOnly()) setMode(next);
   };
   const selected = () => props.chat.selectedId() === props.session.id;
+  const title = () => displayTitle(props.session.title, props.t, props.locale);
+  /** A fork shows its source's title, a fork mark and its number, so a cut-off title still tells forks apart. */
+  const fork = () => forkOf(title());
   let row: HTMLDivElement | undefined;
   let openButton: HTMLButtonElement | undefined;
+  let menuButton: HTMLButtonElement | undefined;
   // Leaving rename or the delete question puts focus back on the row, not on the page's body.
   createEffect(
     on(mode, (current, previous) => {
@@ -383,11 +391,43 @@ const SessionRow: Component<{
       });
     }),
   );
-  /** →/← step through the row's controls; Delete asks, F2 renames. */
+  // The delete question is a small in-place dialog: a click anywhere else means "keep it".
+  createEffect(
+    on(mode, (current) => {
+      if (current !== "confirm-delete") return;
+      const onPointerDown = (event: PointerEvent) => {
+        if (row?.contains(event.target as Node | null) !== true) setMode("view");
+      };
+      document.addEventListener("pointerdown", onPointerDown, true);
+      onCleanup(() => { document.removeEventListener("pointerdown", onPointerDown, true); });
+    }),
+  );
+  const closeMenu = (returnFocus: boolean) => {
+    const place = menuPlace();
+    setMenuPlace(undefined);
+    if (returnFocus) (place?.returnFocus ?? openButton)?.focus();
+  };
+  /** A right click (or the context-menu key) anywhere on the row opens its menu there. */
+  const onContextMenu = (event: MouseEvent) => {
+    // Everything in the menu writes: a read-only ledger keeps the browser's own menu.
+    if (readOnly() || mode() !== "view") return;
+    event.preventDefault();
+    // The context-menu key has no pointer position: the menu opens under the row.
+    const fromKeyboard = event.clientX === 0 && event.clientY === 0;
+    const box = row?.getBoundingClientRect();
+    setMenuPlace(
+      fromKeyboard && box !== undefined
+        ? { left: box.left + 8, top: box.bottom + 2, bottomIfAbove: box.top - 2, returnFocus: openButton }
+        : { left: event.clientX, top: event.clientY, bottomIfAbove: event.clientY, returnFocus: openButton },
+    );
+  };
+  /** →/← step through the row's controls that are shown; Delete asks, F2 renames. */
   const onRowKeyDown = (event: KeyboardEvent) => {
     if (mode() !== "view" || event.altKey || event.ctrlKey || event.metaKey) return;
     if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
-      const controls = Array.from(row?.querySelectorAll<HTMLElement>(".session-check, .session-open, .session-actions button") ?? []);
+      const controls = Array.from(row?.querySelectorAll<HTMLElement>(".session-check, .session-open, .session-actions button") ?? []).filter(
+        (control) => getComputedStyle(control).display !== "none",
+      );
       const at = controls.indexOf(event.target as HTMLElement);
       const next = controls[at + (event.key === "ArrowRight" ? 1 : -1)];
       event.preventDefault();
@@ -406,15 +446,17 @@ const SessionRow: Component<{
     setMode("view");
     if (title !== "" && title !== props.session.title) void props.chat.renameSession(props.session.id, title);
   };
+  const pin = () => void props.chat.pinSession(props.session.id, !props.session.pinned).then(props.onChanged);
 
   return (
     <div
       class="session-row"
-      classList={{ "session-row--selected": selected(), "session-row--checked": props.checked }}
+      classList={{ "session-row--selected": selected(), "session-row--checked": props.checked, "session-row--menu-open": menuPlace() !== undefined }}
       data-testid="session-row"
       data-session-id={props.session.id}
       ref={row}
       onKeyDown={onRowKeyDown}
+      onContextMenu={onContextMenu}
     >
       <Show when={mode() === "view"}>
         <input
@@ -424,7 +466,7 @@ const SessionRow: Component<{
           data-writes
           checked={props.checked}
           tabIndex={-1}
-          aria-label={props.t("selectSession", { title: displayTitle(props.session.title, props.t, props.locale) })}
+          aria-label={props.t("selectSession", { title: title() })}
           onClick={(event) => {
             props.onSelect(event.shiftKey ? "extend" : "toggle");
           }}
@@ -436,7 +478,7 @@ const SessionRow: Component<{
           tabIndex={props.tabStop ? 0 : -1}
           aria-describedby="session-list-keys"
           aria-current={selected() ? "true" : undefined}
-          title={displayTitle(props.session.title, props.t, props.locale)}
+          title={fork() === undefined ? title() : props.t("forkRowHint", { title: fork()?.source ?? "", number: fork()?.number ?? 0 })}
           onClick={(event) => {
             if (event.ctrlKey || event.metaKey) props.onSelect("toggle");
             else if (event.shiftKey) props.onSelect("extend");
@@ -444,13 +486,28 @@ const SessionRow: Component<{
           }}
           onDblClick={() => { askTo("rename"); }}
         >
-          <span class="session-title">{displayTitle(props.session.title, props.t, props.locale)}</span>
+          <Show when={fork()} fallback={<span class="session-title">{title()}</span>}>
+            {(forked) => (
+              <>
+                <span class="session-fork-mark" data-testid="session-fork-mark">
+                  <Icon name="fork" size={13} />
+                </span>
+                <span class="session-title">{forked().source}</span>
+                {/* Read whole by a screen reader ("… (fork #2)"); seen as a short "#2" that is never cut. */}
+                <span class="session-fork-number">
+                  <span class="visually-hidden"> (fork </span>#{forked().number}
+                  <span class="visually-hidden">)</span>
+                </span>
+              </>
+            )}
+          </Show>
         </button>
         <div class="session-actions">
+          {/* The one quick action, on wide rows only (CSS): pinning is what people do most from the list. */}
           <Show when={props.session.time.archived === undefined}>
             <button
               type="button"
-              class="icon-button"
+              class="icon-button session-quick"
               tabIndex={-1}
               classList={{ "icon-button--on": props.session.pinned }}
               title={props.session.pinned ? props.t("unpinSession") : props.t("pinSession")}
@@ -458,38 +515,53 @@ const SessionRow: Component<{
               aria-pressed={props.session.pinned}
               data-testid="pin-session"
               data-writes
-              onClick={() => void props.chat.pinSession(props.session.id, !props.session.pinned).then(props.onChanged)}
+              onClick={pin}
             >
               <Icon name="pin" />
             </button>
           </Show>
-          <button type="button" class="icon-button" tabIndex={-1} data-writes title={props.t("renameSession")} aria-label={props.t("renameSession")} onClick={() => setMode("rename")}>
-            <Icon name="pencil" />
-          </button>
-          <Show
-            when={props.session.time.archived === undefined}
-            fallback={
-              <button
-                type="button"
-                class="icon-button"
-                tabIndex={-1}
-                data-writes
-                title={props.t("restoreSession")}
-                aria-label={props.t("restoreSession")}
-                onClick={() => void props.chat.restoreSession(props.session.id).then(props.onRestored)}
-              >
-                <Icon name="restore" />
-              </button>
-            }
+          <button
+            type="button"
+            class="icon-button session-more"
+            tabIndex={-1}
+            ref={menuButton}
+            data-testid="session-row-menu"
+            data-writes
+            aria-haspopup="menu"
+            aria-expanded={menuPlace() !== undefined}
+            title={props.t("moreActions")}
+            aria-label={props.t("sessionRowActionsFor", { title: title() })}
+            onClick={() => {
+              if (menuPlace() !== undefined) closeMenu(false);
+              else if (menuButton !== undefined) setMenuPlace(placeUnder(menuButton));
+            }}
+            onKeyDown={(event) => {
+              if ((event.key === "ArrowDown" || event.key === "ArrowUp") && menuButton !== undefined) {
+                event.preventDefault();
+                setMenuPlace(placeUnder(menuButton));
+              }
+            }}
           >
-            <button type="button" class="icon-button" tabIndex={-1} data-testid="archive-row" data-writes title={props.t("archiveSession")} aria-label={props.t("archiveSession")} onClick={() => { props.onArchive(); }}>
-              <Icon name="archive" />
-            </button>
-          </Show>
-          <button type="button" class="icon-button" tabIndex={-1} data-testid="delete-session" data-writes title={props.t("deleteSession")} aria-label={props.t("deleteSession")} onClick={() => setMode("confirm-delete")}>
-            <Icon name="trash" />
+            <Icon name="more" />
           </button>
         </div>
+        <Show when={menuPlace()}>
+          {(place) => (
+            <SessionRowMenu
+              t={props.t}
+              session={props.session}
+              label={props.t("sessionRowActionsFor", { title: title() })}
+              place={place()}
+              onClose={closeMenu}
+              onPin={pin}
+              onSelect={() => { props.onSelect("toggle"); }}
+              onRename={() => { askTo("rename"); }}
+              onArchive={() => { props.onArchive(); }}
+              onRestore={() => void props.chat.restoreSession(props.session.id).then(props.onRestored)}
+              onDelete={() => { askTo("confirm-delete"); }}
+            />
+          )}
+        </Show>
       </Show>
       <Show when={mode() === "rename"}>
         <input
@@ -508,7 +580,7 @@ const SessionRow: Component<{
         <div
           class="confirm"
           role="alertdialog"
-          aria-label={props.t("deleteConfirm", { title: displayTitle(props.session.title, props.t, props.locale) })}
+          aria-label={props.t("deleteConfirm", { title: title() })}
           onKeyDown={(event) => {
             if (event.key === "Escape") {
               event.preventDefault();
@@ -518,7 +590,7 @@ const SessionRow: Component<{
           }}
         >
           <p class="confirm-text" data-testid="delete-question">
-            {props.t("deleteConfirm", { title: displayTitle(props.session.title, props.t, props.locale) })}
+            {props.t("deleteConfirm", { title: title() })}
           </p>
           <button type="button" class="danger-button" onClick={() => void props.chat.deleteSession(props.session.id).then(props.onChanged)}>
             {props.t("deleteConfirmYes")}

@@ -1,5 +1,5 @@
-// What the window shows with no session open: a greeting, a few example prompts (one puts its
-// words in the composer) and, while only the built-in offline model answers, "Add a model
+// What the window shows with no session open: a greeting, a few example prompts (each puts its
+// words in the composer; "Summarise a document I attach" opens the file picker too) and, while only the built-in offline model answers, "Add a model
 // provider" — or, on a server (a browser, or the window attached to one), where the server's
 // providers come from, since they are not added here. The examples and that button are one Tab stop walked with the arrow keys, so the
 // composer stays a few Tab presses from a fresh load.
@@ -8,13 +8,16 @@ import type { MessageKey, Translate } from "../lib/i18n";
 import { rovingIndex } from "../lib/keyboard-focus";
 
 const examples: MessageKey[] = ["welcomeExampleSummarise", "welcomeExampleExplain", "welcomeExamplePlan", "welcomeExampleEmail"];
+/** The example that is about a file the person attaches. */
+const attachingExample: MessageKey = "welcomeExampleSummarise";
 
 export const Welcome: Component<{
   t: Translate;
   offlineOnly: boolean;
   /** The providers are a server's, set up where it runs: Settings can only list them. */
   serverProviders: boolean;
-  onExample: (text: string) => void;
+  /** `pickFiles`: the example is about a file, so the file picker opens too. */
+  onExample: (text: string, pickFiles: boolean) => void;
   onAddProvider: () => void;
 }> = (props) => {
   const [active, setActive] = createSignal(0);
@@ -44,7 +47,7 @@ export const Welcome: Component<{
                 data-writes
                 tabIndex={active() === index() ? 0 : -1}
                 onFocus={() => setActive(index())}
-                onClick={() => { props.onExample(props.t(key)); }}
+                onClick={() => { props.onExample(props.t(key), key === attachingExample); }}
               >
                 {props.t(key)}
               </button>

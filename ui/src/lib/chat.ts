@@ -7,10 +7,12 @@ import { batch, createMemo, createSignal } from "solid-js";
 import { createStore, produce, reconcile } from "solid-js/store";
 import type { Agent } from "./bindings/Agent";
 import type { ModelCatalog } from "./bindings/ModelCatalog";
+import type { McpStatus } from "./bindings/McpStatus";
 import type { ModelRef } from "./bindings/ModelRef";
 import type { Session } from "./bindings/Session";
 import { type Attachment, buildDrafts } from "./drafts";
 import { createComposerDrafts } from "./composer-drafts";
+import { reusableEmptySession } from "./empty-session";
 import type { Event } from "./bindings/Event";
 import { frameBatch } from "./frame-batch";
 import { applyEvent, type ChatState, emptyChatState, loadMessages, SeenEvents } from "./event-reducer";
@@ -72,6 +74,17 @@ export function createChat(backend: Backend) {
   const [children, setChildren] = createStore<Record<string, Session[] | undefined>>({});
   const [focus, setFocus] = createSignal<MessageFocus | undefined>();
   const [connection, setConnection] = createSignal<ConnectionState>("connected");
+  /** MCP servers' statuses by name (what they offer), kept for the composer's controls. */
+  const [mcpStatuses, setMcpStatuses] = createStore<Record<string, McpStatus | undefined>>({});
+  async function readMcpStatuses(): Promise<void> {
+    if (backend.mcp === undefined) return;
+    try {
+      setMcpStatuses(reconcile(Object.fromEntries(await backend.mcp.statuses())));
+    } catch (error) {
+      // Only a button depends on it: without the statuses the composer offers no resources.
+      console.warn("could not read the MCP servers' statuses", error);
+    }
+  }
   let focusSerial = 0;
   /** Unsent text per session; a deleted session's goes with it (here or in another client). */
   const drafts = createComposerDrafts(localStorage);
@@ -195,6 +208,10 @@ export function createChat(backend: Backend) {
     selectedId,
     notices,
     sending,
+    /** MCP servers' statuses by name, following their events. */
+    mcpStatuses,
+    /** Reads the MCP servers' statuses again (after the settings added or removed one). */
+    readMcpStatuses,
     /** Whether the server is reachable (a browser's event stream); the window shows it when not. */
     connection,
     children,
@@ -224,6 +241,7 @@ export function createChat(backend: Backend) {
             drafts.forget(event.properties.sessionID);
             savedSends.delete(event.properties.sessionID);
           }
+          if (event.type === "mcp.status") setMcpStatuses(event.properties.name, event.properties.status);
           countSaved(event);
           apply(event);
         },
@@ -231,12 +249,13 @@ export function createChat(backend: Backend) {
           setState(emptyChatState());
           setMessageCursors(reconcile({}));
           void loadSessions(true);
+          void readMcpStatuses();
           const open = selectedId();
           if (open !== undefined) void openSession(open);
         },
         onConnection: setConnection,
       });
-      const [agentList, models] = await Promise.all([backend.listAgents(), backend.listModels(), loadSessions(true)]);
+      const [agentList, models] = await Promise.all([backend.listAgents(), backend.listModels(), loadSessions(true), readMcpStatuses()]);
       batch(() => {
         setAgents(agentList);
         setCatalog(models);
@@ -255,7 +274,16 @@ export function createChat(backend: Backend) {
       return page.sessions;
     },
 
+    /** Opens the untouched session already there (`empty-session.ts`), else makes one. */
     async newSession(): Promise<void> {
+      const empty = reusableEmptySession(sessions(), {
+        loadedMessages: (sessionId) => state.messages[sessionId]?.length,
+        busy: (sessionId) => sending[sessionId] === true || state.status[sessionId]?.type === "busy",
+      });
+      if (empty !== undefined) {
+        await openSession(empty.id);
+        return;
+      }
       try {
         const session = await backend.createSession({});
         setState("sessions", session.id, session);

@@ -253,7 +253,7 @@ const en = {
   mcpCancel: "Cancel",
   mcpSaved: "Saved. The server follows the new settings.",
   mcpNameMissing: "Give the server a name, for example everything.",
-  mcpNameInvalid: "Use only letters, digits, '-', '_' and '.' (at most 64).",
+  mcpNameInvalid: "Use at most 64 characters, with at least one letter A–Z or digit.",
   mcpCommandMissing: "Enter the command that starts the server.",
   mcpUrlInvalid: "Enter an http:// or https:// address.",
   mcpValuesInvalid: "Each value needs a name without spaces, used once.",
@@ -394,6 +394,21 @@ const en = {
   updatesFromSource: "This copy was built from source: it can tell you about a new version but does not install it. Get the new version and build it again.",
   updatesBadgeHint: "Open Settings → Updates",
   updatesBadgeDismiss: "Hide the notice for Dossier {version}",
+  // Sidebar rows, the narrow window, the welcome (issue 27).
+  sessionRowActionsFor: "More actions for “{title}”",
+  selectSessionItem: "Select",
+  forkRowHint: "Fork #{number} of “{title}”",
+  // What the interface calls the built-in agents and the offline model (their ids stay on the
+  // wire; lib/display-names.ts maps them).
+  agentBuildName: "Do the work",
+  agentBuildDescription: "Reads, edits files and runs tools, asking you first where the settings say so.",
+  agentPlanName: "Plan only (no changes)",
+  agentPlanDescription: "Reads and thinks it through, but changes no files.",
+  agentGeneralName: "General helper",
+  agentGeneralDescription: "Researches a question and carries out several steps on its own.",
+  agentExploreName: "Explore the files",
+  agentExploreDescription: "Finds files and searches the code to answer questions about it; changes nothing.",
+  offlineModelName: "Offline model",
 } as const;
 
 /** A key of the string table; the English table is the source of truth for which keys exist. */
@@ -651,7 +666,7 @@ const zhCN: Messages = {
   mcpCancel: "取消",
   mcpSaved: "已保存。服务器已按新设置运行。",
   mcpNameMissing: "请为服务器命名，例如 everything。",
-  mcpNameInvalid: "只能使用字母、数字、'-'、'_' 和 '.'（最多 64 个）。",
+  mcpNameInvalid: "最多 64 个字符，且至少包含一个英文字母 A–Z 或数字。",
   mcpCommandMissing: "请输入启动服务器的命令。",
   mcpUrlInvalid: "请输入 http:// 或 https:// 地址。",
   mcpValuesInvalid: "每个值都需要一个不含空格且不重复的名称。",
@@ -792,6 +807,19 @@ const zhCN: Messages = {
   updatesFromSource: "这个副本是从源码构建的：它会告诉你有新版本，但不会自行安装。请获取新版本并重新构建。",
   updatesBadgeHint: "打开 设置 → 更新",
   updatesBadgeDismiss: "不再提示 Dossier {version}",
+  // Sidebar rows, the narrow window, the welcome (issue 27).
+  sessionRowActionsFor: "“{title}”的更多操作",
+  selectSessionItem: "选择",
+  forkRowHint: "“{title}”的分支 #{number}",
+  agentBuildName: "直接动手",
+  agentBuildDescription: "读取、修改文件并运行工具；设置要求时会先征求你的同意。",
+  agentPlanName: "只做计划（不改动）",
+  agentPlanDescription: "阅读并想清楚，但不修改任何文件。",
+  agentGeneralName: "通用助手",
+  agentGeneralDescription: "研究问题，并自行完成多个步骤。",
+  agentExploreName: "浏览文件",
+  agentExploreDescription: "查找文件、搜索代码来回答相关问题；不做任何修改。",
+  offlineModelName: "离线模型",
 };
 
 /** All tables by locale. */

@@ -52,6 +52,27 @@ describe("renderMarkdown", () => {
   });
 });
 
+describe("tables", () => {
+  it("sit in a box of their own that scrolls sideways and takes the focus, with the columns' alignment kept", () => {
+    const root = document.createElement("div");
+    root.innerHTML = renderMarkdown("Before\n\n| Item | Cost |\n|---|--:|\n| `rent` | 1,200 |\n\nAfter");
+    const box = root.querySelector(".table-scroll");
+    expect(box?.getAttribute("tabindex")).toBe("0");
+    expect(box?.querySelector("table")?.querySelectorAll("th, td")).toHaveLength(4);
+    expect(box?.querySelector("td code")?.textContent).toBe("rent");
+    expect(box?.querySelector("th:last-child")?.getAttribute("align")).toBe("right");
+    expect([...root.children].map((child) => child.tagName)).toEqual(["P", "DIV", "P"]);
+  });
+
+  it("stay sanitised: HTML in a cell is words, a script link loses its href", () => {
+    const root = document.createElement("template");
+    root.innerHTML = renderMarkdown('| a | b |\n|---|---|\n| <img src=x onerror="alert(1)"> | [go](javascript:alert(2)) |');
+    expect(root.content.querySelector("img, [onerror], script")).toBeNull();
+    expect(root.content.querySelector("td")?.textContent).toBe('<img src=x onerror="alert(1)">');
+    expect(root.content.querySelector("a")?.hasAttribute("href")).toBe(false);
+  });
+});
+
 describe("lexMarkdown", () => {
   // The quick checks in front of three of marked's block rules (setext heading, HTML block,
   // table) only skip a rule that cannot match: every text lexes exactly as an unchanged marked

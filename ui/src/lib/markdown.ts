@@ -19,7 +19,7 @@ import sql from "highlight.js/lib/languages/sql";
 import typescript from "highlight.js/lib/languages/typescript";
 import xml from "highlight.js/lib/languages/xml";
 import yaml from "highlight.js/lib/languages/yaml";
-import { Marked, type Token, type Tokens, type TokensList } from "marked";
+import { Marked, Renderer, type Token, type Tokens, type TokensList } from "marked";
 import { externalUrl } from "./links";
 
 const languages = { bash, c, cpp, css, diff, go, java, javascript, json, markdown, python, rust, sql, typescript, xml, yaml };
@@ -42,6 +42,9 @@ const setextUnderline = /\n {0,3}(?:=+|-+) *(?:\n|$)/;
 const blankLine = /\n[^\S\n]*\n/;
 /** The start of a table's delimiter row (`|---|`, `:--`), matched at the start of the second line. */
 const delimiterRowStart = / {0,3}(?:\| *)?:?-/y;
+
+/** Marked's own rendering, for the blocks that are only wrapped here (a table). */
+const stockRenderer = new Renderer();
 
 const marked = new Marked({
   gfm: true,
@@ -83,6 +86,13 @@ const marked = new Marked({
       const body = known ? hljs.highlight(text, { language, ignoreIllegals: true }).value : escapeHtml(text);
       const label = language === "" ? "" : ` language-${escapeHtml(language)}`;
       return `<pre><code class="hljs${label}">${body}</code></pre>\n`;
+    },
+    // A table wider than the reply scrolls sideways inside its own box, so its cells keep whole
+    // words (no "Cos/t") and the reply around it does not grow a scroll bar. The box takes the
+    // focus (Tab, then the arrow keys), as a scrolling region must for people without a mouse.
+    table(this: Renderer, token: Tokens.Table): string {
+      stockRenderer.parser = this.parser;
+      return `<div class="table-scroll" tabindex="0">${stockRenderer.table(token)}</div>\n`;
     },
   },
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { McpPromptItem } from "./bindings/McpPromptItem";
 import type { McpResourceItem } from "./bindings/McpResourceItem";
 import { buildDrafts } from "./drafts";
-import { filterPrompts, filterResources, missingArguments, moveHighlight, promptArguments, resourceAttachment, slashQuery } from "./mcp-offers";
+import { filterPrompts, filterResources, missingArguments, moveHighlight, offersResources, promptArguments, resourceAttachment, slashQuery } from "./mcp-offers";
 
 const resources: McpResourceItem[] = [
   { clientName: "everything", uri: "demo://resource/static/document/architecture.md", name: "architecture.md", mimeType: "text/markdown", description: "The architecture" },
@@ -75,5 +75,15 @@ describe("the / menu", () => {
     expect(moveHighlight(2, 1, 3)).toBe(0);
     expect(moveHighlight(0, -1, 3)).toBe(2);
     expect(moveHighlight(0, 1, 0)).toBe(0);
+  });
+});
+
+describe("whether the composer offers resources", () => {
+  const connected = (resources: number) => ({ status: "connected" as const, tools: 3, resources, prompts: 1 });
+  it("only while a connected server offers at least one resource", () => {
+    expect(offersResources([])).toBe(false);
+    expect(offersResources([connected(0), { status: "connecting" }, undefined])).toBe(false);
+    expect(offersResources([{ status: "failed", error: "exited", stderr: [] }, { status: "disabled" }])).toBe(false);
+    expect(offersResources([connected(0), connected(2)])).toBe(true);
   });
 });

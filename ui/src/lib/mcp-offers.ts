@@ -1,11 +1,21 @@
-// What connected MCP servers offer in the composer, the logic without the views: the resource
-// picker's search and the attachment a chosen resource becomes (a `file` draft whose source is
+// What connected MCP servers offer in the composer, the logic without the views: whether there
+// are resources to offer at all, the resource picker's search and the attachment a chosen resource becomes (a `file` draft whose source is
 // the resource, read by the server when the prompt is sent), and the `/` menu's prompts — when
 // the menu is open, which prompts the typed words match, and the arguments a prompt needs.
 import type { McpPromptArgument } from "./bindings/McpPromptArgument";
 import type { McpPromptItem } from "./bindings/McpPromptItem";
 import type { McpResourceItem } from "./bindings/McpResourceItem";
+import type { McpStatus } from "./bindings/McpStatus";
 import type { Attachment } from "./drafts";
+
+/**
+ * Whether any connected server offers resources: the composer shows its Resources button only
+ * then, since a button that can only say "nothing here" is a dead end in every message.
+ */
+export function offersResources(statuses: Iterable<McpStatus | undefined>): boolean {
+  for (const status of statuses) if (status?.status === "connected" && status.resources > 0) return true;
+  return false;
+}
 
 /** Resources whose name, address, server or description holds every word of `query`. */
 export function filterResources(items: readonly McpResourceItem[], query: string): McpResourceItem[] {

@@ -50,8 +50,16 @@ describe("checkMcpForm", () => {
     });
   });
 
+  it("accepts a name with spaces and refuses one without a letter or digit, or too long", () => {
+    const local = { ...emptyMcpForm(), commandLine: "node server.js" };
+    expect(checkMcpForm({ ...local, name: "My files" })).toMatchObject({ input: { name: "My files" } });
+    expect(checkMcpForm({ ...local, name: "  --  " })).toEqual({ problems: { name: "mcpNameInvalid" } });
+    expect(checkMcpForm({ ...local, name: "x".repeat(65) })).toEqual({ problems: { name: "mcpNameInvalid" } });
+    expect(checkMcpForm({ ...local, name: "tab\there" })).toEqual({ problems: { name: "mcpNameInvalid" } });
+  });
+
   it("says what to fix, field by field", () => {
-    expect(checkMcpForm({ ...emptyMcpForm(), name: "my server", timeout: "soon" })).toEqual({
+    expect(checkMcpForm({ ...emptyMcpForm(), name: "文件", timeout: "soon" })).toEqual({
       problems: { name: "mcpNameInvalid", commandLine: "mcpCommandMissing", timeout: "mcpTimeoutInvalid" },
     });
     expect(checkMcpForm({ ...emptyMcpForm(), kind: "remote", url: "ftp://x" })).toEqual({ problems: { name: "mcpNameMissing", url: "mcpUrlInvalid" } });

@@ -75,14 +75,23 @@ export function formFromMcpSetting(setting: McpServerSetting): McpForm {
   };
 }
 
-const NAME_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+/**
+ * The core's rule for a server's name (tool_prefix.rs): at most 64 characters, no control
+ * characters, and at least one letter A–Z or digit, since its tools are offered to the model as
+ * `<name>_<tool>` with every other character made `_`. Spaces are fine ("My files").
+ */
+function nameIsUsable(name: string): boolean {
+  // Array.from counts code points, as Rust's `chars()` does.
+  // eslint-disable-next-line no-control-regex -- control characters are what is refused
+  return Array.from(name).length <= 64 && !/[\u0000-\u001f\u007f-\u009f]/.test(name) && /[A-Za-z0-9]/.test(name);
+}
 
 /** The input to save, or what to fix in which field (as i18n keys). */
 export function checkMcpForm(form: McpForm): { input: McpServerInput } | { problems: Partial<Record<McpFormField, MessageKey>> } {
   const problems: Partial<Record<McpFormField, MessageKey>> = {};
   const name = form.name.trim();
   if (name === "") problems.name = "mcpNameMissing";
-  else if (!NAME_PATTERN.test(name)) problems.name = "mcpNameInvalid";
+  else if (!nameIsUsable(name)) problems.name = "mcpNameInvalid";
   const command = splitCommandLine(form.commandLine);
   if (form.kind === "local" && command.length === 0) problems.commandLine = "mcpCommandMissing";
   const url = form.url.trim();

@@ -67,6 +67,34 @@ describe("the messages as one Tab stop", () => {
     expect(document.activeElement).toBe(article);
   });
 
+  it("→/← scroll a wide table's box while it can still move, then walk on", () => {
+    const list = renderSlots();
+    const markdown = list.querySelector(".markdown") as HTMLElement;
+    markdown.insertAdjacentHTML("beforeend", `<div class="table-scroll" tabindex="0"><table><tr><td>wide</td></tr></table></div>`);
+    const box = list.querySelector<HTMLElement>(".table-scroll") as HTMLElement;
+    // jsdom lays nothing out: the box's sizes are set by hand.
+    Object.defineProperties(box, { scrollWidth: { value: 900 }, clientWidth: { value: 400 } });
+    const handle = messageKeyHandler({ count: () => 2, focusIndex: vi.fn(), aboveFirst: vi.fn() });
+    list.addEventListener("keydown", handle);
+    box.focus();
+    const press = (key: string) => {
+      const event = new KeyboardEvent("keydown", { key, bubbles: true, cancelable: true });
+      document.activeElement?.dispatchEvent(event);
+      return event.defaultPrevented;
+    };
+    // At its left edge: → is the box's own (it scrolls), ← walks back to the code block's Copy.
+    expect(press("ArrowRight")).toBe(false);
+    expect(document.activeElement).toBe(box);
+    expect(press("ArrowLeft")).toBe(true);
+    expect(document.activeElement?.className).toBe("code-copy");
+    // Scrolled to its right edge: ← scrolls back, → walks on to the next control.
+    box.focus();
+    box.scrollLeft = 500;
+    expect(press("ArrowLeft")).toBe(false);
+    expect(press("ArrowRight")).toBe(true);
+    expect(document.activeElement?.tagName).toBe("SUMMARY");
+  });
+
   it("moves between messages with ↑/↓/Home/End, and ↑ on the oldest loaded one goes above it", () => {
     const list = renderSlots();
     const focusIndex = vi.fn();

@@ -1,7 +1,7 @@
 // The open session's messages are one Tab stop (a roving tab index, as the session list is):
 // the stop is one message, ↑/↓ move between messages (Home and End: the oldest loaded and the
 // newest), and →/← walk that message's own links and buttons (its folded context, its code
-// blocks' Copy, Copy, Edit, Fork from here, Delete) and back. Without this every message cost
+// blocks' Copy, a wide table's scroller, Copy, Edit, Fork from here, Delete) and back. Without this every message cost
 // four or more Tab presses on the way to the composer, and a reply full of links many more.
 //
 // A message's controls are rendered by Solid, by the Markdown renderer (links, through
@@ -69,6 +69,16 @@ function isTextField(target: HTMLElement): boolean {
   return target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
 }
 
+/**
+ * A wide table's scroller (lib/markdown.ts) that can still move toward `key`: there →/← scroll
+ * the table, as they do in any scrolling box, and walk on to the next control only at its edge.
+ */
+function scrollsToward(target: HTMLElement, key: string): boolean {
+  if (!target.classList.contains("table-scroll")) return false;
+  if (key === "ArrowLeft") return target.scrollLeft > 0;
+  return target.scrollLeft + target.clientWidth < target.scrollWidth - 1;
+}
+
 /** The message list's keydown: ↑/↓/Home/End between messages, →/← within one. */
 export function messageKeyHandler(options: MessageFocusOptions): (event: KeyboardEvent) => void {
   return (event) => {
@@ -78,6 +88,7 @@ export function messageKeyHandler(options: MessageFocusOptions): (event: Keyboar
     const slot = target.closest<HTMLElement>(".message-slot");
     if (slot === null) return;
     if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
+      if (scrollsToward(target, event.key)) return;
       const controls = messageControls(slot);
       const at = controls.indexOf(target);
       if (at < 0) return;

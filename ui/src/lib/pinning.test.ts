@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { heldScrollTop, nearTop, nextPinned } from "./pinning";
+import { heldScrollTop, nearTop, newestInView, nextPinned } from "./pinning";
 
 describe("nextPinned", () => {
   it("pins at the bottom, within the slack", () => {
@@ -30,5 +30,19 @@ describe("paging older messages", () => {
     // 3,000 px were added above: the same content is now 3,000 px further down.
     expect(heldScrollTop({ scrollTop: 500, scrollHeight: 6000 }, 9000)).toBe(3500);
     expect(heldScrollTop({ scrollTop: 0, scrollHeight: 6000 }, 6000)).toBe(0);
+  });
+});
+
+describe("newestInView", () => {
+  it("is in view when the newest message is on screen, its end at most half a screen below", () => {
+    expect(newestInView({ top: 400, bottom: 500 }, 0, 600)).toBe(true);
+    expect(newestInView({ top: 500, bottom: 880 }, 0, 600)).toBe(true);
+  });
+
+  it("is not when it ends further below, lies above or below the view, or is not rendered", () => {
+    expect(newestInView({ top: 100, bottom: 2000 }, 0, 600)).toBe(false);
+    expect(newestInView({ top: -200, bottom: -20 }, 0, 600)).toBe(false);
+    expect(newestInView({ top: 620, bottom: 700 }, 0, 600)).toBe(false);
+    expect(newestInView(undefined, 0, 600)).toBe(false);
   });
 });

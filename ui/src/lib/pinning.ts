@@ -22,6 +22,19 @@ export function nextPinned(pinned: boolean, reading: ScrollReading, lastScrollTo
   return pinned;
 }
 
+/**
+ * Whether the newest message is in view: its top on screen and its end no more than half a
+ * screen below. Then "Jump to newest" has nothing to bring into view and stays hidden, even
+ * while the view is not pinned (a small scroll up, a search result opened in a short session);
+ * a long reply read from its start still offers the jump to its end. `newest` is undefined while
+ * the newest message is not rendered (virtualised away, far above).
+ */
+export function newestInView(newest: { top: number; bottom: number } | undefined, viewTop: number, viewBottom: number): boolean {
+  if (newest === undefined) return false;
+  const slack = Math.max(bottomSlack, (viewBottom - viewTop) / 2);
+  return newest.bottom > viewTop && newest.top < viewBottom && newest.bottom <= viewBottom + slack;
+}
+
 /** How long after a wheel, key, pointer or touch a scroll still counts as the reader's. */
 export const readerScrollMs = 600;
 

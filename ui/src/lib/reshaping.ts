@@ -4,14 +4,17 @@
 //
 // Undo follows OpenCode's /undo: the revert marker moves back to the previous message you sent,
 // and that message's text returns to the composer. Redo moves it forward one message you sent,
-// and clears it past the last one. Reverted messages stay in the ledger (hidden here) until the
-// next prompt removes them for good.
+// and clears it past the last one, and gives the composer back what it held before that Undo
+// (`composer-undo.ts`). Reverted messages stay in the ledger (hidden here) until the next prompt
+// removes them for good.
 import { createSignal } from "solid-js";
 import type { Message } from "./bindings/Message";
 import type { Part } from "./bindings/Part";
 import type { RevertMarker } from "./bindings/RevertMarker";
 import type { Session } from "./bindings/Session";
 import type { Chat } from "./chat";
+import type { ComposerDraft } from "./composer-drafts";
+import { afterUndo, type ComposerUndoStep, emptyDraft, redoComposer } from "./composer-undo";
 import type { Attachment } from "./drafts";
 import type { ExportFormat } from "./shell-bindings/ExportFormat";
 import type { ExportOutcome } from "./shell-bindings/ExportOutcome";
@@ -92,6 +95,8 @@ export type ReshapingWork = "fork" | "export" | "import";
 export interface ReshapingHooks {
   /** Puts text and files back in the composer (after undo, or in a fork made at a message you sent). */
   restoreDraft: (text: string, attachments: Attachment[]) => void;
+  /** What the open session's composer holds now. */
+  currentDraft: () => ComposerDraft;
   /** A short confirmation ("Saved to …"), shown in a toast. */
   announce: (text: string) => void;
 }
@@ -100,6 +105,13 @@ export function createReshaping(chat: Chat, hooks: ReshapingHooks) {
   const backend = chat.backend;
   const messagesOf = (sessionId: string): readonly Message[] => chat.state.messages[sessionId] ?? [];
   const revertOf = (sessionId: string): RevertMarker | undefined => chat.state.sessions[sessionId]?.revert;
+  /** The prompt of a message you sent, as a composer draft (what Undo to it puts there). */
+  const draftOf = (messageId: string): ComposerDraft => {
+    const parts = chat.state.parts[messageId] ?? [];
+    return { text: typedText(parts), attachments: sentAttachments(parts) };
+  };
+  /** Per session, what each Undo seen in this window did to the composer. */
+  const undoSteps = new Map<string, ComposerUndoStep[]>();
 
   async function attempt<T>(sessionId: string | undefined, action: () => Promise<T>): Promise<T | undefined> {
     try {
@@ -142,20 +154,30 @@ export function createReshaping(chat: Chat, hooks: ReshapingHooks) {
     async undo(sessionId: string): Promise<void> {
       const target = undoTarget(messagesOf(sessionId), revertOf(sessionId));
       if (target === undefined) return;
+      const markerBefore = revertOf(sessionId)?.messageID;
+      const before = hooks.currentDraft();
       const session = remember(await attempt(sessionId, () => backend.revertSession(sessionId, target.id)));
-      const parts = chat.state.parts[target.id] ?? [];
-      if (session !== undefined) hooks.restoreDraft(typedText(parts), sentAttachments(parts));
+      if (session === undefined) return;
+      const restored = draftOf(target.id);
+      undoSteps.set(sessionId, afterUndo(undoSteps.get(sessionId) ?? [], markerBefore, { markerMessageID: target.id, before, restored }));
+      hooks.restoreDraft(restored.text, restored.attachments);
     },
 
     async redo(sessionId: string): Promise<void> {
+      const marker = revertOf(sessionId)?.messageID;
       const step = redoStep(messagesOf(sessionId), revertOf(sessionId));
-      if (step.kind === "none") return;
-      remember(
+      if (step.kind === "none" || marker === undefined) return;
+      const session = remember(
         await attempt(sessionId, () =>
           step.kind === "revert" ? backend.revertSession(sessionId, step.messageID) : backend.unrevertSession(sessionId),
         ),
       );
-      if (step.kind === "unrevert") hooks.restoreDraft("", []);
+      if (session === undefined) return;
+      // Without the Undo's record, the composer gets what an Undo to the new marker would show.
+      const fallback = step.kind === "revert" ? draftOf(step.messageID) : emptyDraft;
+      const outcome = redoComposer(undoSteps.get(sessionId) ?? [], marker, hooks.currentDraft(), draftOf(marker), fallback);
+      undoSteps.set(sessionId, outcome.steps);
+      if (outcome.draft !== undefined) hooks.restoreDraft(outcome.draft.text, outcome.draft.attachments);
     },
 
     async fork(sessionId: string, message: Message | undefined): Promise<void> {

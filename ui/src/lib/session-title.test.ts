@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { translator } from "./i18n";
-import { displayTitle, plainFileName, plainTitle, plainExcerptPieces } from "./session-title";
+import { displayTitle, forkOf, isPlaceholderTitle, plainFileName, plainTitle, plainExcerptPieces } from "./session-title";
 
 describe("displayTitle", () => {
   it("keeps real titles as they are", () => {
@@ -34,6 +34,10 @@ describe("plainTitle", () => {
     ["2 * 3 = 6", "2 * 3 = 6"],
     ["<b>raw</b> html", "raw html"],
     ["###", "###"],
+    ["| Name | Size |\n|---|:---:|\n| a.txt | 2 KB |", "Name Size a.txt 2 KB"],
+    ["| Quarterly totals |", "Quarterly totals"],
+    ["Cats | dogs", "Cats | dogs"],
+    ["---", "---"],
   ])("%j reads %j", (title, plain) => {
     expect(plainTitle(title)).toBe(plain);
   });
@@ -97,5 +101,25 @@ describe("plainExcerptPieces", () => {
   it("leaves a file name as it is", () => {
     const pieces = [{ text: "_draft_ notes.md", highlighted: false }, { text: "notes", highlighted: true }];
     expect(plainExcerptPieces("file", pieces)).toEqual(pieces);
+  });
+});
+
+describe("forkOf", () => {
+  it.each([
+    ["Trip to Lisbon (fork #1)", { source: "Trip to Lisbon", number: 1 }],
+    ["Taxes (fork #1) (fork #2)", { source: "Taxes (fork #1)", number: 2 }],
+    ["Taxes (fork #x)", undefined],
+    ["(fork #1)", undefined],
+    ["Plain title", undefined],
+  ])("%j is %j", (title, fork) => {
+    expect(forkOf(title)).toEqual(fork);
+  });
+});
+
+describe("isPlaceholderTitle", () => {
+  it("knows the core's placeholder and nothing else", () => {
+    expect(isPlaceholderTitle("New session - 2026-11-30T03:15:19.420Z")).toBe(true);
+    expect(isPlaceholderTitle("New session - tomorrow")).toBe(false);
+    expect(isPlaceholderTitle("Budget")).toBe(false);
   });
 });

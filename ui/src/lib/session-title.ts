@@ -11,12 +11,29 @@ import type { Locale, Translate } from "./i18n";
 
 const placeholder = /^(New|Child) session - (\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z)$/;
 
-/** The title's words without Markdown's marks: headings, emphasis, code, links, quotes, lists. */
+/** A Markdown table's delimiter row: `|---|:--:|`, `--- | ---`. */
+const tableDelimiter = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
+
+/**
+ * A Markdown table's row as its cells' words: `| Name | Size |` reads "Name Size". Only a line
+ * that starts or ends with a pipe counts, so "A | B" in a typed title keeps its bar.
+ */
+function tableRowWords(line: string): string {
+  if (!/^\s*\|.*\|?\s*$|^.*\|\s*$/.test(line)) return line;
+  return line
+    .split("|")
+    .map((cell) => cell.trim())
+    .filter((cell) => cell !== "")
+    .join(" ");
+}
+
+/** The title's words without Markdown's marks: headings, emphasis, code, links, quotes, lists, tables. */
 export function plainTitle(title: string): string {
   const words = title
     .split("\n")
+    .filter((line) => !tableDelimiter.test(line))
     .map((line) =>
-      line
+      tableRowWords(line)
         .replace(/^\s{0,3}(#{1,6}\s+|>\s*|[-*+]\s+|\d+[.)]\s+)/, "")
         .replace(/\s+#+\s*$/, ""),
     )
@@ -30,6 +47,21 @@ export function plainTitle(title: string): string {
     .replace(/\s+/g, " ")
     .trim();
   return words === "" ? title.trim() : words;
+}
+
+/** Whether a title is still the core's placeholder for a new session (nothing named it yet). */
+export function isPlaceholderTitle(title: string): boolean {
+  return placeholder.test(title);
+}
+
+/**
+ * A fork's title as the core makes it (`reshaping/fork.rs`: "Trip (fork #2)"), split so the row
+ * can show the source's title and the number apart; undefined for a title that is not a fork's.
+ */
+export function forkOf(title: string): { source: string; number: number } | undefined {
+  const match = /^(.*\S) \(fork #(\d+)\)$/s.exec(title);
+  if (match?.[1] === undefined || match[2] === undefined) return undefined;
+  return { source: match[1], number: Number(match[2]) };
 }
 
 export function displayTitle(title: string, t: Translate, locale: Locale, now: Date = new Date()): string {

@@ -19,6 +19,17 @@ pub enum McpError {
     /// The program of a local server could not be started at all.
     #[error("Could not start {command}: {reason}")]
     Start { command: String, reason: String },
+    /// The program of a local server does not exist (not on the PATH, or no such file).
+    #[error("Could not start {program}: the command was not found")]
+    CommandNotFound { program: String },
+    /// Two servers' names give their tools the same prefix, so the model could not tell their
+    /// tools apart.
+    #[error("The server name \"{name}\" gives its tools the same names as the server \"{other}\" ({prefix}_…); choose a name that differs in more than spaces and punctuation")]
+    PrefixTaken {
+        name: String,
+        other: String,
+        prefix: String,
+    },
     #[error("The header name \"{0}\" is not valid")]
     BadHeaderName(String),
     #[error("The value of header \"{0}\" is not valid")]
@@ -71,7 +82,9 @@ impl McpError {
             Self::Disabled(_) | Self::Connecting(_) | Self::NotConnected { .. } => {
                 ErrorKind::Conflict
             }
+            Self::PrefixTaken { .. } => ErrorKind::Conflict,
             Self::Start { .. }
+            | Self::CommandNotFound { .. }
             | Self::BadHeaderName(_)
             | Self::BadHeaderValue(_)
             | Self::BadEntry { .. }

@@ -5,13 +5,15 @@
 //! again with a growing pause. Every status change goes out as an `mcp.status` event. Dropping
 //! the registry (or `shutdown`) stops the supervisors, and with them the children.
 
+use crate::mcp::failure_cause;
 use crate::mcp::mcp_error::McpError;
 use crate::mcp::secret_values;
 use crate::mcp::server_connection::Connection;
 use crate::mcp::stderr_tail::StderrTail;
+use crate::mcp::tool_prefix;
 use crate::mcp::tool_result::{self, ToolResult};
 use crate::models::credentials::CredentialStore;
-use crate::models::mcp_config::{McpConfigError, McpServerConfig, McpTransport};
+use crate::models::mcp_config::{McpServerConfig, McpTransport};
 use crate::wire::event::{EventBus, EventPayload};
 use crate::wire::mcp_status::McpStatus;
 use indexmap::IndexMap;
@@ -24,6 +26,9 @@ use tokio::task::JoinHandle;
 /// The first pause before a failed server is started again; it doubles up to `LONGEST_PAUSE`.
 const FIRST_PAUSE: Duration = Duration::from_millis(500);
 const LONGEST_PAUSE: Duration = Duration::from_secs(30);
+/// How long a failed server's stderr may take to close before its status is said without its
+/// last words.
+const STDERR_SETTLING: Duration = Duration::from_millis(500);
 /// How often a supervisor looks whether its connection is still alive.
 const WATCH_INTERVAL: Duration = Duration::from_millis(200);
 
@@ -43,7 +48,8 @@ struct Server {
     name: String,
     /// The entry as the config file has it: an `apply` that finds it unchanged keeps the server.
     entry: Value,
-    config: Result<McpServerConfig, McpConfigError>,
+    /// The entry parsed, or why it cannot be used (`BadEntry`, `PrefixTaken`).
+    config: Result<McpServerConfig, McpError>,
     state: Mutex<ServerState>,
     events: EventBus,
     secrets: Arc<dyn CredentialStore>,
@@ -83,7 +89,11 @@ impl McpServers {
         };
         let started: IndexMap<String, Arc<Server>> = entries
             .iter()
-            .map(|(name, entry)| (name.clone(), servers.start_server(name, entry)))
+            .enumerate()
+            .map(|(index, (name, entry))| {
+                let config = usable(entries, index, name, entry);
+                (name.clone(), servers.start_server(name, entry, config))
+            })
             .collect();
         *servers.lock() = started;
         servers
@@ -104,11 +114,15 @@ impl McpServers {
     }
 
     /// A server for `entry` with its first status said, and its supervisor started when enabled.
-    fn start_server(&self, name: &str, entry: &Value) -> Arc<Server> {
-        let config = McpServerConfig::parse(entry);
+    fn start_server(
+        &self,
+        name: &str,
+        entry: &Value,
+        config: Result<McpServerConfig, McpError>,
+    ) -> Arc<Server> {
         let status = match &config {
             Err(error) => McpStatus::Failed {
-                error: bad_entry(name, error),
+                error: error.to_string(),
                 stderr: Vec::new(),
             },
             Ok(config) if !config.enabled => McpStatus::Disabled,
@@ -150,10 +164,7 @@ impl McpServers {
     pub async fn connect(&self, name: &str) -> Result<McpStatus, McpError> {
         let server = self.server(name)?;
         if let Err(error) = &server.config {
-            return Err(McpError::BadEntry {
-                name: name.to_string(),
-                reason: error.to_string(),
-            });
+            return Err(error.clone());
         }
         let running = server.has_supervisor();
         let status = server.lock().status.clone();
@@ -178,10 +189,7 @@ impl McpServers {
     pub async fn restart(&self, name: &str) -> Result<McpStatus, McpError> {
         let server = self.server(name)?;
         if let Err(error) = &server.config {
-            return Err(McpError::BadEntry {
-                name: name.to_string(),
-                reason: error.to_string(),
-            });
+            return Err(error.clone());
         }
         server.stop_supervisor().await;
         server.start_supervisor();
@@ -195,17 +203,22 @@ impl McpServers {
     pub async fn apply(&self, entries: &IndexMap<String, Value>) {
         let previous = self.lock().clone();
         let mut next = IndexMap::new();
-        for (name, entry) in entries {
+        for (index, (name, entry)) in entries.iter().enumerate() {
+            let config = usable(entries, index, name, entry);
             match previous.get(name) {
-                Some(server) if server.entry == *entry => {
+                // Unchanged, and still clashing (or not) with the same earlier server.
+                Some(server)
+                    if server.entry == *entry
+                        && server.config.as_ref().err() == config.as_ref().err() =>
+                {
                     next.insert(name.clone(), server.clone());
                 }
                 Some(server) => {
                     server.stop_supervisor().await;
-                    next.insert(name.clone(), self.start_server(name, entry));
+                    next.insert(name.clone(), self.start_server(name, entry, config));
                 }
                 None => {
-                    next.insert(name.clone(), self.start_server(name, entry));
+                    next.insert(name.clone(), self.start_server(name, entry, config));
                 }
             }
         }
@@ -366,15 +379,33 @@ impl Server {
     }
 }
 
-fn bad_entry(name: &str, error: &McpConfigError) -> String {
-    format!("The config entry for MCP server \"{name}\" cannot be used: {error}")
+/// The entry at `index` of `entries` parsed, or why it cannot be used: a bad entry, or a name
+/// whose tools would have the same names as an earlier server's (a hand-edited file can hold
+/// both "My files" and "My_files"; the first one keeps its tools).
+fn usable(
+    entries: &IndexMap<String, Value>,
+    index: usize,
+    name: &str,
+    entry: &Value,
+) -> Result<McpServerConfig, McpError> {
+    let earlier = entries.keys().take(index).map(String::as_str);
+    tool_prefix::check_unique(name, earlier)?;
+    McpServerConfig::parse(entry).map_err(|error| McpError::BadEntry {
+        name: name.to_string(),
+        reason: error.to_string(),
+    })
 }
 
 /// Connects, watches and restarts one server until told to stop.
 async fn supervise(server: Arc<Server>, config: McpServerConfig, mut stop: watch::Receiver<bool>) {
     let mut pause = FIRST_PAUSE;
+    let mut first = true;
     loop {
-        server.set(McpStatus::Connecting, None);
+        // A retry keeps the failed status (and its cause) in view until it has an outcome; a
+        // status blinking to "connecting" and back every few seconds would hide why it failed.
+        if std::mem::take(&mut first) {
+            server.set(McpStatus::Connecting, None);
+        }
         let stderr = StderrTail::default();
         let secrets = server.secrets.clone();
         let attempt = tokio::time::timeout(config.timeout, async {
@@ -421,16 +452,17 @@ async fn supervise(server: Arc<Server>, config: McpServerConfig, mut stop: watch
                 milliseconds: config.timeout.as_millis(),
             },
         };
-        // Give a dying child a moment to finish writing why.
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        // A dying child may still be writing why; its stderr closes when it is gone.
+        stderr.settled(STDERR_SETTLING).await;
         let stderr = match &config.transport {
             McpTransport::Local { .. } => stderr.lines(),
             McpTransport::Remote { .. } => Vec::new(),
         };
-        tracing::warn!(server = %server.name, error = %failure, "MCP server failed");
+        let message = failure_cause::failure_message(&failure, &stderr);
+        tracing::warn!(server = %server.name, error = %message, "MCP server failed");
         server.set(
             McpStatus::Failed {
-                error: failure.to_string(),
+                error: message,
                 stderr,
             },
             None,
@@ -467,7 +499,7 @@ fn describe_tool(server: &str, tool: &rmcp::model::Tool) -> Option<McpTool> {
         }
     }
     Some(McpTool {
-        name: format!("{}_{}", sanitize(server), sanitize(&original)),
+        name: tool_prefix::tool_name(server, &original),
         server: server.to_string(),
         description: value
             .get("description")
@@ -481,19 +513,6 @@ fn describe_tool(server: &str, tool: &rmcp::model::Tool) -> Option<McpTool> {
         tool: original,
         parameters,
     })
-}
-
-/// OpenCode's tool-name rule: anything but letters, digits, `_` and `-` becomes `_`.
-pub fn sanitize(name: &str) -> String {
-    name.chars()
-        .map(|symbol| {
-            if symbol.is_ascii_alphanumeric() || symbol == '_' || symbol == '-' {
-                symbol
-            } else {
-                '_'
-            }
-        })
-        .collect()
 }
 
 #[cfg(test)]
@@ -540,9 +559,69 @@ mod tests {
         servers.shutdown().await;
     }
 
-    #[test]
-    fn tool_names_are_sanitised_like_opencode() {
-        assert_eq!(sanitize("my server.v2"), "my_server_v2");
-        assert_eq!(sanitize("get-sum_1"), "get-sum_1");
+    fn started(entries: Value) -> McpServers {
+        let entries: IndexMap<String, Value> =
+            serde_json::from_value(entries).unwrap_or_else(|error| panic!("{error}"));
+        McpServers::start(
+            &entries,
+            EventBus::new(Arc::new(crate::wire::id::IdGenerator::system())),
+            Arc::new(crate::models::credentials::InMemoryCredentials::default()),
+        )
+    }
+
+    /// The error of `name`'s first failed status (at most 30 s away).
+    async fn failure_of(servers: &McpServers, name: &str) -> String {
+        for _ in 0..600 {
+            if let Some(McpStatus::Failed { error, .. }) = servers.statuses().get(name) {
+                return error.clone();
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("{name} never failed: {:?}", servers.statuses());
+    }
+
+    #[tokio::test]
+    async fn a_node_server_with_a_missing_script_says_so_in_its_status() {
+        let servers = started(json!({
+            "missing script": {"type": "local", "command": ["node", "/nonexistent/server.js"], "timeout": 20000}
+        }));
+        assert_eq!(
+            failure_of(&servers, "missing script").await,
+            "The MCP server could not start: Error: Cannot find module '/nonexistent/server.js'"
+        );
+        servers.shutdown().await;
+    }
+
+    // Unix only: on Windows every local server starts through `cmd /c`, which exists; cmd's own
+    // "is not recognized" line on stderr is the cause there.
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn a_command_that_does_not_exist_is_named_in_the_status() {
+        let servers = started(json!({
+            "typo": {"type": "local", "command": ["dossier-no-such-command", "--stdio"]}
+        }));
+        assert_eq!(
+            failure_of(&servers, "typo").await,
+            "Could not start dossier-no-such-command: the command was not found"
+        );
+        servers.shutdown().await;
+    }
+
+    #[tokio::test]
+    async fn a_second_name_with_the_same_tool_prefix_is_refused_at_start() {
+        let servers = started(json!({
+            "My files": {"type": "local", "command": ["true"], "enabled": false},
+            "My_files": {"type": "local", "command": ["true"], "enabled": false}
+        }));
+        let statuses = servers.statuses();
+        assert_eq!(statuses["My files"], McpStatus::Disabled);
+        assert_eq!(
+            statuses["My_files"],
+            McpStatus::Failed {
+                error: "The server name \"My_files\" gives its tools the same names as the server \"My files\" (My_files_…); choose a name that differs in more than spaces and punctuation".into(),
+                stderr: Vec::new(),
+            }
+        );
+        servers.shutdown().await;
     }
 }

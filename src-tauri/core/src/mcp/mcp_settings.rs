@@ -9,6 +9,7 @@
 use crate::mcp::mcp_error::McpError;
 use crate::mcp::mcp_servers::McpServers;
 use crate::mcp::secret_values::{self, Section};
+use crate::mcp::tool_prefix;
 use crate::models::config::Config;
 use crate::models::mcp_config::McpServerConfig;
 use crate::models::provider_settings::config_file::ConfigFile;
@@ -143,18 +144,8 @@ impl std::fmt::Debug for McpServerInput {
 /// Validates a server from the form; each refusal says what to fix.
 pub fn check_input(input: &McpServerInput) -> Result<(), LedgerError> {
     let invalid = |reason: String| Err(LedgerError::InvalidRequest(reason));
-    let name = input.name.trim();
-    if name.is_empty() {
-        return invalid("the server needs a name, for example \"everything\"".into());
-    }
-    if name.len() > 64
-        || !name
-            .chars()
-            .all(|symbol| symbol.is_ascii_alphanumeric() || matches!(symbol, '-' | '_' | '.'))
-    {
-        return invalid(format!(
-            "the server name \"{name}\" may only use letters, digits, '-', '_' and '.' (at most 64); its tools are offered as <name>_<tool>"
-        ));
+    if let Some(problem) = tool_prefix::name_problem(&input.name) {
+        return invalid(problem);
     }
     match input.kind {
         McpServerKind::Local => {
@@ -288,6 +279,8 @@ pub async fn save_servers(
     let mut forgotten: Vec<String> = Vec::new();
     for input in &inputs {
         let name = input.name.trim().to_string();
+        // Checked against the file as it is now, with the servers saved before this one.
+        tool_prefix::check_unique(&name, file.section("mcp")?.keys().map(String::as_str))?;
         let previous = match file.section("mcp")?.get(&name) {
             Some(Value::Object(previous)) => previous.clone(),
             _ => Map::new(),

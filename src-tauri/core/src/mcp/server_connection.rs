@@ -33,14 +33,19 @@ impl Connection {
                 environment,
                 cwd,
             } => {
+                if let Some(folder) = cwd.as_deref().filter(|folder| !folder.is_dir()) {
+                    // Checked first: a missing folder fails the start as "not found" too, and
+                    // would be taken for a missing command.
+                    return Err(McpError::Start {
+                        command: command.join(" "),
+                        reason: format!("the folder {} does not exist", folder.display()),
+                    });
+                }
                 let line = child_command::build(command, environment, cwd.as_deref());
                 let (process, stderr_stream) = TokioChildProcess::builder(line)
                     .stderr(Stdio::piped())
                     .spawn()
-                    .map_err(|error| McpError::Start {
-                        command: command.join(" "),
-                        reason: error.to_string(),
-                    })?;
+                    .map_err(|error| start_failure(command, &error))?;
                 if let Some(stream) = stderr_stream {
                     stderr.follow(stream);
                 }
@@ -173,6 +178,19 @@ async fn bounded<T>(
         Err(_) => Err(McpError::Timeout {
             milliseconds: limit.as_millis(),
         }),
+    }
+}
+
+/// Why the program could not be started, a missing program said in plain words.
+fn start_failure(command: &[String], error: &std::io::Error) -> McpError {
+    match (error.kind(), command.first()) {
+        (std::io::ErrorKind::NotFound, Some(program)) => McpError::CommandNotFound {
+            program: program.clone(),
+        },
+        _ => McpError::Start {
+            command: command.join(" "),
+            reason: error.to_string(),
+        },
     }
 }
 

@@ -177,7 +177,7 @@ mod tests {
     fn title_table() {
         let long = "x".repeat(150);
         let expected_long = format!("{}...", "x".repeat(97));
-        let table: [(&str, Option<&str>); 11] = [
+        let table: [(&str, Option<&str>); 12] = [
             ("Summarise the notes", Some("Summarise the notes")),
             ("\n\n  First line  \nsecond", Some("First line")),
             (
@@ -195,6 +195,11 @@ mod tests {
             (
                 "<think>x</think>\n# [Lisbon](https://example.org) trip #",
                 Some("Lisbon trip"),
+            ),
+            // A prompt that opens with a table: its header's cells, not its pipes.
+            (
+                "| Item | Cost |\n|---|---|\n| Tea | 3 |",
+                Some("Item · Cost"),
             ),
         ];
         for (text, expected) in table {

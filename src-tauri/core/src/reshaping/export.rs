@@ -12,8 +12,9 @@ use crate::wire::human_size::human_size;
 use crate::wire::message::{Message, MessageWithParts};
 use crate::wire::part::{FilePart, Part, PartBody, ToolState};
 use crate::wire::plain_title::plain_title;
+use crate::wire::reader_time::{reader_time, ReaderTimeZone};
 use crate::wire::reserved_file_name::unreserved_stem;
-use crate::wire::session::{iso_time, Session};
+use crate::wire::session::Session;
 use serde::{Deserialize, Serialize};
 
 /// The lossless export: the session and every message with every part, oldest first.
@@ -40,9 +41,14 @@ impl Reshaping<'_> {
         Ok(SessionExport { info, messages })
     }
 
-    pub async fn export_markdown(&self, session_id: &str) -> Result<String, LedgerError> {
+    /// The readable export, its times told in `zone`.
+    pub async fn export_markdown(
+        &self,
+        session_id: &str,
+        zone: ReaderTimeZone,
+    ) -> Result<String, LedgerError> {
         let export = self.export_json(session_id).await?;
-        Ok(render_markdown(&export))
+        Ok(render_markdown(&export, zone))
     }
 }
 
@@ -116,13 +122,13 @@ fn tool_line(part: &Part) -> Option<String> {
     ))
 }
 
-/// Renders an export as Markdown a person can read.
-pub fn render_markdown(export: &SessionExport) -> String {
+/// Renders an export as Markdown a person can read, with times in the reader's `zone`.
+pub fn render_markdown(export: &SessionExport, zone: ReaderTimeZone) -> String {
     let session = &export.info;
     let mut output = format!("# {}\n\n", session.title);
     output.push_str(&format!(
         "Created {} · {} messages",
-        iso_time(session.time.created),
+        reader_time(session.time.created, zone),
         export.messages.len()
     ));
     if let (Some(agent), Some(model)) = (&session.agent, &session.model) {
@@ -134,15 +140,16 @@ pub fn render_markdown(export: &SessionExport) -> String {
     output.push('\n');
     for message in &export.messages {
         match &message.info {
-            Message::User(user) => {
-                output.push_str(&format!("\n## You · {}\n\n", iso_time(user.time.created)))
-            }
+            Message::User(user) => output.push_str(&format!(
+                "\n## You · {}\n\n",
+                reader_time(user.time.created, zone)
+            )),
             Message::Assistant(assistant) => output.push_str(&format!(
                 "\n## Assistant ({} · {}/{}) · {}\n\n",
                 assistant.agent,
                 assistant.provider_id,
                 assistant.model_id,
-                iso_time(assistant.time.created)
+                reader_time(assistant.time.created, zone)
             )),
         }
         let mut attachments = Vec::new();

@@ -4,6 +4,7 @@
 
 use crate::reshaping::Reshaping;
 use crate::wire::error::LedgerError;
+use crate::wire::reader_time::ReaderTimeZone;
 use crate::wire::session::Session;
 use std::path::Path;
 
@@ -44,7 +45,11 @@ impl Reshaping<'_> {
                 serde_json::to_vec_pretty(&export)
                     .map_err(|error| LedgerError::file(path, error.to_string()))?
             }
-            ExportFileKind::Markdown => self.export_markdown(session_id).await?.into_bytes(),
+            // Written on this computer, for the person sitting at it.
+            ExportFileKind::Markdown => self
+                .export_markdown(session_id, ReaderTimeZone::ThisComputer)
+                .await?
+                .into_bytes(),
         };
         let partial = path.with_extension(format!("{}.partial", kind.extension()));
         tokio::fs::write(&partial, &bytes)

@@ -109,8 +109,31 @@ pub(crate) async fn give_back_free_pages(pool: &SqlitePool) -> Result<(), Ledger
     // The file itself only shrinks when the write-ahead log is folded into it, which otherwise
     // happens at some later checkpoint or at exit; TRUNCATE also empties the log, which holds
     // the deleted rows' old pages and the moved ones.
-    sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
-        .execute(pool)
-        .await?;
+    truncating_checkpoint(pool).await
+}
+
+/// How many times a truncating checkpoint is tried, and the pause before the next try.
+const CHECKPOINT_TRIES: u32 = 20;
+const CHECKPOINT_RETRY_PAUSE: std::time::Duration = std::time::Duration::from_millis(10);
+
+/// `PRAGMA wal_checkpoint(TRUNCATE)` until SQLite says it finished. Only one checkpoint runs at
+/// a time, and SQLite answers a second one at once with "busy" (in the pragma's first column,
+/// not as an error), without calling the busy handler: when the background checkpoint happened
+/// to be copying pages at that moment, the log stayed as long as before and the freed space came
+/// back only at some later checkpoint. A background run takes milliseconds, so a few short
+/// pauses are enough; if it is still busy after them, the space comes back later, as before.
+async fn truncating_checkpoint(pool: &SqlitePool) -> Result<(), LedgerError> {
+    for attempt in 1..=CHECKPOINT_TRIES {
+        let (busy, _, _): (i64, i64, i64) = sqlx::query_as("PRAGMA wal_checkpoint(TRUNCATE)")
+            .fetch_one(pool)
+            .await?;
+        if busy == 0 {
+            return Ok(());
+        }
+        if attempt < CHECKPOINT_TRIES {
+            tokio::time::sleep(CHECKPOINT_RETRY_PAUSE).await;
+        }
+    }
+    tracing::debug!("the write-ahead log stays until a later checkpoint: another one was busy");
     Ok(())
 }

@@ -10,7 +10,8 @@ use ts_rs::TS;
 #[ts(export)]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum McpStatus {
-    /// Starting, or restarting after it stopped.
+    /// Starting. A failed server that is tried again keeps its `Failed` status until the new
+    /// attempt has an outcome.
     Connecting,
     Connected {
         tools: u32,

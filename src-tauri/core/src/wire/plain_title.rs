@@ -11,6 +11,7 @@ pub fn plain_title(title: &str) -> String {
     let joined = title
         .lines()
         .map(line_without_block_marks)
+        .filter(|line| !line.is_empty())
         .collect::<Vec<_>>()
         .join(" ");
     let words = collapse_spaces(&without_emphasis(&without_code_ticks(&without_links(
@@ -23,22 +24,51 @@ pub fn plain_title(title: &str) -> String {
     }
 }
 
-/// A line's leading heading, quote or list marker and a heading's closing hashes.
-fn line_without_block_marks(line: &str) -> &str {
+/// A line's leading heading, quote or list marker and a heading's closing hashes; a table row's
+/// cells joined by " · ", and a table's delimiter row (`|---|:--:|`) gone.
+fn line_without_block_marks(line: &str) -> String {
     let indent = line.len() - line.trim_start_matches(' ').len();
     if indent > 3 {
-        return line;
+        return line.to_string();
     }
     let rest = line.trim_start();
-    if let Some(after) = heading_text(rest) {
-        after.trim_end().trim_end_matches('#').trim_end()
-    } else if let Some(after) = rest.strip_prefix('>') {
-        after.trim_start()
-    } else if let Some(after) = list_item_text(rest) {
-        after
-    } else {
-        rest
+    if let Some(cells) = table_row_cells(rest) {
+        return cells;
     }
+    if let Some(after) = heading_text(rest) {
+        after
+            .trim_end()
+            .trim_end_matches('#')
+            .trim_end()
+            .to_string()
+    } else if let Some(after) = rest.strip_prefix('>') {
+        after.trim_start().to_string()
+    } else if let Some(after) = list_item_text(rest) {
+        after.to_string()
+    } else {
+        rest.to_string()
+    }
+}
+
+/// A row of a Markdown table (`| Item | Cost |`): its non-empty cells joined by " · ", or
+/// nothing for the delimiter row under the header. Only a line that starts and ends with `|` is
+/// taken for a row, so "a | b" in a sentence stays as written.
+fn table_row_cells(line: &str) -> Option<String> {
+    let inner = line.trim_end().strip_prefix('|')?.strip_suffix('|')?;
+    let cells: Vec<&str> = inner.split('|').map(str::trim).collect();
+    let delimiter = cells
+        .iter()
+        .all(|cell| !cell.is_empty() && cell.chars().all(|symbol| matches!(symbol, '-' | ':')));
+    if delimiter {
+        return Some(String::new());
+    }
+    Some(
+        cells
+            .into_iter()
+            .filter(|cell| !cell.is_empty())
+            .collect::<Vec<_>>()
+            .join(" · "),
+    )
 }
 
 /// `# `…`###### ` followed by the heading's text.
@@ -195,6 +225,12 @@ mod tests {
             ("Line one\n## Line two", "Line one Line two"),
             ("## 总结你的文件", "总结你的文件"),
             ("  spaced   out  ", "spaced out"),
+            ("| Item | Cost |", "Item · Cost"),
+            (
+                "| Item | Cost |\n|------|:---:|\n| Tea | 3 |",
+                "Item · Cost Tea · 3",
+            ),
+            ("|---|---|", "|---|---|"),
         ];
         for (title, expected) in table {
             assert_eq!(plain_title(title), expected, "{title:?}");
@@ -212,6 +248,8 @@ mod tests {
             ("[not a link] yet", "[not a link] yet"),
             ("1.5 million rows", "1.5 million rows"),
             ("-5 degrees", "-5 degrees"),
+            ("cats | dogs", "cats | dogs"),
+            ("|pipe at the start only", "|pipe at the start only"),
             // Nothing but marks: kept, so there is something to show.
             ("##", "##"),
             ("**", "**"),

@@ -191,17 +191,17 @@ async fn servers_that_misbehave_fail_with_a_clear_status() {
     let failed = |status: &McpStatus| matches!(status, McpStatus::Failed { .. });
     let garbage = wait_for(&test, "garbage", failed).await;
     assert!(
-        matches!(&garbage, McpStatus::Failed { stderr, .. } if stderr.iter().any(|line| line == "garbage server says why")),
+        matches!(&garbage, McpStatus::Failed { error, stderr } if error.ends_with(": garbage server says why") && stderr.iter().any(|line| line == "garbage server says why")),
         "{garbage:?}"
     );
     let silent = wait_for(&test, "silent", failed).await;
     assert!(
-        matches!(&silent, McpStatus::Failed { error, stderr } if error == "The MCP server did not finish starting within 800 ms" && stderr == &["waiting forever"]),
+        matches!(&silent, McpStatus::Failed { error, stderr } if error == "The MCP server did not finish starting within 800 ms (it last wrote: waiting forever)" && stderr == &["waiting forever"]),
         "{silent:?}"
     );
     let missing = wait_for(&test, "missing", failed).await;
     assert!(
-        matches!(&missing, McpStatus::Failed { error, .. } if error.starts_with("Could not start /no/such/program")),
+        matches!(&missing, McpStatus::Failed { error, .. } if error == "Could not start /no/such/program: the command was not found"),
         "{missing:?}"
     );
     test.ledger.close().await;

@@ -369,3 +369,44 @@ async fn claude_desktop_servers_are_imported_and_connect() {
     assert!(bad.to_string().contains("mcpServers"), "{bad}");
     test.ledger.close().await;
 }
+
+#[tokio::test]
+async fn a_name_with_a_space_is_saved_and_a_name_with_the_same_tool_prefix_is_refused() {
+    let config = r#"{
+        "model": "fake/fake-model",
+        "provider": {"fake": {"npm": "@ai-sdk/openai-compatible", "models": {"fake-model": {}}}}
+    }"#;
+    let test = open_with_file(config, Arc::new(InMemoryCredentials::default())).await;
+    let input = |name: &str| McpServerInput {
+        name: name.into(),
+        kind: McpServerKind::Local,
+        command: Some(vec!["node".into(), "/nonexistent/files.js".into()]),
+        url: None,
+        values: None,
+        enabled: Some(false),
+        timeout: None,
+    };
+    let listed = test
+        .ledger
+        .save_mcp_server(input("My files"))
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(listed.servers[0].name, "My files");
+    let refused = test
+        .ledger
+        .save_mcp_server(input("My_files"))
+        .await
+        .err()
+        .unwrap_or_else(|| panic!("a second name with the prefix My_files was saved"));
+    assert_eq!(refused.kind(), ErrorKind::Conflict);
+    assert_eq!(
+        refused.to_string(),
+        "The server name \"My_files\" gives its tools the same names as the server \"My files\" (My_files_…); choose a name that differs in more than spaces and punctuation"
+    );
+    // Saving the same server again is no clash with itself.
+    test.ledger
+        .save_mcp_server(input("My files"))
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    test.ledger.close().await;
+}

@@ -465,7 +465,10 @@ async fn markdown_export_reads_like_a_conversation() {
     store_reply(&test, &session.id, asked.info.id(), every_assistant_part()).await;
     let markdown = test
         .ledger
-        .export_markdown(&session.id)
+        .export_markdown(
+            &session.id,
+            dossier_core::wire::reader_time::ReaderTimeZone::OffsetMinutes(90),
+        )
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert!(
@@ -473,6 +476,9 @@ async fn markdown_export_reads_like_a_conversation() {
         "{markdown}"
     );
     assert!(markdown.contains("## You · "));
+    // The times are the reader's (here 90 minutes east of UTC), not the stored UTC instant.
+    assert!(markdown.contains(" (UTC+01:30)"), "{markdown}");
+    assert!(!markdown.contains(":00.000Z"), "{markdown}");
     assert!(markdown.contains("What is in my notes?"));
     assert!(
         markdown.contains("- 📎 notes.txt (text/plain, 6 bytes)"),

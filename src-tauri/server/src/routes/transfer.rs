@@ -9,6 +9,7 @@ use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use dossier_core::store::search::{SearchQuery, SearchResult};
+use dossier_core::wire::reader_time::ReaderTimeZone;
 use dossier_core::wire::session::Session;
 use dossier_core::Ledger;
 use serde::Deserialize;
@@ -41,6 +42,11 @@ pub async fn search(
 #[derive(Deserialize)]
 pub struct ExportParams {
     format: Option<String>,
+    /// Dossier's addition: the reader's offset from UTC in minutes east (a browser's
+    /// `-new Date().getTimezoneOffset()`), so the readable export tells the times by the
+    /// reader's clock rather than the server's.
+    #[serde(rename = "utcOffset")]
+    utc_offset: Option<i32>,
 }
 
 /// `GET /session/:id/export?format=json|markdown` — a download of the whole session.
@@ -57,7 +63,15 @@ pub async fn export(
         }
         "markdown" | "md" => {
             let title = ledger.session(&session_id).await?.title;
-            let markdown = ledger.export_markdown(&session_id).await?;
+            let zone = match params.utc_offset {
+                None => ReaderTimeZone::ThisComputer,
+                Some(minutes) => ReaderTimeZone::from_offset_minutes(minutes).ok_or_else(|| {
+                    ServerError::InvalidQuery(format!(
+                        "utcOffset {minutes} is not an offset from UTC in minutes (-1080 to 1080)"
+                    ))
+                })?,
+            };
+            let markdown = ledger.export_markdown(&session_id, zone).await?;
             let disposition = attachment_disposition(&session_id, &title, "md");
             Ok((
                 [

@@ -156,6 +156,26 @@ async fn export_and_import_round_trip_over_http() {
         .unwrap()
         .starts_with("text/markdown"));
     assert!(markdown.text().await.unwrap().contains("remember the milk"));
+    // The reader's clock, when the browser says it (minutes east of UTC), not the server's.
+    let in_new_york = server
+        .get(&format!(
+            "/session/{id}/export?format=markdown&utcOffset=-300"
+        ))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(in_new_york.contains(" (UTC-05:00)"), "{in_new_york}");
+    assert_error(
+        server
+            .get(&format!(
+                "/session/{id}/export?format=markdown&utcOffset=9999"
+            ))
+            .await,
+        400,
+        "invalid",
+    )
+    .await;
     assert_error(
         server
             .get(&format!("/session/{id}/export?format=pdf"))

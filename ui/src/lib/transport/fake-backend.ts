@@ -145,6 +145,17 @@ export function fakeBackend(initial: Session[] = []): FakeBackend {
     },
     sendPrompt: (id, input) => {
       calls.push({ command: "sendPrompt", argument: { id, input } });
+      // Like the core's revert clean-up: a prompt removes the undone messages for good first.
+      const current = sessions.get(id);
+      if (current?.revert !== undefined) {
+        const all = messages.get(id) ?? [];
+        const cut = all.findIndex((entry) => entry.info.id === current.revert?.messageID);
+        if (cut !== -1) {
+          messages.set(id, all.slice(0, cut));
+          for (const entry of all.slice(cut)) publish({ type: "message.removed", properties: { sessionID: id, messageID: entry.info.id } });
+        }
+        void marked(id, undefined);
+      }
       const messageID = next("msg");
       const info: Message = { role: "user", id: messageID, sessionID: id, time: { created: counter }, agent: input.agent ?? "build", model: { providerID: "dossier", modelID: "offline" } };
       const parts: Part[] = input.parts.map((draft) => ({ ...draft, id: next("prt"), sessionID: id, messageID }));

@@ -100,7 +100,9 @@ export function httpBackend(baseUrl: string, fetcher: typeof fetch = fetch.bind(
   async function download(id: string, format: ExportFormat): Promise<ExportOutcome> {
     let response: globalThis.Response;
     try {
-      response = await fetcher(new URL(`${session(id)}/export${query({ format })}`, baseUrl));
+      // The readable export tells times by the reader's clock, which the server cannot know.
+      const utcOffset = format === "markdown" ? -new Date().getTimezoneOffset() : undefined;
+      response = await fetcher(new URL(`${session(id)}/export${query({ format, utcOffset })}`, baseUrl));
     } catch (error) {
       throw toBackendError(error);
     }

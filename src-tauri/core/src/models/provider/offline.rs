@@ -33,7 +33,7 @@ impl ModelProvider for OfflineModel {
             reason: "stop".into(),
             usage: Usage {
                 input,
-                output: reply.split_whitespace().count() as u64,
+                output: output_tokens(&reply),
                 ..Usage::default()
             },
         });
@@ -43,6 +43,23 @@ impl ModelProvider for OfflineModel {
     fn is_offline(&self) -> bool {
         true
     }
+}
+
+/// A rough token count of the reply: its words, and each Chinese character as one (Chinese
+/// has no spaces between words, so counting words alone would call a whole sentence one token).
+fn output_tokens(reply: &str) -> u64 {
+    reply
+        .split_whitespace()
+        .map(|word| {
+            let characters = word
+                .chars()
+                .filter(
+                    |symbol| matches!(symbol, '\u{4E00}'..='\u{9FFF}' | '\u{3400}'..='\u{4DBF}'),
+                )
+                .count() as u64;
+            characters.max(1)
+        })
+        .sum()
 }
 
 /// What the newest user message carried.
@@ -140,8 +157,41 @@ fn measure(url: &str, mime: &str) -> (Option<u64>, Option<u64>) {
     (Some(metadata.len()), lines)
 }
 
-/// The reply, as plain Markdown. Pure, so its wording is tested directly.
+/// The language the reply is written in. The offline model cannot know the window's language
+/// (a server serves windows in several), so it answers in the language the person wrote in:
+/// Chinese when the question holds Chinese characters, English otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReplyLanguage {
+    English,
+    Chinese,
+}
+
+impl ReplyLanguage {
+    pub fn of(question: &str) -> Self {
+        // The CJK Unified Ideographs block and its common extension A: what Chinese text is
+        // written in. Japanese kanji fall in it too; a Japanese question then gets the Chinese
+        // reply, which a Japanese reader follows better than the English one.
+        let chinese = question
+            .chars()
+            .any(|symbol| matches!(symbol, '\u{4E00}'..='\u{9FFF}' | '\u{3400}'..='\u{4DBF}'));
+        if chinese {
+            Self::Chinese
+        } else {
+            Self::English
+        }
+    }
+}
+
+/// The reply, as plain Markdown, in the language of the question. Pure, so its wording is
+/// tested directly.
 pub fn reply_text(received: &Received) -> String {
+    match ReplyLanguage::of(&received.question) {
+        ReplyLanguage::English => english_reply(received),
+        ReplyLanguage::Chinese => chinese_reply(received),
+    }
+}
+
+fn english_reply(received: &Received) -> String {
     let mut reply = String::from(
         "I am Dossier's offline model. I run on this computer without a network connection and \
          cannot really read or reason about your request; I can only tell you what I received.\n",
@@ -180,6 +230,37 @@ pub fn reply_text(received: &Received) -> String {
         "\nTo get real answers, add a model provider (for example an OpenAI-compatible server or \
          an API key) in Settings (Ctrl+, or Cmd+, in the desktop app), or in Dossier's config \
          file (see the README).",
+    );
+    reply
+}
+
+fn chinese_reply(received: &Received) -> String {
+    let mut reply = String::from(
+        "我是 Dossier 的离线模型。我在这台电脑上运行，不连接网络，无法真正阅读或思考你的请求；\
+         我只能告诉你我收到了什么。\n",
+    );
+    if received.files.is_empty() {
+        reply.push_str("\n没有附加文件。\n");
+    } else {
+        reply.push_str(&format!("\n附加的文件（{} 个）：\n", received.files.len()));
+        for file in &received.files {
+            let mut facts = vec![file.mime.clone()];
+            if file.mime == "application/x-directory" {
+                facts = vec!["文件夹".into()];
+            }
+            if let Some(bytes) = file.bytes {
+                facts.push(human_size(bytes));
+            }
+            if let Some(lines) = file.lines {
+                facts.push(format!("{lines} 行"));
+            }
+            reply.push_str(&format!("- {}（{}）\n", file.name, facts.join("，")));
+        }
+    }
+    reply.push_str(&format!("\n你的问题：“{}”\n", received.question));
+    reply.push_str(
+        "\n要得到真正的回答，请在“设置”中添加模型提供方（例如兼容 OpenAI 的服务器或 API 密钥；\
+         桌面应用中按 Ctrl+, 或 Cmd+, 打开），或写入 Dossier 的配置文件（见 README）。",
     );
     reply
 }
@@ -266,6 +347,35 @@ mod tests {
         let empty = reply_text(&Received::default());
         assert!(empty.contains("No files were attached."), "{empty}");
         assert!(empty.contains("There was no question"), "{empty}");
+    }
+
+    #[test]
+    fn a_question_in_chinese_gets_the_reply_in_chinese() {
+        let received = Received {
+            question: "这份笔记讲了什么？".into(),
+            files: vec![ReceivedFile {
+                name: "笔记.txt".into(),
+                mime: "text/plain".into(),
+                bytes: Some(2048),
+                lines: Some(40),
+            }],
+        };
+        let reply = reply_text(&received);
+        assert!(reply.starts_with("我是 Dossier 的离线模型。"), "{reply}");
+        assert!(
+            reply.contains("- 笔记.txt（text/plain，2.0 KB，40 行）"),
+            "{reply}"
+        );
+        assert!(reply.contains("你的问题：“这份笔记讲了什么？”"), "{reply}");
+        assert!(!reply.contains("offline model"), "{reply}");
+        assert!(output_tokens(&reply) > 60, "{}", output_tokens(&reply));
+        // Without a Chinese character the reply stays English, whatever else the text holds.
+        assert_eq!(
+            ReplyLanguage::of("Was ist das? café ✓"),
+            ReplyLanguage::English
+        );
+        assert_eq!(ReplyLanguage::of(""), ReplyLanguage::English);
+        assert_eq!(ReplyLanguage::of("translate 你好"), ReplyLanguage::Chinese);
     }
 
     #[test]
