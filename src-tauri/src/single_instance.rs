@@ -14,7 +14,7 @@
 //! and starts normally rather than fail.
 
 use std::hash::{Hash, Hasher};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use tauri::{AppHandle, Manager, Runtime};
 
 /// A short name for this identifier and data folder, the same in every process of one person.
@@ -60,6 +60,7 @@ mod unix {
     use std::fs::File;
     use std::io::{ErrorKind, Read, Write};
     use std::os::unix::net::{UnixListener, UnixStream};
+    use std::path::PathBuf;
     use std::time::Duration;
 
     /// What a second launch writes; anything else on the socket is ignored.
@@ -211,6 +212,7 @@ mod unix {
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
     use std::sync::mpsc;
     use std::time::Duration;
 

@@ -18,3 +18,4 @@ pub mod stderr_tail;
 pub mod tool_permissions;
 pub mod tool_prefix;
 pub mod tool_result;
+pub mod windows_program;

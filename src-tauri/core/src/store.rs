@@ -23,6 +23,7 @@ pub mod database;
 mod database_error;
 pub mod database_url;
 pub mod disk_space;
+pub(crate) mod durable_file;
 pub mod engine;
 pub(crate) mod integrity_check;
 pub mod manual_backup;

@@ -1,7 +1,7 @@
 //! The lowest floor: plain data that crosses to clients — ids and the clock, sessions, messages,
 //! typed parts, drafts, events and the event bus, permission rules and requests, assistant
 //! errors, the error type shown to clients (`{kind, message}`), the wire's number and data-URL
-//! formats, byte sizes said for people, and titles as plain text. It uses no other floor: everything above may use it,
+//! formats, byte sizes said for people, titles as plain text, and the file names Windows reserves. It uses no other floor: everything above may use it,
 //! and it knows nothing of storage, models or the loop.
 
 pub mod assistant_error;
@@ -17,6 +17,7 @@ pub mod part;
 pub mod permission;
 pub mod plain_title;
 pub mod reader_time;
+pub mod reserved_file_name;
 pub mod session;
 #[cfg(test)]
 pub(crate) mod test_history;

@@ -519,6 +519,10 @@ fn who_pulls_in_the_postgres_driver(package: &str) -> String {
 /// `store::postgres` belongs in the binary people install (`docs/packaging.md`). A consumer
 /// that takes the core's default features would bring them back without a compile error.
 #[test]
+#[cfg_attr(
+    wine,
+    ignore = "runs `cargo tree`: there is no Windows cargo inside the Wine prefix (the Windows runner has one)"
+)]
 fn only_the_server_links_the_postgres_driver() {
     let desktop = who_pulls_in_the_postgres_driver("dossier");
     assert!(

@@ -113,7 +113,7 @@ mod tests {
             "command": ["server"],
             "environment": {
                 "TOKEN": keychain_reference(&id),
-                "HOME_AGAIN": "{env:HOME}",
+                "PATH_AGAIN": "{env:PATH}",
                 "PLAIN": "as written"
             }
         }))
@@ -126,8 +126,9 @@ mod tests {
         };
         assert_eq!(environment["TOKEN"], "s3cret");
         assert_eq!(
-            Some(environment["HOME_AGAIN"].clone()),
-            std::env::var("HOME").ok()
+            // PATH: set on every system (Windows has no HOME).
+            Some(environment["PATH_AGAIN"].clone()),
+            std::env::var("PATH").ok()
         );
         assert_eq!(environment["PLAIN"], "as written");
 

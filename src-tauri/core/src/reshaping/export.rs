@@ -13,6 +13,7 @@ use crate::wire::message::{Message, MessageWithParts};
 use crate::wire::part::{FilePart, Part, PartBody, ToolState};
 use crate::wire::plain_title::plain_title;
 use crate::wire::reader_time::{reader_time, ReaderTimeZone};
+use crate::wire::reserved_file_name::unreserved_stem;
 use crate::wire::session::Session;
 use serde::{Deserialize, Serialize};
 
@@ -53,7 +54,8 @@ impl Reshaping<'_> {
 
 /// A file name for an export of the session titled `title`, accepted by every platform: the
 /// title as plain text (a stored "## Summary" names "Summary.md", not "## Summary.md"), characters
-/// Windows or a shell would choke on become `_`, at most 80 characters of title.
+/// Windows or a shell would choke on become `_`, at most 80 characters of title, and never a
+/// name Windows keeps for a device (a session titled "CON" exports as `CON_.md`).
 pub fn export_file_name(title: &str, extension: &str) -> String {
     let cleaned: String = plain_title(title)
         .chars()
@@ -72,6 +74,8 @@ pub fn export_file_name(title: &str, extension: &str) -> String {
     } else {
         trimmed
     };
+    // "CON.md" would be the console on Windows, not a file (`reserved_file_name`).
+    let stem = unreserved_stem(stem);
     format!("{stem}.{extension}")
 }
 
@@ -215,6 +219,10 @@ mod tests {
             ("Plan: a/b <draft>?", "md", "Plan_ a_b _draft__.md"),
             ("##", "md", "##.md"),
             ("  ..  ", "json", "session.json"),
+            ("CON", "md", "CON_.md"),
+            ("aux", "json", "aux_.json"),
+            ("Nul.", "md", "Nul_.md"),
+            ("CONSOLE", "md", "CONSOLE.md"),
         ];
         for (title, extension, expected) in table {
             assert_eq!(export_file_name(title, extension), expected, "{title:?}");

@@ -19,7 +19,7 @@
 //! aside in `damaged/` instead, and `finish_pending` moves a file it cannot fold a log into
 //! there too, whole, rather than fail.
 
-use crate::store::{integrity_check, manual_backup, schema_upgrade, upgrade_backup};
+use crate::store::{durable_file, integrity_check, manual_backup, schema_upgrade, upgrade_backup};
 use crate::wire::error::LedgerError;
 use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{ConnectOptions, Connection, SqliteConnection};
@@ -120,7 +120,7 @@ async fn stage_verified_copy(
         return Err(error);
     }
     let ready = with_suffix(database, READY_SUFFIX);
-    std::fs::rename(&staging, &ready).map_err(|error| LedgerError::io(&ready, error))?;
+    durable_file::replace(&staging, &ready).map_err(|error| LedgerError::io(&ready, error))?;
     sync_folder(data_dir);
     Ok(())
 }
@@ -142,9 +142,7 @@ async fn copy_and_verify(backup: &Path, staging: &Path) -> Result<(), LedgerErro
     };
     close(source).await;
     let expected = expected?;
-    std::fs::File::open(staging)
-        .and_then(|file| file.sync_all())
-        .map_err(|error| LedgerError::io(staging, error))?;
+    durable_file::sync(staging).map_err(|error| LedgerError::io(staging, error))?;
     let mut copy = upgrade_backup::read_only(staging)
         .await
         .map_err(|error| not_verified(backup, error.to_string()))?;
@@ -228,7 +226,7 @@ pub(crate) async fn put_in_place(ready: &Path, database: &Path) -> Result<(), Le
     }
     // The log is gone or empty; its index may still describe the old file.
     remove_if_present(&with_suffix(database, "-shm"))?;
-    std::fs::rename(ready, database).map_err(|error| LedgerError::io(database, error))?;
+    durable_file::replace(ready, database).map_err(|error| LedgerError::io(database, error))?;
     sync_folder(database.parent().unwrap_or(Path::new(".")));
     Ok(())
 }

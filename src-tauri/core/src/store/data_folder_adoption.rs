@@ -18,7 +18,7 @@ use crate::store::backup_restore::{self, with_suffix};
 use crate::store::data_folder_move;
 use crate::store::data_location::{DataFolderSettings, DataFolderSource};
 use crate::store::process_lock::{Occupancy, ProcessLock};
-use crate::store::{schema_upgrade, upgrade_backup, DATABASE_FILE};
+use crate::store::{durable_file, schema_upgrade, upgrade_backup, DATABASE_FILE};
 use crate::wire::error::LedgerError;
 use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{ConnectOptions, Connection};
@@ -155,7 +155,7 @@ async fn copy_in(former: &Path, current: &Path, keep_backups: usize) -> Result<(
         })
         .await?;
         let ready = with_suffix(&database, ADOPTED_SUFFIX);
-        std::fs::rename(&adopting, &ready).map_err(|error| LedgerError::io(&ready, error))
+        durable_file::replace(&adopting, &ready).map_err(|error| LedgerError::io(&ready, error))
     }
     .await;
     if let Err(error) = source.close().await {
@@ -188,8 +188,7 @@ fn leave_note(former: &Path, current: &Path) -> Result<(), LedgerError> {
         current.display()
     );
     std::fs::write(&note, text)
-        .and_then(|()| std::fs::File::open(&note))
-        .and_then(|file| file.sync_all())
+        .and_then(|()| durable_file::sync(&note))
         .map_err(|error| LedgerError::io(&note, error))
 }
 

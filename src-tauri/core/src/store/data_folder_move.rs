@@ -17,7 +17,7 @@
 
 use crate::store::backup_restore::{self, with_suffix};
 use crate::store::data_location::{self, Pointer};
-use crate::store::{database, upgrade_backup, Store, DATABASE_FILE};
+use crate::store::{database, durable_file, upgrade_backup, Store, DATABASE_FILE};
 use crate::wire::error::LedgerError;
 use serde::Serialize;
 use sqlx::SqliteConnection;
@@ -122,7 +122,7 @@ impl Store {
             .await?
         };
         let moved = with_suffix(&database, MOVED_SUFFIX);
-        std::fs::rename(&moving, &moved).map_err(|error| LedgerError::io(&moved, error))?;
+        durable_file::replace(&moving, &moved).map_err(|error| LedgerError::io(&moved, error))?;
         copy_backups(current, target)?;
         data_location::sync_folder(target);
         data_location::write_pointer(
@@ -353,9 +353,7 @@ async fn verify(
     not_verified: &impl Fn(String) -> LedgerError,
 ) -> Result<Vec<i64>, LedgerError> {
     let expected = backup_restore::counts(source).await?;
-    std::fs::File::open(copy)
-        .and_then(|file| file.sync_all())
-        .map_err(|error| LedgerError::io(copy, error))?;
+    durable_file::sync(copy).map_err(|error| LedgerError::io(copy, error))?;
     let mut connection = upgrade_backup::read_only(copy)
         .await
         .map_err(|error| not_verified(error.to_string()))?;
@@ -395,10 +393,9 @@ fn copy_backups(current: &Path, target: &Path) -> Result<(), LedgerError> {
         let copy = folder.join(name);
         let partial = with_suffix(&copy, ".partial");
         std::fs::copy(&backup, &partial)
-            .and_then(|_| std::fs::File::open(&partial))
-            .and_then(|file| file.sync_all())
+            .and_then(|_| durable_file::sync(&partial))
             .map_err(|error| LedgerError::io(&partial, error))?;
-        std::fs::rename(&partial, &copy).map_err(|error| LedgerError::io(&copy, error))?;
+        durable_file::replace(&partial, &copy).map_err(|error| LedgerError::io(&copy, error))?;
     }
     data_location::sync_folder(&folder);
     Ok(())

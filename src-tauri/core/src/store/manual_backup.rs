@@ -4,7 +4,9 @@
 //! database, one cut short or damaged, another program's database, and one from a newer Dossier,
 //! each with its own error. Nothing here replaces the ledger in use (restoring is not done yet).
 
-use crate::store::{backup_restore, database, integrity_check, schema_upgrade, upgrade_backup};
+use crate::store::{
+    backup_restore, database, durable_file, integrity_check, schema_upgrade, upgrade_backup,
+};
 use crate::wire::error::LedgerError;
 use sqlx::Connection;
 use std::io::Read;
@@ -45,10 +47,10 @@ pub async fn write_to(pool: &sqlx::SqlitePool, target: &Path) -> Result<(), Ledg
             LedgerError::from(error).to_string(),
         ));
     }
-    std::fs::File::open(&partial)
-        .and_then(|file| file.sync_all())
-        .map_err(|error| LedgerError::io(&partial, error))?;
-    std::fs::rename(&partial, target).map_err(|error| LedgerError::io(target, error))?;
+    durable_file::sync(&partial).map_err(|error| LedgerError::io(&partial, error))?;
+    // The person's last backup under the same name may be held open by a viewer or a scanner
+    // on Windows: `replace` waits for it a moment rather than fail at once.
+    durable_file::replace(&partial, target).map_err(|error| LedgerError::io(target, error))?;
     Ok(())
 }
 

@@ -4,6 +4,14 @@
 //! `ledger.lock` for its whole life; the sweep runs only when an exclusive lock succeeds, that
 //! is, when no other living process holds the folder. The operating system drops the locks of
 //! a process that crashed, so its open replies are swept by whoever opens the folder next.
+//!
+//! Written for both kinds of lock the systems have. Linux's and macOS's `flock` is advisory and
+//! turns a shared lock exclusive in place. Windows' `LockFileEx` is mandatory and stacks: a
+//! range locked through one handle cannot be read or written through another, and a handle that
+//! holds a shared lock is refused an exclusive one over it (ERROR_LOCK_VIOLATION, os error 33)
+//! even when no one else holds the file. So nothing ever reads or writes `ledger.lock` (it
+//! stays empty, only its locks matter), and on Windows a lock is turned into another only by
+//! letting go of the one held first.
 
 use crate::wire::error::LedgerError;
 use std::fs::{File, OpenOptions, TryLockError};
@@ -51,9 +59,7 @@ impl ProcessLock {
     /// Lets go of the folder once the ledger is closed, so a process started next (the app
     /// restarting after a restore) finds it free.
     pub fn release(&self, data_dir: &Path) -> Result<(), LedgerError> {
-        self.file
-            .unlock()
-            .map_err(|error| LedgerError::io(data_dir.join(LOCK_FILE), error))
+        unlock(&self.file).map_err(|error| LedgerError::io(data_dir.join(LOCK_FILE), error))
     }
 
     /// Whether no other living process holds the folder: turns this process's lock exclusive
@@ -62,11 +68,17 @@ impl ProcessLock {
     /// process's writes after the copy would be lost.
     pub fn try_hold_alone(&self, data_dir: &Path) -> Result<bool, LedgerError> {
         let path = data_dir.join(LOCK_FILE);
+        // Windows refuses an exclusive lock over this handle's own shared one, so there the
+        // shared lock is let go first. A process starting in that instant could take the folder
+        // as its own and sweep; `flock` converts without that gap, so Linux and macOS keep it.
+        if cfg!(windows) {
+            unlock(&self.file).map_err(|error| LedgerError::io(&path, error))?;
+        }
         match self.file.try_lock() {
             Ok(()) => Ok(true),
             Err(TryLockError::WouldBlock) => {
                 // Turning a lock into another is not atomic: the failed try may have dropped
-                // the shared one.
+                // the shared one (and on Windows it was let go above).
                 self.file
                     .lock_shared()
                     .map_err(|error| LedgerError::io(&path, error))?;
@@ -78,11 +90,24 @@ impl ProcessLock {
 
     pub fn share(&self, data_dir: &Path) -> Result<(), LedgerError> {
         let path = data_dir.join(LOCK_FILE);
-        self.file
-            .unlock()
-            .map_err(|error| LedgerError::io(&path, error))?;
+        unlock(&self.file).map_err(|error| LedgerError::io(&path, error))?;
         self.file
             .lock_shared()
             .map_err(|error| LedgerError::io(&path, error))
+    }
+}
+
+/// Windows' `ERROR_LOCK_VIOLATION`.
+const LOCK_VIOLATION: i32 = 33;
+
+/// Lets go of every lock this handle holds. Rust's standard library calls `UnlockFile` twice on
+/// Windows (a handle may hold a shared and an exclusive lock at once) and accepts the second
+/// call's "not locked". Wine 8.0 answers that second call with ERROR_LOCK_VIOLATION instead,
+/// after the first one has already let go; Windows never answers an unlock with it. Taken as
+/// done, or no process could open a ledger under Wine.
+fn unlock(file: &File) -> std::io::Result<()> {
+    match file.unlock() {
+        Err(error) if cfg!(windows) && error.raw_os_error() == Some(LOCK_VIOLATION) => Ok(()),
+        outcome => outcome,
     }
 }

@@ -4,6 +4,7 @@
 //! first, then the schema version they hold), pruned (the last `keep`, never the newest) and
 //! found again (the newest that passes SQLite's quick check).
 
+use crate::store::durable_file;
 use crate::wire::error::LedgerError;
 use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{ConnectOptions, Connection, SqliteConnection};
@@ -60,10 +61,8 @@ pub(crate) async fn write(
         .execute(&mut *connection)
         .await?;
     // Durable before it counts as a backup: the rename must not reach the disk before the bytes.
-    std::fs::File::open(&partial)
-        .and_then(|file| file.sync_all())
-        .map_err(|error| LedgerError::io(&partial, error))?;
-    std::fs::rename(&partial, &target).map_err(|error| LedgerError::io(&target, error))?;
+    durable_file::sync(&partial).map_err(|error| LedgerError::io(&partial, error))?;
+    durable_file::replace(&partial, &target).map_err(|error| LedgerError::io(&target, error))?;
     prune(&folder, keep)?;
     Ok(target)
 }

@@ -60,7 +60,7 @@ pub async fn titles(ledger: &Ledger) -> BTreeSet<String> {
         .collect()
 }
 
-async fn add_session(ledger: &Ledger, title: &str, picture: Option<&Path>) -> String {
+pub async fn add_session(ledger: &Ledger, title: &str, picture: Option<&Path>) -> String {
     let session = ledger
         .create_session(CreateSession {
             title: Some(title.into()),
@@ -80,7 +80,7 @@ async fn add_session(ledger: &Ledger, title: &str, picture: Option<&Path>) -> St
     session.id
 }
 
-fn workspace() -> (tempfile::TempDir, PathBuf) {
+pub fn workspace() -> (tempfile::TempDir, PathBuf) {
     let root = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(root.path().join("work")).unwrap();
     let picture = root.path().join("work").join("harbour.png");
@@ -150,7 +150,10 @@ async fn a_moved_ledger_opens_from_its_new_folder_with_every_session_and_attachm
     std::fs::write(root.path().join("default").join("my-note.txt"), b"mine").unwrap();
     let removed = reopened.remove_previous_data_folder().unwrap();
     assert!(removed.removed.contains(&"dossier.db".to_string()));
-    assert!(removed.removed.contains(&format!("backups/{BACKUP_NAME}")));
+    assert!(removed.removed.contains(&format!(
+        "backups{}{BACKUP_NAME}",
+        std::path::MAIN_SEPARATOR
+    )));
     assert!(!root.path().join("default").join("dossier.db").exists());
     assert!(root.path().join("default").join("my-note.txt").exists());
     assert_eq!(reopened.data_folder().unwrap().previous_folder, None);

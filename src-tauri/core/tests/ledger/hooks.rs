@@ -102,6 +102,10 @@ fn with_input(then: &str) -> String {
 }
 
 #[tokio::test]
+#[cfg_attr(
+    wine,
+    ignore = "runs a `node` hook: no Node.js for Windows in the Wine prefix (Node 22 for Windows fails on Wine 8.0's stdio pipes with EBADF); the Windows runner has node"
+)]
 async fn command_hook_gets_json_on_stdin_and_its_output_is_saved() {
     let test = open(&command_config(
         &with_input("process.stdout.write(input.replace(/hello/g, 'HELLO'));"),
@@ -116,6 +120,10 @@ async fn command_hook_gets_json_on_stdin_and_its_output_is_saved() {
 }
 
 #[tokio::test]
+#[cfg_attr(
+    wine,
+    ignore = "runs a `node` hook: no Node.js for Windows in the Wine prefix (Node 22 for Windows fails on Wine 8.0's stdio pipes with EBADF); the Windows runner has node"
+)]
 async fn failing_command_hook_is_reported_and_original_saved() {
     let test = open(&command_config(
         "process.stderr.write('broken\\n', () => process.exit(3));",
@@ -137,6 +145,10 @@ async fn failing_command_hook_is_reported_and_original_saved() {
 }
 
 #[tokio::test]
+#[cfg_attr(
+    wine,
+    ignore = "runs a `node` hook: no Node.js for Windows in the Wine prefix (Node 22 for Windows fails on Wine 8.0's stdio pipes with EBADF); the Windows runner has node"
+)]
 async fn slow_command_hook_times_out_and_original_is_saved() {
     let test = open(&command_config("setTimeout(() => {}, 10000);", 200)).await;
     let session = test.session().await;
@@ -150,6 +162,10 @@ async fn slow_command_hook_times_out_and_original_is_saved() {
 }
 
 #[tokio::test]
+#[cfg_attr(
+    wine,
+    ignore = "runs a `node` hook: no Node.js for Windows in the Wine prefix (Node 22 for Windows fails on Wine 8.0's stdio pipes with EBADF); the Windows runner has node"
+)]
 async fn command_hook_printing_garbage_is_reported() {
     let test = open(&command_config(
         &with_input("console.log('not-json');"),

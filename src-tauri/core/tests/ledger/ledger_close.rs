@@ -8,12 +8,11 @@ use crate::support::open;
 use dossier_core::store::session_store::SessionQuery;
 use dossier_core::wire::session::CreateSession;
 use sqlx::{ConnectOptions, Connection};
-use std::path::Path;
 use std::time::Duration;
 
 /// The files of the database this process still has open (Linux: `/proc/self/fd`).
 #[cfg(target_os = "linux")]
-fn open_database_files(data_dir: &Path) -> Vec<std::path::PathBuf> {
+fn open_database_files(data_dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     std::fs::read_dir("/proc/self/fd")
         .unwrap_or_else(|error| panic!("{error}"))
         .filter_map(|entry| std::fs::read_link(entry.ok()?.path()).ok())

@@ -47,3 +47,4 @@ mod search_purge;
 mod session_usage;
 mod storage;
 mod subagents;
+mod windows_rules;

@@ -37,6 +37,10 @@ async fn tool_parts(test: &TestLedger, session_id: &str) -> Vec<ToolPart> {
 }
 
 #[tokio::test]
+#[cfg_attr(
+    wine,
+    ignore = "starts an MCP server with `node`: no Node.js for Windows in the Wine prefix (Node 22 for Windows fails on Wine 8.0's stdio pipes with EBADF); the Windows runner has node"
+)]
 async fn a_read_only_tool_runs_on_the_real_server_and_its_result_goes_back() {
     let fake = FakeProvider::start(vec![
         openai_tool_call(
@@ -119,6 +123,10 @@ async fn a_read_only_tool_runs_on_the_real_server_and_its_result_goes_back() {
 }
 
 #[tokio::test]
+#[cfg_attr(
+    wine,
+    ignore = "starts an MCP server with `node`: no Node.js for Windows in the Wine prefix (Node 22 for Windows fails on Wine 8.0's stdio pipes with EBADF); the Windows runner has node"
+)]
 async fn a_tool_that_may_change_things_asks_and_a_rejection_is_an_error_part() {
     let fake = FakeProvider::start(vec![
         openai_tool_call(
@@ -171,6 +179,10 @@ async fn a_tool_that_may_change_things_asks_and_a_rejection_is_an_error_part() {
 // Windows the same code path (a server whose process ends) is reached through the job object.
 #[cfg(unix)]
 #[tokio::test]
+#[cfg_attr(
+    wine,
+    ignore = "starts an MCP server with `node`: no Node.js for Windows in the Wine prefix (Node 22 for Windows fails on Wine 8.0's stdio pipes with EBADF); the Windows runner has node"
+)]
 async fn a_server_killed_mid_call_ends_that_call_with_an_error_and_comes_back() {
     let fake = FakeProvider::start(vec![
         openai_tool_call(
@@ -237,6 +249,10 @@ async fn a_server_killed_mid_call_ends_that_call_with_an_error_and_comes_back() 
 }
 
 #[tokio::test]
+#[cfg_attr(
+    wine,
+    ignore = "starts an MCP server with `node`: no Node.js for Windows in the Wine prefix (Node 22 for Windows fails on Wine 8.0's stdio pipes with EBADF); the Windows runner has node"
+)]
 async fn the_filesystem_server_reads_inside_its_folder_and_refuses_outside_it() {
     let Some(servers) = test_servers() else {
         return;

@@ -117,6 +117,10 @@ async fn a_database_that_does_not_answer_is_given_up_after_the_connect_timeout()
 /// does, with `pg_terminate_backend`; a restart or failover does the same to every connection):
 /// "try again", not an internal error, and the next request gets a working connection.
 #[tokio::test]
+#[cfg_attr(
+    wine,
+    ignore = "needs the throwaway PostgreSQL that scripts/postgres-for-tests.sh starts: a bash script, which a Windows program under Wine cannot run"
+)]
 async fn a_connection_the_database_ends_is_answered_try_again_and_the_pool_recovers() {
     let database = fresh_database().await;
     let pool = database.open().await;
@@ -162,6 +166,10 @@ async fn a_connection_the_database_ends_is_answered_try_again_and_the_pool_recov
 }
 
 #[tokio::test]
+#[cfg_attr(
+    wine,
+    ignore = "needs the throwaway PostgreSQL that scripts/postgres-for-tests.sh starts: a bash script, which a Windows program under Wine cannot run"
+)]
 async fn verify_full_with_the_servers_certificate_authority_connects_encrypted() {
     let Some(authority) = certificate_authority() else {
         eprintln!("skipped: DOSSIER_TEST_POSTGRES_URL's server has no DOSSIER_TEST_POSTGRES_CA");
@@ -198,6 +206,10 @@ async fn verify_full_with_the_servers_certificate_authority_connects_encrypted()
 }
 
 #[tokio::test]
+#[cfg_attr(
+    wine,
+    ignore = "needs the throwaway PostgreSQL that scripts/postgres-for-tests.sh starts: a bash script, which a Windows program under Wine cannot run"
+)]
 async fn a_certificate_another_authority_signed_is_refused_and_nothing_is_written() {
     if certificate_authority().is_none() {
         eprintln!("skipped: DOSSIER_TEST_POSTGRES_URL's server has no DOSSIER_TEST_POSTGRES_CA");

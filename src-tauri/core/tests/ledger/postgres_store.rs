@@ -715,6 +715,10 @@ async fn all_pages(engine: &Engine, query: &SessionQuery) -> Outcome<Vec<Vec<Str
 }
 
 #[tokio::test]
+#[cfg_attr(
+    wine,
+    ignore = "needs the throwaway PostgreSQL that scripts/postgres-for-tests.sh starts: a bash script, which a Windows program under Wine cannot run"
+)]
 async fn session_listings_page_alike_on_both_engines() {
     let mut results = Vec::new();
     for engine in both().await {
@@ -888,6 +892,10 @@ async fn session_listings_page_alike_on_both_engines() {
 }
 
 #[tokio::test]
+#[cfg_attr(
+    wine,
+    ignore = "needs the throwaway PostgreSQL that scripts/postgres-for-tests.sh starts: a bash script, which a Windows program under Wine cannot run"
+)]
 async fn sessions_read_save_count_and_delete_alike_on_both_engines() {
     let mut transcripts = Vec::new();
     for engine in both().await {
@@ -1041,6 +1049,10 @@ async fn sessions_read_save_count_and_delete_alike_on_both_engines() {
 }
 
 #[tokio::test]
+#[cfg_attr(
+    wine,
+    ignore = "needs the throwaway PostgreSQL that scripts/postgres-for-tests.sh starts: a bash script, which a Windows program under Wine cannot run"
+)]
 async fn messages_and_parts_keep_seq_order_alike_on_both_engines() {
     let mut transcripts = Vec::new();
     for engine in both().await {
@@ -1219,6 +1231,10 @@ async fn messages_and_parts_keep_seq_order_alike_on_both_engines() {
 }
 
 #[tokio::test]
+#[cfg_attr(
+    wine,
+    ignore = "needs the throwaway PostgreSQL that scripts/postgres-for-tests.sh starts: a bash script, which a Windows program under Wine cannot run"
+)]
 async fn deleting_a_session_cascades_alike_on_both_engines() {
     let mut counts = Vec::new();
     for engine in both().await {
@@ -1286,6 +1302,10 @@ async fn deleting_a_session_cascades_alike_on_both_engines() {
 }
 
 #[tokio::test]
+#[cfg_attr(
+    wine,
+    ignore = "needs the throwaway PostgreSQL that scripts/postgres-for-tests.sh starts: a bash script, which a Windows program under Wine cannot run"
+)]
 async fn blobs_are_stored_once_and_released_with_their_last_part_on_both_engines() {
     let mut transcripts = Vec::new();
     for engine in both().await {
@@ -1417,6 +1437,10 @@ async fn look(engine: &Engine, index: Index, words: &[&str]) -> String {
 }
 
 #[tokio::test]
+#[cfg_attr(
+    wine,
+    ignore = "needs the throwaway PostgreSQL that scripts/postgres-for-tests.sh starts: a bash script, which a Windows program under Wine cannot run"
+)]
 async fn search_rows_follow_writes_and_deletions_on_both_engines() {
     let mut transcripts = Vec::new();
     for engine in both().await {
@@ -1531,6 +1555,10 @@ async fn search_rows_follow_writes_and_deletions_on_both_engines() {
 /// Two transactions reserving numbers in one session (two requests, or two servers): the second
 /// waits for the first to commit and continues after its numbers, never reusing one.
 #[tokio::test]
+#[cfg_attr(
+    wine,
+    ignore = "needs the throwaway PostgreSQL that scripts/postgres-for-tests.sh starts: a bash script, which a Windows program under Wine cannot run"
+)]
 async fn reserve_sequence_hands_out_disjoint_ranges_to_concurrent_transactions() {
     let database = fresh_database().await;
     let pool = database.open().await;
@@ -1587,6 +1615,10 @@ async fn reserve_sequence_hands_out_disjoint_ranges_to_concurrent_transactions()
 /// A database whose schema a newer Dossier migrated is refused with SQLite's error, naming the
 /// version that made it; opening an up-to-date one again changes nothing.
 #[tokio::test]
+#[cfg_attr(
+    wine,
+    ignore = "needs the throwaway PostgreSQL that scripts/postgres-for-tests.sh starts: a bash script, which a Windows program under Wine cannot run"
+)]
 async fn open_migrates_once_and_refuses_a_newer_database() {
     let database = fresh_database().await;
     let pool = database.open().await;
@@ -1642,6 +1674,10 @@ async fn open_migrates_once_and_refuses_a_newer_database() {
 /// A URL that is not one, or a password the server refuses, is an error (without the
 /// password in it), not a panic.
 #[tokio::test]
+#[cfg_attr(
+    wine,
+    ignore = "needs the throwaway PostgreSQL that scripts/postgres-for-tests.sh starts: a bash script, which a Windows program under Wine cannot run"
+)]
 async fn open_reports_a_bad_url_and_a_refused_password() {
     let error = postgres::open("not a url").await.unwrap_err();
     assert!(
@@ -1680,6 +1716,10 @@ async fn until_waiting<T>(url: &str, count: i64, task: &tokio::task::JoinHandle<
 /// holds some bytes while another transaction adds a part that refers to them must keep the
 /// bytes, whichever of the two comes first.
 #[tokio::test]
+#[cfg_attr(
+    wine,
+    ignore = "needs the throwaway PostgreSQL that scripts/postgres-for-tests.sh starts: a bash script, which a Windows program under Wine cannot run"
+)]
 async fn blob_release_and_a_new_reference_at_once_keep_the_bytes() {
     let database = fresh_database().await;
     let pool = database.open().await;
@@ -1813,6 +1853,10 @@ fn found(results: &[SearchResult]) -> Vec<String> {
 }
 
 #[tokio::test]
+#[cfg_attr(
+    wine,
+    ignore = "needs the throwaway PostgreSQL that scripts/postgres-for-tests.sh starts: a bash script, which a Windows program under Wine cannot run"
+)]
 async fn search_finds_alike_on_both_engines() {
     let mut transcripts = Vec::new();
     for engine in both().await {
@@ -1955,6 +1999,10 @@ fn step_finish(cost: f64, input: u64) -> serde_json::Value {
 }
 
 #[tokio::test]
+#[cfg_attr(
+    wine,
+    ignore = "needs the throwaway PostgreSQL that scripts/postgres-for-tests.sh starts: a bash script, which a Windows program under Wine cannot run"
+)]
 async fn removing_messages_and_parts_is_alike_on_both_engines() {
     let mut transcripts = Vec::new();
     for engine in both().await {
@@ -2053,6 +2101,10 @@ async fn removing_messages_and_parts_is_alike_on_both_engines() {
 /// A part with more distinct words than a `tsvector` can hold is still written, and indexed by
 /// as many words as fit.
 #[tokio::test]
+#[cfg_attr(
+    wine,
+    ignore = "needs the throwaway PostgreSQL that scripts/postgres-for-tests.sh starts: a bash script, which a Windows program under Wine cannot run"
+)]
 async fn a_part_too_large_to_index_in_full_is_still_written() {
     let database = fresh_database().await;
     let pool = database.open().await;
@@ -2093,6 +2145,10 @@ async fn a_part_too_large_to_index_in_full_is_still_written() {
 /// file parts so), holds them too: a deletion of their last other part waits for it and keeps
 /// them; and once they were released, the part is refused rather than stored pointing at nothing.
 #[tokio::test]
+#[cfg_attr(
+    wine,
+    ignore = "needs the throwaway PostgreSQL that scripts/postgres-for-tests.sh starts: a bash script, which a Windows program under Wine cannot run"
+)]
 async fn a_copied_file_part_holds_its_bytes_or_is_refused() {
     let database = fresh_database().await;
     let pool = database.open().await;

@@ -536,7 +536,13 @@ async fn json_listing_is_byte_identical_to_the_typed_listing() {
     let test = open(FAKE_CONFIG).await;
     let session = test.session().await;
     let path = test.write(
-        "notes \"quoted\".txt",
+        // Windows allows no `"` in a file name; the JSON escaping is still exercised by `'`
+        // there and by the text below everywhere.
+        if cfg!(windows) {
+            "notes 'quoted'.txt"
+        } else {
+            "notes \"quoted\".txt"
+        },
         "line with \"quotes\" and ünïcödé\n\ttabbed\n",
     );
     test.no_reply(

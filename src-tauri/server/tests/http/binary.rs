@@ -226,7 +226,7 @@ async fn with_tls_files_the_binary_serves_https_and_says_so() {
         .await
         .unwrap();
     assert_eq!(health.status(), 200);
-    assert!(terminate(&mut child).await.success());
+    stop(&mut child).await;
 }
 
 #[tokio::test]
@@ -456,7 +456,7 @@ async fn token_commands_make_list_and_revoke_and_no_token_is_logged_or_stored() 
     assert_eq!(code, 2);
     assert!(stderr.contains("token create NAME"), "{stderr}");
 
-    assert!(terminate(&mut child).await.success());
+    stop(&mut child).await;
     let mut log = String::new();
     child
         .stderr

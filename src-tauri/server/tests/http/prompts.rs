@@ -48,9 +48,11 @@ async fn no_reply_prompt_returns_the_user_message_with_four_parts_in_opencode_or
         ]
     );
     let path = path.display().to_string();
+    // The input is JSON: a Windows path's `\` arrives escaped.
+    let input = serde_json::json!({ "filePath": path }).to_string();
     assert_eq!(
         parts[0]["text"],
-        format!("Called the Read tool with the following input: {{\"filePath\":\"{path}\"}}")
+        format!("Called the Read tool with the following input: {input}")
     );
     let read = parts[1]["text"].as_str().unwrap();
     assert!(read.starts_with(&format!("<path>{path}</path>")), "{read}");

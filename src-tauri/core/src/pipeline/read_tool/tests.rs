@@ -147,10 +147,16 @@ fn missing_file_suggests_up_to_three_siblings() {
         .err()
         .map(|error| error.to_string())
         .unwrap_or_default();
-    let base = folder.0.path().display();
+    let sibling = |name: &str| folder.0.path().join(name).display().to_string();
     assert_eq!(
         error,
-        format!("File not found: {}\n\nDid you mean one of these?\n{base}/config.json\n{base}/config.json.bak\n{base}/config.json.old", missing.display())
+        format!(
+            "File not found: {}\n\nDid you mean one of these?\n{}\n{}\n{}",
+            missing.display(),
+            sibling("config.json"),
+            sibling("config.json.bak"),
+            sibling("config.json.old")
+        )
     );
     let lonely = folder.0.path().join("zzz.txt");
     let error = read(&ReadRequest::whole(&lonely))

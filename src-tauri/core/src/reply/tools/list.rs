@@ -31,7 +31,14 @@ pub fn run(input: &Value, directory: &Path) -> Result<ToolOutcome, ToolError> {
             break;
         }
         if let Ok(relative) = entry.path().strip_prefix(&root) {
-            files.push(relative.display().to_string());
+            // The tree is drawn from `/`-separated paths; Windows gives `docs\plan.md`, which
+            // would be listed as one file at the top instead of `plan.md` inside `docs/`.
+            let relative = relative.to_string_lossy();
+            files.push(if cfg!(windows) {
+                relative.replace('\\', "/")
+            } else {
+                relative.into_owned()
+            });
         }
     }
     let mut output = format!("{}/\n{}", root.display(), render_tree(&files));

@@ -143,7 +143,7 @@ async fn tools_run_on_a_real_folder() {
     .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(
         globbed.output,
-        root.join("docs/plan.md").display().to_string()
+        root.join("docs").join("plan.md").display().to_string()
     );
 
     let grepped = execute(

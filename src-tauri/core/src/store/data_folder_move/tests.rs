@@ -171,7 +171,7 @@ fn removing_the_old_copy_takes_only_dossiers_files_and_never_a_folder_with_other
     assert_eq!(
         names,
         [
-            format!("backups/{backup}"),
+            format!("backups{}{backup}", std::path::MAIN_SEPARATOR),
             "dossier.db".into(),
             "dossier.db-shm".into(),
             "dossier.db-wal".into(),
