@@ -23,6 +23,11 @@ use tokio::process::{Child, Command};
 
 const WORDS_PER_REPLY: usize = 150;
 
+/// Sends the request and reads its JSON answer.
+async fn json_of(request: reqwest::RequestBuilder) -> Value {
+    request.send().await.unwrap().json().await.unwrap()
+}
+
 fn knob(name: &str, default: usize) -> usize {
     std::env::var(name)
         .ok()
@@ -228,15 +233,7 @@ async fn soak() {
 
     let mut sessions = Vec::new();
     for _ in 0..session_count {
-        let created: Value = http
-            .post(format!("{base}/session"))
-            .json(&json!({}))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let created = json_of(http.post(format!("{base}/session")).json(&json!({}))).await;
         sessions.push(created["id"].as_str().unwrap().to_string());
     }
     // The window's event stream, read to the end.
@@ -322,14 +319,7 @@ async fn soak() {
         .collect::<String>();
     let (mut prompts, mut whole_replies) = (0, 0);
     for session in sessions.iter() {
-        let listed: Value = http
-            .get(format!("{base}/session/{session}/message"))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let listed = json_of(http.get(format!("{base}/session/{session}/message"))).await;
         for message in listed.as_array().unwrap() {
             match message["info"]["role"].as_str() {
                 Some("user") => prompts += 1,
