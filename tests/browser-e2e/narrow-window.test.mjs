@@ -86,9 +86,10 @@ test("at 640 px the sidebar hides itself; opened, a click on a row opens that se
   assert.equal(await openRow.getByTestId("pin-session").isVisible(), false, "no quick button on the open row without hover")
   await page.setViewportSize({ width: 640, height: 480 })
   await sidebar.waitFor({ state: "hidden" })
-  // Ctrl+B opens it too, and Esc puts it away.
+  // Ctrl+B opens it too, with the keyboard in it (on the open session's row), and Esc puts it away.
   await page.keyboard.press("Control+b")
   await sidebar.waitFor()
+  await page.waitForFunction(() => document.activeElement?.closest(".session-row--selected") !== null, null, { timeout: 5_000 })
   await page.keyboard.press("Escape")
   await sidebar.waitFor({ state: "hidden" })
   // The toggle opens it; a click on the conversation beside it puts it away.

@@ -133,7 +133,18 @@ export const App: Component<AppProps> = (props) => {
   createEffect(on(() => chat.selectedId(), () => { setOpenedWhileNarrow(false); }, { defer: true }));
   const toggleSidebar = () => {
     if (narrow()) {
-      setOpenedWhileNarrow(!openedWhileNarrow());
+      const opening = !openedWhileNarrow();
+      setOpenedWhileNarrow(opening);
+      // Over the conversation the sidebar takes the keyboard, as a dialog would: the open
+      // session's row, else New session (a frame later, once it is shown).
+      if (opening) {
+        requestAnimationFrame(() => {
+          const target =
+            document.querySelector<HTMLElement>("#sidebar .session-row--selected .session-open") ??
+            document.querySelector<HTMLElement>("#sidebar [data-testid=new-session]");
+          target?.focus();
+        });
+      }
       return;
     }
     const collapsed = !sidebarCollapsed();
