@@ -9,8 +9,7 @@ import { type Component, onCleanup, onMount, Show } from "solid-js";
 import { Portal } from "solid-js/web";
 import type { Session } from "../lib/bindings/Session";
 import type { Translate } from "../lib/i18n";
-import { rovingIndex } from "../lib/keyboard-focus";
-import { MenuItem, reachableItems } from "./SessionToolbar";
+import { MenuItem, onMenuKeys, reachableItems } from "./SessionToolbar";
 
 /** Where the menu opens: under the ⋯ button, or at the pointer of a right click. */
 export interface RowMenuPlace {
@@ -76,22 +75,9 @@ export const SessionRowMenu: Component<{
   });
   onCleanup(() => { document.removeEventListener("pointerdown", onPointerDown, true); });
   const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === "Escape") {
-      event.preventDefault();
-      // Handled here: the sidebar's Esc (clear the selection) and the app's (stop a reply) wait.
-      event.stopPropagation();
-      props.onClose(true);
-      return;
-    }
-    if (event.key === "Tab") {
-      props.onClose(false);
-      return;
-    }
-    const items = reachableItems(menu);
-    const next = rovingIndex(event.key, items.indexOf(event.target as HTMLElement), items.length);
-    if (next === undefined) return;
-    event.preventDefault();
-    items[next]?.focus();
+    // Esc is handled here: the sidebar's Esc (clear the selection) and the app's (stop a reply)
+    // wait.
+    if (onMenuKeys(event, menu, props.onClose)) event.stopPropagation();
   };
   return (
     <Portal>

@@ -29,6 +29,29 @@ export function reachableItems(menu: HTMLElement | undefined): HTMLElement[] {
   );
 }
 
+/**
+ * A menu's keys: Esc closes it and gives focus back to its button, Tab closes it and lets focus
+ * move on, the arrows, Home and End walk its reachable items. Returns whether the key was Esc,
+ * for a menu that must also keep Esc from handlers further out.
+ */
+export function onMenuKeys(event: KeyboardEvent, menu: HTMLElement | undefined, close: (returnFocus: boolean) => void): boolean {
+  if (event.key === "Escape") {
+    event.preventDefault();
+    close(true);
+    return true;
+  }
+  if (event.key === "Tab") {
+    close(false);
+    return false;
+  }
+  const items = reachableItems(menu);
+  const next = rovingIndex(event.key, items.indexOf(event.target as HTMLElement), items.length);
+  if (next === undefined) return false;
+  event.preventDefault();
+  items[next]?.focus();
+  return false;
+}
+
 export const SessionToolbar: Component<SessionToolbarProps> = (props) => {
   const [menuOpen, setMenuOpen] = createSignal(false);
   let menuButton: HTMLButtonElement | undefined;
@@ -56,20 +79,7 @@ export const SessionToolbar: Component<SessionToolbarProps> = (props) => {
   onCleanup(() => { document.removeEventListener("pointerdown", onDocumentPointer); });
 
   const onMenuKeyDown = (event: KeyboardEvent) => {
-    if (event.key === "Escape") {
-      event.preventDefault();
-      closeMenu(true);
-      return;
-    }
-    if (event.key === "Tab") {
-      closeMenu(false);
-      return;
-    }
-    const items = reachableItems(menu);
-    const next = rovingIndex(event.key, items.indexOf(event.target as HTMLElement), items.length);
-    if (next === undefined) return;
-    event.preventDefault();
-    items[next]?.focus();
+    onMenuKeys(event, menu, closeMenu);
   };
   const exportAs = (id: string, format: ExportFormat) => {
     closeMenu(true);
