@@ -463,6 +463,9 @@ def main():
         message = driver.wait_for(
             "[data-testid=message][data-role=user]", contains="Please summarise these for me"
         )[0]
+        # The parts reach the window one event each, so the message shows its text before its
+        # last attachment: wait for all three chips, then check there are no more than three.
+        driver.wait_for("[data-testid=file-chip]", count=3)
         text = driver.text(message)
         assert "Read notes.txt · 3 lines" in text, text
         assert "Read project · 2 entries" in text, text
