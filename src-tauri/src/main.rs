@@ -9,6 +9,7 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     // Before any thread exists: a thread keeps the malloc arena it first got.
     dossier_allocator_arenas::limit_allocator_arenas();
+    dossier_allocator_arenas::return_free_memory_periodically();
     match dossier_lib::run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {

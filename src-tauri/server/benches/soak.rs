@@ -6,7 +6,7 @@
 //! `RssFile` from `/proc/<pid>/status`, Linux only), and at the end checks that every prompt and
 //! every reply was stored whole. Run with
 //! `cargo bench -p dossier-server --bench soak`; knobs: `REPLIES` (3,000), `CLIENTS` (4),
-//! `SESSIONS` (20), `STEP` (250), `DOSSIER_SERVER_BIN` (a release server; this package's binary
+//! `SESSIONS` (20), `STEP` (250), `IDLE_SECONDS` (8), `DOSSIER_SERVER_BIN` (a release server; this package's binary
 //! otherwise). Prints figures and asserts nothing about them.
 
 // A benchmark is a test harness: a failed unwrap is its error report.
@@ -342,6 +342,12 @@ async fn soak() {
     println!("stored: {prompts} prompts, {whole_replies} whole replies (of {replies})");
     let (anonymous, file) = resident_memory(pid);
     println!("after the listings: RssAnon {anonymous:.1} MB, RssFile {file:.1} MB");
+    // What stays once nothing is under way: the figures above include the replies and listings
+    // in flight, whose working set grows with the sessions' histories. Longer than the server's
+    // interval for handing freed memory back.
+    tokio::time::sleep(Duration::from_secs(knob("IDLE_SECONDS", 8) as u64)).await;
+    let (anonymous, file) = resident_memory(pid);
+    println!("idle afterwards: RssAnon {anonymous:.1} MB, RssFile {file:.1} MB");
     server.child.kill().await.unwrap();
     events.abort();
     assert_eq!(prompts, replies, "every prompt stored");

@@ -33,6 +33,7 @@ fn default_ui_directory() -> Option<std::path::PathBuf> {
 fn main() -> ExitCode {
     // Before any thread exists: a thread keeps the malloc arena it first got.
     dossier_allocator_arenas::limit_allocator_arenas();
+    dossier_allocator_arenas::return_free_memory_periodically();
     match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -193,13 +193,13 @@ impl Pipeline<'_> {
         let now = self.store.now();
         let mut transaction = self.store.begin_write().await?;
         // A write first, so this transaction holds SQLite's write lock from the start.
-        let first_seq = session_store::reserve_sequence(
+        let (first_seq, mut session) = session_store::reserve_sequence_reading(
             &mut transaction,
             &session_id,
             1 + prepared.len() as i64,
         )
         .await?;
-        let mut session = session_store::get(&mut transaction, &session_id).await?;
+        let stored_title = session.title.clone();
         let removed = revert_cleanup::apply(&mut transaction, &mut session).await?;
 
         let parts = attachment_storage::store(&mut transaction, prepared, now).await?;
@@ -245,7 +245,7 @@ impl Pipeline<'_> {
             );
         }
         session.time.updated = now.max(session.time.updated);
-        session_store::save(&mut transaction, &session).await?;
+        session_store::save_over(&mut transaction, &session, &stored_title).await?;
         transaction.commit().await?;
         if !removed.messages.is_empty() || !removed.parts.is_empty() {
             self.store.wake_search_purge();

@@ -87,6 +87,10 @@ pub(crate) async fn open_with(
     let pool = SqlitePoolOptions::new()
         .max_connections(MAX_CONNECTIONS)
         .min_connections(1)
+        // sqlx pings an idle connection before lending it, a round trip to the connection's
+        // thread on every request; a SQLite connection is a file handle in this process and
+        // does not go stale as a network connection can.
+        .test_before_acquire(false)
         .connect_with(options)
         .await?;
     if let Err(error) = schema_upgrade::migrate(&pool, path, migrations, backup.as_deref()).await {

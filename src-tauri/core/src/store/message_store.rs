@@ -134,9 +134,26 @@ pub async fn insert_part(
         }
     };
     let data = serde_json::to_string(&part.body).map_err(|error| corrupt("part", error))?;
-    // A savepoint (or a transaction, if the caller has none) so the part and its index row
-    // are written together.
+    // A transaction of its own when the caller has none, so the part and its index row are
+    // written together. Inside the caller's transaction no savepoint: an error here ends the
+    // caller's transaction (every caller returns it), and a savepoint's two statements were a
+    // tenth of a prompt's round trips to the connection's thread.
+    if sqlx::Connection::is_in_transaction(&*connection) {
+        return insert_part_row(connection, part, &data, seq, now).await;
+    }
     let mut transaction = crate::store::database::begin_write(connection).await?;
+    insert_part_row(&mut transaction, part, &data, seq, now).await?;
+    transaction.commit().await?;
+    Ok(())
+}
+
+async fn insert_part_row(
+    connection: &mut sqlx::SqliteConnection,
+    part: &Part,
+    data: &str,
+    seq: i64,
+    now: i64,
+) -> Result<(), LedgerError> {
     let rowid: Option<i64> = sqlx::query_scalar(
         "INSERT INTO part (id, message_id, session_id, seq, type, time_created, time_updated, data) \
          VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING RETURNING rowid",
@@ -149,14 +166,12 @@ pub async fn insert_part(
     .bind(now)
     .bind(now)
     .bind(data)
-    .fetch_optional(&mut *transaction)
+    .fetch_optional(&mut *connection)
     .await?;
     let Some(rowid) = rowid else {
         return Err(LedgerError::DuplicateId(part.id.clone()));
     };
-    search_index::index_part(&mut transaction, rowid, &part.body).await?;
-    transaction.commit().await?;
-    Ok(())
+    search_index::index_part(connection, rowid, &part.body).await
 }
 
 /// Rewrites an existing part's body; returns false when no such part exists.

@@ -7,7 +7,7 @@ use crate::wire::error::LedgerError;
 use crate::wire::permission::Ruleset;
 use crate::wire::session::{CacheTokens, RevertMarker, Session, SessionModel, SessionTime, Tokens};
 use sqlx::sqlite::SqliteRow;
-use sqlx::{QueryBuilder, Row, Sqlite};
+use sqlx::{QueryBuilder, Row, Sqlite, SqliteConnection};
 
 const COLUMNS: &str = "id, parent_id, slug, project_id, directory, title, version, agent, model, \
     permission, revert, summary, cost, tokens_input, tokens_output, tokens_reasoning, \
@@ -44,11 +44,125 @@ pub struct SessionPage {
     pub next_cursor: Option<String>,
 }
 
+/// A session row's columns in `COLUMNS` order, the JSON ones still text: read from a row, or
+/// from one element of the array a listing has SQLite build (serde reads a struct from an
+/// array by position).
+#[derive(serde::Deserialize)]
+struct SessionColumns {
+    id: String,
+    parent_id: Option<String>,
+    slug: String,
+    project_id: String,
+    directory: String,
+    title: String,
+    version: String,
+    agent: Option<String>,
+    model: Option<String>,
+    permission: Option<String>,
+    revert: Option<String>,
+    summary: Option<String>,
+    /// Text with 17 significant digits in a listing: SQLite's JSON numbers keep 15 and its
+    /// `printf` 16 unless given the `!` flag, and 0.1 + 0.2 needs 17 to come back as the same
+    /// `f64` (the ledger suite's `session_usage` holds this).
+    #[serde(deserialize_with = "cost_from_text")]
+    cost: f64,
+    tokens_input: i64,
+    tokens_output: i64,
+    tokens_reasoning: i64,
+    tokens_cache_read: i64,
+    tokens_cache_write: i64,
+    pinned: i64,
+    time_created: i64,
+    time_updated: i64,
+    time_compacting: Option<i64>,
+    time_archived: Option<i64>,
+    created_by_token: Option<String>,
+}
+
+/// `COLUMNS` as one JSON array per row, for `SessionColumns`.
+const COLUMNS_AS_JSON: &str = "json_array(id, parent_id, slug, project_id, directory, title, \
+    version, agent, model, permission, revert, summary, printf('%!.17g', cost), tokens_input, \
+    tokens_output, tokens_reasoning, tokens_cache_read, tokens_cache_write, pinned, time_created, \
+    time_updated, time_compacting, time_archived, created_by_token)";
+
+fn cost_from_text<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
+    let text = <String as serde::Deserialize>::deserialize(deserializer)?;
+    text.parse().map_err(serde::de::Error::custom)
+}
+
+impl SessionColumns {
+    fn read(row: &SqliteRow) -> Result<Self, LedgerError> {
+        Ok(Self {
+            id: row.try_get("id")?,
+            parent_id: row.try_get("parent_id")?,
+            slug: row.try_get("slug")?,
+            project_id: row.try_get("project_id")?,
+            directory: row.try_get("directory")?,
+            title: row.try_get("title")?,
+            version: row.try_get("version")?,
+            agent: row.try_get("agent")?,
+            model: row.try_get("model")?,
+            permission: row.try_get("permission")?,
+            revert: row.try_get("revert")?,
+            summary: row.try_get("summary")?,
+            cost: row.try_get("cost")?,
+            tokens_input: row.try_get("tokens_input")?,
+            tokens_output: row.try_get("tokens_output")?,
+            tokens_reasoning: row.try_get("tokens_reasoning")?,
+            tokens_cache_read: row.try_get("tokens_cache_read")?,
+            tokens_cache_write: row.try_get("tokens_cache_write")?,
+            pinned: row.try_get("pinned")?,
+            time_created: row.try_get("time_created")?,
+            time_updated: row.try_get("time_updated")?,
+            time_compacting: row.try_get("time_compacting")?,
+            time_archived: row.try_get("time_archived")?,
+            created_by_token: row.try_get("created_by_token")?,
+        })
+    }
+
+    fn into_session(self) -> Result<Session, LedgerError> {
+        let count = |value: i64| u64::try_from(value).unwrap_or(0);
+        Ok(Session {
+            id: self.id,
+            slug: self.slug,
+            project_id: self.project_id,
+            directory: self.directory,
+            path: String::new(),
+            parent_id: self.parent_id,
+            summary: json_column(self.summary, "summary")?,
+            cost: self.cost,
+            tokens: Tokens {
+                total: None,
+                input: count(self.tokens_input),
+                output: count(self.tokens_output),
+                reasoning: count(self.tokens_reasoning),
+                cache: CacheTokens {
+                    read: count(self.tokens_cache_read),
+                    write: count(self.tokens_cache_write),
+                },
+            },
+            title: self.title,
+            agent: self.agent,
+            model: json_column::<SessionModel>(self.model, "model")?,
+            version: self.version,
+            time: SessionTime {
+                created: self.time_created,
+                updated: self.time_updated,
+                compacting: self.time_compacting,
+                archived: self.time_archived,
+            },
+            permission: json_column::<Ruleset>(self.permission, "permission")?,
+            revert: json_column::<RevertMarker>(self.revert, "revert")?,
+            pinned: self.pinned != 0,
+            created_by_token: self.created_by_token,
+        })
+    }
+}
+
 fn json_column<T: serde::de::DeserializeOwned>(
-    row: &SqliteRow,
+    text: Option<String>,
     column: &str,
 ) -> Result<Option<T>, LedgerError> {
-    let text: Option<String> = row.try_get(column)?;
     text.map(|text| {
         serde_json::from_str(&text)
             .map_err(|error| LedgerError::Corrupt(format!("session.{column}: {error}")))
@@ -56,46 +170,8 @@ fn json_column<T: serde::de::DeserializeOwned>(
     .transpose()
 }
 
-fn count(row: &SqliteRow, column: &str) -> Result<u64, LedgerError> {
-    let value: i64 = row.try_get(column)?;
-    Ok(u64::try_from(value).unwrap_or(0))
-}
-
 fn from_row(row: &SqliteRow) -> Result<Session, LedgerError> {
-    Ok(Session {
-        id: row.try_get("id")?,
-        slug: row.try_get("slug")?,
-        project_id: row.try_get("project_id")?,
-        directory: row.try_get("directory")?,
-        path: String::new(),
-        parent_id: row.try_get("parent_id")?,
-        summary: json_column(row, "summary")?,
-        cost: row.try_get("cost")?,
-        tokens: Tokens {
-            total: None,
-            input: count(row, "tokens_input")?,
-            output: count(row, "tokens_output")?,
-            reasoning: count(row, "tokens_reasoning")?,
-            cache: CacheTokens {
-                read: count(row, "tokens_cache_read")?,
-                write: count(row, "tokens_cache_write")?,
-            },
-        },
-        title: row.try_get("title")?,
-        agent: row.try_get("agent")?,
-        model: json_column::<SessionModel>(row, "model")?,
-        version: row.try_get("version")?,
-        time: SessionTime {
-            created: row.try_get("time_created")?,
-            updated: row.try_get("time_updated")?,
-            compacting: row.try_get("time_compacting")?,
-            archived: row.try_get("time_archived")?,
-        },
-        permission: json_column::<Ruleset>(row, "permission")?,
-        revert: json_column::<RevertMarker>(row, "revert")?,
-        pinned: row.try_get::<i64, _>("pinned")? != 0,
-        created_by_token: row.try_get("created_by_token")?,
-    })
+    SessionColumns::read(row)?.into_session()
 }
 
 fn to_json<T: serde::Serialize>(value: Option<&T>) -> Result<Option<String>, LedgerError> {
@@ -226,6 +302,25 @@ pub async fn change_usage(
 
 /// Writes every mutable column of `session` back (one row, inside the caller's transaction).
 pub async fn save(connection: &mut impl Connect, session: &Session) -> Result<(), LedgerError> {
+    save_with(connection, session, None).await
+}
+
+/// `save` for a caller that read the row in this same transaction, so knows the title it holds:
+/// the title's index row is rewritten only when the title changes (the update trigger has
+/// dropped it then), and knowing it spares a read.
+pub async fn save_over(
+    connection: &mut impl Connect,
+    session: &Session,
+    stored_title: &str,
+) -> Result<(), LedgerError> {
+    save_with(connection, session, Some(stored_title)).await
+}
+
+async fn save_with(
+    connection: &mut impl Connect,
+    session: &Session,
+    stored_title: Option<&str>,
+) -> Result<(), LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
         #[cfg(feature = "postgres")]
@@ -233,20 +328,33 @@ pub async fn save(connection: &mut impl Connect, session: &Session) -> Result<()
             return crate::store::postgres::session_store::save(connection, session).await
         }
     };
+    // As `message_store::insert_part`: a transaction of its own only when the caller has none.
+    if sqlx::Connection::is_in_transaction(&*connection) {
+        return save_row(connection, session, stored_title).await;
+    }
     let mut transaction = crate::store::database::begin_write(connection).await?;
-    // The title's index row is rewritten only when the title changes (the update trigger has
-    // dropped it then); sessions are saved far more often than renamed.
-    let before: Option<(i64, String)> =
-        sqlx::query_as("SELECT rowid, title FROM session WHERE id = ?")
+    save_row(&mut transaction, session, stored_title).await?;
+    transaction.commit().await?;
+    Ok(())
+}
+
+async fn save_row(
+    connection: &mut SqliteConnection,
+    session: &Session,
+    stored_title: Option<&str>,
+) -> Result<(), LedgerError> {
+    let stored_title = match stored_title {
+        Some(title) => title.to_string(),
+        None => sqlx::query_scalar::<_, String>("SELECT title FROM session WHERE id = ?")
             .bind(&session.id)
-            .fetch_optional(&mut *transaction)
-            .await?;
-    let Some((rowid, old_title)) = before else {
-        return Err(LedgerError::SessionNotFound(session.id.clone()));
+            .fetch_optional(&mut *connection)
+            .await?
+            .ok_or_else(|| LedgerError::SessionNotFound(session.id.clone()))?,
     };
-    sqlx::query(
+    let rowid: Option<i64> = sqlx::query_scalar(
         "UPDATE session SET title = ?, agent = ?, model = ?, permission = ?, revert = ?, summary = ?, \
-         pinned = ?, time_updated = ?, time_compacting = ?, time_archived = ? WHERE rowid = ?",
+         pinned = ?, time_updated = ?, time_compacting = ?, time_archived = ? WHERE id = ? \
+         RETURNING rowid",
     )
     .bind(&session.title)
     .bind(&session.agent)
@@ -258,14 +366,51 @@ pub async fn save(connection: &mut impl Connect, session: &Session) -> Result<()
     .bind(session.time.updated)
     .bind(session.time.compacting)
     .bind(session.time.archived)
-    .bind(rowid)
-    .execute(&mut *transaction)
+    .bind(&session.id)
+    .fetch_optional(&mut *connection)
     .await?;
-    if old_title != session.title {
-        search_index::index_title(&mut transaction, rowid, &session.title).await?;
+    let Some(rowid) = rowid else {
+        return Err(LedgerError::SessionNotFound(session.id.clone()));
+    };
+    if stored_title != session.title {
+        search_index::index_title(connection, rowid, &session.title).await?;
     }
-    transaction.commit().await?;
     Ok(())
+}
+
+/// `reserve_sequence` and the session's row as the reservation left it, in one statement (the
+/// prompt pipeline needs both, at the start of its transaction).
+pub async fn reserve_sequence_reading(
+    connection: &mut impl Connect,
+    session_id: &str,
+    count: i64,
+) -> Result<(i64, Session), LedgerError> {
+    let connection = match connection.connection() {
+        Connection::Sqlite(connection) => connection,
+        #[cfg(feature = "postgres")]
+        Connection::Postgres(connection) => {
+            let first = crate::store::postgres::session_store::reserve_sequence(
+                &mut *connection,
+                session_id,
+                count,
+            )
+            .await?;
+            return Ok((
+                first,
+                crate::store::postgres::session_store::get(connection, session_id).await?,
+            ));
+        }
+    };
+    let row = sqlx::query(&format!(
+        "UPDATE session SET last_seq = last_seq + ? WHERE id = ? RETURNING last_seq, {COLUMNS}"
+    ))
+    .bind(count)
+    .bind(session_id)
+    .fetch_optional(connection)
+    .await?
+    .ok_or_else(|| LedgerError::SessionNotFound(session_id.to_string()))?;
+    let last: i64 = row.try_get("last_seq")?;
+    Ok((last - count + 1, from_row(&row)?))
 }
 
 /// Reserves `count` consecutive sequence numbers in the session and returns the first. Being
@@ -305,8 +450,12 @@ pub async fn list(pool: &Pool, query: &SessionQuery) -> Result<SessionPage, Ledg
         }
     };
     let limit = query.limit.unwrap_or(DEFAULT_PAGE).clamp(1, MAX_PAGE);
-    let mut builder: QueryBuilder<Sqlite> =
-        QueryBuilder::new(format!("SELECT {COLUMNS} FROM session WHERE 1 = 1"));
+    // The page comes back as ONE row holding a JSON array: handing a hundred rows across sqlx's
+    // worker thread one by one cost more than the query (a thread wake-up each).
+    let mut builder: QueryBuilder<Sqlite> = QueryBuilder::new(format!(
+        "SELECT json_group_array({COLUMNS_AS_JSON} ORDER BY time_updated DESC, id DESC) \
+         FROM (SELECT {COLUMNS} FROM session WHERE 1 = 1"
+    ));
     if !query.include_archived {
         builder.push(" AND time_archived IS NULL");
     }
@@ -342,9 +491,14 @@ pub async fn list(pool: &Pool, query: &SessionQuery) -> Result<SessionPage, Ledg
     }
     builder
         .push(" ORDER BY time_updated DESC, id DESC LIMIT ")
-        .push_bind(i64::from(limit) + 1);
-    let rows = builder.build().fetch_all(pool).await?;
-    let mut sessions = rows.iter().map(from_row).collect::<Result<Vec<_>, _>>()?;
+        .push_bind(i64::from(limit) + 1)
+        .push(")");
+    let page: String = builder.build_query_scalar().fetch_one(pool).await?;
+    let mut sessions = serde_json::from_str::<Vec<SessionColumns>>(&page)
+        .map_err(|error| LedgerError::Corrupt(format!("session listing: {error}")))?
+        .into_iter()
+        .map(SessionColumns::into_session)
+        .collect::<Result<Vec<_>, _>>()?;
     let next_cursor = if sessions.len() > limit as usize {
         sessions.truncate(limit as usize);
         sessions

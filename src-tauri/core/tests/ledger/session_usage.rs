@@ -4,6 +4,7 @@
 
 use crate::reply_support::*;
 use crate::support::*;
+use dossier_core::store::session_store::SessionQuery;
 use dossier_core::wire::draft::Draft;
 use dossier_core::wire::message::MessageWithParts;
 use dossier_core::wire::part::PartBody;
@@ -96,4 +97,45 @@ async fn an_import_counts_the_steps_it_brings_not_the_files_totals() {
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(totals(&imported), step_tokens(&history));
     assert_eq!(imported.cost, session.cost);
+}
+
+#[tokio::test]
+async fn a_listing_gives_the_same_session_as_reading_it_to_the_last_bit_of_its_cost() {
+    // A listing has SQLite build its page as JSON, whose numbers keep 15 digits; this sum needs
+    // 17 to come back as the same f64 (0.1 + 0.2 = 0.30000000000000004).
+    let test = open("{}").await;
+    let (session, _) = two_turns(&test).await;
+    let exported = test
+        .ledger
+        .export_json(&session.id)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let mut document = serde_json::to_value(&exported).unwrap_or_default();
+    let mut costs = vec![0.2, 0.1];
+    for message in document["messages"].as_array_mut().into_iter().flatten() {
+        for part in message["parts"].as_array_mut().into_iter().flatten() {
+            if part["type"] == "step-finish" {
+                part["cost"] = serde_json::json!(costs.pop().unwrap_or(0.0));
+            }
+        }
+    }
+    assert!(costs.is_empty(), "the two turns' steps took the costs");
+    let imported = test
+        .ledger
+        .import_session(document)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(imported.cost, 0.1 + 0.2);
+    let listed = test
+        .ledger
+        .sessions(&SessionQuery::default())
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let from_listing = listed
+        .sessions
+        .iter()
+        .find(|listed| listed.id == imported.id)
+        .unwrap_or_else(|| panic!("the import is listed"));
+    assert_eq!(from_listing, &reread(&test, &imported.id).await);
+    assert_eq!(from_listing.cost.to_bits(), (0.1f64 + 0.2).to_bits());
 }
