@@ -16,6 +16,6 @@ export function useReadOnly(): () => boolean {
 
 /** "Read-only: this ledger was last written by Dossier 3.1.0 — install Dossier 3.1.0 or later to change it." */
 export function readOnlyBanner(t: Translate, readOnly: ReadOnlyLedger): string {
-  const maker = readOnly.madeBy === null ? t("startUpNewerMaker") : t("startUpMaker", { version: readOnly.madeBy });
-  return t("readOnlyBanner", { maker });
+  const maker = readOnly.madeBy === null ? t("startUp.newerMaker") : t("startUp.maker", { version: readOnly.madeBy });
+  return t("app.readOnlyBanner", { maker });
 }

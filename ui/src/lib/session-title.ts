@@ -71,7 +71,7 @@ export function displayTitle(title: string, t: Translate, locale: Locale, now: D
   if (Number.isNaN(when.getTime())) return title;
   const sameDay = when.toDateString() === now.toDateString();
   const formatted = new Intl.DateTimeFormat(locale, sameDay ? { timeStyle: "short" } : { month: "short", day: "numeric" }).format(when);
-  return `${match[1] === "Child" ? t("childSession") : t("newSession")} · ${formatted}`;
+  return `${match[1] === "Child" ? t("sessions.childSession") : t("sessions.newSession")} · ${formatted}`;
 }
 
 /**
