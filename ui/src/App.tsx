@@ -251,13 +251,13 @@ export const App: Component<AppProps> = (props) => {
     let stopEvents: (() => void) | undefined;
     void chat.start().then((stop) => {
       stopEvents = stop;
-      chat.backend.reportInteractive?.();
+      chat.reportInteractive();
     });
     window.addEventListener("keydown", onKeyDown);
     // A reload or a closing window saves the last words typed at once.
     const saveDrafts = () => { chat.drafts.flush(); };
     window.addEventListener("pagehide", saveDrafts);
-    const stopNativeDrop = props.backend.onNativeDrop?.(
+    const stopNativeDrop = chat.onNativeDrop?.(
       (hover) => setHovering(hover.hovering),
       (files) => {
         addAttachments(files.map(attachmentFromDrop));
@@ -265,7 +265,7 @@ export const App: Component<AppProps> = (props) => {
     );
     // In a browser, files arrive through HTML drag and drop instead.
     const onDragOver = (event: DragEvent) => {
-      if (props.backend.onNativeDrop !== undefined || !event.dataTransfer?.types.includes("Files")) return;
+      if (chat.onNativeDrop !== undefined || !event.dataTransfer?.types.includes("Files")) return;
       event.preventDefault();
       setHovering(true);
     };
@@ -273,7 +273,7 @@ export const App: Component<AppProps> = (props) => {
       if (event.relatedTarget === null) setHovering(false);
     };
     const onDrop = (event: DragEvent) => {
-      if (props.backend.onNativeDrop !== undefined) return;
+      if (chat.onNativeDrop !== undefined) return;
       event.preventDefault();
       setHovering(false);
       if (event.dataTransfer !== null) void addBrowserFiles(event.dataTransfer.files);
@@ -293,7 +293,7 @@ export const App: Component<AppProps> = (props) => {
   });
 
   const attach = () => {
-    const pick = props.backend.pickFiles;
+    const pick = chat.pickFiles;
     if (pick === undefined) fileInput?.click();
     else void pick().then((files) => { addAttachments(files.map(attachmentFromDrop)); });
   };

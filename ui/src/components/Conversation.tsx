@@ -345,7 +345,7 @@ export const Conversation: Component<{
                 <div class="message-slot" classList={{ "message-slot--marked": marked() === id }} data-index={row().index} data-message-id={id} ref={(element) => { queueMicrotask(() => { virtualizer.measureElement(element); }); }} style={{ transform: `translateY(${String(row().start)}px)` }}>
                   {/* The newest reply, before its first words: the typing indicator in its place. */}
                   <Show when={!(awaitingWords() && row().message.role === "assistant" && messages().at(-1)?.id === id)} fallback={<TypingIndicator label={typingLabel()} />}>
-                    <MessageView message={row().message} parts={props.chat.state.parts[id] ?? []} mediaUrl={(url) => props.chat.backend.mediaUrl(url)} unrecordedError={unrecordedError(row().message)} tabStop={tabStopId() === id} />
+                    <MessageView message={row().message} parts={props.chat.state.parts[id] ?? []} mediaUrl={(url) => props.chat.mediaUrl(url)} unrecordedError={unrecordedError(row().message)} tabStop={tabStopId() === id} />
                     <MessageActions chat={props.chat} reshaping={props.reshaping} sessionId={props.sessionId} message={row().message} unrecordedError={unrecordedError(row().message)} />
                   </Show>
                 </div>

@@ -4,14 +4,14 @@
 // environment; remote: a URL and its headers; typed values go to the keychain), and "Import from
 // Claude Desktop…" (the open dialog on the desktop, a file input in a browser). A connected
 // server's tools and their "Always allow" switches are their own component (McpToolSwitches).
-// Statuses follow the `mcp.status` event; the list is read again after every change and on a resync.
+// Statuses follow the `mcp.status` event; the list is read again after every change and on a resync
+// (lib/mcp-settings-store.ts, the only caller of the backend's MCP calls).
 import { type Component, createSignal, For, onCleanup, onMount, Show } from "solid-js";
 import type { McpServerSetting } from "../lib/bindings/McpServerSetting";
-import type { McpSettings as McpSettingsListing } from "../lib/bindings/McpSettings";
-import type { McpStatus } from "../lib/bindings/McpStatus";
 import type { MessageKey } from "../lib/i18n";
 import { checkMcpForm, describeMcpStatus, emptyMcpForm, failedStderr, formFromMcpSetting, mcpActions, type McpForm, type McpFormField } from "../lib/mcp-settings";
-import { type Backend, type BackendError, type McpBackend, toBackendError } from "../lib/transport";
+import { createMcpSettingsStore } from "../lib/mcp-settings-store";
+import type { Backend, McpBackend } from "../lib/transport";
 import { McpToolSwitches } from "./McpToolSwitches";
 import { useLanguage } from "../lib/language";
 
@@ -23,71 +23,23 @@ export interface McpSettingsProps {
 export const McpSettings: Component<McpSettingsProps> = (props) => {
   const { t } = useLanguage();
   // eslint-disable-next-line solid/reactivity -- the backend is fixed for the app's lifetime
-  const mcp = props.mcp;
-  const [listing, setListing] = createSignal<McpSettingsListing | undefined>();
-  const [statuses, setStatuses] = createSignal<Record<string, McpStatus>>({});
-  const [failure, setFailure] = createSignal<BackendError | undefined>();
-  const [notice, setNotice] = createSignal<MessageKey | undefined>();
+  const store = createMcpSettingsStore(props.backend, props.mcp);
+  const { listing, statuses, failure, notice, busy } = store;
   const [form, setForm] = createSignal<McpForm | undefined>();
   const [editing, setEditing] = createSignal<string | undefined>();
   const [problems, setProblems] = createSignal<Partial<Record<McpFormField, MessageKey>>>({});
   const [confirming, setConfirming] = createSignal<string | undefined>();
-  const [busy, setBusy] = createSignal(false);
   let fileInput: HTMLInputElement | undefined;
 
-  const refreshStatuses = async () => {
-    setStatuses(Object.fromEntries(await mcp.statuses()));
-  };
-
-  /** Runs a call; on failure shows its message. Statuses are read again either way. */
-  const run = async (call: () => Promise<McpSettingsListing | undefined>, done?: MessageKey): Promise<boolean> => {
-    setBusy(true);
-    setFailure(undefined);
-    setNotice(undefined);
-    try {
-      const result = await call();
-      if (result) setListing(result);
-      if (done !== undefined) setNotice(done);
-      return true;
-    } catch (error) {
-      setFailure(toBackendError(error));
-      return false;
-    } finally {
-      setBusy(false);
-      await refreshStatuses().catch((error: unknown) => {
-        console.warn("could not read the MCP statuses", error);
-      });
-    }
-  };
-
-  /** A lifecycle call (connect, disconnect, restart): its answer is the statuses read after it. */
-  const act = (call: () => Promise<void>) =>
-    run(async () => {
-      await call();
-      return undefined;
-    });
-
   onMount(() => {
-    void run(() => mcp.settings());
-    const stop = props.backend.subscribe({
-      onEvent: (event) => {
-        if (event.type === "mcp.status") {
-          const { name, status } = event.properties;
-          setStatuses((current) => ({ ...current, [name]: status }));
-        }
-      },
-      onResync: () => {
-        void refreshStatuses();
-      },
-    });
-    onCleanup(stop);
+    onCleanup(store.watch());
   });
 
   const edit = (setting: McpServerSetting | undefined) => {
     setEditing(setting?.name);
     setForm(setting === undefined ? emptyMcpForm() : formFromMcpSetting(setting));
     setProblems({});
-    setNotice(undefined);
+    store.clearNotice();
   };
 
   const update = (patch: Partial<McpForm>) => {
@@ -111,19 +63,19 @@ export const McpSettings: Component<McpSettingsProps> = (props) => {
       return;
     }
     setProblems({});
-    if (await run(() => mcp.save(checked.input), "mcp.saved")) setForm(undefined);
+    if (await store.save(checked.input)) setForm(undefined);
   };
 
   const importFromClaude = () => {
-    const withDialog = mcp.importWithDialog;
-    if (withDialog !== undefined) void run(() => withDialog(), "mcp.imported");
+    const withDialog = store.importWithDialog;
+    if (withDialog !== undefined) void withDialog();
     else fileInput?.click();
   };
 
   const importChosenFile = (file: File | undefined) => {
-    const importText = mcp.importText;
+    const importText = store.importText;
     if (file === undefined || importText === undefined) return;
-    void run(async () => importText(await file.text()), "mcp.imported");
+    void importText(file.text());
   };
 
   const problem = (field: McpFormField) => {
@@ -167,7 +119,7 @@ export const McpSettings: Component<McpSettingsProps> = (props) => {
                     {describeMcpStatus(t, status())}
                   </p>
                   <Show when={status()?.status === "connected"}>
-                    <McpToolSwitches mcp={mcp} server={server.name} />
+                    <McpToolSwitches store={store} server={server.name} />
                   </Show>
                 </div>
                 <div class="provider-actions">
@@ -176,13 +128,13 @@ export const McpSettings: Component<McpSettingsProps> = (props) => {
                     fallback={
                       <>
                         <Show when={actions().connect}>
-                          <button type="button" class="plain-button" data-testid="mcp-connect" disabled={busy()} onClick={() => void act(() => mcp.connect(server.name))}>{t("mcp.connect")}</button>
+                          <button type="button" class="plain-button" data-testid="mcp-connect" disabled={busy()} onClick={() => void store.connect(server.name)}>{t("mcp.connect")}</button>
                         </Show>
                         <Show when={actions().disconnect}>
-                          <button type="button" class="plain-button" data-testid="mcp-disconnect" disabled={busy()} onClick={() => void act(() => mcp.disconnect(server.name))}>{t("mcp.disconnect")}</button>
+                          <button type="button" class="plain-button" data-testid="mcp-disconnect" disabled={busy()} onClick={() => void store.disconnect(server.name)}>{t("mcp.disconnect")}</button>
                         </Show>
                         <Show when={actions().restart}>
-                          <button type="button" class="plain-button" data-testid="mcp-restart" disabled={busy()} onClick={() => void act(() => mcp.restart(server.name))}>{t("mcp.restart")}</button>
+                          <button type="button" class="plain-button" data-testid="mcp-restart" disabled={busy()} onClick={() => void store.restart(server.name)}>{t("mcp.restart")}</button>
                         </Show>
                         <button type="button" class="plain-button" data-testid="mcp-edit" disabled={busy()} onClick={() => { edit(server); }}>{t("mcp.edit")}</button>
                         <button type="button" class="plain-button" data-testid="mcp-remove" disabled={busy()} onClick={() => setConfirming(server.name)}>{t("mcp.remove")}</button>
@@ -190,7 +142,7 @@ export const McpSettings: Component<McpSettingsProps> = (props) => {
                     }
                   >
                     <span class="confirm-text">{t("mcp.removeConfirm", { name: server.name })}</span>
-                    <button type="button" class="danger-button" data-testid="mcp-remove-confirm" onClick={() => { setConfirming(undefined); void run(() => mcp.remove(server.name)); }}>{t("mcp.remove")}</button>
+                    <button type="button" class="danger-button" data-testid="mcp-remove-confirm" onClick={() => { setConfirming(undefined); void store.remove(server.name); }}>{t("mcp.remove")}</button>
                     <button type="button" class="plain-button" onClick={() => { setConfirming(undefined); }}>{t("mcp.cancel")}</button>
                   </Show>
                 </div>
@@ -213,10 +165,10 @@ export const McpSettings: Component<McpSettingsProps> = (props) => {
         fallback={
           <div class="provider-form-actions">
             <button type="button" class="new-session settings-add" data-testid="mcp-add" onClick={() => { edit(undefined); }}>{t("mcp.add")}</button>
-            <Show when={mcp.importWithDialog !== undefined || mcp.importText !== undefined}>
+            <Show when={store.importWithDialog !== undefined || store.importText !== undefined}>
               <button type="button" class="plain-button" data-testid="mcp-import" disabled={busy()} onClick={importFromClaude}>{t("mcp.import")}</button>
             </Show>
-            <Show when={mcp.importWithDialog === undefined && mcp.importText !== undefined}>
+            <Show when={store.importWithDialog === undefined && store.importText !== undefined}>
               <input
                 ref={fileInput}
                 type="file"

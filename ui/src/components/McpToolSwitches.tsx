@@ -5,11 +5,12 @@
 import { type Component, createSignal, For, Show } from "solid-js";
 import type { McpToolPermission } from "../lib/bindings/McpToolPermission";
 
-import { type McpBackend, toBackendError } from "../lib/transport";
+import type { McpSettingsStore } from "../lib/mcp-settings-store";
+import { toBackendError } from "../lib/transport";
 import { useLanguage } from "../lib/language";
 
 export interface McpToolSwitchesProps {
-  mcp: McpBackend;
+  store: McpSettingsStore;
   server: string;
 }
 
@@ -38,7 +39,7 @@ export const McpToolSwitches: Component<McpToolSwitchesProps> = (props) => {
       class="mcp-tools"
       data-testid="mcp-tools"
       onToggle={(event) => {
-        if (event.currentTarget.open) void run(props.mcp.toolPermissions());
+        if (event.currentTarget.open) void run(props.store.toolPermissions());
       }}
     >
       <summary>{t("mcp.toolsTitle")}</summary>
@@ -59,7 +60,7 @@ export const McpToolSwitches: Component<McpToolSwitchesProps> = (props) => {
                   disabled={busy()}
                   onChange={(event) => {
                     const allowed = event.currentTarget.checked;
-                    void run(props.mcp.setAlwaysAllowed(tool.name, allowed));
+                    void run(props.store.setAlwaysAllowed(tool.name, allowed));
                   }}
                 />
                 {t("mcp.alwaysAllow", { tool: tool.tool })}

@@ -7,8 +7,6 @@
 import { type Component, createSignal, For, Match, onCleanup, onMount, Show, Switch } from "solid-js";
 import { McpSettings } from "./McpSettings";
 import type { ProviderSetting } from "../lib/bindings/ProviderSetting";
-import type { ProviderSettings } from "../lib/bindings/ProviderSettings";
-import type { StorageUse } from "../lib/bindings/StorageUse";
 import { humanSize } from "../lib/i18n";
 import { AppearanceSettings } from "./AppearanceSettings";
 import { ServerProviders } from "./ServerProviders";
@@ -17,7 +15,8 @@ import { ServerConnectionSettings } from "./ServerConnectionSettings";
 import type { ServerConnectionCommands } from "../lib/server-connection";
 import { createDialogFocus, revealInPlace } from "../lib/keyboard-focus";
 import { checkProviderForm, describeKey, emptyForm, type FormField, formFromSetting, kindLabel, type ProviderForm, providerKinds } from "../lib/settings";
-import { type Backend, type BackendError, toBackendError } from "../lib/transport";
+import { createProviderSettingsStore } from "../lib/provider-settings-store";
+import type { Backend } from "../lib/transport";
 import type { UpdateStatus } from "../lib/shell-bindings/UpdateStatus";
 import { desktopUpdateCommands, failureOf, installNote, noUpdateCommands, progressPercent, streamingOf, type UpdateCommands, updateFlow, updateOf, type UpdateView } from "../lib/updates";
 import { useLanguage } from "../lib/language";
@@ -44,19 +43,16 @@ export type SettingsStart = "updates" | "server";
 
 export const Settings: Component<SettingsProps> = (props) => {
   const { t } = useLanguage();
-  const [settings, setSettings] = createSignal<ProviderSettings | undefined>();
-  const [failure, setFailure] = createSignal<BackendError | undefined>();
   const [form, setForm] = createSignal<ProviderForm | undefined>();
   const [editing, setEditing] = createSignal<string | undefined>();
   const [problems, setProblems] = createSignal<Partial<Record<FormField, string>>>({});
   const [saved, setSaved] = createSignal(false);
   const [confirming, setConfirming] = createSignal<string | undefined>();
-  const [busy, setBusy] = createSignal(false);
-  const [storage, setStorage] = createSignal<StorageUse | undefined>();
   // eslint-disable-next-line solid/reactivity -- the backend is fixed for the app's lifetime
-  const backend = props.backend;
-  const desktop = () => backend.transport === "tauri";
-  const attached = () => backend.transport === "attached";
+  const providers = createProviderSettingsStore(props.backend);
+  const { settings, failure, busy, storage } = providers;
+  const desktop = () => providers.editable;
+  const attached = () => providers.attached;
   const [updateStatus, setUpdateStatus] = createSignal<UpdateStatus | undefined>();
   const [updateView, setUpdateView] = createSignal<UpdateView>({ step: "idle" });
   // eslint-disable-next-line solid/reactivity -- chosen once, like the backend
@@ -65,27 +61,12 @@ export const Settings: Component<SettingsProps> = (props) => {
   const canInstall = () => updateStatus()?.installKind !== "source";
   const setAutomaticChecks = (enabled: boolean) => {
     updateCommands?.setAutomaticChecks(enabled).then(setUpdateStatus, (error: unknown) => {
-      setFailure(toBackendError(error));
+      providers.showFailure(error);
     });
   };
 
-  /** Runs a settings call; on success shows its listing, on failure its message. */
-  const run = async (call: () => Promise<ProviderSettings>): Promise<boolean> => {
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      setSettings(await call());
-      return true;
-    } catch (error) {
-      setFailure(toBackendError(error));
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
-
   onMount(() => {
-    if (desktop()) void run(() => backend.readSettings());
+    if (desktop()) void providers.load();
     // Updates are the app's, whichever ledger the window shows (undefined in a browser).
     if (updateCommands !== undefined) {
       onCleanup(updateCommands.onAvailable(updates.offer));
@@ -99,10 +80,7 @@ export const Settings: Component<SettingsProps> = (props) => {
         },
       );
     }
-    // A figure that is only nice to know: when it cannot be read, the line is simply left out.
-    backend.readStorageUse?.().then(setStorage, (error: unknown) => {
-      console.warn("could not read how much room the sessions take", error);
-    });
+    providers.readStorage();
   });
 
   const edit = (setting: ProviderSetting | undefined) => {
@@ -125,7 +103,7 @@ export const Settings: Component<SettingsProps> = (props) => {
       return;
     }
     setProblems({});
-    if (await run(() => backend.saveProvider(checked.input))) {
+    if (await providers.save(checked.input)) {
       // The typed key is not kept in the page once it is in the keychain.
       setForm(undefined);
       setEditing(undefined);
@@ -136,7 +114,7 @@ export const Settings: Component<SettingsProps> = (props) => {
 
   const remove = async (id: string) => {
     setConfirming(undefined);
-    if (await run(() => backend.removeProvider(id))) props.onChanged();
+    if (await providers.remove(id)) props.onChanged();
   };
 
   let dialog: HTMLElement | undefined;
@@ -164,7 +142,7 @@ export const Settings: Component<SettingsProps> = (props) => {
         {/* Scrolls under the header, so the title and Close stay in view on a short window. */}
         <div class="settings-body" data-testid="settings-body">
         <AppearanceSettings />
-        <Show when={desktop()} fallback={<ServerProviders backend={backend} attached={attached()} />}>
+        <Show when={desktop()} fallback={<ServerProviders providers={providers} />}>
           <Show when={settings()?.keychain.available === false}>
             <p class="notice notice--unavailable" role="status" data-testid="keychain-unavailable">
               {t("settings.keychainUnavailable", { reason: settings()?.keychain.reason ?? "" })}
@@ -204,7 +182,7 @@ export const Settings: Component<SettingsProps> = (props) => {
                           <>
                             <button type="button" class="plain-button" disabled={busy()} onClick={() => { edit(provider); }}>{t("settings.edit")}</button>
                             <Show when={provider.key?.source === "keychain"}>
-                              <button type="button" class="plain-button" disabled={busy()} onClick={() => void run(() => backend.removeProviderKey(provider.id))}>
+                              <button type="button" class="plain-button" disabled={busy()} onClick={() => void providers.removeKey(provider.id)}>
                                 {t("settings.removeKey")}
                               </button>
                             </Show>
@@ -367,7 +345,7 @@ export const Settings: Component<SettingsProps> = (props) => {
               </Show>
             </section>
           </Show>
-        <Show when={backend.mcp}>{(mcp) => <McpSettings backend={backend} mcp={mcp()} />}</Show>
+        <Show when={props.backend.mcp}>{(mcp) => <McpSettings backend={props.backend} mcp={mcp()} />}</Show>
         <ServerConnectionSettings tokenRefused={props.tokenRefused === true} {...(props.serverConnection === undefined ? {} : { commands: props.serverConnection })} />
         <DataSettings attached={attached()} />
         </div>

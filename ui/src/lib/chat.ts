@@ -1,6 +1,7 @@
 // The UI's state and the actions on it, shared by every component: one Solid store fed by the
 // event reducer, plus the listings fetched through the transport. Components read from here and
-// call these actions; none of them talks to the transport directly.
+// call these actions; none of them talks to the transport directly (the settings views have their
+// own stores, provider-settings-store.ts and mcp-settings-store.ts).
 import type { PermissionReply } from "./bindings/PermissionReply";
 import type { PermissionRequest } from "./bindings/PermissionRequest";
 import { batch, createMemo, createSignal } from "solid-js";
@@ -200,6 +201,16 @@ export function createChat(backend: Backend) {
 
   return {
     backend,
+    /** Where the webview can load an attachment's bytes from (a file part's URL). */
+    mediaUrl: (url: string) => backend.mediaUrl(url),
+    /** Tells the shell the first screen is up (the desktop's start-up timing); nothing elsewhere. */
+    reportInteractive: () => {
+      backend.reportInteractive?.();
+    },
+    /** The desktop's native file drop (hover and dropped files), where the transport has one. */
+    onNativeDrop: backend.onNativeDrop,
+    /** The desktop's open-files dialog, where the transport has one; a browser uses a file input. */
+    pickFiles: backend.pickFiles,
     drafts,
     state,
     sessions,
