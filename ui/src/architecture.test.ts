@@ -18,6 +18,7 @@ export interface SourceFile {
 /** One broken rule, said so a failing run reads as the fix to make. */
 export interface Violation {
   file: string;
+  /** The file imported, or the backend call made. */
   imported: string;
   rule: string;
 }
@@ -65,6 +66,11 @@ export function violations(files: readonly SourceFile[]): Violation[] {
   const edges = new Map<string, Map<string, { file: string; imported: string }>>();
   for (const file of files) {
     if (isTest(file.path)) continue;
+    if (!file.path.startsWith("lib/")) {
+      for (const call of file.text.matchAll(/\bbackend(?:\(\))?\??\.(\w+)\s*(?:\?\.)?\(/g)) {
+        found.push({ file: file.path, imported: `backend.${call[1] ?? ""}()`, rule: "components and App call no backend method: the stores in lib/ (chat.ts, the settings stores) are its only callers" });
+      }
+    }
     for (const specifier of importsOf(file.text)) {
       const target = resolve(file.path, specifier, known);
       if (target === undefined) continue;
@@ -103,10 +109,11 @@ export function violations(files: readonly SourceFile[]): Violation[] {
   return found;
 }
 
-const said = (list: readonly Violation[]) => list.map((violation) => `${violation.file} imports ${violation.imported}: ${violation.rule}`);
+/** "file → what it imports or calls: the rule" */
+const said = (list: readonly Violation[]) => list.map((violation) => `${violation.file} → ${violation.imported}: ${violation.rule}`);
 
 describe("the UI's rooms", () => {
-  it("hold in ui/src: lib/ imports no component, only lib/ reaches a backend, no folder cycle", () => {
+  it("hold in ui/src: lib/ imports no component, only lib/ calls or reaches a backend, no folder cycle", () => {
     expect(said(violations(sourceFiles()))).toEqual([]);
   });
 
@@ -133,17 +140,22 @@ describe("the room check", () => {
 
   it("names the file and the rule for a lib/ module importing a component", () => {
     const found = said(violations(scene([{ path: "lib/toasts.ts", text: 'import { Sidebar } from "../components/Sidebar";' }])));
-    expect(found).toContain("lib/toasts.ts imports components/Sidebar.tsx: lib/ is the UI's logic and never imports components/, App or main (they use lib/, not the other way round)");
+    expect(found).toContain("lib/toasts.ts → components/Sidebar.tsx: lib/ is the UI's logic and never imports components/, App or main (they use lib/, not the other way round)");
   });
 
   it("names a component that reaches a backend past the stores", () => {
     const found = said(violations(scene([{ path: "components/Settings.tsx", text: 'import { httpBackend } from "../lib/transport/http-backend";' }])));
-    expect(found.some((line) => line.startsWith("components/Settings.tsx imports lib/transport/http-backend.ts: only lib/ reaches a backend"))).toBe(true);
+    expect(found.some((line) => line.startsWith("components/Settings.tsx → lib/transport/http-backend.ts: only lib/ reaches a backend"))).toBe(true);
+  });
+
+  it("names a component that calls a backend method itself", () => {
+    const found = said(violations(scene([{ path: "components/ServerProviders.tsx", text: "const [catalog] = createResource(() => props.backend.listModels());" }])));
+    expect(found).toEqual(["components/ServerProviders.tsx → backend.listModels(): components and App call no backend method: the stores in lib/ (chat.ts, the settings stores) are its only callers"]);
   });
 
   it("finds a cycle between folders, and says which import closes it", () => {
     const found = said(violations(scene([{ path: "lib/transport/http-backend.ts", text: 'import type { Backend } from "../transport";\nimport { createChat } from "../chat";' }])));
-    expect(found).toContain("lib/transport/http-backend.ts imports lib/chat.ts: no import cycle between folders: lib/transport/ imports lib/, which leads back to lib/transport/");
+    expect(found).toContain("lib/transport/http-backend.ts → lib/chat.ts: no import cycle between folders: lib/transport/ imports lib/, which leads back to lib/transport/");
   });
 
   it("leaves tests free to set a scene across rooms", () => {

@@ -137,7 +137,7 @@ export const Composer: Component<ComposerProps> = (props) => {
             }
           }}
         />
-        <Show when={props.chat.backend.mcp}>
+        <Show when={props.chat.mcpOffers}>
           {(mcp) => <PromptMenu mcp={mcp()} text={props.text} onText={props.onText} keys={(handler) => (promptMenuKeys = handler)} onDone={() => field?.focus()} />}
         </Show>
         <Show when={mention()}>
@@ -175,7 +175,7 @@ export const Composer: Component<ComposerProps> = (props) => {
         <button type="button" class="plain-button composer-attach" data-testid="attach" title={t("composer.attachButton")} onClick={() => { props.onAttach(); }}>
           <Icon name="clip" /> <span class="composer-attach-label">{t("composer.attachButton")}</span>
         </button>
-        <Show when={props.onAttachResource !== undefined && offersResources(Object.values(props.chat.mcpStatuses)) ? props.chat.backend.mcp : undefined}>
+        <Show when={props.onAttachResource !== undefined && offersResources(Object.values(props.chat.mcpStatuses)) ? props.chat.mcpOffers : undefined}>
           {(mcp) => <McpResourcePicker mcp={mcp()} onChoose={(item) => props.onAttachResource?.(resourceAttachment(item))} onClosed={() => field?.focus()} />}
         </Show>
         <label class="picker">

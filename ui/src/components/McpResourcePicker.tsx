@@ -6,12 +6,13 @@ import { type Component, createMemo, createSignal, For, Show } from "solid-js";
 import type { McpResourceItem } from "../lib/bindings/McpResourceItem";
 
 import { filterResources, moveHighlight } from "../lib/mcp-offers";
-import { type McpBackend, toBackendError } from "../lib/transport";
+import type { McpOffers } from "../lib/chat";
+import { toBackendError } from "../lib/transport";
 import { Icon } from "./Icon";
 import { useLanguage } from "../lib/language";
 
 export interface McpResourcePickerProps {
-  mcp: McpBackend;
+  mcp: McpOffers;
   onChoose: (item: McpResourceItem) => void;
   /** Where the focus goes back when the list closes (the message field). */
   onClosed?: () => void;

@@ -8,11 +8,12 @@ import { type Component, createEffect, createMemo, createSignal, For, on, Show }
 import type { McpPromptItem } from "../lib/bindings/McpPromptItem";
 
 import { filterPrompts, missingArguments, moveHighlight, promptArguments, promptLabel, slashQuery } from "../lib/mcp-offers";
-import { type McpBackend, toBackendError } from "../lib/transport";
+import type { McpOffers } from "../lib/chat";
+import { toBackendError } from "../lib/transport";
 import { useLanguage } from "../lib/language";
 
 export interface PromptMenuProps {
-  mcp: McpBackend;
+  mcp: McpOffers;
   text: string;
   onText: (text: string) => void;
   /** Gives the composer the menu's key handler; it answers true when it used the key. */

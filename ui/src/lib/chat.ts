@@ -17,7 +17,19 @@ import { reusableEmptySession } from "./empty-session";
 import type { Event } from "./bindings/Event";
 import { frameBatch } from "./frame-batch";
 import { applyEvent, type ChatState, emptyChatState, loadMessages, SeenEvents } from "./event-reducer";
-import { type Backend, BackendError, type ConnectionState, type SearchQuery, type SearchResult, toBackendError } from "./transport";
+import { type Backend, BackendError, type ConnectionState, type McpBackend, type SearchQuery, type SearchResult, toBackendError } from "./transport";
+
+/** The part of the MCP calls the composer uses: prompts for the / menu, resources for the picker. */
+export type McpOffers = Pick<McpBackend, "prompts" | "promptText" | "resources">;
+
+function mcpOffersOf(mcp: McpBackend | undefined): McpOffers | undefined {
+  if (mcp === undefined) return undefined;
+  return {
+    prompts: () => mcp.prompts(),
+    promptText: (clientName, name, args) => mcp.promptText(clientName, name, args),
+    resources: () => mcp.resources(),
+  };
+}
 
 export const sessionPageSize = 100;
 /** Pinned sessions load all at once beside the first page (the server's largest page). */
@@ -211,6 +223,8 @@ export function createChat(backend: Backend) {
     onNativeDrop: backend.onNativeDrop,
     /** The desktop's open-files dialog, where the transport has one; a browser uses a file input. */
     pickFiles: backend.pickFiles,
+    /** What the composer offers from connected MCP servers (the / menu, the Resources picker), where the transport has MCP. */
+    mcpOffers: mcpOffersOf(backend.mcp),
     drafts,
     state,
     sessions,
