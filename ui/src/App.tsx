@@ -18,7 +18,8 @@ import { Welcome } from "./components/Welcome";
 import { createChat, type Notice } from "./lib/chat";
 import { noSessionKey } from "./lib/composer-drafts";
 import { type Attachment, attachmentFromBrowserFile, attachmentFromDrop } from "./lib/drafts";
-import { type Locale, type ShortcutKeys, type Translate, translator } from "./lib/i18n";
+import type { Locale, ShortcutKeys } from "./lib/i18n";
+import { language, LanguageContext } from "./lib/language";
 import type { ReadOnlyLedger } from "./lib/bindings/ReadOnlyLedger";
 import { ReadOnlyContext, readOnlyBanner } from "./lib/read-only";
 import { createReshaping } from "./lib/reshaping";
@@ -41,6 +42,7 @@ function isTextField(target: EventTarget | null): boolean {
 }
 
 export interface AppProps {
+  /** The reader's language: the app provides it to every component below (lib/language.ts). */
   locale: Locale;
   backend: Backend;
   /** How shortcuts are spelled (⌘ on a Mac); Ctrl+ when absent. */
@@ -52,7 +54,9 @@ export interface AppProps {
 }
 
 export const App: Component<AppProps> = (props) => {
-  const t: Translate = (key, values) => translator(props.locale, props.keys)(key, values);
+  // eslint-disable-next-line solid/reactivity -- the locale is read on every lookup; the shortcut spelling is fixed for the app's lifetime
+  const spoken = language(() => props.locale, props.keys);
+  const { t } = spoken;
   // eslint-disable-next-line solid/reactivity -- the backend is fixed for the app's lifetime
   const chat = createChat(props.backend);
   // eslint-disable-next-line solid/reactivity -- decided before the app mounts (main.tsx), never changed after
@@ -114,7 +118,7 @@ export const App: Component<AppProps> = (props) => {
       composerField?.focus();
     },
     currentDraft: () => ({ text: text(), attachments: attachments() }),
-    announce: (path) => { toasts.show(t("exportSaved", { path })); },
+    announce: (path) => { toasts.show(t("sessions.exportSaved", { path })); },
   });
   const [sidebarCollapsed, setSidebarCollapsed] = createSignal(localStorage.getItem(sidebarKey) === "true");
   // A window narrower than ~700 px hides the sidebar on its own; the toggle then opens it over
@@ -159,7 +163,7 @@ export const App: Component<AppProps> = (props) => {
     const failed = await chat.archiveSessions(sessionIds);
     const archived = sessionIds.filter((id) => !failed.includes(id));
     if (archived.length > 0) {
-      toasts.show(archived.length === 1 && title !== "" ? t("archivedToast", { title }) : t("archivedManyToast", { count: archived.length }), () => {
+      toasts.show(archived.length === 1 && title !== "" ? t("sessions.archivedToast", { title }) : t("sessions.archivedManyToast", { count: archived.length }), () => {
         void Promise.all(archived.map((id) => chat.restoreSession(id))).then(() => {
           // Undo puts back what was on screen too.
           if (wasOpen !== undefined && archived.includes(wasOpen) && chat.selectedId() === undefined) void chat.openSession(wasOpen);
@@ -247,13 +251,13 @@ export const App: Component<AppProps> = (props) => {
     let stopEvents: (() => void) | undefined;
     void chat.start().then((stop) => {
       stopEvents = stop;
-      chat.backend.reportInteractive?.();
+      chat.reportInteractive();
     });
     window.addEventListener("keydown", onKeyDown);
     // A reload or a closing window saves the last words typed at once.
     const saveDrafts = () => { chat.drafts.flush(); };
     window.addEventListener("pagehide", saveDrafts);
-    const stopNativeDrop = props.backend.onNativeDrop?.(
+    const stopNativeDrop = chat.onNativeDrop?.(
       (hover) => setHovering(hover.hovering),
       (files) => {
         addAttachments(files.map(attachmentFromDrop));
@@ -261,7 +265,7 @@ export const App: Component<AppProps> = (props) => {
     );
     // In a browser, files arrive through HTML drag and drop instead.
     const onDragOver = (event: DragEvent) => {
-      if (props.backend.onNativeDrop !== undefined || !event.dataTransfer?.types.includes("Files")) return;
+      if (chat.onNativeDrop !== undefined || !event.dataTransfer?.types.includes("Files")) return;
       event.preventDefault();
       setHovering(true);
     };
@@ -269,7 +273,7 @@ export const App: Component<AppProps> = (props) => {
       if (event.relatedTarget === null) setHovering(false);
     };
     const onDrop = (event: DragEvent) => {
-      if (props.backend.onNativeDrop !== undefined) return;
+      if (chat.onNativeDrop !== undefined) return;
       event.preventDefault();
       setHovering(false);
       if (event.dataTransfer !== null) void addBrowserFiles(event.dataTransfer.files);
@@ -289,7 +293,7 @@ export const App: Component<AppProps> = (props) => {
   });
 
   const attach = () => {
-    const pick = props.backend.pickFiles;
+    const pick = chat.pickFiles;
     if (pick === undefined) fileInput?.click();
     else void pick().then((files) => { addAttachments(files.map(attachmentFromDrop)); });
   };
@@ -303,6 +307,7 @@ export const App: Component<AppProps> = (props) => {
   const offlineOnly = () => chat.catalog().providers.every((provider) => provider.id === "dossier");
 
   return (
+    <LanguageContext.Provider value={spoken}>
     <ReadOnlyContext.Provider value={readOnly}>
     <div
       class="app"
@@ -325,11 +330,9 @@ export const App: Component<AppProps> = (props) => {
           composerField?.focus();
         }}
       >
-        {t("conversationSkip")}
+        {t("conversation.skip")}
       </a>
       <Sidebar
-        t={t}
-        locale={props.locale}
         chat={chat}
         onOpenSearch={() => setPaletteOpen(true)}
         onOpenSettings={() => { openSettings(); }}
@@ -343,7 +346,7 @@ export const App: Component<AppProps> = (props) => {
       />
       <main
         class="main"
-        aria-label={t("conversationLabel")}
+        aria-label={t("conversation.label")}
         onPointerDown={(event) => {
           // A click on the conversation puts away the sidebar opened over it (the toggle's own click does that itself).
           const onToggle = (event.target as HTMLElement).closest("[data-testid=toggle-sidebar]") !== null;
@@ -357,8 +360,8 @@ export const App: Component<AppProps> = (props) => {
             data-testid="toggle-sidebar"
             aria-controls="sidebar"
             aria-expanded={layout() !== "hidden"}
-            aria-label={layout() === "hidden" ? t("sidebarShow") : t("sidebarHide")}
-            title={layout() === "hidden" ? t("sidebarShow") : t("sidebarHide")}
+            aria-label={layout() === "hidden" ? t("app.sidebarShow") : t("app.sidebarHide")}
+            title={layout() === "hidden" ? t("app.sidebarShow") : t("app.sidebarHide")}
             onClick={toggleSidebar}
           >
             <Icon name="sidebar" size={16} />
@@ -369,8 +372,8 @@ export const App: Component<AppProps> = (props) => {
               class="icon-button toolbar-button"
               data-testid="header-new-session"
               data-writes
-              aria-label={t("newSession")}
-              title={t("newSession")}
+              aria-label={t("sessions.newSession")}
+              title={t("sessions.newSession")}
               onClick={() => void chat.newSession().then(() => composerField?.focus())}
             >
               <Icon name="new-session" size={16} />
@@ -381,7 +384,6 @@ export const App: Component<AppProps> = (props) => {
             {openTitle() ?? ""}
           </h2>
           <SessionToolbar
-            t={t}
             chat={chat}
             reshaping={reshaping}
             sessionId={chat.selectedId()}
@@ -392,15 +394,15 @@ export const App: Component<AppProps> = (props) => {
         <Show when={chat.connection() === "reconnecting"}>
           <p class="connection-banner" role="status" data-testid="connection-status" data-state="reconnecting">
             <span class="connection-dot" aria-hidden="true" />
-            {t("connectionLost")}
+            {t("app.connectionLost")}
           </p>
         </Show>
         {/* Not "retrying": waiting does not bring a revoked token back, so the person is asked to act. */}
         <Show when={chat.connection() === "refused"}>
           <div class="connection-banner" role="alert" data-testid="connection-status" data-state="refused">
-            <p>{t("connectionRefused")}</p>
+            <p>{t("app.connectionRefused")}</p>
             <button type="button" class="plain-button" data-testid="open-server-settings" onClick={() => { openSettings("server"); }}>
-              {t("connectionRefusedSettings")}
+              {t("app.connectionRefusedSettings")}
             </button>
           </div>
         </Show>
@@ -412,14 +414,13 @@ export const App: Component<AppProps> = (props) => {
           )}
         </Show>
         <Show when={findOpen() ? chat.selectedId() : undefined} keyed>
-          {(sessionId) => <FindInSession t={t} chat={chat} sessionId={sessionId} onClose={() => setFindOpen(false)} />}
+          {(sessionId) => <FindInSession chat={chat} sessionId={sessionId} onClose={() => setFindOpen(false)} />}
         </Show>
         <Show
           when={chat.selectedId()}
           keyed
           fallback={
             <Welcome
-              t={t}
               offlineOnly={offlineOnly()}
               serverProviders={chat.backend.transport !== "tauri"}
               onExample={(example, pickFiles) => {
@@ -432,12 +433,11 @@ export const App: Component<AppProps> = (props) => {
             />
           }
         >
-          {(sessionId) => <Conversation t={t} locale={props.locale} chat={chat} reshaping={reshaping} sessionId={sessionId} onRetry={retry} />}
+          {(sessionId) => <Conversation chat={chat} reshaping={reshaping} sessionId={sessionId} onRetry={retry} />}
         </Show>
-        <ToastView t={t} toasts={toasts} />
+        <ToastView toasts={toasts} />
         <Show when={readOnly === undefined}>
         <Composer
-          t={t}
           chat={chat}
           sessionId={chat.selectedId() ?? ""}
           text={text()}
@@ -478,11 +478,10 @@ export const App: Component<AppProps> = (props) => {
         />
       </main>
       <Show when={paletteOpen()}>
-        <SearchPalette t={t} locale={props.locale} chat={chat} onClose={() => setPaletteOpen(false)} onChosen={() => composerField?.focus()} />
+        <SearchPalette chat={chat} onClose={() => setPaletteOpen(false)} onChosen={() => composerField?.focus()} />
       </Show>
       <Show when={settingsOpen()}>
         <Settings
-          t={t}
           backend={props.backend}
           onClose={closeSettings}
           onChanged={() => void chat.reloadModels()}
@@ -493,10 +492,11 @@ export const App: Component<AppProps> = (props) => {
       </Show>
       <Show when={hovering()}>
         <div class="drop-overlay" data-testid="drop-overlay" aria-live="polite">
-          <p>{t("dropOverlay")}</p>
+          <p>{t("composer.dropOverlay")}</p>
         </div>
       </Show>
     </div>
     </ReadOnlyContext.Provider>
+    </LanguageContext.Provider>
   );
 };

@@ -10,7 +10,6 @@ import { App } from "./App";
 import type { AvailableUpdate } from "./lib/shell-bindings/AvailableUpdate";
 import type { UpdateStatus } from "./lib/shell-bindings/UpdateStatus";
 import { Settings } from "./components/Settings";
-import { translator } from "./lib/i18n";
 import type { ServerConnectionCommands } from "./lib/server-connection";
 import { BackendError } from "./lib/transport";
 import type { Session } from "./lib/bindings/Session";
@@ -146,7 +145,6 @@ describe("a server that no longer accepts this computer's access token", () => {
   });
 
   it("opens Settings at Connect to a Dossier server, with the address filled in for a new token and this computer's ledger one click away", async () => {
-    const t = translator("en");
     const calls: string[] = [];
     const commands: ServerConnectionCommands = {
       ledgerInUse: () => Promise.resolve({ ledger: "server", url: "https://dossier.example.com:4096", tokenRemembered: true }),
@@ -159,7 +157,7 @@ describe("a server that no longer accepts this computer's access token", () => {
       copyLocalSessions: () => Promise.reject(new Error("not used here")),
     };
     render(() => (
-      <Settings t={t} backend={attachedBackend()} onClose={() => undefined} onChanged={() => undefined} startAt="server" tokenRefused serverConnection={commands} />
+      <Settings backend={attachedBackend()} onClose={() => undefined} onChanged={() => undefined} startAt="server" tokenRefused serverConnection={commands} />
     ));
     const section = await screen.findByTestId("server-connection");
     await waitFor(() => {

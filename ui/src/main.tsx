@@ -9,6 +9,7 @@ import { StartUpProblem } from "./components/StartUpProblem";
 import { appAppearance, applyAppearance } from "./lib/appearance";
 import { warmHighlighting } from "./lib/highlight-warm-up";
 import { shortcutKeys, translator } from "./lib/i18n";
+import { language, LanguageContext } from "./lib/language";
 import { desktopStartUpCommands, startUpState } from "./lib/start-up";
 import { createBackend, detectTransport } from "./lib/transport";
 import "./styles.css";
@@ -29,7 +30,7 @@ void Promise.all([createBackend(detectTransport()), startUpState(startUpCommands
     const [startUp, setStartUp] = createSignal(initial);
     createEffect(() => {
       applyAppearance(document.documentElement, appearance.theme(), appearance.locale());
-      document.title = translator(appearance.locale())("appName");
+      document.title = translator(appearance.locale())("common.appName");
     });
     const keys = shortcutKeys(navigator.userAgent);
     const app = () => <App locale={appearance.locale()} keys={keys} backend={backend} readOnly={startUp().readOnly ?? undefined} />;
@@ -40,12 +41,13 @@ void Promise.all([createBackend(detectTransport()), startUpState(startUpCommands
     return (
       <Show when={shownProblem()} fallback={app()}>
         {(shown) => (
-          <StartUpProblem
-            t={translator(appearance.locale(), keys)}
-            problem={shown().problem}
-            commands={shown().commands}
-            onOpened={(readOnly) => setStartUp({ problem: null, readOnly })}
-          />
+          <LanguageContext.Provider value={language(appearance.locale, keys)}>
+            <StartUpProblem
+              problem={shown().problem}
+              commands={shown().commands}
+              onOpened={(readOnly) => setStartUp({ problem: null, readOnly })}
+            />
+          </LanguageContext.Provider>
         )}
       </Show>
     );

@@ -1,5 +1,5 @@
 // A ledger opened read-only: the banner names the version, the composer is gone, every control
-// that would write is marked for hiding (styles.css hides `.app--read-only [data-writes]`), and
+// that would write is marked for hiding (components/StartUpProblem.css hides `.app--read-only [data-writes]`), and
 // the write shortcuts do nothing.
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen, waitFor } from "@solidjs/testing-library";

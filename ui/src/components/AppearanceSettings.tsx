@@ -2,34 +2,35 @@
 // picks one. Shown in the window and in a browser alike (lib/appearance.ts keeps the choice).
 import { type Component, For } from "solid-js";
 import { type Appearance, appAppearance, type LanguageChoice, languageChoices, type ThemeChoice, themeChoices } from "../lib/appearance";
-import type { MessageKey, Translate } from "../lib/i18n";
+import type { MessageKey } from "../lib/i18n";
+import { useLanguage } from "../lib/language";
 
 const themeLabels: Record<ThemeChoice, MessageKey> = {
-  system: "settingsThemeSystem",
-  light: "settingsThemeLight",
-  dark: "settingsThemeDark",
+  system: "settings.themeSystem",
+  light: "settings.themeLight",
+  dark: "settings.themeDark",
 };
 
 const languageLabels: Record<LanguageChoice, MessageKey> = {
-  system: "settingsLanguageSystem",
-  en: "settingsLanguageEnglish",
-  "zh-CN": "settingsLanguageChinese",
+  system: "settings.languageSystem",
+  en: "settings.languageEnglish",
+  "zh-CN": "settings.languageChinese",
 };
 
 export interface AppearanceSettingsProps {
-  t: Translate;
   /** The app's appearance unless a test passes its own. */
   appearance?: Appearance;
 }
 
 export const AppearanceSettings: Component<AppearanceSettingsProps> = (props) => {
+  const { t } = useLanguage();
   const appearance = () => props.appearance ?? appAppearance();
   return (
     <section class="settings-appearance" data-testid="appearance-settings" aria-labelledby="appearance-title">
-      <h3 class="settings-section" id="appearance-title">{props.t("settingsAppearance")}</h3>
+      <h3 class="settings-section" id="appearance-title">{t("settings.appearance")}</h3>
       <div class="appearance-fields">
         <label>
-          {props.t("settingsTheme")}
+          {t("settings.theme")}
           <select
             data-testid="theme-choice"
             value={appearance().choice().theme}
@@ -38,11 +39,11 @@ export const AppearanceSettings: Component<AppearanceSettingsProps> = (props) =>
               if (theme !== undefined) appearance().choose({ theme });
             }}
           >
-            <For each={themeChoices}>{(choice) => <option value={choice} selected={appearance().choice().theme === choice}>{props.t(themeLabels[choice])}</option>}</For>
+            <For each={themeChoices}>{(choice) => <option value={choice} selected={appearance().choice().theme === choice}>{t(themeLabels[choice])}</option>}</For>
           </select>
         </label>
         <label>
-          {props.t("settingsLanguage")}
+          {t("settings.language")}
           <select
             data-testid="language-choice"
             value={appearance().choice().language}
@@ -51,11 +52,11 @@ export const AppearanceSettings: Component<AppearanceSettingsProps> = (props) =>
               if (language !== undefined) appearance().choose({ language });
             }}
           >
-            <For each={languageChoices}>{(choice) => <option value={choice} selected={appearance().choice().language === choice}>{props.t(languageLabels[choice])}</option>}</For>
+            <For each={languageChoices}>{(choice) => <option value={choice} selected={appearance().choice().language === choice}>{t(languageLabels[choice])}</option>}</For>
           </select>
         </label>
       </div>
-      <p class="settings-path">{props.t("settingsAppearanceHint")}</p>
+      <p class="settings-path">{t("settings.appearanceHint")}</p>
     </section>
   );
 };

@@ -7,15 +7,15 @@ import { type Component, createMemo, createSignal, For, Show } from "solid-js";
 import type { Chat } from "../lib/chat";
 import { type Attachment, isSendable } from "../lib/drafts";
 import { agentDescription, agentName } from "../lib/display-names";
-import { humanSize, type MessageKey, type Translate } from "../lib/i18n";
+import { humanSize, type MessageKey } from "../lib/i18n";
 import { offersResources, resourceAttachment } from "../lib/mcp-offers";
 import { Icon } from "./Icon";
 import { McpResourcePicker } from "./McpResourcePicker";
 import { ModelPicker } from "./ModelPicker";
 import { PromptMenu } from "./PromptMenu";
+import { useLanguage } from "../lib/language";
 
 export interface ComposerProps {
-  t: Translate;
   chat: Chat;
   sessionId: string;
   text: string;
@@ -30,16 +30,17 @@ export interface ComposerProps {
 }
 
 const kindLabels: Record<Attachment["kind"], MessageKey> = {
-  text: "kindText",
-  folder: "kindFolder",
-  image: "kindImage",
-  pdf: "kindPdf",
-  binary: "kindBinary",
-  "too-large": "kindTooLarge",
-  unreadable: "kindUnreadable",
+  text: "composer.kindText",
+  folder: "composer.kindFolder",
+  image: "composer.kindImage",
+  pdf: "composer.kindPdf",
+  binary: "composer.kindBinary",
+  "too-large": "composer.kindTooLarge",
+  unreadable: "composer.kindUnreadable",
 };
 
 export const Composer: Component<ComposerProps> = (props) => {
+  const { t } = useLanguage();
   const [mentionIndex, setMentionIndex] = createSignal(0);
   const busy = () => props.chat.isBusy(props.sessionId);
   const canSend = () => !busy() && (props.text.trim() !== "" || props.attachments.some(isSendable));
@@ -73,25 +74,25 @@ export const Composer: Component<ComposerProps> = (props) => {
       }}
     >
       <Show when={props.attachments.length > 0}>
-        <ul class="chips" aria-label={props.t("attachButton")}>
+        <ul class="chips" aria-label={t("composer.attachButton")}>
           <For each={props.attachments}>
             {(attachment) => (
               <li class="chip" classList={{ "chip--refused": !isSendable(attachment) }} data-testid="attachment-chip" data-kind={attachment.kind}>
                 <Icon name={attachment.kind === "folder" ? "folder" : attachment.kind === "image" ? "image" : "file"} />
                 <span class="chip-name">{attachment.name}</span>
                 <Show when={attachment.size !== undefined}>
-                  <span class="chip-size">{humanSize(props.t, attachment.size ?? 0)}</span>
+                  <span class="chip-size">{humanSize(t, attachment.size ?? 0)}</span>
                 </Show>
                 <span class="chip-kind">
                   {attachment.resource === undefined
-                    ? props.t(kindLabels[attachment.kind], { reason: attachment.reason ?? "" })
-                    : props.t("mcpResourceChip", { server: attachment.resource.clientName })}
+                    ? t(kindLabels[attachment.kind], { reason: attachment.reason ?? "" })
+                    : t("mcp.resourceChip", { server: attachment.resource.clientName })}
                 </span>
                 <button
                   type="button"
                   class="chip-remove"
-                  aria-label={props.t("removeAttachment", { name: attachment.name })}
-                  title={props.t("removeAttachment", { name: attachment.name })}
+                  aria-label={t("composer.removeAttachment", { name: attachment.name })}
+                  title={t("composer.removeAttachment", { name: attachment.name })}
                   onClick={() => { props.onRemove(attachment.key); }}
                 >
                   ×
@@ -102,7 +103,7 @@ export const Composer: Component<ComposerProps> = (props) => {
         </ul>
       </Show>
       <label for="composer-input" class="visually-hidden">
-        {props.t("composerLabel")}
+        {t("composer.label")}
       </label>
       <div class="composer-field">
         <textarea
@@ -113,7 +114,7 @@ export const Composer: Component<ComposerProps> = (props) => {
           }}
           class="composer-input"
           rows={3}
-          placeholder={props.t("composerPlaceholder")}
+          placeholder={t("composer.placeholder")}
           value={props.text}
           onInput={(event) => { props.onText(event.currentTarget.value); }}
           onKeyDown={(event) => {
@@ -136,12 +137,12 @@ export const Composer: Component<ComposerProps> = (props) => {
             }
           }}
         />
-        <Show when={props.chat.backend.mcp}>
-          {(mcp) => <PromptMenu t={props.t} mcp={mcp()} text={props.text} onText={props.onText} keys={(handler) => (promptMenuKeys = handler)} onDone={() => field?.focus()} />}
+        <Show when={props.chat.mcpOffers}>
+          {(mcp) => <PromptMenu mcp={mcp()} text={props.text} onText={props.onText} keys={(handler) => (promptMenuKeys = handler)} onDone={() => field?.focus()} />}
         </Show>
         <Show when={mention()}>
           {(current) => (
-            <ul class="mention-menu" role="listbox" aria-label={props.t("agentLabel")}>
+            <ul class="mention-menu" role="listbox" aria-label={t("composer.agentLabel")}>
               <For each={current().candidates}>
                 {(agent, index) => (
                   <li
@@ -155,12 +156,12 @@ export const Composer: Component<ComposerProps> = (props) => {
                   >
                     <span>
                       <strong>@{agent.name}</strong>
-                      <Show when={agentName(props.t, agent) !== agent.name}>
+                      <Show when={agentName(t, agent) !== agent.name}>
                         {" "}
-                        <span class="mention-name">{agentName(props.t, agent)}</span>
+                        <span class="mention-name">{agentName(t, agent)}</span>
                       </Show>
                     </span>
-                    <Show when={agentDescription(props.t, agent)}>
+                    <Show when={agentDescription(t, agent)}>
                       {(description) => <span class="mention-description">{description()}</span>}
                     </Show>
                   </li>
@@ -171,14 +172,14 @@ export const Composer: Component<ComposerProps> = (props) => {
         </Show>
       </div>
       <div class="composer-footer">
-        <button type="button" class="plain-button composer-attach" data-testid="attach" title={props.t("attachButton")} onClick={() => { props.onAttach(); }}>
-          <Icon name="clip" /> <span class="composer-attach-label">{props.t("attachButton")}</span>
+        <button type="button" class="plain-button composer-attach" data-testid="attach" title={t("composer.attachButton")} onClick={() => { props.onAttach(); }}>
+          <Icon name="clip" /> <span class="composer-attach-label">{t("composer.attachButton")}</span>
         </button>
-        <Show when={props.onAttachResource !== undefined && offersResources(Object.values(props.chat.mcpStatuses)) ? props.chat.backend.mcp : undefined}>
-          {(mcp) => <McpResourcePicker t={props.t} mcp={mcp()} onChoose={(item) => props.onAttachResource?.(resourceAttachment(item))} onClosed={() => field?.focus()} />}
+        <Show when={props.onAttachResource !== undefined && offersResources(Object.values(props.chat.mcpStatuses)) ? props.chat.mcpOffers : undefined}>
+          {(mcp) => <McpResourcePicker mcp={mcp()} onChoose={(item) => props.onAttachResource?.(resourceAttachment(item))} onClosed={() => field?.focus()} />}
         </Show>
         <label class="picker">
-          <span class="visually-hidden">{props.t("agentLabel")}</span>
+          <span class="visually-hidden">{t("composer.agentLabel")}</span>
           <select
             data-testid="agent-picker"
             value={choice().agent ?? ""}
@@ -186,20 +187,20 @@ export const Composer: Component<ComposerProps> = (props) => {
           >
             <For each={primaryAgents()}>
               {(agent) => (
-                <option value={agent.name} title={agentDescription(props.t, agent)}>
-                  {agentName(props.t, agent)}
+                <option value={agent.name} title={agentDescription(t, agent)}>
+                  {agentName(t, agent)}
                 </option>
               )}
             </For>
           </select>
         </label>
-        <ModelPicker t={props.t} chat={props.chat} sessionId={props.sessionId} onPicked={() => field?.focus()} />
+        <ModelPicker chat={props.chat} sessionId={props.sessionId} onPicked={() => field?.focus()} />
         <span class="spacer" />
         <Show
           when={busy()}
           fallback={
             <button type="submit" class="send-button" data-testid="send" disabled={!canSend()}>
-              {props.t("sendButton")}
+              {t("composer.sendButton")}
             </button>
           }
         >
@@ -208,16 +209,16 @@ export const Composer: Component<ComposerProps> = (props) => {
             fallback={
               <>
                 <span id="stop-unavailable" class="visually-hidden">
-                  {props.t("stopUnavailable")}
+                  {t("composer.stopUnavailable")}
                 </span>
-                <button type="button" class="send-button" disabled aria-describedby="stop-unavailable" title={props.t("stopUnavailable")}>
-                  {props.t("stopButton")}
+                <button type="button" class="send-button" disabled aria-describedby="stop-unavailable" title={t("composer.stopUnavailable")}>
+                  {t("composer.stopButton")}
                 </button>
               </>
             }
           >
             <button type="button" class="send-button send-button--stop" data-testid="stop" onClick={() => void props.chat.stop(props.sessionId)}>
-              {props.t("stopButton")}
+              {t("composer.stopButton")}
             </button>
           </Show>
         </Show>

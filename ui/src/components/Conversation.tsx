@@ -5,7 +5,7 @@ import { createVirtualizer, type VirtualItem } from "@tanstack/solid-virtual";
 import { type Component, createEffect, createMemo, createSignal, For, on, onCleanup, onMount, Show } from "solid-js";
 import type { Message } from "../lib/bindings/Message";
 import type { Chat, Notice } from "../lib/chat";
-import type { Locale, Translate } from "../lib/i18n";
+
 import { focusWhenPresent } from "../lib/keyboard-focus";
 import { clickedLink } from "../lib/links";
 import { keepControlsQuiet, messageKeyHandler, messageSelector } from "../lib/message-focus";
@@ -15,19 +15,19 @@ import { type Reshaping, visibleMessages } from "../lib/reshaping";
 import { measureOr, observeRectOr } from "../lib/virtual-list";
 import { MessageActions } from "./MessageActions";
 import { MessageView } from "./MessageView";
+import { useLanguage } from "../lib/language";
 
 const noMessages: Message[] = [];
 /** A message's height before it is measured, in pixels. */
 const estimatedHeight = 120;
 
 export const Conversation: Component<{
-  t: Translate;
-  locale: Locale;
   chat: Chat;
   reshaping: Reshaping;
   sessionId: string;
   onRetry: (retry: NonNullable<Notice["retry"]>) => void;
 }> = (props) => {
+  const { t, locale } = useLanguage();
   let scroller: HTMLDivElement | undefined;
   let messageList: HTMLDivElement | undefined;
   /**
@@ -204,7 +204,7 @@ export const Conversation: Component<{
 
   const notice = () => props.chat.notices[props.sessionId];
   const typingLabel = () =>
-    props.chat.sending[props.sessionId] === true && props.chat.state.status[props.sessionId]?.type !== "busy" ? props.t("sending") : props.t("replying");
+    props.chat.sending[props.sessionId] === true && props.chat.state.status[props.sessionId]?.type !== "busy" ? t("conversation.sending") : t("conversation.replying");
   /** Busy, and the newest message is not yet a reply with something in it to read. */
   const awaitingWords = () => {
     if (!props.chat.isBusy(props.sessionId)) return false;
@@ -284,17 +284,17 @@ export const Conversation: Component<{
       <Show when={props.chat.state.sessions[props.sessionId]?.parentID}>
         {(parentId) => (
           <button type="button" class="plain-button load-older" onClick={() => void props.chat.openSession(parentId())}>
-            {props.t("parentSession")}
+            {t("conversation.parentSession")}
           </button>
         )}
       </Show>
       <Show when={(props.chat.children[props.sessionId] ?? []).length > 0}>
-        <nav class="children" aria-label={props.t("childSessions")}>
-          <span>{props.t("childSessions")}:</span>
+        <nav class="children" aria-label={t("conversation.childSessions")}>
+          <span>{t("conversation.childSessions")}:</span>
           <For each={props.chat.children[props.sessionId]}>
             {(child) => (
               <button type="button" class="plain-button" onClick={() => void props.chat.openSession(child.id)}>
-                {displayTitle(child.title, props.t, props.locale)}
+                {displayTitle(child.title, t, locale())}
               </button>
             )}
           </For>
@@ -315,17 +315,17 @@ export const Conversation: Component<{
             focusMessage(0);
           }}
         >
-          {loadingOlder() ? props.t("loadingOlder") : props.t("loadOlder")}
+          {loadingOlder() ? t("conversation.loadingOlder") : t("conversation.loadOlder")}
         </button>
       </Show>
       <p id="message-list-keys" class="visually-hidden">
-        {props.t("conversationKeys")}
+        {t("conversation.keys")}
       </p>
       {/* Everything undone is not an empty session: the undone notice says what there is. */}
       <Show when={messages().length === 0 && notice() === undefined && props.reshaping.undoneCount(props.sessionId) === 0}>
         <div class="empty-state">
-          <p class="empty-state-title">{props.t("conversationEmptyTitle")}</p>
-          <p class="empty-state-body">{props.t("conversationEmptyBody")}</p>
+          <p class="empty-state-title">{t("conversation.emptyTitle")}</p>
+          <p class="empty-state-body">{t("conversation.emptyBody")}</p>
         </div>
       </Show>
       <div
@@ -345,8 +345,8 @@ export const Conversation: Component<{
                 <div class="message-slot" classList={{ "message-slot--marked": marked() === id }} data-index={row().index} data-message-id={id} ref={(element) => { queueMicrotask(() => { virtualizer.measureElement(element); }); }} style={{ transform: `translateY(${String(row().start)}px)` }}>
                   {/* The newest reply, before its first words: the typing indicator in its place. */}
                   <Show when={!(awaitingWords() && row().message.role === "assistant" && messages().at(-1)?.id === id)} fallback={<TypingIndicator label={typingLabel()} />}>
-                    <MessageView t={props.t} message={row().message} parts={props.chat.state.parts[id] ?? []} mediaUrl={(url) => props.chat.backend.mediaUrl(url)} unrecordedError={unrecordedError(row().message)} tabStop={tabStopId() === id} />
-                    <MessageActions t={props.t} chat={props.chat} reshaping={props.reshaping} sessionId={props.sessionId} message={row().message} unrecordedError={unrecordedError(row().message)} />
+                    <MessageView message={row().message} parts={props.chat.state.parts[id] ?? []} mediaUrl={(url) => props.chat.mediaUrl(url)} unrecordedError={unrecordedError(row().message)} tabStop={tabStopId() === id} />
+                    <MessageActions chat={props.chat} reshaping={props.reshaping} sessionId={props.sessionId} message={row().message} unrecordedError={unrecordedError(row().message)} />
                   </Show>
                 </div>
               )}
@@ -358,11 +358,11 @@ export const Conversation: Component<{
         <div class="notice notice--undone" role="status" data-testid="undone">
           <p>
             {props.reshaping.undoneCount(props.sessionId) === 1
-              ? props.t("undoneMessage")
-              : props.t("undoneMessages", { count: props.reshaping.undoneCount(props.sessionId) })}
+              ? t("toolbar.undoneMessage")
+              : t("toolbar.undoneMessages", { count: props.reshaping.undoneCount(props.sessionId) })}
           </p>
           <button type="button" class="plain-button" data-writes disabled={!props.reshaping.canRedo(props.sessionId)} onClick={() => void props.reshaping.redo(props.sessionId)}>
-            {props.t("redo")}
+            {t("toolbar.redo")}
           </button>
         </div>
       </Show>
@@ -372,21 +372,21 @@ export const Conversation: Component<{
       </Show>
       <Show when={!pinned() && !newestShown() && messages().length > 0}>
         <button type="button" class="jump-to-newest" data-testid="jump-to-newest" onClick={jumpToNewest}>
-          {props.t("jumpToNewest")}
+          {t("conversation.jumpToNewest")}
         </button>
       </Show>
       <For each={props.chat.permissionsFor(props.sessionId)}>
         {(request) => (
           <div class="notice notice--permission" role="alertdialog" data-testid="permission-request">
-            <p>{props.t("permissionAsked", { permission: request.permission, patterns: request.patterns.join(", ") })}</p>
+            <p>{t("message.permissionAsked", { permission: request.permission, patterns: request.patterns.join(", ") })}</p>
             <button type="button" class="plain-button" onClick={() => void props.chat.answerPermission(request, "once")}>
-              {props.t("permissionOnce")}
+              {t("message.permissionOnce")}
             </button>
             <button type="button" class="plain-button" onClick={() => void props.chat.answerPermission(request, "always")}>
-              {props.t("permissionAlways")}
+              {t("message.permissionAlways")}
             </button>
             <button type="button" class="plain-button" onClick={() => void props.chat.answerPermission(request, "reject")}>
-              {props.t("permissionReject")}
+              {t("message.permissionReject")}
             </button>
           </div>
         )}
@@ -396,17 +396,17 @@ export const Conversation: Component<{
           <div class={`notice notice--${current().kind}`} role="alert" data-testid="notice" data-kind={current().kind} title={current().message}>
             <p>
               {current().kind === "unavailable"
-                ? props.t("errorUnavailable")
+                ? t("common.errorUnavailable")
                 : current().kind === "network"
-                  ? props.t("errorOffline")
+                  ? t("common.errorOffline")
                   : current().kind === "unauthorized" && props.chat.backend.transport === "attached"
-                    ? props.t("errorTokenRefused")
-                    : props.t("errorGeneric", { message: current().message })}
+                    ? t("common.errorTokenRefused")
+                    : t("common.errorGeneric", { message: current().message })}
             </p>
             <Show when={current().retry}>
               {(retry) => (
                 <button type="button" class="plain-button" data-writes onClick={() => { props.onRetry(retry()); }}>
-                  {props.t("retry")}
+                  {t("common.retry")}
                 </button>
               )}
             </Show>

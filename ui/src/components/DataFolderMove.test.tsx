@@ -4,13 +4,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { DataSettings } from "./DataSettings";
 import type { DataCommands } from "../lib/data-folder";
 import type { FolderMoveCommands } from "../lib/data-folder-move";
-import { translator } from "../lib/i18n";
 import type { DataOverview } from "../lib/shell-bindings/DataOverview";
 import { BackendError } from "../lib/transport";
 
 afterEach(cleanup);
 
-const t = translator("en");
 const folder = "/home/ana/.local/share/app.dossier.desktop";
 
 /** A fake shell whose overview is `overview`, recording the move commands called. */
@@ -58,14 +56,14 @@ function overview(location: Partial<DataOverview["location"]> = {}): DataOvervie
 
 describe("Settings → Data, moving the data folder", () => {
   it("in a browser says the folder is moved in the desktop app and offers no button", () => {
-    render(() => <DataSettings t={t} />);
+    render(() => <DataSettings />);
     expect(screen.getByTestId("data-desktop-only").textContent).toContain("the data folder is moved there too");
     expect(screen.queryByTestId("move-data-folder")).toBeNull();
   });
 
   it("moves through the shell and says Dossier restarts in the new folder", async () => {
     const { commands, moveCommands, calls } = fakeShell(overview());
-    render(() => <DataSettings t={t} commands={commands} moveCommands={moveCommands} />);
+    render(() => <DataSettings commands={commands} moveCommands={moveCommands} />);
     fireEvent.click(await screen.findByTestId("move-data-folder"));
     expect((await screen.findByTestId("data-moved")).textContent).toContain("/media/ana/disk/Dossier");
     expect(calls).toEqual(["overview", "move"]);
@@ -74,7 +72,7 @@ describe("Settings → Data, moving the data folder", () => {
   it("shows a refused folder's reason in the shell's words", async () => {
     const refusal = new BackendError({ kind: "invalid", message: "/home/ana/Photos already holds files that are not Dossier's (for example beach.jpg)." });
     const { commands, moveCommands } = fakeShell(overview(), { move: () => Promise.reject(refusal) });
-    render(() => <DataSettings t={t} commands={commands} moveCommands={moveCommands} />);
+    render(() => <DataSettings commands={commands} moveCommands={moveCommands} />);
     fireEvent.click(await screen.findByTestId("move-data-folder"));
     const shown = await screen.findByTestId("data-move-error");
     expect(shown.textContent).toContain("beach.jpg");
@@ -83,14 +81,14 @@ describe("Settings → Data, moving the data folder", () => {
 
   it("a folder set by DOSSIER_DATA_DIR has no move button and says why", async () => {
     const { commands, moveCommands } = fakeShell(overview({ source: "environment", movable: false }));
-    render(() => <DataSettings t={t} commands={commands} moveCommands={moveCommands} />);
+    render(() => <DataSettings commands={commands} moveCommands={moveCommands} />);
     expect((await screen.findByTestId("data-folder-fixed")).textContent).toContain("DOSSIER_DATA_DIR");
     expect(screen.queryByTestId("move-data-folder")).toBeNull();
   });
 
   it("after a move asks about the old copy and removes it only when asked", async () => {
     const { commands, moveCommands, calls } = fakeShell(overview({ source: "moved", previousFolder: "/old" }));
-    render(() => <DataSettings t={t} commands={commands} moveCommands={moveCommands} />);
+    render(() => <DataSettings commands={commands} moveCommands={moveCommands} />);
     const asked = await screen.findByTestId("data-previous-folder");
     expect(asked.textContent).toContain("Remove the old copy?");
     expect(asked.textContent).toContain("/old");
@@ -103,7 +101,7 @@ describe("Settings → Data, moving the data folder", () => {
 
   it("keeping the old copy stops asking and removes nothing", async () => {
     const { commands, moveCommands, calls } = fakeShell(overview({ source: "moved", previousFolder: "/old" }));
-    render(() => <DataSettings t={t} commands={commands} moveCommands={moveCommands} />);
+    render(() => <DataSettings commands={commands} moveCommands={moveCommands} />);
     fireEvent.click(await screen.findByTestId("keep-previous-folder"));
     await screen.findByTestId("move-data-folder");
     await new Promise((resolve) => setTimeout(resolve, 0));

@@ -2,17 +2,18 @@
 // DataSettings in the desktop app only; the shell does the work (commands/data/folder_move.rs).
 import { type Component, createSignal, Match, Show, Switch } from "solid-js";
 import { type FolderMoveCommands, folderMoveFlow, type FolderMoveView } from "../lib/data-folder-move";
-import type { Translate } from "../lib/i18n";
+
 import type { DataOverview } from "../lib/shell-bindings/DataOverview";
+import { useLanguage } from "../lib/language";
 
 export interface DataFolderMoveProps {
-  t: Translate;
   overview: DataOverview;
   commands: FolderMoveCommands;
   refresh: () => void;
 }
 
 export const DataFolderMove: Component<DataFolderMoveProps> = (props) => {
+  const { t } = useLanguage();
   const [view, setView] = createSignal<FolderMoveView>({ step: "idle" });
   // eslint-disable-next-line solid/reactivity -- the commands are chosen once, for the app's lifetime
   const flow = folderMoveFlow(props.commands, setView, () => { props.refresh(); });
@@ -34,10 +35,10 @@ export const DataFolderMove: Component<DataFolderMoveProps> = (props) => {
     <div class="settings-data-move" data-testid="data-folder-move">
       <Show
         when={props.overview.location.movable}
-        fallback={<p class="settings-path" data-testid="data-folder-fixed">{props.t("dataMoveFixed")}</p>}
+        fallback={<p class="settings-path" data-testid="data-folder-fixed">{t("data.moveFixed")}</p>}
       >
         <div class="provider-form-actions">
-          <button type="button" class="plain-button" data-testid="move-data-folder" disabled={busy()} onClick={() => void flow.move()}>{props.t("dataMove")}</button>
+          <button type="button" class="plain-button" data-testid="move-data-folder" disabled={busy()} onClick={() => void flow.move()}>{t("data.move")}</button>
         </div>
       </Show>
       <Switch>
@@ -50,16 +51,16 @@ export const DataFolderMove: Component<DataFolderMoveProps> = (props) => {
         </Match>
         <Match when={view().step === "moving"}>
           <p class="settings-path" role="status">
-            <progress data-testid="data-move-progress" aria-label={props.t("dataMoving")} /> {props.t("dataMoving")}
+            <progress data-testid="data-move-progress" aria-label={t("data.moving")} /> {t("data.moving")}
           </p>
         </Match>
         <Match when={moved()}>
-          {(folder) => <p class="settings-saved" role="status" data-testid="data-moved">{props.t("dataMoved", { folder: folder() })}</p>}
+          {(folder) => <p class="settings-saved" role="status" data-testid="data-moved">{t("data.moved", { folder: folder() })}</p>}
         </Match>
         <Match when={removed()}>
           {(done) => (
             <p class="settings-saved" role="status" data-testid="data-previous-removed">
-              {props.t(done().folderRemoved ? "dataPreviousRemovedWithFolder" : "dataPreviousRemoved", { folder: done().folder, count: done().files })}
+              {t(done().folderRemoved ? "data.previousRemovedWithFolder" : "data.previousRemoved", { folder: done().folder, count: done().files })}
             </p>
           )}
         </Match>
@@ -67,9 +68,9 @@ export const DataFolderMove: Component<DataFolderMoveProps> = (props) => {
       <Show when={props.overview.location.previousFolder}>
         {(previous) => (
           <div class="update-offer" data-testid="data-previous-folder" data-folder={previous()}>
-            <p class="confirm-text">{props.t("dataPreviousAsk", { folder: previous() })}</p>
-            <button type="button" class="danger-button" data-testid="remove-previous-folder" disabled={busy()} onClick={() => void flow.removePrevious()}>{props.t("dataPreviousRemove")}</button>
-            <button type="button" class="plain-button" data-testid="keep-previous-folder" disabled={busy()} onClick={() => void flow.keepPrevious()}>{props.t("dataPreviousKeep")}</button>
+            <p class="confirm-text">{t("data.previousAsk", { folder: previous() })}</p>
+            <button type="button" class="danger-button" data-testid="remove-previous-folder" disabled={busy()} onClick={() => void flow.removePrevious()}>{t("data.previousRemove")}</button>
+            <button type="button" class="plain-button" data-testid="keep-previous-folder" disabled={busy()} onClick={() => void flow.keepPrevious()}>{t("data.previousKeep")}</button>
           </div>
         )}
       </Show>

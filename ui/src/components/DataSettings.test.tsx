@@ -3,13 +3,12 @@ import { cleanup, fireEvent, render, screen, waitFor } from "@solidjs/testing-li
 import { afterEach, describe, expect, it } from "vitest";
 import { DataSettings } from "./DataSettings";
 import type { DataCommands } from "../lib/data-folder";
-import { translator } from "../lib/i18n";
+import { language, LanguageContext } from "../lib/language";
 import type { DataOverview } from "../lib/shell-bindings/DataOverview";
 import { BackendError } from "../lib/transport";
 
 afterEach(cleanup);
 
-const t = translator("en");
 
 /** A fake shell: records calls, answers from `answers`. */
 function fakeCommands(answers: Partial<DataCommands> = {}) {
@@ -52,7 +51,7 @@ function fakeCommands(answers: Partial<DataCommands> = {}) {
 
 describe("Settings → Data", () => {
   it("in a browser says backups are made in the desktop app and offers no buttons", () => {
-    render(() => <DataSettings t={t} />);
+    render(() => <DataSettings />);
     expect(screen.getByTestId("data-desktop-only").textContent).toContain("Backups are made in the desktop app");
     expect(screen.queryByTestId("back-up-now")).toBeNull();
     expect(screen.queryByTestId("restore-backup")).toBeNull();
@@ -60,7 +59,7 @@ describe("Settings → Data", () => {
 
   it("shows the data folder, backs up and lists the new backup with its size", async () => {
     const { commands, calls } = fakeCommands();
-    render(() => <DataSettings t={t} commands={commands} />);
+    render(() => <DataSettings commands={commands} />);
     expect((await screen.findByTestId("data-folder")).getAttribute("data-folder")).toBe("/home/ana/.local/share/dossier");
     expect(screen.getByTestId("no-backups")).toBeTruthy();
     fireEvent.click(screen.getByTestId("open-data-folder"));
@@ -73,20 +72,20 @@ describe("Settings → Data", () => {
   it("says plainly when a restore waits for another program to let go of the folder", async () => {
     const { commands } = fakeCommands();
     const waiting = await commands.overview();
-    render(() => <DataSettings t={t} commands={{ ...commands, overview: () => Promise.resolve({ ...waiting, restoreWaiting: true }) }} />);
+    render(() => <DataSettings commands={{ ...commands, overview: () => Promise.resolve({ ...waiting, restoreWaiting: true }) }} />);
     expect((await screen.findByTestId("data-restore-waiting")).textContent).toContain("dossier-server");
   });
 
   it("shows no waiting restore when none was staged", async () => {
     const { commands } = fakeCommands();
-    render(() => <DataSettings t={t} commands={commands} />);
+    render(() => <DataSettings commands={commands} />);
     await screen.findByTestId("data-folder");
     expect(screen.queryByTestId("data-restore-waiting")).toBeNull();
   });
 
   it("restores only after the person confirms, naming the file and its sessions", async () => {
     const { commands, calls } = fakeCommands();
-    render(() => <DataSettings t={t} commands={commands} />);
+    render(() => <DataSettings commands={commands} />);
     fireEvent.click(await screen.findByTestId("restore-backup"));
     const confirm = await screen.findByTestId("restore-confirm");
     expect(confirm.textContent).toContain("the 3 in /home/ana/dossier-backup.db");
@@ -103,7 +102,7 @@ describe("Settings → Data", () => {
       chooseBackup: () =>
         Promise.reject(new BackendError({ kind: "invalid", message: "/tmp/x.db is not a Dossier backup: it is not a database file at all." })),
     });
-    render(() => <DataSettings t={t} commands={commands} />);
+    render(() => <DataSettings commands={commands} />);
     fireEvent.click(await screen.findByTestId("restore-backup"));
     const error = await screen.findByTestId("data-error");
     expect(error.getAttribute("data-kind")).toBe("invalid");
@@ -114,7 +113,7 @@ describe("Settings → Data", () => {
 
   it("while the window shows a server's sessions, says that all of it is this computer's ledger's", async () => {
     const { commands } = fakeCommands();
-    render(() => <DataSettings t={t} commands={commands} attached />);
+    render(() => <DataSettings commands={commands} attached />);
     expect(screen.getByTestId("data-attached").textContent).toBe(
       "This window shows the sessions of a Dossier server, but this section is about this computer’s own ledger: backing up, restoring and moving the data folder act on it, not on the server’s sessions, which are backed up where the server runs.",
     );
@@ -127,14 +126,18 @@ describe("Settings → Data", () => {
     expect((await screen.findByTestId("data-progress")).parentElement?.textContent).toContain("Restoring this computer’s sessions (not the server’s)");
     cleanup();
 
-    render(() => <DataSettings t={translator("zh-CN")} commands={fakeCommands().commands} attached />);
+    render(() => (
+      <LanguageContext.Provider value={language("zh-CN")}>
+        <DataSettings commands={fakeCommands().commands} attached />
+      </LanguageContext.Provider>
+    ));
     expect(screen.getByTestId("data-attached").textContent).toContain("这一部分针对的是这台电脑自己的账本");
     expect((await screen.findByTestId("data-folder")).textContent).toContain("这台电脑上的会话保存在");
   });
 
   it("on this computer's ledger says nothing of a server", async () => {
     const { commands } = fakeCommands();
-    render(() => <DataSettings t={t} commands={commands} />);
+    render(() => <DataSettings commands={commands} />);
     expect((await screen.findByTestId("data-folder")).textContent).toContain("Your sessions are kept in");
     expect(screen.queryByTestId("data-attached")).toBeNull();
   });

@@ -18,12 +18,12 @@ export const ExcerptText: Component<{ pieces: readonly ExcerptPiece[] }> = (prop
 export function fieldLabel(t: Translate, field: string): string {
   switch (field) {
     case "title":
-      return t("searchFieldTitle");
+      return t("palette.searchFieldTitle");
     case "reasoning":
-      return t("searchFieldReasoning");
+      return t("palette.searchFieldReasoning");
     case "file":
-      return t("searchFieldFile");
+      return t("palette.searchFieldFile");
     default:
-      return t("searchFieldText");
+      return t("palette.searchFieldText");
   }
 }

@@ -5,12 +5,14 @@ import { type Component, createEffect, createMemo, createSignal, on, onCleanup, 
 import type { SearchResult } from "../lib/bindings/SearchResult";
 import type { Chat } from "../lib/chat";
 import { type FindMatch, findLimit, findMatches, findTruncated } from "../lib/find-matches";
-import type { Translate } from "../lib/i18n";
+
 import { createLiveSearch } from "../lib/live-search";
 import { stepIndex } from "../lib/search-palette";
 import { ExcerptText } from "./ExcerptText";
+import { useLanguage } from "../lib/language";
 
-export const FindInSession: Component<{ t: Translate; chat: Chat; sessionId: string; onClose: () => void }> = (props) => {
+export const FindInSession: Component<{ chat: Chat; sessionId: string; onClose: () => void }> = (props) => {
+  const { t } = useLanguage();
   // eslint-disable-next-line solid/reactivity -- one find bar per session: the app remounts it on a switch
   const { chat, sessionId } = props;
   const search = createLiveSearch<SearchResult[]>((text) => chat.search({ text, sessionID: sessionId, limit: findLimit, include_archived: true }));
@@ -51,21 +53,21 @@ export const FindInSession: Component<{ t: Translate; chat: Chat; sessionId: str
   const count = () => {
     const state = search.state();
     if (state.status === "idle") return "";
-    if (state.status === "error") return props.t("paletteError", { message: state.message });
-    if (matches().length === 0) return state.status === "loading" ? props.t("paletteSearching") : props.t("findNone");
+    if (state.status === "error") return t("palette.error", { message: state.message });
+    if (matches().length === 0) return state.status === "loading" ? t("palette.searching") : t("find.none");
     const values = { current: current() + 1, total: matches().length };
-    return truncated() ? props.t("findCountMore", values) : props.t("findCount", values);
+    return truncated() ? t("find.countMore", values) : t("find.count", values);
   };
 
   return (
-    <div class="find-bar" role="search" aria-label={props.t("findLabel")} data-testid="find-bar">
+    <div class="find-bar" role="search" aria-label={t("find.label")} data-testid="find-bar">
       <div class="find-row">
         <input
           ref={field}
           class="find-input"
           type="text"
-          aria-label={props.t("findLabel")}
-          placeholder={props.t("findPlaceholder")}
+          aria-label={t("find.label")}
+          placeholder={t("find.placeholder")}
           data-testid="find-input"
           value={search.query()}
           onInput={(event) => { search.setQuery(event.currentTarget.value); }}
@@ -82,13 +84,13 @@ export const FindInSession: Component<{ t: Translate; chat: Chat; sessionId: str
         <span class="find-count" role="status" data-testid="find-count">
           {count()}
         </span>
-        <button type="button" class="icon-button" title={props.t("findOlder")} aria-label={props.t("findOlder")} disabled={matches().length === 0} onClick={() => { step(1); }}>
+        <button type="button" class="icon-button" title={t("find.older")} aria-label={t("find.older")} disabled={matches().length === 0} onClick={() => { step(1); }}>
           ↑
         </button>
-        <button type="button" class="icon-button" title={props.t("findNewer")} aria-label={props.t("findNewer")} disabled={matches().length === 0} onClick={() => { step(-1); }}>
+        <button type="button" class="icon-button" title={t("find.newer")} aria-label={t("find.newer")} disabled={matches().length === 0} onClick={() => { step(-1); }}>
           ↓
         </button>
-        <button type="button" class="icon-button" title={props.t("findClose")} aria-label={props.t("findClose")} data-testid="find-close" onClick={() => { props.onClose(); }}>
+        <button type="button" class="icon-button" title={t("find.close")} aria-label={t("find.close")} data-testid="find-close" onClick={() => { props.onClose(); }}>
           ✕
         </button>
       </div>

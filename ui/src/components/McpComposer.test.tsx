@@ -6,7 +6,6 @@ import { createSignal } from "solid-js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { McpPromptItem } from "../lib/bindings/McpPromptItem";
 import type { McpResourceItem } from "../lib/bindings/McpResourceItem";
-import { translator } from "../lib/i18n";
 import type { McpBackend } from "../lib/transport";
 import { McpResourcePicker } from "./McpResourcePicker";
 import { PromptMenu } from "./PromptMenu";
@@ -52,7 +51,7 @@ describe("the Resources picker", () => {
   it("searches, moves with the arrows, chooses with Enter and closes", async () => {
     const chosen: string[] = [];
     let closed = 0;
-    render(() => <McpResourcePicker t={translator("en")} mcp={fakeMcp().mcp} onChoose={(item) => chosen.push(item.uri)} onClosed={() => (closed += 1)} />);
+    render(() => <McpResourcePicker mcp={fakeMcp().mcp} onChoose={(item) => chosen.push(item.uri)} onClosed={() => (closed += 1)} />);
     fireEvent.click(screen.getByTestId("attach-resource"));
     await waitFor(() => {
       expect(screen.getAllByTestId("resource-option")).toHaveLength(3);
@@ -88,7 +87,7 @@ describe("the / menu", () => {
     render(() => (
       <>
         <textarea data-testid="field" value={text()} onKeyDown={(event) => keys?.(event)} />
-        <PromptMenu t={translator("en")} mcp={mcp} text={text()} onText={setText} keys={(handler) => (keys = handler)} onDone={() => undefined} />
+        <PromptMenu mcp={mcp} text={text()} onText={setText} keys={(handler) => (keys = handler)} onDone={() => undefined} />
       </>
     ));
     return { text, setText, fetched, field: screen.getByTestId("field") };

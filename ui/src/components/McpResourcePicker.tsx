@@ -4,20 +4,22 @@
 // contents the server reads when the prompt is sent.
 import { type Component, createMemo, createSignal, For, Show } from "solid-js";
 import type { McpResourceItem } from "../lib/bindings/McpResourceItem";
-import type { Translate } from "../lib/i18n";
+
 import { filterResources, moveHighlight } from "../lib/mcp-offers";
-import { type McpBackend, toBackendError } from "../lib/transport";
+import type { McpOffers } from "../lib/chat";
+import { toBackendError } from "../lib/transport";
 import { Icon } from "./Icon";
+import { useLanguage } from "../lib/language";
 
 export interface McpResourcePickerProps {
-  t: Translate;
-  mcp: McpBackend;
+  mcp: McpOffers;
   onChoose: (item: McpResourceItem) => void;
   /** Where the focus goes back when the list closes (the message field). */
   onClosed?: () => void;
 }
 
 export const McpResourcePicker: Component<McpResourcePickerProps> = (props) => {
+  const { t } = useLanguage();
   const [open, setOpen] = createSignal(false);
   const [items, setItems] = createSignal<McpResourceItem[] | undefined>();
   const [failure, setFailure] = createSignal<string | undefined>();
@@ -58,13 +60,13 @@ export const McpResourcePicker: Component<McpResourcePickerProps> = (props) => {
         data-testid="attach-resource"
         aria-expanded={open()}
         aria-haspopup="listbox"
-        title={props.t("mcpResourcesButton")}
+        title={t("mcp.resourcesButton")}
         onClick={() => {
           if (open()) close();
           else void show();
         }}
       >
-        <Icon name="context" /> <span class="composer-attach-label">{props.t("mcpResourcesButton")}</span>
+        <Icon name="context" /> <span class="composer-attach-label">{t("mcp.resourcesButton")}</span>
       </button>
       <Show when={open()}>
         <div class="resource-popover" data-testid="resource-picker">
@@ -72,8 +74,8 @@ export const McpResourcePicker: Component<McpResourcePickerProps> = (props) => {
             class="resource-search"
             type="search"
             data-testid="resource-search"
-            aria-label={props.t("mcpResourcesSearch")}
-            placeholder={props.t("mcpResourcesSearch")}
+            aria-label={t("mcp.resourcesSearch")}
+            placeholder={t("mcp.resourcesSearch")}
             aria-controls="resource-list"
             aria-activedescendant={shown().length > 0 ? `resource-${String(highlight())}` : undefined}
             value={query()}
@@ -100,14 +102,14 @@ export const McpResourcePicker: Component<McpResourcePickerProps> = (props) => {
           />
           <Show when={failure()}>{(message) => <p class="field-problem" role="alert">{message()}</p>}</Show>
           <Show when={items() === undefined}>
-            <p class="resource-empty">{props.t("mcpResourcesLoading")}</p>
+            <p class="resource-empty">{t("mcp.resourcesLoading")}</p>
           </Show>
           <Show when={items() !== undefined && failure() === undefined && shown().length === 0}>
             <p class="resource-empty" data-testid="resource-empty">
-              {props.t(items()?.length === 0 ? "mcpResourcesNone" : "mcpResourcesNoMatch")}
+              {t(items()?.length === 0 ? "mcp.resourcesNone" : "mcp.resourcesNoMatch")}
             </p>
           </Show>
-          <ul class="resource-list" id="resource-list" role="listbox" aria-label={props.t("mcpResourcesButton")}>
+          <ul class="resource-list" id="resource-list" role="listbox" aria-label={t("mcp.resourcesButton")}>
             <For each={shown()}>
               {(item, index) => (
                 <li

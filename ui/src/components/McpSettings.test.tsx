@@ -6,7 +6,6 @@ import type { McpServerInput } from "../lib/bindings/McpServerInput";
 import type { McpSettings as McpListing } from "../lib/bindings/McpSettings";
 import type { McpStatus } from "../lib/bindings/McpStatus";
 import type { McpToolPermission } from "../lib/bindings/McpToolPermission";
-import { translator } from "../lib/i18n";
 import type { McpBackend } from "../lib/transport";
 import { fakeBackend } from "../lib/transport/fake-backend";
 
@@ -78,7 +77,7 @@ describe("Settings → MCP servers", () => {
   it("shows a failed server's error and stderr, connects it, and follows mcp.status events", async () => {
     const backend = fakeBackend();
     const { mcp, calls } = fakeMcp(true);
-    render(() => <McpSettings t={translator("en")} backend={backend} mcp={mcp} />);
+    render(() => <McpSettings backend={backend} mcp={mcp} />);
     const row = await screen.findByTestId("mcp-server");
     await waitFor(() => {
       expect(within(row).getByTestId("mcp-status").textContent).toBe("Failed: spawn npx ENOENT");
@@ -99,7 +98,7 @@ describe("Settings → MCP servers", () => {
 
   it("adds a local server from the form, refusing a form without a command first", async () => {
     const { mcp, saved } = fakeMcp(true);
-    render(() => <McpSettings t={translator("en")} backend={fakeBackend()} mcp={mcp} />);
+    render(() => <McpSettings backend={fakeBackend()} mcp={mcp} />);
     fireEvent.click(await screen.findByTestId("mcp-add"));
     const form = screen.getByTestId("mcp-form");
     fireEvent.input(form.querySelector('input[name="name"]') as HTMLInputElement, { target: { value: "everything" } });
@@ -118,7 +117,7 @@ describe("Settings → MCP servers", () => {
 
   it("imports a Claude Desktop file through a file input in a browser", async () => {
     const { mcp, calls } = fakeMcp(false);
-    render(() => <McpSettings t={translator("en")} backend={fakeBackend()} mcp={mcp} />);
+    render(() => <McpSettings backend={fakeBackend()} mcp={mcp} />);
     const input = await screen.findByTestId<HTMLInputElement>("mcp-import-file");
     const content = '{"mcpServers": {}}';
     // jsdom's File has no text(); every browser's has.
@@ -130,7 +129,7 @@ describe("Settings → MCP servers", () => {
 
   it("lists a connected server's tools and switches Always allow on and off", async () => {
     const { mcp, calls } = fakeMcp(true);
-    render(() => <McpSettings t={translator("en")} backend={fakeBackend()} mcp={mcp} />);
+    render(() => <McpSettings backend={fakeBackend()} mcp={mcp} />);
     const row = await screen.findByTestId("mcp-server");
     await waitFor(() => {
       expect(row.getAttribute("data-status")).toBe("failed");

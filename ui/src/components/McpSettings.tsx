@@ -4,89 +4,42 @@
 // environment; remote: a URL and its headers; typed values go to the keychain), and "Import from
 // Claude Desktop…" (the open dialog on the desktop, a file input in a browser). A connected
 // server's tools and their "Always allow" switches are their own component (McpToolSwitches).
-// Statuses follow the `mcp.status` event; the list is read again after every change and on a resync.
+// Statuses follow the `mcp.status` event; the list is read again after every change and on a resync
+// (lib/mcp-settings-store.ts, the only caller of the backend's MCP calls).
 import { type Component, createSignal, For, onCleanup, onMount, Show } from "solid-js";
 import type { McpServerSetting } from "../lib/bindings/McpServerSetting";
-import type { McpSettings as McpSettingsListing } from "../lib/bindings/McpSettings";
-import type { McpStatus } from "../lib/bindings/McpStatus";
-import type { MessageKey, Translate } from "../lib/i18n";
+import type { MessageKey } from "../lib/i18n";
 import { checkMcpForm, describeMcpStatus, emptyMcpForm, failedStderr, formFromMcpSetting, mcpActions, type McpForm, type McpFormField } from "../lib/mcp-settings";
-import { type Backend, type BackendError, type McpBackend, toBackendError } from "../lib/transport";
+import { createMcpSettingsStore } from "../lib/mcp-settings-store";
+import type { Backend, McpBackend } from "../lib/transport";
 import { McpToolSwitches } from "./McpToolSwitches";
+import { useLanguage } from "../lib/language";
 
 export interface McpSettingsProps {
-  t: Translate;
   backend: Backend;
   mcp: McpBackend;
 }
 
 export const McpSettings: Component<McpSettingsProps> = (props) => {
+  const { t } = useLanguage();
   // eslint-disable-next-line solid/reactivity -- the backend is fixed for the app's lifetime
-  const mcp = props.mcp;
-  const [listing, setListing] = createSignal<McpSettingsListing | undefined>();
-  const [statuses, setStatuses] = createSignal<Record<string, McpStatus>>({});
-  const [failure, setFailure] = createSignal<BackendError | undefined>();
-  const [notice, setNotice] = createSignal<MessageKey | undefined>();
+  const store = createMcpSettingsStore(props.backend, props.mcp);
+  const { listing, statuses, failure, notice, busy } = store;
   const [form, setForm] = createSignal<McpForm | undefined>();
   const [editing, setEditing] = createSignal<string | undefined>();
   const [problems, setProblems] = createSignal<Partial<Record<McpFormField, MessageKey>>>({});
   const [confirming, setConfirming] = createSignal<string | undefined>();
-  const [busy, setBusy] = createSignal(false);
   let fileInput: HTMLInputElement | undefined;
 
-  const refreshStatuses = async () => {
-    setStatuses(Object.fromEntries(await mcp.statuses()));
-  };
-
-  /** Runs a call; on failure shows its message. Statuses are read again either way. */
-  const run = async (call: () => Promise<McpSettingsListing | undefined>, done?: MessageKey): Promise<boolean> => {
-    setBusy(true);
-    setFailure(undefined);
-    setNotice(undefined);
-    try {
-      const result = await call();
-      if (result) setListing(result);
-      if (done !== undefined) setNotice(done);
-      return true;
-    } catch (error) {
-      setFailure(toBackendError(error));
-      return false;
-    } finally {
-      setBusy(false);
-      await refreshStatuses().catch((error: unknown) => {
-        console.warn("could not read the MCP statuses", error);
-      });
-    }
-  };
-
-  /** A lifecycle call (connect, disconnect, restart): its answer is the statuses read after it. */
-  const act = (call: () => Promise<void>) =>
-    run(async () => {
-      await call();
-      return undefined;
-    });
-
   onMount(() => {
-    void run(() => mcp.settings());
-    const stop = props.backend.subscribe({
-      onEvent: (event) => {
-        if (event.type === "mcp.status") {
-          const { name, status } = event.properties;
-          setStatuses((current) => ({ ...current, [name]: status }));
-        }
-      },
-      onResync: () => {
-        void refreshStatuses();
-      },
-    });
-    onCleanup(stop);
+    onCleanup(store.watch());
   });
 
   const edit = (setting: McpServerSetting | undefined) => {
     setEditing(setting?.name);
     setForm(setting === undefined ? emptyMcpForm() : formFromMcpSetting(setting));
     setProblems({});
-    setNotice(undefined);
+    store.clearNotice();
   };
 
   const update = (patch: Partial<McpForm>) => {
@@ -110,29 +63,29 @@ export const McpSettings: Component<McpSettingsProps> = (props) => {
       return;
     }
     setProblems({});
-    if (await run(() => mcp.save(checked.input), "mcpSaved")) setForm(undefined);
+    if (await store.save(checked.input)) setForm(undefined);
   };
 
   const importFromClaude = () => {
-    const withDialog = mcp.importWithDialog;
-    if (withDialog !== undefined) void run(() => withDialog(), "mcpImported");
+    const withDialog = store.importWithDialog;
+    if (withDialog !== undefined) void withDialog();
     else fileInput?.click();
   };
 
   const importChosenFile = (file: File | undefined) => {
-    const importText = mcp.importText;
+    const importText = store.importText;
     if (file === undefined || importText === undefined) return;
-    void run(async () => importText(await file.text()), "mcpImported");
+    void importText(file.text());
   };
 
   const problem = (field: McpFormField) => {
     const key = problems()[field];
-    return key === undefined ? undefined : props.t(key);
+    return key === undefined ? undefined : t(key);
   };
 
   return (
     <section class="settings-mcp" data-testid="mcp-settings" aria-labelledby="mcp-title">
-      <h3 class="settings-section" id="mcp-title">{props.t("mcpTitle")}</h3>
+      <h3 class="settings-section" id="mcp-title">{t("mcp.title")}</h3>
       <Show when={failure()}>
         {(error) => (
           <p class={`notice notice--${error().kind}`} role="alert" data-testid="mcp-error" data-kind={error().kind}>
@@ -140,9 +93,9 @@ export const McpSettings: Component<McpSettingsProps> = (props) => {
           </p>
         )}
       </Show>
-      <Show when={notice()}>{(key) => <p class="settings-saved" role="status" data-testid="mcp-notice">{props.t(key())}</p>}</Show>
+      <Show when={notice()}>{(key) => <p class="settings-saved" role="status" data-testid="mcp-notice">{t(key())}</p>}</Show>
       <Show when={listing()?.servers.length === 0}>
-        <p class="settings-empty">{props.t("mcpEmpty")}</p>
+        <p class="settings-empty">{t("mcp.empty")}</p>
       </Show>
       <ul class="provider-list">
         <For each={listing()?.servers ?? []}>
@@ -153,20 +106,20 @@ export const McpSettings: Component<McpSettingsProps> = (props) => {
               <li class="provider-row mcp-server-row" data-testid="mcp-server" data-name={server.name} data-status={status()?.status ?? "unknown"}>
                 <div class="provider-facts">
                   <p class="provider-name">
-                    {server.name} <span class="provider-kind">{props.t(server.kind === "local" ? "mcpKindLocal" : "mcpKindRemote")}</span>
+                    {server.name} <span class="provider-kind">{t(server.kind === "local" ? "mcp.kindLocal" : "mcp.kindRemote")}</span>
                   </p>
                   <p class="provider-detail">{server.kind === "local" ? server.command.join(" ") : server.url}</p>
                   <Show when={server.values.length > 0}>
                     <p class="provider-detail">
-                      {props.t(server.kind === "local" ? "mcpFieldEnvironment" : "mcpFieldHeaders")}: {server.values.map((value) => value.name).join(", ")}
+                      {t(server.kind === "local" ? "mcp.fieldEnvironment" : "mcp.fieldHeaders")}: {server.values.map((value) => value.name).join(", ")}
                     </p>
                   </Show>
                   <Show when={server.problem}>{(text) => <p class="field-problem">{text()}</p>}</Show>
                   <p class="provider-detail" classList={{ "mcp-status--failed": status()?.status === "failed" }} data-testid="mcp-status">
-                    {describeMcpStatus(props.t, status())}
+                    {describeMcpStatus(t, status())}
                   </p>
                   <Show when={status()?.status === "connected"}>
-                    <McpToolSwitches t={props.t} mcp={mcp} server={server.name} />
+                    <McpToolSwitches store={store} server={server.name} />
                   </Show>
                 </div>
                 <div class="provider-actions">
@@ -175,29 +128,29 @@ export const McpSettings: Component<McpSettingsProps> = (props) => {
                     fallback={
                       <>
                         <Show when={actions().connect}>
-                          <button type="button" class="plain-button" data-testid="mcp-connect" disabled={busy()} onClick={() => void act(() => mcp.connect(server.name))}>{props.t("mcpConnect")}</button>
+                          <button type="button" class="plain-button" data-testid="mcp-connect" disabled={busy()} onClick={() => void store.connect(server.name)}>{t("mcp.connect")}</button>
                         </Show>
                         <Show when={actions().disconnect}>
-                          <button type="button" class="plain-button" data-testid="mcp-disconnect" disabled={busy()} onClick={() => void act(() => mcp.disconnect(server.name))}>{props.t("mcpDisconnect")}</button>
+                          <button type="button" class="plain-button" data-testid="mcp-disconnect" disabled={busy()} onClick={() => void store.disconnect(server.name)}>{t("mcp.disconnect")}</button>
                         </Show>
                         <Show when={actions().restart}>
-                          <button type="button" class="plain-button" data-testid="mcp-restart" disabled={busy()} onClick={() => void act(() => mcp.restart(server.name))}>{props.t("mcpRestart")}</button>
+                          <button type="button" class="plain-button" data-testid="mcp-restart" disabled={busy()} onClick={() => void store.restart(server.name)}>{t("mcp.restart")}</button>
                         </Show>
-                        <button type="button" class="plain-button" data-testid="mcp-edit" disabled={busy()} onClick={() => { edit(server); }}>{props.t("mcpEdit")}</button>
-                        <button type="button" class="plain-button" data-testid="mcp-remove" disabled={busy()} onClick={() => setConfirming(server.name)}>{props.t("mcpRemove")}</button>
+                        <button type="button" class="plain-button" data-testid="mcp-edit" disabled={busy()} onClick={() => { edit(server); }}>{t("mcp.edit")}</button>
+                        <button type="button" class="plain-button" data-testid="mcp-remove" disabled={busy()} onClick={() => setConfirming(server.name)}>{t("mcp.remove")}</button>
                       </>
                     }
                   >
-                    <span class="confirm-text">{props.t("mcpRemoveConfirm", { name: server.name })}</span>
-                    <button type="button" class="danger-button" data-testid="mcp-remove-confirm" onClick={() => { setConfirming(undefined); void run(() => mcp.remove(server.name)); }}>{props.t("mcpRemove")}</button>
-                    <button type="button" class="plain-button" onClick={() => { setConfirming(undefined); }}>{props.t("mcpCancel")}</button>
+                    <span class="confirm-text">{t("mcp.removeConfirm", { name: server.name })}</span>
+                    <button type="button" class="danger-button" data-testid="mcp-remove-confirm" onClick={() => { setConfirming(undefined); void store.remove(server.name); }}>{t("mcp.remove")}</button>
+                    <button type="button" class="plain-button" onClick={() => { setConfirming(undefined); }}>{t("mcp.cancel")}</button>
                   </Show>
                 </div>
                 {/* Below the facts and the buttons, across the card: a trace is wide. */}
                 <Show when={failedStderr(status())}>
                   {(lines) => (
                     <details class="mcp-stderr" data-testid="mcp-stderr">
-                      <summary>{props.t("mcpStderr")}</summary>
+                      <summary>{t("mcp.stderr")}</summary>
                       <pre>{lines().join("\n")}</pre>
                     </details>
                   )}
@@ -211,17 +164,17 @@ export const McpSettings: Component<McpSettingsProps> = (props) => {
         when={form()}
         fallback={
           <div class="provider-form-actions">
-            <button type="button" class="new-session settings-add" data-testid="mcp-add" onClick={() => { edit(undefined); }}>{props.t("mcpAdd")}</button>
-            <Show when={mcp.importWithDialog !== undefined || mcp.importText !== undefined}>
-              <button type="button" class="plain-button" data-testid="mcp-import" disabled={busy()} onClick={importFromClaude}>{props.t("mcpImport")}</button>
+            <button type="button" class="new-session settings-add" data-testid="mcp-add" onClick={() => { edit(undefined); }}>{t("mcp.add")}</button>
+            <Show when={store.importWithDialog !== undefined || store.importText !== undefined}>
+              <button type="button" class="plain-button" data-testid="mcp-import" disabled={busy()} onClick={importFromClaude}>{t("mcp.import")}</button>
             </Show>
-            <Show when={mcp.importWithDialog === undefined && mcp.importText !== undefined}>
+            <Show when={store.importWithDialog === undefined && store.importText !== undefined}>
               <input
                 ref={fileInput}
                 type="file"
                 accept=".json,application/json"
                 hidden
-                aria-label={props.t("mcpImportFile")}
+                aria-label={t("mcp.importFile")}
                 data-testid="mcp-import-file"
                 onChange={(event) => {
                   importChosenFile(event.currentTarget.files?.[0]);
@@ -235,70 +188,70 @@ export const McpSettings: Component<McpSettingsProps> = (props) => {
         {(current) => (
           <form class="provider-form" data-testid="mcp-form" onSubmit={(event) => void save(event)} novalidate>
             <label>
-              {props.t("mcpFieldName")}
+              {t("mcp.fieldName")}
               <input name="name" value={current().name} disabled={editing() !== undefined} onInput={(event) => { update({ name: event.currentTarget.value }); }} aria-invalid={problem("name") !== undefined} />
               <Show when={problem("name")}>{(text) => <span class="field-problem">{text()}</span>}</Show>
             </label>
             <label>
-              {props.t("mcpFieldKind")}
+              {t("mcp.fieldKind")}
               <select name="kind" value={current().kind} onChange={(event) => { update({ kind: event.currentTarget.value === "remote" ? "remote" : "local" }); }}>
-                <option value="local">{props.t("mcpKindLocal")}</option>
-                <option value="remote">{props.t("mcpKindRemote")}</option>
+                <option value="local">{t("mcp.kindLocal")}</option>
+                <option value="remote">{t("mcp.kindRemote")}</option>
               </select>
             </label>
             <Show
               when={current().kind === "local"}
               fallback={
                 <label>
-                  {props.t("mcpFieldUrl")}
+                  {t("mcp.fieldUrl")}
                   <input name="url" value={current().url} placeholder="http://127.0.0.1:3001/mcp" onInput={(event) => { update({ url: event.currentTarget.value }); }} aria-invalid={problem("url") !== undefined} />
                   <Show when={problem("url")}>{(text) => <span class="field-problem">{text()}</span>}</Show>
                 </label>
               }
             >
               <label>
-                {props.t("mcpFieldCommand")}
+                {t("mcp.fieldCommand")}
                 <input name="command" value={current().commandLine} onInput={(event) => { update({ commandLine: event.currentTarget.value }); }} aria-invalid={problem("commandLine") !== undefined} />
-                <span class="field-hint">{props.t("mcpCommandHint")}</span>
+                <span class="field-hint">{t("mcp.commandHint")}</span>
                 <Show when={problem("commandLine")}>{(text) => <span class="field-problem">{text()}</span>}</Show>
               </label>
             </Show>
             <fieldset class="mcp-values">
-              <legend>{props.t(current().kind === "local" ? "mcpFieldEnvironment" : "mcpFieldHeaders")}</legend>
-              <span class="field-hint">{props.t("mcpValuesHint")}</span>
+              <legend>{t(current().kind === "local" ? "mcp.fieldEnvironment" : "mcp.fieldHeaders")}</legend>
+              <span class="field-hint">{t("mcp.valuesHint")}</span>
               <For each={current().values}>
                 {(row, index) => (
                   <div class="mcp-value-row" data-testid="mcp-value-row">
-                    <input name="value-name" aria-label={props.t("mcpValueName")} placeholder={props.t("mcpValueName")} value={row.name} disabled={row.stored} onInput={(event) => { updateValue(index(), { name: event.currentTarget.value }); }} />
+                    <input name="value-name" aria-label={t("mcp.valueName")} placeholder={t("mcp.valueName")} value={row.name} disabled={row.stored} onInput={(event) => { updateValue(index(), { name: event.currentTarget.value }); }} />
                     <input
                       name="value-value"
                       type="password"
                       autocomplete="off"
-                      aria-label={props.t("mcpValueValue")}
-                      placeholder={row.stored ? props.t("mcpValueKeep") : props.t("mcpValueValue")}
+                      aria-label={t("mcp.valueValue")}
+                      placeholder={row.stored ? t("mcp.valueKeep") : t("mcp.valueValue")}
                       value={row.value}
                       onInput={(event) => { updateValue(index(), { value: event.currentTarget.value }); }}
                       onChange={(event) => { updateValue(index(), { value: event.currentTarget.value }); }}
                     />
-                    <button type="button" class="plain-button" aria-label={props.t("mcpValueRemove")} title={props.t("mcpValueRemove")} onClick={() => { update({ values: current().values.filter((_, position) => position !== index()) }); }}>✕</button>
+                    <button type="button" class="plain-button" aria-label={t("mcp.valueRemove")} title={t("mcp.valueRemove")} onClick={() => { update({ values: current().values.filter((_, position) => position !== index()) }); }}>✕</button>
                   </div>
                 )}
               </For>
-              <button type="button" class="plain-button" data-testid="mcp-value-add" onClick={() => { update({ values: [...current().values, { name: "", value: "", stored: false }] }); }}>{props.t("mcpValueAdd")}</button>
+              <button type="button" class="plain-button" data-testid="mcp-value-add" onClick={() => { update({ values: [...current().values, { name: "", value: "", stored: false }] }); }}>{t("mcp.valueAdd")}</button>
               <Show when={problem("values")}>{(text) => <span class="field-problem">{text()}</span>}</Show>
             </fieldset>
             <label class="checkbox-label">
               <input type="checkbox" name="enabled" checked={current().enabled} onChange={(event) => { update({ enabled: event.currentTarget.checked }); }} />
-              {props.t("mcpFieldEnabled")}
+              {t("mcp.fieldEnabled")}
             </label>
             <label>
-              {props.t("mcpFieldTimeout")}
+              {t("mcp.fieldTimeout")}
               <input name="timeout" inputmode="numeric" value={current().timeout} placeholder="5000" onInput={(event) => { update({ timeout: event.currentTarget.value }); }} aria-invalid={problem("timeout") !== undefined} />
               <Show when={problem("timeout")}>{(text) => <span class="field-problem">{text()}</span>}</Show>
             </label>
             <div class="provider-form-actions">
-              <button type="submit" class="send-button" data-testid="mcp-save" disabled={busy()}>{props.t("mcpSave")}</button>
-              <button type="button" class="plain-button" onClick={() => { setForm(undefined); }}>{props.t("mcpCancel")}</button>
+              <button type="submit" class="send-button" data-testid="mcp-save" disabled={busy()}>{t("mcp.save")}</button>
+              <button type="button" class="plain-button" onClick={() => { setForm(undefined); }}>{t("mcp.cancel")}</button>
             </div>
           </form>
         )}

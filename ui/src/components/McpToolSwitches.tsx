@@ -4,16 +4,18 @@
 // opened, and a switch takes effect at the tool's next call.
 import { type Component, createSignal, For, Show } from "solid-js";
 import type { McpToolPermission } from "../lib/bindings/McpToolPermission";
-import type { Translate } from "../lib/i18n";
-import { type McpBackend, toBackendError } from "../lib/transport";
+
+import type { McpSettingsStore } from "../lib/mcp-settings-store";
+import { toBackendError } from "../lib/transport";
+import { useLanguage } from "../lib/language";
 
 export interface McpToolSwitchesProps {
-  t: Translate;
-  mcp: McpBackend;
+  store: McpSettingsStore;
   server: string;
 }
 
 export const McpToolSwitches: Component<McpToolSwitchesProps> = (props) => {
+  const { t } = useLanguage();
   const [tools, setTools] = createSignal<McpToolPermission[] | undefined>();
   const [failure, setFailure] = createSignal<string | undefined>();
   const [busy, setBusy] = createSignal(false);
@@ -37,14 +39,14 @@ export const McpToolSwitches: Component<McpToolSwitchesProps> = (props) => {
       class="mcp-tools"
       data-testid="mcp-tools"
       onToggle={(event) => {
-        if (event.currentTarget.open) void run(props.mcp.toolPermissions());
+        if (event.currentTarget.open) void run(props.store.toolPermissions());
       }}
     >
-      <summary>{props.t("mcpToolsTitle")}</summary>
-      <p class="field-hint">{props.t("mcpToolsHint")}</p>
+      <summary>{t("mcp.toolsTitle")}</summary>
+      <p class="field-hint">{t("mcp.toolsHint")}</p>
       <Show when={failure()}>{(message) => <p class="field-problem" role="alert">{message()}</p>}</Show>
       <Show when={tools()?.length === 0}>
-        <p class="settings-empty">{props.t("mcpToolsNone")}</p>
+        <p class="settings-empty">{t("mcp.toolsNone")}</p>
       </Show>
       <ul class="mcp-tool-list">
         <For each={tools() ?? []}>
@@ -58,13 +60,13 @@ export const McpToolSwitches: Component<McpToolSwitchesProps> = (props) => {
                   disabled={busy()}
                   onChange={(event) => {
                     const allowed = event.currentTarget.checked;
-                    void run(props.mcp.setAlwaysAllowed(tool.name, allowed));
+                    void run(props.store.setAlwaysAllowed(tool.name, allowed));
                   }}
                 />
-                {props.t("mcpAlwaysAllow", { tool: tool.tool })}
+                {t("mcp.alwaysAllow", { tool: tool.tool })}
               </label>
               <span class="provider-detail">
-                {tool.readOnly ? props.t("mcpToolReadOnly") : props.t("mcpToolAsks")}
+                {tool.readOnly ? t("mcp.toolReadOnly") : t("mcp.toolAsks")}
                 <Show when={tool.description}> · {tool.description}</Show>
               </span>
             </li>

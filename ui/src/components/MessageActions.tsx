@@ -7,14 +7,14 @@ import { type Component, createSignal, Show } from "solid-js";
 import type { AssistantError } from "../lib/bindings/AssistantError";
 import type { Message } from "../lib/bindings/Message";
 import type { Chat } from "../lib/chat";
-import type { Translate } from "../lib/i18n";
+
 import { copiedMs, messageMarkdown, writeClipboard } from "../lib/copying";
 import { cycleTab } from "../lib/keyboard-focus";
 import { replyOutcome } from "../lib/reply-outcome";
 import { type Reshaping, typedText } from "../lib/reshaping";
+import { useLanguage } from "../lib/language";
 
 export const MessageActions: Component<{
-  t: Translate;
   chat: Chat;
   reshaping: Reshaping;
   sessionId: string;
@@ -22,6 +22,7 @@ export const MessageActions: Component<{
   /** The session's error for a reply that could not record its own (shown under it all the same). */
   unrecordedError?: AssistantError | undefined;
 }> = (props) => {
+  const { t } = useLanguage();
   const [editing, setEditing] = createSignal<string | undefined>();
   const [confirmingDelete, setConfirmingDelete] = createSignal(false);
   let deleteButton: HTMLButtonElement | undefined;
@@ -53,7 +54,7 @@ export const MessageActions: Component<{
           }}
         >
           <textarea
-            aria-label={props.t("editMessage")}
+            aria-label={t("message.editMessage")}
             value={editing() ?? ""}
             ref={(element) => { queueMicrotask(() => { element.focus(); }); }}
             onInput={(event) => setEditing(event.currentTarget.value)}
@@ -69,20 +70,20 @@ export const MessageActions: Component<{
           />
           <div class="message-editor-buttons">
             <button type="submit" class="plain-button" disabled={busy() || (editing() ?? "").trim() === ""}>
-              {props.t("resend")}
+              {t("message.resend")}
             </button>
             <button type="button" class="plain-button" onClick={() => { setEditing(undefined); }}>
-              {props.t("cancel")}
+              {t("common.cancel")}
             </button>
           </div>
         </form>
       }
     >
       <div class="message-actions" data-testid="message-actions">
-        <button type="button" class="link-button" data-testid="copy-message" title={props.t("copyMessageHint")} onClick={() => void copyMessage(props.chat, props.sessionId, props.message.id, setCopied)}>
-          {copied() ? props.t("copied") : props.t("copy")}
+        <button type="button" class="link-button" data-testid="copy-message" title={t("message.copyMessageHint")} onClick={() => void copyMessage(props.chat, props.sessionId, props.message.id, setCopied)}>
+          {copied() ? t("common.copied") : t("common.copy")}
         </button>
-        <span class="visually-hidden" role="status">{copied() ? props.t("copied") : ""}</span>
+        <span class="visually-hidden" role="status">{copied() ? t("common.copied") : ""}</span>
         <Show
           when={props.message.role === "user"}
           fallback={
@@ -95,10 +96,10 @@ export const MessageActions: Component<{
                 data-testid="continue"
                 data-writes
                 disabled={busy()}
-                title={busy() ? props.t("busyRefused") : undefined}
-                onClick={() => void props.chat.send(props.sessionId, props.t("continuePrompt"), [])}
+                title={busy() ? t("common.busyRefused") : undefined}
+                onClick={() => void props.chat.send(props.sessionId, t("conversation.continuePrompt"), [])}
               >
-                {props.t("continueReply")}
+                {t("conversation.continueReply")}
               </button>
             </Show>
             <button
@@ -108,11 +109,11 @@ export const MessageActions: Component<{
               data-testid="regenerate"
               data-writes
               disabled={busy()}
-              title={busy() ? props.t("busyRefused") : undefined}
+              title={busy() ? t("common.busyRefused") : undefined}
               onClick={() => void props.reshaping.regenerate(props.sessionId, props.message.id)}
             >
               {/* A failed reply is answered again the same way: offered as Retry. */}
-              {outcome() === "failed" ? props.t("retry") : props.t("regenerate")}
+              {outcome() === "failed" ? t("common.retry") : t("message.regenerate")}
             </button>
             </>
           }
@@ -123,14 +124,14 @@ export const MessageActions: Component<{
             data-testid="edit"
             data-writes
             disabled={busy()}
-            title={busy() ? props.t("busyRefused") : undefined}
+            title={busy() ? t("common.busyRefused") : undefined}
             onClick={() => setEditing(typedText(props.chat.state.parts[props.message.id] ?? []))}
           >
-            {props.t("editMessage")}
+            {t("message.editMessage")}
           </button>
         </Show>
-        <button type="button" class="link-button" data-testid="fork-here" data-writes disabled={busy()} title={props.t("forkHereHint")} onClick={() => void props.reshaping.fork(props.sessionId, props.message)}>
-          {props.t("forkHere")}
+        <button type="button" class="link-button" data-testid="fork-here" data-writes disabled={busy()} title={t("message.forkHereHint")} onClick={() => void props.reshaping.fork(props.sessionId, props.message)}>
+          {t("message.forkHere")}
         </button>
         <Show
           when={confirmingDelete()}
@@ -142,17 +143,17 @@ export const MessageActions: Component<{
             data-writes
               ref={deleteButton}
               disabled={busy()}
-              title={busy() ? props.t("busyRefused") : props.t("deleteMessageHint")}
+              title={busy() ? t("common.busyRefused") : t("message.deleteMessageHint")}
               onClick={() => setConfirmingDelete(true)}
             >
-              {props.t("deleteMessage")}
+              {t("message.deleteMessage")}
             </button>
           }
         >
           <span
             class="message-confirm"
             role="alertdialog"
-            aria-label={props.t("deleteMessageConfirm")}
+            aria-label={t("message.deleteMessageConfirm")}
             onKeyDown={(event) => {
               if (event.key === "Escape") {
                 event.preventDefault();
@@ -161,7 +162,7 @@ export const MessageActions: Component<{
               cycleTab(event, event.currentTarget);
             }}
           >
-            <span>{props.t("deleteMessageConfirm")}</span>
+            <span>{t("message.deleteMessageConfirm")}</span>
             <button
               type="button"
               class="danger-button"
@@ -173,10 +174,10 @@ export const MessageActions: Component<{
                 void props.chat.deleteMessage(props.sessionId, props.message.id);
               }}
             >
-              {props.t("deleteConfirmYes")}
+              {t("sessions.deleteConfirmYes")}
             </button>
             <button type="button" class="link-button" onClick={keepMessage}>
-              {props.t("deleteConfirmNo")}
+              {t("sessions.deleteConfirmNo")}
             </button>
           </span>
         </Show>

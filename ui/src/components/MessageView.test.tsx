@@ -5,7 +5,6 @@ import { createSignal } from "solid-js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Message } from "../lib/bindings/Message";
 import type { Part } from "../lib/bindings/Part";
-import { translator } from "../lib/i18n";
 import { MessageView } from "./MessageView";
 
 afterEach(cleanup);
@@ -20,7 +19,7 @@ describe("MessageView", () => {
   it("keeps a reply's rendered blocks when its text part is replaced by an equal copy, and follows a changed one", () => {
     const streamed = "Intro\n\n```python\nprint(1)\n```\n\n- a\n- b\n\nlast words";
     const [parts, setParts] = createSignal<readonly Part[]>([text(streamed)]);
-    const { container } = render(() => <MessageView t={translator("en")} message={reply} parts={parts()} mediaUrl={() => undefined} tabStop={false} />);
+    const { container } = render(() => <MessageView message={reply} parts={parts()} mediaUrl={() => undefined} tabStop={false} />);
     const markdown = container.querySelector("[data-testid=reply-text]");
     const code = container.querySelector("pre");
     const paragraphs = Array.from(container.querySelectorAll("p"));
@@ -41,7 +40,7 @@ describe("MessageView", () => {
     const reasoning = (value: string): Part => ({ id: "prt_r", sessionID: "ses_1", messageID: "msg_2", type: "reasoning", text: value, time: { start: 1 } });
     const first = "First I read the file.\n\nThen I";
     const [parts, setParts] = createSignal<readonly Part[]>([reasoning(first)]);
-    const { container } = render(() => <MessageView t={translator("en")} message={reply} parts={parts()} mediaUrl={() => undefined} tabStop={false} />);
+    const { container } = render(() => <MessageView message={reply} parts={parts()} mediaUrl={() => undefined} tabStop={false} />);
     const markdown = container.querySelector("[data-testid=reasoning-text]");
     expect(markdown?.closest("details.reasoning")).not.toBeNull();
     const finished = markdown?.querySelector("p");

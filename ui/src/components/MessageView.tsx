@@ -8,15 +8,15 @@ import type { AssistantError } from "../lib/bindings/AssistantError";
 import type { Message } from "../lib/bindings/Message";
 import type { Part } from "../lib/bindings/Part";
 import { groupUserParts, type UserItem } from "../lib/context-summary";
-import type { Translate } from "../lib/i18n";
+
 import { incrementalMarkdown, type IncrementalMarkdown } from "../lib/incremental-markdown";
 import { errorMessage, replyOutcome } from "../lib/reply-outcome";
 import { Icon } from "./Icon";
+import { useLanguage } from "../lib/language";
 
 type PartOf<T extends Part["type"]> = Extract<Part, { type: T }>;
 
 export interface MessageViewProps {
-  t: Translate;
   message: Message;
   parts: readonly Part[];
   /** Where an attachment's bytes can be loaded from, for image previews. */
@@ -27,92 +27,99 @@ export interface MessageViewProps {
   tabStop: boolean;
 }
 
-export const MessageView: Component<MessageViewProps> = (props) => (
-  <Show
-    when={props.message.role === "user"}
-    fallback={<AssistantView t={props.t} message={props.message} parts={props.parts} unrecordedError={props.unrecordedError} tabStop={props.tabStop} />}
-  >
-    <article class="message message--user" data-testid="message" data-role="user" aria-label={props.t("you")} tabIndex={props.tabStop ? 0 : -1} aria-describedby={props.tabStop ? "message-list-keys" : undefined}>
-      <For each={groupUserParts(props.parts)}>{(item) => <UserItemView t={props.t} item={item} mediaUrl={props.mediaUrl} />}</For>
-    </article>
-  </Show>
-);
+export const MessageView: Component<MessageViewProps> = (props) => {
+  const { t } = useLanguage();
+  return (
+    <Show
+      when={props.message.role === "user"}
+      fallback={<AssistantView message={props.message} parts={props.parts} unrecordedError={props.unrecordedError} tabStop={props.tabStop} />}
+    >
+      <article class="message message--user" data-testid="message" data-role="user" aria-label={t("common.you")} tabIndex={props.tabStop ? 0 : -1} aria-describedby={props.tabStop ? "message-list-keys" : undefined}>
+        <For each={groupUserParts(props.parts)}>{(item) => <UserItemView item={item} mediaUrl={props.mediaUrl} />}</For>
+      </article>
+    </Show>
+  );
+};
 
-const UserItemView: Component<{ t: Translate; item: UserItem; mediaUrl: MessageViewProps["mediaUrl"] }> = (props) => (
-  <Switch>
-    <Match when={props.item.kind === "text" && props.item}>
-      {(item) => <p class="user-text">{item().text}</p>}
-    </Match>
-    <Match when={props.item.kind === "context" && props.item}>
-      {(item) => (
-        <details class="context" data-testid="context">
-          <summary title={props.t("contextShow")}>
-            <Icon name="context" />
-            <Show when={item().name !== ""} fallback={props.t("contextShow")}>
-              {props.t("contextRead", { name: item().name })}
-              <Show when={item().lines !== undefined}>
-                {" · "}
-                {item().lines === 1 ? props.t("contextLine") : props.t("contextLines", { count: item().lines ?? 0 })}
+const UserItemView: Component<{ item: UserItem; mediaUrl: MessageViewProps["mediaUrl"] }> = (props) => {
+  const { t } = useLanguage();
+  return (
+    <Switch>
+      <Match when={props.item.kind === "text" && props.item}>
+        {(item) => <p class="user-text">{item().text}</p>}
+      </Match>
+      <Match when={props.item.kind === "context" && props.item}>
+        {(item) => (
+          <details class="context" data-testid="context">
+            <summary title={t("message.contextShow")}>
+              <Icon name="context" />
+              <Show when={item().name !== ""} fallback={t("message.contextShow")}>
+                {t("message.contextRead", { name: item().name })}
+                <Show when={item().lines !== undefined}>
+                  {" · "}
+                  {item().lines === 1 ? t("message.contextLine") : t("message.contextLines", { count: item().lines ?? 0 })}
+                </Show>
+                <Show when={item().entries !== undefined}>
+                  {" · "}
+                  {t("message.contextEntries", { count: item().entries ?? 0 })}
+                </Show>
               </Show>
-              <Show when={item().entries !== undefined}>
-                {" · "}
-                {props.t("contextEntries", { count: item().entries ?? 0 })}
-              </Show>
-            </Show>
-          </summary>
-          <pre class="context-text">{item().text}</pre>
-        </details>
-      )}
-    </Match>
-    <Match when={props.item.kind === "failure" && props.item}>
-      {(item) => (
-        <details class="context context--failed" data-testid="context-failure">
-          <summary>{props.t("contextFailed", { name: item().name })}</summary>
-          <pre class="context-text">{item().text}</pre>
-        </details>
-      )}
-    </Match>
-    <Match when={props.item.kind === "file" && props.item}>
-      {(item) => (
-        <>
-        <Show when={item().part.mime.startsWith("image/") && props.mediaUrl(item().part.url)}>
-          {(source) => <img class="attachment-preview" src={source()} alt={item().part.filename ?? ""} />}
-        </Show>
-        <span class="chip chip--sent" data-testid="file-chip">
-          <Icon name={item().part.mime === "application/x-directory" ? "folder" : item().part.mime.startsWith("image/") ? "image" : "file"} />
-          {item().part.filename ?? item().part.url}
-        </span>
-        </>
-      )}
-    </Match>
-    <Match when={props.item.kind === "agent" && props.item}>
-      {(item) => <span class="chip chip--agent">@{item().part.name}</span>}
-    </Match>
-  </Switch>
-);
+            </summary>
+            <pre class="context-text">{item().text}</pre>
+          </details>
+        )}
+      </Match>
+      <Match when={props.item.kind === "failure" && props.item}>
+        {(item) => (
+          <details class="context context--failed" data-testid="context-failure">
+            <summary>{t("message.contextFailed", { name: item().name })}</summary>
+            <pre class="context-text">{item().text}</pre>
+          </details>
+        )}
+      </Match>
+      <Match when={props.item.kind === "file" && props.item}>
+        {(item) => (
+          <>
+          <Show when={item().part.mime.startsWith("image/") && props.mediaUrl(item().part.url)}>
+            {(source) => <img class="attachment-preview" src={source()} alt={item().part.filename ?? ""} />}
+          </Show>
+          <span class="chip chip--sent" data-testid="file-chip">
+            <Icon name={item().part.mime === "application/x-directory" ? "folder" : item().part.mime.startsWith("image/") ? "image" : "file"} />
+            {item().part.filename ?? item().part.url}
+          </span>
+          </>
+        )}
+      </Match>
+      <Match when={props.item.kind === "agent" && props.item}>
+        {(item) => <span class="chip chip--agent">@{item().part.name}</span>}
+      </Match>
+    </Switch>
+  );
+};
 
-const AssistantView: Component<{ t: Translate; message: Message; parts: readonly Part[]; unrecordedError?: AssistantError | undefined; tabStop: boolean }> = (props) => {
+const AssistantView: Component<{ message: Message; parts: readonly Part[]; unrecordedError?: AssistantError | undefined; tabStop: boolean }> = (props) => {
+  const { t } = useLanguage();
   const outcome = () => replyOutcome(props.message, props.unrecordedError);
   return (
-    <article class="message message--assistant" data-testid="message" data-role="assistant" aria-label={props.t("assistant")} tabIndex={props.tabStop ? 0 : -1} aria-describedby={props.tabStop ? "message-list-keys" : undefined}>
+    <article class="message message--assistant" data-testid="message" data-role="assistant" aria-label={t("common.assistant")} tabIndex={props.tabStop ? 0 : -1} aria-describedby={props.tabStop ? "message-list-keys" : undefined}>
       {/* By place, not by object: a part's final copy (the reply done) replaces the streamed one
           in the store, and keyed by object the reply would be built again, whole, in one frame
           (80 ms for the window bench's shaped reply); in its place the copy is a text that did
           not change, and nothing is rebuilt. */}
-      <Index each={props.parts}>{(part) => <AssistantPart t={props.t} part={part()} />}</Index>
+      <Index each={props.parts}>{(part) => <AssistantPart part={part()} />}</Index>
       <Switch>
         {/* Stopped is not a failure: said quietly, the text above kept. */}
         <Match when={outcome()?.kind === "stopped" && outcome()}>
           {(stopped) => (
             <p class="reply-stopped" data-testid="reply-stopped" title={errorMessage(stopped().error)}>
-              {props.t("replyStopped")}
+              {t("message.replyStopped")}
             </p>
           )}
         </Match>
         <Match when={outcome()?.kind === "failed" && outcome()}>
           {(failure) => (
             <p class="reply-error" role="alert">
-              {props.t("replyError", { message: errorMessage(failure().error) })}
+              {t("message.replyError", { message: errorMessage(failure().error) })}
             </p>
           )}
         </Match>
@@ -121,51 +128,55 @@ const AssistantView: Component<{ t: Translate; message: Message; parts: readonly
   );
 };
 
-const AssistantPart: Component<{ t: Translate; part: Part }> = (props) => (
-  <Switch>
-    <Match when={props.part.type === "text" && (props.part)}>
-      {(part) => <ReplyText t={props.t} text={part().text} />}
-    </Match>
-    <Match when={props.part.type === "reasoning" && (props.part)}>
-      {(part) => (
-        <details class="reasoning">
-          <summary>{props.t("reasoning")}</summary>
-          {/* Streamed like a reply's text, and as long: rendering it whole on every delta made
-              a reasoning model's reply slower with every word. */}
-          <ReplyText t={props.t} text={part().text} testId="reasoning-text" />
-        </details>
-      )}
-    </Match>
-    <Match when={props.part.type === "tool" && (props.part)}>
-      {(part) => <ToolView t={props.t} part={part()} />}
-    </Match>
-    <Match when={props.part.type === "step-finish" && (props.part)}>
-      {(part) => (
-        <p class="usage" data-testid="usage">
-          {/* A cost is shown only when known and not zero: a free or local model costs nothing to say. */}
-          {part().cost > 0
-            ? props.t("tokensUsage", { input: part().tokens.input, output: part().tokens.output, cost: `$${part().cost.toFixed(4)}` })
-            : props.t("tokensOnly", { input: part().tokens.input, output: part().tokens.output })}
-        </p>
-      )}
-    </Match>
-    <Match when={props.part.type === "file" && (props.part)}>
-      {(part) => <span class="chip chip--sent">{part().filename ?? part().mime}</span>}
-    </Match>
-  </Switch>
-);
+const AssistantPart: Component<{ part: Part }> = (props) => {
+  const { t } = useLanguage();
+  return (
+    <Switch>
+      <Match when={props.part.type === "text" && (props.part)}>
+        {(part) => <ReplyText text={part().text} />}
+      </Match>
+      <Match when={props.part.type === "reasoning" && (props.part)}>
+        {(part) => (
+          <details class="reasoning">
+            <summary>{t("conversation.reasoning")}</summary>
+            {/* Streamed like a reply's text, and as long: rendering it whole on every delta made
+                a reasoning model's reply slower with every word. */}
+            <ReplyText text={part().text} testId="reasoning-text" />
+          </details>
+        )}
+      </Match>
+      <Match when={props.part.type === "tool" && (props.part)}>
+        {(part) => <ToolView part={part()} />}
+      </Match>
+      <Match when={props.part.type === "step-finish" && (props.part)}>
+        {(part) => (
+          <p class="usage" data-testid="usage">
+            {/* A cost is shown only when known and not zero: a free or local model costs nothing to say. */}
+            {part().cost > 0
+              ? t("message.tokensUsage", { input: part().tokens.input, output: part().tokens.output, cost: `$${part().cost.toFixed(4)}` })
+              : t("message.tokensOnly", { input: part().tokens.input, output: part().tokens.output })}
+          </p>
+        )}
+      </Match>
+      <Match when={props.part.type === "file" && (props.part)}>
+        {(part) => <span class="chip chip--sent">{part().filename ?? part().mime}</span>}
+      </Match>
+    </Switch>
+  );
+};
 
 /**
  * A reply's Markdown, sanitised, with a language label and Copy on each code block. While it
  * streams only the blocks that changed are replaced (`lib/incremental-markdown.ts`).
  */
-const ReplyText: Component<{ t: Translate; text: string; testId?: string }> = (props) => {
+const ReplyText: Component<{ text: string; testId?: string }> = (props) => {
+  const { t } = useLanguage();
   let element: HTMLDivElement | undefined;
   let renderer: IncrementalMarkdown | undefined;
   let labelsUsed = "";
   createEffect(() => {
     if (element === undefined) return;
-    const labels = { copy: props.t("copy"), copied: props.t("copied"), code: props.t("codeBlock") };
+    const labels = { copy: t("common.copy"), copied: t("common.copied"), code: t("conversation.codeBlock") };
     // Another language: the code blocks' labels change, so every block is built again.
     const labelsKey = JSON.stringify(labels);
     if (renderer === undefined || labelsKey !== labelsUsed) {
@@ -178,17 +189,18 @@ const ReplyText: Component<{ t: Translate; text: string; testId?: string }> = (p
   return <div class="markdown" data-testid={props.testId ?? "reply-text"} ref={element} />;
 };
 
-const ToolView: Component<{ t: Translate; part: PartOf<"tool"> }> = (props) => {
+const ToolView: Component<{ part: PartOf<"tool"> }> = (props) => {
+  const { t } = useLanguage();
   const label = () => {
     switch (props.part.state.status) {
       case "pending":
-        return props.t("toolPending");
+        return t("message.toolPending");
       case "running":
-        return props.t("toolRunning");
+        return t("message.toolRunning");
       case "completed":
-        return props.t("toolCompleted");
+        return t("message.toolCompleted");
       case "error":
-        return props.t("toolError");
+        return t("message.toolError");
     }
   };
   const title = () => ("title" in props.part.state ? (props.part.state.title ?? "") : "");

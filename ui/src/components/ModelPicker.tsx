@@ -5,11 +5,13 @@
 import { type Component, createMemo, createSignal, For, Show } from "solid-js";
 import type { Chat } from "../lib/chat";
 import { modelName } from "../lib/display-names";
-import type { Translate } from "../lib/i18n";
+
 import { rovingIndex } from "../lib/keyboard-focus";
 import { Icon } from "./Icon";
+import { useLanguage } from "../lib/language";
 
-export const ModelPicker: Component<{ t: Translate; chat: Chat; sessionId: string; onPicked?: () => void }> = (props) => {
+export const ModelPicker: Component<{ chat: Chat; sessionId: string; onPicked?: () => void }> = (props) => {
+  const { t } = useLanguage();
   const [open, setOpen] = createSignal(false);
   const [search, setSearch] = createSignal("");
   /** The model replies use: the one chosen, else the catalog's first (the default). */
@@ -26,9 +28,9 @@ export const ModelPicker: Component<{ t: Translate; chat: Chat; sessionId: strin
     const provider = chosen === undefined ? providers[0] : providers.find((candidate) => candidate.id === chosen.providerID);
     const model = chosen === undefined ? provider?.models[0] : provider?.models.find((candidate) => candidate.id === chosen.modelID);
     const variant = props.chat.choiceFor(props.sessionId).variant;
-    if (model === undefined) return props.t("modelLabel");
+    if (model === undefined) return t("composer.modelLabel");
     const shownVariant = variant !== undefined && model.variants.includes(variant) ? ` (${variant})` : "";
-    return `${provider?.name ?? ""} · ${modelName(props.t, model)}${shownVariant}`;
+    return `${provider?.name ?? ""} · ${modelName(t, model)}${shownVariant}`;
   };
   const groups = createMemo(() => {
     const query = search().trim().toLowerCase();
@@ -36,7 +38,7 @@ export const ModelPicker: Component<{ t: Translate; chat: Chat; sessionId: strin
       .catalog()
       .providers.map((provider) => ({
         provider,
-        models: provider.models.filter((model) => query === "" || `${provider.name} ${model.name} ${modelName(props.t, model)} ${model.id}`.toLowerCase().includes(query)),
+        models: provider.models.filter((model) => query === "" || `${provider.name} ${model.name} ${modelName(t, model)} ${model.id}`.toLowerCase().includes(query)),
       }))
       .filter((group) => group.models.length > 0);
   });
@@ -72,21 +74,21 @@ export const ModelPicker: Component<{ t: Translate; chat: Chat; sessionId: strin
   return (
     <div class="model-picker">
       <button type="button" class="plain-button model-picker-button" ref={trigger} data-testid="model-picker" aria-haspopup="listbox" aria-expanded={open()} title={currentName()} onClick={() => setOpen(!open())}>
-        <span class="visually-hidden">{props.t("modelLabel")}: </span>
+        <span class="visually-hidden">{t("composer.modelLabel")}: </span>
         <span class="model-picker-name">{currentName()}</span>
       </button>
       <Show when={open()}>
-        <div class="popover" ref={popover} role="dialog" aria-label={props.t("modelLabel")} onKeyDown={onPopoverKeyDown}>
+        <div class="popover" ref={popover} role="dialog" aria-label={t("composer.modelLabel")} onKeyDown={onPopoverKeyDown}>
           <input
             class="popover-search"
             type="search"
-            aria-label={props.t("modelSearch")}
-            placeholder={props.t("modelSearch")}
+            aria-label={t("composer.modelSearch")}
+            placeholder={t("composer.modelSearch")}
             value={search()}
             ref={(element) => { queueMicrotask(() => { element.focus(); }); }}
             onInput={(event) => setSearch(event.currentTarget.value)}
           />
-          <Show when={groups().length > 0} fallback={<p class="popover-empty">{props.t("modelNone")}</p>}>
+          <Show when={groups().length > 0} fallback={<p class="popover-empty">{t("composer.modelNone")}</p>}>
             <For each={groups()}>
               {(group) => (
                 <div role="group" aria-label={group.provider.name}>
@@ -101,15 +103,15 @@ export const ModelPicker: Component<{ t: Translate; chat: Chat; sessionId: strin
                         aria-pressed={current()?.providerID === model.providerID && current()?.modelID === model.id}
                         onClick={() => { pick({ model: { providerID: model.providerID, modelID: model.id } }); }}
                       >
-                        <span class="popover-option-name">{modelName(props.t, model)}</span>
+                        <span class="popover-option-name">{modelName(t, model)}</span>
                         <Show when={current()?.providerID === model.providerID && current()?.modelID === model.id}>
                           <span class="popover-current" data-testid="model-current">
-                            <Icon name="check" /> {props.t("modelCurrent")}
+                            <Icon name="check" /> {t("composer.modelCurrent")}
                           </span>
                         </Show>
                       </button>
                       <Show when={model.variants.length > 0}>
-                        <div class="popover-variants" role="group" aria-label={props.t("variantLabel")}>
+                        <div class="popover-variants" role="group" aria-label={t("composer.variantLabel")}>
                           <For each={model.variants}>
                             {(variant) => (
                               <button

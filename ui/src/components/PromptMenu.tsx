@@ -6,13 +6,14 @@
 // list; the arguments form takes it and gives it back.
 import { type Component, createEffect, createMemo, createSignal, For, on, Show } from "solid-js";
 import type { McpPromptItem } from "../lib/bindings/McpPromptItem";
-import type { Translate } from "../lib/i18n";
+
 import { filterPrompts, missingArguments, moveHighlight, promptArguments, promptLabel, slashQuery } from "../lib/mcp-offers";
-import { type McpBackend, toBackendError } from "../lib/transport";
+import type { McpOffers } from "../lib/chat";
+import { toBackendError } from "../lib/transport";
+import { useLanguage } from "../lib/language";
 
 export interface PromptMenuProps {
-  t: Translate;
-  mcp: McpBackend;
+  mcp: McpOffers;
   text: string;
   onText: (text: string) => void;
   /** Gives the composer the menu's key handler; it answers true when it used the key. */
@@ -22,6 +23,7 @@ export interface PromptMenuProps {
 }
 
 export const PromptMenu: Component<PromptMenuProps> = (props) => {
+  const { t } = useLanguage();
   const [prompts, setPrompts] = createSignal<McpPromptItem[]>([]);
   const [highlight, setHighlight] = createSignal(0);
   const [dismissed, setDismissed] = createSignal(false);
@@ -110,7 +112,7 @@ export const PromptMenu: Component<PromptMenuProps> = (props) => {
   return (
     <>
       <Show when={shown().length > 0}>
-        <ul class="mention-menu prompt-menu" role="listbox" data-testid="prompt-menu" aria-label={props.t("mcpPromptsLabel")}>
+        <ul class="mention-menu prompt-menu" role="listbox" data-testid="prompt-menu" aria-label={t("mcp.promptsLabel")}>
           <For each={shown()}>
             {(prompt, index) => (
               <li
@@ -141,7 +143,7 @@ export const PromptMenu: Component<PromptMenuProps> = (props) => {
           <form
             class="mention-menu prompt-arguments"
             data-testid="prompt-arguments"
-            aria-label={props.t("mcpPromptArguments", { name: promptLabel(prompt()) })}
+            aria-label={t("mcp.promptArguments", { name: promptLabel(prompt()) })}
             onSubmit={submitArguments}
             onKeyDown={(event) => {
               if (event.key === "Escape") {
@@ -151,12 +153,12 @@ export const PromptMenu: Component<PromptMenuProps> = (props) => {
             }}
             novalidate
           >
-            <p class="prompt-arguments-title">{props.t("mcpPromptArguments", { name: promptLabel(prompt()) })}</p>
+            <p class="prompt-arguments-title">{t("mcp.promptArguments", { name: promptLabel(prompt()) })}</p>
             <For each={prompt().arguments}>
               {(argument, index) => (
                 <label>
                   {argument.name}
-                  {argument.required ? ` (${props.t("mcpPromptRequired")})` : ""}
+                  {argument.required ? ` (${t("mcp.promptRequired")})` : ""}
                   <input
                     name={argument.name}
                     data-testid="prompt-argument"
@@ -175,12 +177,12 @@ export const PromptMenu: Component<PromptMenuProps> = (props) => {
               )}
             </For>
             <Show when={missing().length > 0}>
-              <p class="field-problem" role="alert">{props.t("mcpPromptMissing", { names: missing().join(", ") })}</p>
+              <p class="field-problem" role="alert">{t("mcp.promptMissing", { names: missing().join(", ") })}</p>
             </Show>
             <Show when={failure()}>{(message) => <p class="field-problem" role="alert">{message()}</p>}</Show>
             <div class="provider-form-actions">
-              <button type="submit" class="send-button" data-testid="prompt-insert">{props.t("mcpPromptInsert")}</button>
-              <button type="button" class="plain-button" onClick={cancelArguments}>{props.t("mcpCancel")}</button>
+              <button type="submit" class="send-button" data-testid="prompt-insert">{t("mcp.promptInsert")}</button>
+              <button type="button" class="plain-button" onClick={cancelArguments}>{t("mcp.cancel")}</button>
             </div>
           </form>
         )}

@@ -4,17 +4,19 @@
 import { type Component, createEffect, createMemo, createSignal, For, on, onCleanup, onMount, Show } from "solid-js";
 import type { SearchResult } from "../lib/bindings/SearchResult";
 import type { Chat } from "../lib/chat";
-import type { Locale, Translate } from "../lib/i18n";
+
 import { cycleTab } from "../lib/keyboard-focus";
 import { createLiveSearch } from "../lib/live-search";
 import { destination, type PaletteItem, paletteItems, stepIndex } from "../lib/search-palette";
 import { displayTitle, plainExcerptPieces } from "../lib/session-title";
 import { ExcerptText, fieldLabel } from "./ExcerptText";
+import { useLanguage } from "../lib/language";
 
 /** How many sessions one answer lists; the palette is for jumping, not browsing. */
 export const paletteResultLimit = 20;
 
-export const SearchPalette: Component<{ t: Translate; locale: Locale; chat: Chat; onClose: () => void; onChosen?: () => void }> = (props) => {
+export const SearchPalette: Component<{ chat: Chat; onClose: () => void; onChosen?: () => void }> = (props) => {
+  const { t, locale } = useLanguage();
   const [includeArchived, setIncludeArchived] = createSignal(false);
   const [active, setActive] = createSignal(-1);
   // eslint-disable-next-line solid/reactivity -- the chat is fixed for the app's lifetime
@@ -86,7 +88,7 @@ export const SearchPalette: Component<{ t: Translate; locale: Locale; chat: Chat
         class="palette"
         role="dialog"
         aria-modal="true"
-        aria-label={props.t("paletteTitle")}
+        aria-label={t("palette.title")}
         data-testid="search-palette"
         onClick={(event) => { event.stopPropagation(); }}
         onKeyDown={onKeyDown}
@@ -101,8 +103,8 @@ export const SearchPalette: Component<{ t: Translate; locale: Locale; chat: Chat
             aria-controls="palette-results"
             aria-autocomplete="list"
             aria-activedescendant={active() >= 0 ? optionId(active()) : undefined}
-            aria-label={props.t("paletteTitle")}
-            placeholder={props.t("palettePlaceholder")}
+            aria-label={t("palette.title")}
+            placeholder={t("palette.placeholder")}
             data-testid="palette-input"
             value={search.query()}
             onInput={(event) => { search.setQuery(event.currentTarget.value); }}
@@ -117,10 +119,10 @@ export const SearchPalette: Component<{ t: Translate; locale: Locale; chat: Chat
                 search.refresh();
               }}
             />
-            {props.t("paletteIncludeArchived")}
+            {t("palette.includeArchived")}
           </label>
         </div>
-        <ul id="palette-results" ref={list} class="palette-results" role="listbox" aria-label={props.t("paletteTitle")}>
+        <ul id="palette-results" ref={list} class="palette-results" role="listbox" aria-label={t("palette.title")}>
           <For each={items()}>
             {(item, index) => (
               <li
@@ -138,14 +140,14 @@ export const SearchPalette: Component<{ t: Translate; locale: Locale; chat: Chat
               >
                 <Show when={item.first}>
                   <span class="palette-session">
-                    <span class="palette-session-title">{displayTitle(item.session.title, props.t, props.locale)}</span>
+                    <span class="palette-session-title">{displayTitle(item.session.title, t, locale())}</span>
                     <Show when={item.session.time.archived !== undefined}>
-                      <span class="palette-badge">{props.t("paletteArchived")}</span>
+                      <span class="palette-badge">{t("palette.archived")}</span>
                     </Show>
                   </span>
                 </Show>
                 <span class="palette-excerpt">
-                  <span class="palette-field">{fieldLabel(props.t, item.excerpt.field)}</span>
+                  <span class="palette-field">{fieldLabel(t, item.excerpt.field)}</span>
                   <span class="palette-excerpt-text" data-testid="palette-excerpt">
                     <ExcerptText pieces={plainExcerptPieces(item.excerpt.field, item.excerpt.pieces)} />
                   </span>
@@ -160,19 +162,19 @@ export const SearchPalette: Component<{ t: Translate; locale: Locale; chat: Chat
               const current = state();
               switch (current.status) {
                 case "idle":
-                  return props.t("paletteHint");
+                  return t("palette.hint");
                 case "loading":
-                  return props.t("paletteSearching");
+                  return t("palette.searching");
                 case "done":
-                  return props.t("paletteEmpty", { query: search.query().trim() });
+                  return t("palette.empty", { query: search.query().trim() });
                 case "error":
-                  return props.t("paletteError", { message: current.message });
+                  return t("palette.error", { message: current.message });
               }
             })()}
           </p>
         </Show>
         <p class="palette-keys" aria-hidden="true">
-          {props.t("paletteKeys")}
+          {t("palette.keys")}
         </p>
       </div>
     </div>

@@ -2,14 +2,12 @@
 import { cleanup, fireEvent, render, screen, waitFor } from "@solidjs/testing-library";
 import { afterEach, describe, expect, it } from "vitest";
 import { ServerConnectionSettings } from "./ServerConnectionSettings";
-import { translator } from "../lib/i18n";
 import type { ServerConnectionCommands } from "../lib/server-connection";
 import type { LedgerInUse } from "../lib/shell-bindings/LedgerInUse";
 import { BackendError } from "../lib/transport";
 
 afterEach(cleanup);
 
-const t = translator("en");
 
 /** A fake shell: records calls; the test passes for one address and token only. */
 function fakeCommands(initial: LedgerInUse = { ledger: "local" }) {
@@ -50,14 +48,14 @@ function type(name: string, value: string) {
 
 describe("Settings → Connect to a Dossier server", () => {
   it("in a browser renders nothing: the page is already a server's", () => {
-    render(() => <ServerConnectionSettings t={t} />);
+    render(() => <ServerConnectionSettings />);
     expect(screen.queryByTestId("server-connection")).toBeNull();
   });
 
   it("offers Connect only after a test passed for exactly the address and token in the form", async () => {
     const { commands, calls } = fakeCommands();
     let switched = 0;
-    render(() => <ServerConnectionSettings t={t} commands={commands} onSwitched={() => { switched += 1; }} />);
+    render(() => <ServerConnectionSettings commands={commands} onSwitched={() => { switched += 1; }} />);
     await screen.findByTestId("server-connection-form");
     expect(screen.queryByTestId("connect-server")).toBeNull();
     type("serverUrl", "https://dossier.example.com");
@@ -90,7 +88,7 @@ describe("Settings → Connect to a Dossier server", () => {
   it("while attached names the server, copies the local sessions and switches back to this computer's ledger", async () => {
     const { commands, calls } = fakeCommands({ ledger: "server", url: "https://dossier.example.com", tokenRemembered: false });
     let switched = 0;
-    render(() => <ServerConnectionSettings t={t} commands={commands} onSwitched={() => { switched += 1; }} />);
+    render(() => <ServerConnectionSettings commands={commands} onSwitched={() => { switched += 1; }} />);
     const inUse = await screen.findByTestId("server-in-use");
     expect(inUse.textContent).toBe("This window shows the sessions of the Dossier server at https://dossier.example.com.");
     expect(screen.getByTestId("server-token-not-remembered").textContent).toContain("kept only until Dossier quits");
@@ -108,7 +106,7 @@ describe("Settings → Connect to a Dossier server", () => {
 
   it("fills in the last server's address on the local ledger", async () => {
     const { commands } = fakeCommands({ ledger: "local", lastServer: "https://dossier.example.com" });
-    render(() => <ServerConnectionSettings t={t} commands={commands} />);
+    render(() => <ServerConnectionSettings commands={commands} />);
     await waitFor(() => {
       expect(document.querySelector<HTMLInputElement>("[name=serverUrl]")?.value).toBe("https://dossier.example.com");
     });

@@ -5,13 +5,13 @@
 // When the server no longer accepts the token (the window's notice opens this section), the form
 // comes back under the server in use, its address filled in, for a new token.
 import { type Component, createSignal, For, onMount, Show } from "solid-js";
-import type { Translate } from "../lib/i18n";
+
 import { connectable, connectionFlow, type ConnectionView, desktopServerConnectionCommands, type ServerConnectionCommands } from "../lib/server-connection";
 import type { LedgerInUse } from "../lib/shell-bindings/LedgerInUse";
 import { toBackendError } from "../lib/transport";
+import { useLanguage } from "../lib/language";
 
 export interface ServerConnectionSettingsProps {
-  t: Translate;
   /** The shell's commands (tests pass a fake); the desktop app's by default, none in a browser. */
   commands?: ServerConnectionCommands;
   /** After a switch: the window starts again on the other ledger (tests pass a spy). */
@@ -21,6 +21,7 @@ export interface ServerConnectionSettingsProps {
 }
 
 export const ServerConnectionSettings: Component<ServerConnectionSettingsProps> = (props) => {
+  const { t } = useLanguage();
   // eslint-disable-next-line solid/reactivity -- chosen once, for the app's lifetime
   const commands = props.commands ?? desktopServerConnectionCommands();
   const [inUse, setInUse] = createSignal<LedgerInUse | undefined>();
@@ -76,34 +77,34 @@ export const ServerConnectionSettings: Component<ServerConnectionSettingsProps> 
           }}
         >
           <Show when={server() === undefined}>
-            <p class="settings-path">{props.t("remoteLead")}</p>
+            <p class="settings-path">{t("remote.lead")}</p>
           </Show>
           <label>
-            {props.t("remoteUrl")}
+            {t("remote.url")}
             <input name="serverUrl" value={url()} placeholder="https://dossier.example.com" autocomplete="url" onInput={(event) => { setUrl(event.currentTarget.value); }} onChange={(event) => { setUrl(event.currentTarget.value); }} />
           </label>
           <label>
-            {props.t("remoteToken")}
+            {t("remote.token")}
             <input name="serverToken" type="password" autocomplete="off" value={token()} onInput={(event) => { setToken(event.currentTarget.value); }} onChange={(event) => { setToken(event.currentTarget.value); }} />
           </label>
           <Show when={passed()}>
             {(check) => (
               <p class="settings-saved" role="status" data-testid="server-connection-passed">
-                {props.t("remotePassed", { version: check().version, url: check().url })}
+                {t("remote.passed", { version: check().version, url: check().url })}
               </p>
             )}
           </Show>
           <div class="provider-form-actions">
             <button type="submit" class="plain-button" data-testid="test-server-connection" disabled={working() || url().trim() === "" || token().trim() === ""}>
-              {view().step === "testing" ? props.t("remoteTesting") : props.t("remoteTest")}
+              {view().step === "testing" ? t("remote.testing") : t("remote.test")}
             </button>
             <Show when={connectable(view(), url().trim(), token().trim())}>
               <button type="button" class="send-button" data-testid="connect-server" disabled={working()} onClick={() => void steps().connect(url().trim(), token().trim())}>
-                {props.t("remoteConnect")}
+                {t("remote.connect")}
               </button>
             </Show>
             <Show when={view().step === "connecting"}>
-              <span class="settings-path" role="status">{props.t("remoteConnecting")}</span>
+              <span class="settings-path" role="status">{t("remote.connecting")}</span>
             </Show>
           </div>
         </form>
@@ -115,7 +116,7 @@ export const ServerConnectionSettings: Component<ServerConnectionSettingsProps> 
     <Show when={flow}>
       {(steps) => (
         <section class="settings-server" data-testid="server-connection" aria-labelledby="server-connection-title" tabIndex={-1}>
-          <h3 class="settings-section" id="server-connection-title">{props.t("remoteTitle")}</h3>
+          <h3 class="settings-section" id="server-connection-title">{t("remote.title")}</h3>
           <Show when={failure()}>
             {(error) => (
               <p class={`notice notice--${error().kind}`} role="alert" data-testid="server-connection-error" data-kind={error().kind}>
@@ -127,21 +128,21 @@ export const ServerConnectionSettings: Component<ServerConnectionSettingsProps> 
             {(current) => (
               <>
                 <p class="settings-path" data-testid="server-in-use" data-url={current().url}>
-                  {props.t("remoteInUse", { url: current().url })}
+                  {t("remote.inUse", { url: current().url })}
                 </p>
                 <Show when={!current().tokenRemembered}>
-                  <p class="notice notice--unavailable" data-testid="server-token-not-remembered">{props.t("remoteNotRemembered")}</p>
+                  <p class="notice notice--unavailable" data-testid="server-token-not-remembered">{t("remote.notRemembered")}</p>
                 </Show>
                 <Show when={props.tokenRefused === true}>
-                  <p class="notice notice--unauthorized" role="status" data-testid="server-token-refused">{props.t("remoteRefused")}</p>
+                  <p class="notice notice--unauthorized" role="status" data-testid="server-token-refused">{t("remote.refused")}</p>
                   {tokenForm()}
                 </Show>
                 <Show when={copied()}>
                   {(report) => (
                     <div class="settings-saved" role="status" data-testid="copy-report" data-copied={report().copied}>
-                      <p>{props.t("remoteCopied", { count: report().copied })}</p>
+                      <p>{t("remote.copied", { count: report().copied })}</p>
                       <For each={report().failed}>
-                        {(failure) => <p class="field-problem" data-testid="copy-failure">{props.t("remoteCopyFailed", { title: failure.title, reason: failure.reason })}</p>}
+                        {(failure) => <p class="field-problem" data-testid="copy-failure">{t("remote.copyFailed", { title: failure.title, reason: failure.reason })}</p>}
                       </For>
                     </div>
                   )}
@@ -150,11 +151,11 @@ export const ServerConnectionSettings: Component<ServerConnectionSettingsProps> 
                   {/* A refused token would refuse every copy too. */}
                   <Show when={props.tokenRefused !== true}>
                     <button type="button" class="plain-button" data-testid="copy-local-sessions" disabled={working()} onClick={() => void steps().copyLocalSessions()}>
-                      {view().step === "copying" ? props.t("remoteCopying") : props.t("remoteCopy")}
+                      {view().step === "copying" ? t("remote.copying") : t("remote.copy")}
                     </button>
                   </Show>
                   <button type="button" class="plain-button" data-testid="use-local-ledger" disabled={working()} onClick={() => void steps().useLocal()}>
-                    {props.t("remoteUseLocal")}
+                    {t("remote.useLocal")}
                   </button>
                 </div>
               </>

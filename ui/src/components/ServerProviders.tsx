@@ -3,22 +3,23 @@
 // picker reads). Adding or changing one is done where the server runs, which the note says; the
 // attached window's note also says that this computer's own providers are kept for its ledger.
 import { type Component, createResource, For, Show } from "solid-js";
-import type { Translate } from "../lib/i18n";
-import { type Backend, toBackendError } from "../lib/transport";
+
+import type { ProviderSettingsStore } from "../lib/provider-settings-store";
+import { toBackendError } from "../lib/transport";
+import { useLanguage } from "../lib/language";
 
 export interface ServerProvidersProps {
-  t: Translate;
-  backend: Backend;
-  /** The desktop window attached to a server (not a browser): "use the desktop app" would be no help. */
-  attached?: boolean;
+  /** Lists the server's catalog; its `attached` (the desktop window attached to a server, not a browser) says "use the desktop app" would be no help. */
+  providers: ProviderSettingsStore;
 }
 
 export const ServerProviders: Component<ServerProvidersProps> = (props) => {
-  const [catalog] = createResource(() => props.backend.listModels());
+  const { t } = useLanguage();
+  const [catalog] = createResource(() => props.providers.serverCatalog());
   return (
     <section data-testid="server-providers" aria-labelledby="server-providers-title">
-      <h3 class="settings-section" id="server-providers-title">{props.t("settingsProviders")}</h3>
-      <p class="settings-path" data-testid="settings-desktop-only">{props.t(props.attached === true ? "settingsProvidersAttached" : "settingsProvidersReadOnly")}</p>
+      <h3 class="settings-section" id="server-providers-title">{t("settings.providers")}</h3>
+      <p class="settings-path" data-testid="settings-desktop-only">{t(props.providers.attached ? "settings.providersAttached" : "settings.providersReadOnly")}</p>
       <Show when={catalog.error !== undefined}>
         <p class="notice notice--unavailable" role="alert" data-testid="settings-error">{toBackendError(catalog.error).message}</p>
       </Show>

@@ -2,11 +2,11 @@
 // restore, in the Archived view), delete after a confirmation, clear.
 import { type Component, createSignal, Show } from "solid-js";
 import type { Chat } from "../lib/chat";
-import type { Translate } from "../lib/i18n";
+
 import { cycleTab } from "../lib/keyboard-focus";
+import { useLanguage } from "../lib/language";
 
 export const SessionBulkActions: Component<{
-  t: Translate;
   chat: Chat;
   /** The ticked sessions, in the order they are shown. */
   sessionIds: string[];
@@ -17,6 +17,7 @@ export const SessionBulkActions: Component<{
   archive: (sessionIds: readonly string[]) => Promise<string[]>;
   onClear: () => void;
 }> = (props) => {
+  const { t } = useLanguage();
   const [confirming, setConfirming] = createSignal(false);
   const [working, setWorking] = createSignal(false);
   let deleteButton: HTMLButtonElement | undefined;
@@ -41,30 +42,30 @@ export const SessionBulkActions: Component<{
   };
 
   return (
-    <div class="bulk-bar" role="toolbar" aria-label={props.t("bulkLabel")} data-testid="bulk-bar">
+    <div class="bulk-bar" role="toolbar" aria-label={t("sessions.bulkLabel")} data-testid="bulk-bar">
       <Show
         when={confirming()}
         fallback={
           <>
             <span class="bulk-count" data-testid="bulk-count">
-              {props.t("selectedCount", { count: props.sessionIds.length })}
+              {t("sessions.selectedCount", { count: props.sessionIds.length })}
             </span>
             <Show
               when={props.archivedView}
               fallback={
                 <button type="button" class="plain-button" disabled={working()} data-testid="bulk-archive" data-writes onClick={() => void run("archive")}>
-                  {props.t("archiveSession")}
+                  {t("sessions.archiveSession")}
                 </button>
               }
             >
               <button type="button" class="plain-button" disabled={working()} data-testid="bulk-restore" data-writes onClick={() => void run("restore")}>
-                {props.t("restoreSession")}
+                {t("sessions.restoreSession")}
               </button>
             </Show>
             <button type="button" class="plain-button" disabled={working()} data-testid="bulk-delete" data-writes ref={deleteButton} onClick={() => setConfirming(true)}>
-              {props.t("deleteSession")}
+              {t("sessions.deleteSession")}
             </button>
-            <button type="button" class="icon-button" title={props.t("bulkClear")} aria-label={props.t("bulkClear")} onClick={() => { props.onClear(); }}>
+            <button type="button" class="icon-button" title={t("sessions.bulkClear")} aria-label={t("sessions.bulkClear")} onClick={() => { props.onClear(); }}>
               ✕
             </button>
           </>
@@ -73,7 +74,7 @@ export const SessionBulkActions: Component<{
         <div
           class="confirm confirm--bulk"
           role="alertdialog"
-          aria-label={props.t("bulkDeleteConfirm", { count: props.sessionIds.length })}
+          aria-label={t("sessions.bulkDeleteConfirm", { count: props.sessionIds.length })}
           onKeyDown={(event) => {
             if (event.key === "Escape") {
               // Esc answers the question; the sidebar's Esc (clear the selection) waits for the next one.
@@ -84,7 +85,7 @@ export const SessionBulkActions: Component<{
             cycleTab(event, event.currentTarget);
           }}
         >
-          <span class="confirm-text confirm-text--wrap">{props.t("bulkDeleteConfirm", { count: props.sessionIds.length })}</span>
+          <span class="confirm-text confirm-text--wrap">{t("sessions.bulkDeleteConfirm", { count: props.sessionIds.length })}</span>
           <button
             type="button"
             class="danger-button"
@@ -92,10 +93,10 @@ export const SessionBulkActions: Component<{
             data-testid="bulk-delete-confirm"
             onClick={() => void run("delete")}
           >
-            {props.t("deleteConfirmYes")}
+            {t("sessions.deleteConfirmYes")}
           </button>
           <button type="button" class="plain-button" ref={(element) => { queueMicrotask(() => { element.focus(); }); }} onClick={keep}>
-            {props.t("deleteConfirmNo")}
+            {t("sessions.deleteConfirmNo")}
           </button>
         </div>
       </Show>

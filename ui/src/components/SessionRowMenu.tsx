@@ -8,8 +8,9 @@
 import { type Component, onCleanup, onMount, Show } from "solid-js";
 import { Portal } from "solid-js/web";
 import type { Session } from "../lib/bindings/Session";
-import type { Translate } from "../lib/i18n";
+
 import { MenuItem, onMenuKeys, reachableItems } from "./SessionToolbar";
+import { useLanguage } from "../lib/language";
 
 /** Where the menu opens: under the ⋯ button, or at the pointer of a right click. */
 export interface RowMenuPlace {
@@ -34,7 +35,6 @@ export function placeUnder(button: HTMLElement): RowMenuPlace {
 }
 
 export const SessionRowMenu: Component<{
-  t: Translate;
   session: Session;
   /** The menu's name for readers: whose actions these are. */
   label: string;
@@ -47,6 +47,7 @@ export const SessionRowMenu: Component<{
   onRestore: () => void;
   onDelete: () => void;
 }> = (props) => {
+  const { t } = useLanguage();
   let menu: HTMLDivElement | undefined;
   const archived = () => props.session.time.archived !== undefined;
   // Each item closes the menu first, then acts: the action may move focus (rename, delete).
@@ -92,29 +93,29 @@ export const SessionRowMenu: Component<{
       >
         <Show when={!archived()}>
           <MenuItem icon="pin" testId="menu-pin" writes disabled={false} onClick={() => { choose(props.onPin); }}>
-            {props.session.pinned ? props.t("unpinSession") : props.t("pinSession")}
+            {props.session.pinned ? t("sessions.unpinSession") : t("sessions.pinSession")}
           </MenuItem>
         </Show>
         <MenuItem icon="check" testId="menu-select" writes disabled={false} onClick={() => { choose(props.onSelect); }}>
-          {props.t("selectSessionItem")}
+          {t("sessions.selectSessionItem")}
         </MenuItem>
         <MenuItem icon="pencil" testId="menu-rename" writes disabled={false} onClick={() => { choose(props.onRename); }}>
-          {props.t("renameSession")}
+          {t("sessions.renameSession")}
         </MenuItem>
         <Show
           when={!archived()}
           fallback={
             <MenuItem icon="restore" testId="menu-restore" writes disabled={false} onClick={() => { choose(props.onRestore); }}>
-              {props.t("restoreSession")}
+              {t("sessions.restoreSession")}
             </MenuItem>
           }
         >
           <MenuItem icon="archive" testId="archive-row" writes disabled={false} onClick={() => { choose(props.onArchive); }}>
-            {props.t("archiveSession")}
+            {t("sessions.archiveSession")}
           </MenuItem>
         </Show>
         <MenuItem icon="trash" testId="delete-session" writes disabled={false} onClick={() => { choose(props.onDelete); }}>
-          {props.t("deleteSession")}
+          {t("sessions.deleteSession")}
         </MenuItem>
       </div>
     </Portal>

@@ -6,14 +6,14 @@
 // Undo and redo are also Ctrl/Cmd+Z and Ctrl/Cmd+Shift+Z (wired in App.tsx).
 import { type Component, createSignal, type JSX, onCleanup, Show } from "solid-js";
 import type { Chat } from "../lib/chat";
-import type { Translate } from "../lib/i18n";
+
 import { rovingIndex } from "../lib/keyboard-focus";
 import type { Reshaping } from "../lib/reshaping";
 import type { ExportFormat } from "../lib/shell-bindings/ExportFormat";
 import { Icon, type IconName } from "./Icon";
+import { useLanguage } from "../lib/language";
 
 export interface SessionToolbarProps {
-  t: Translate;
   chat: Chat;
   reshaping: Reshaping;
   sessionId: string | undefined;
@@ -53,6 +53,7 @@ export function onMenuKeys(event: KeyboardEvent, menu: HTMLElement | undefined, 
 }
 
 export const SessionToolbar: Component<SessionToolbarProps> = (props) => {
+  const { t } = useLanguage();
   const [menuOpen, setMenuOpen] = createSignal(false);
   let menuButton: HTMLButtonElement | undefined;
   let menu: HTMLDivElement | undefined;
@@ -87,11 +88,11 @@ export const SessionToolbar: Component<SessionToolbarProps> = (props) => {
   };
   const workingLabel = () => {
     const now = working();
-    return now === "fork" ? props.t("forking") : now === "export" ? props.t("exporting") : now === "import" ? props.t("importing") : undefined;
+    return now === "fork" ? t("toolbar.forking") : now === "export" ? t("sessions.exporting") : now === "import" ? t("sessions.importing") : undefined;
   };
 
   return (
-    <div class="toolbar" role="toolbar" aria-label={props.t("sessionActions")} aria-busy={working() !== undefined}>
+    <div class="toolbar" role="toolbar" aria-label={t("toolbar.sessionActions")} aria-busy={working() !== undefined}>
       <Show when={workingLabel()}>
         {(label) => (
           <span class="toolbar-working" data-testid="toolbar-working">
@@ -106,8 +107,8 @@ export const SessionToolbar: Component<SessionToolbarProps> = (props) => {
               icon="undo"
               testId="undo"
               writes
-              label={props.t("undo")}
-              hint={busy() ? props.t("busyRefused") : props.t("undoHint")}
+              label={t("toolbar.undo")}
+              hint={busy() ? t("common.busyRefused") : t("toolbar.undoHint")}
               disabled={!props.reshaping.canUndo(id())}
               onClick={() => void props.reshaping.undo(id())}
             />
@@ -115,13 +116,13 @@ export const SessionToolbar: Component<SessionToolbarProps> = (props) => {
               icon="redo"
               testId="redo"
               writes
-              label={props.t("redo")}
-              hint={props.t("redoHint")}
+              label={t("toolbar.redo")}
+              hint={t("toolbar.redoHint")}
               disabled={!props.reshaping.canRedo(id())}
               onClick={() => void props.reshaping.redo(id())}
             />
             <Show when={props.onFind}>
-              {(find) => <ToolbarButton icon="search" testId="open-find" label={props.t("findButton")} hint={props.t("findPlaceholder")} disabled={false} onClick={find()} />}
+              {(find) => <ToolbarButton icon="search" testId="open-find" label={t("find.button")} hint={t("find.placeholder")} disabled={false} onClick={find()} />}
             </Show>
             <div class="menu">
               <button
@@ -132,8 +133,8 @@ export const SessionToolbar: Component<SessionToolbarProps> = (props) => {
                 aria-haspopup="menu"
                 aria-expanded={menuOpen()}
                 aria-controls={menuOpen() ? "session-menu" : undefined}
-                aria-label={props.t("moreActions")}
-                title={props.t("moreActions")}
+                aria-label={t("common.moreActions")}
+                title={t("common.moreActions")}
                 onClick={() => { if (menuOpen()) closeMenu(false); else openMenu("first"); }}
                 onKeyDown={(event) => {
                   if (event.key === "ArrowDown" || event.key === "ArrowUp") {
@@ -145,18 +146,18 @@ export const SessionToolbar: Component<SessionToolbarProps> = (props) => {
                 <Icon name="more" size={16} />
               </button>
               <Show when={menuOpen()}>
-                <div class="menu-items" id="session-menu" role="menu" aria-label={props.t("sessionActions")} ref={menu} onKeyDown={onMenuKeyDown}>
+                <div class="menu-items" id="session-menu" role="menu" aria-label={t("toolbar.sessionActions")} ref={menu} onKeyDown={onMenuKeyDown}>
                   {/* Shown only when the header is too narrow for their own buttons. */}
                   <MenuItem icon="undo" testId="menu-undo" narrowOnly writes disabled={!props.reshaping.canUndo(id())} onClick={() => { closeMenu(true); void props.reshaping.undo(id()); }}>
-                    {props.t("undo")}
+                    {t("toolbar.undo")}
                   </MenuItem>
                   <MenuItem icon="redo" testId="menu-redo" narrowOnly writes disabled={!props.reshaping.canRedo(id())} onClick={() => { closeMenu(true); void props.reshaping.redo(id()); }}>
-                    {props.t("redo")}
+                    {t("toolbar.redo")}
                   </MenuItem>
                   <Show when={props.onFind}>
                     {(find) => (
                       <MenuItem icon="search" testId="menu-find" narrowOnly disabled={false} onClick={() => { closeMenu(false); find()(); }}>
-                        {props.t("findButton")}
+                        {t("find.button")}
                       </MenuItem>
                     )}
                   </Show>
@@ -165,31 +166,31 @@ export const SessionToolbar: Component<SessionToolbarProps> = (props) => {
                     testId="fork-session"
                     writes
                     disabled={busy() || working() !== undefined || !props.reshaping.hasContent(id())}
-                    hint={props.reshaping.hasContent(id()) ? props.t("forkSessionHint") : props.t("emptySessionHint")}
+                    hint={props.reshaping.hasContent(id()) ? t("toolbar.forkSessionHint") : t("toolbar.emptySessionHint")}
                     onClick={() => { closeMenu(true); void props.reshaping.fork(id(), undefined); }}
                   >
-                    {props.t("forkSession")}
+                    {t("toolbar.forkSession")}
                   </MenuItem>
                   <MenuItem
                     icon="import"
                     testId="export-markdown"
                     disabled={working() !== undefined || !props.reshaping.hasContent(id())}
-                    hint={props.reshaping.hasContent(id()) ? undefined : props.t("emptySessionHint")}
+                    hint={props.reshaping.hasContent(id()) ? undefined : t("toolbar.emptySessionHint")}
                     onClick={() => { exportAs(id(), "markdown"); }}
                   >
-                    {props.t("menuExportMarkdown")}
+                    {t("toolbar.menuExportMarkdown")}
                   </MenuItem>
                   <MenuItem
                     icon="import"
                     testId="export-json"
                     disabled={working() !== undefined || !props.reshaping.hasContent(id())}
-                    hint={props.reshaping.hasContent(id()) ? undefined : props.t("emptySessionHint")}
+                    hint={props.reshaping.hasContent(id()) ? undefined : t("toolbar.emptySessionHint")}
                     onClick={() => { exportAs(id(), "json"); }}
                   >
-                    {props.t("menuExportJson")}
+                    {t("toolbar.menuExportJson")}
                   </MenuItem>
                   <MenuItem icon="archive" testId="archive-session" writes disabled={busy()} onClick={() => { closeMenu(false); props.onArchive(id()); }}>
-                    {props.t("archiveSession")}
+                    {t("sessions.archiveSession")}
                   </MenuItem>
                 </div>
               </Show>

@@ -7,9 +7,7 @@
 import { type Component, createSignal, For, Match, onCleanup, onMount, Show, Switch } from "solid-js";
 import { McpSettings } from "./McpSettings";
 import type { ProviderSetting } from "../lib/bindings/ProviderSetting";
-import type { ProviderSettings } from "../lib/bindings/ProviderSettings";
-import type { StorageUse } from "../lib/bindings/StorageUse";
-import { humanSize, type Translate } from "../lib/i18n";
+import { humanSize } from "../lib/i18n";
 import { AppearanceSettings } from "./AppearanceSettings";
 import { ServerProviders } from "./ServerProviders";
 import { DataSettings } from "./DataSettings";
@@ -17,12 +15,13 @@ import { ServerConnectionSettings } from "./ServerConnectionSettings";
 import type { ServerConnectionCommands } from "../lib/server-connection";
 import { createDialogFocus, revealInPlace } from "../lib/keyboard-focus";
 import { checkProviderForm, describeKey, emptyForm, type FormField, formFromSetting, kindLabel, type ProviderForm, providerKinds } from "../lib/settings";
-import { type Backend, type BackendError, toBackendError } from "../lib/transport";
+import { createProviderSettingsStore } from "../lib/provider-settings-store";
+import type { Backend } from "../lib/transport";
 import type { UpdateStatus } from "../lib/shell-bindings/UpdateStatus";
 import { desktopUpdateCommands, failureOf, installNote, noUpdateCommands, progressPercent, streamingOf, type UpdateCommands, updateFlow, updateOf, type UpdateView } from "../lib/updates";
+import { useLanguage } from "../lib/language";
 
 export interface SettingsProps {
-  t: Translate;
   backend: Backend;
   onClose: () => void;
   /** After a change: the providers (and so the models) are different now. */
@@ -43,19 +42,17 @@ export interface SettingsProps {
 export type SettingsStart = "updates" | "server";
 
 export const Settings: Component<SettingsProps> = (props) => {
-  const [settings, setSettings] = createSignal<ProviderSettings | undefined>();
-  const [failure, setFailure] = createSignal<BackendError | undefined>();
+  const { t } = useLanguage();
   const [form, setForm] = createSignal<ProviderForm | undefined>();
   const [editing, setEditing] = createSignal<string | undefined>();
   const [problems, setProblems] = createSignal<Partial<Record<FormField, string>>>({});
   const [saved, setSaved] = createSignal(false);
   const [confirming, setConfirming] = createSignal<string | undefined>();
-  const [busy, setBusy] = createSignal(false);
-  const [storage, setStorage] = createSignal<StorageUse | undefined>();
   // eslint-disable-next-line solid/reactivity -- the backend is fixed for the app's lifetime
-  const backend = props.backend;
-  const desktop = () => backend.transport === "tauri";
-  const attached = () => backend.transport === "attached";
+  const providers = createProviderSettingsStore(props.backend);
+  const { settings, failure, busy, storage } = providers;
+  const desktop = () => providers.editable;
+  const attached = () => providers.attached;
   const [updateStatus, setUpdateStatus] = createSignal<UpdateStatus | undefined>();
   const [updateView, setUpdateView] = createSignal<UpdateView>({ step: "idle" });
   // eslint-disable-next-line solid/reactivity -- chosen once, like the backend
@@ -64,27 +61,12 @@ export const Settings: Component<SettingsProps> = (props) => {
   const canInstall = () => updateStatus()?.installKind !== "source";
   const setAutomaticChecks = (enabled: boolean) => {
     updateCommands?.setAutomaticChecks(enabled).then(setUpdateStatus, (error: unknown) => {
-      setFailure(toBackendError(error));
+      providers.showFailure(error);
     });
   };
 
-  /** Runs a settings call; on success shows its listing, on failure its message. */
-  const run = async (call: () => Promise<ProviderSettings>): Promise<boolean> => {
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      setSettings(await call());
-      return true;
-    } catch (error) {
-      setFailure(toBackendError(error));
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
-
   onMount(() => {
-    if (desktop()) void run(() => backend.readSettings());
+    if (desktop()) void providers.load();
     // Updates are the app's, whichever ledger the window shows (undefined in a browser).
     if (updateCommands !== undefined) {
       onCleanup(updateCommands.onAvailable(updates.offer));
@@ -98,10 +80,7 @@ export const Settings: Component<SettingsProps> = (props) => {
         },
       );
     }
-    // A figure that is only nice to know: when it cannot be read, the line is simply left out.
-    backend.readStorageUse?.().then(setStorage, (error: unknown) => {
-      console.warn("could not read how much room the sessions take", error);
-    });
+    providers.readStorage();
   });
 
   const edit = (setting: ProviderSetting | undefined) => {
@@ -120,11 +99,11 @@ export const Settings: Component<SettingsProps> = (props) => {
     if (current === undefined) return;
     const checked = checkProviderForm(current);
     if (!checked.ok) {
-      setProblems(Object.fromEntries(Object.entries(checked.problems).map(([field, key]) => [field, props.t(key)])));
+      setProblems(Object.fromEntries(Object.entries(checked.problems).map(([field, key]) => [field, t(key)])));
       return;
     }
     setProblems({});
-    if (await run(() => backend.saveProvider(checked.input))) {
+    if (await providers.save(checked.input)) {
       // The typed key is not kept in the page once it is in the keychain.
       setForm(undefined);
       setEditing(undefined);
@@ -135,7 +114,7 @@ export const Settings: Component<SettingsProps> = (props) => {
 
   const remove = async (id: string) => {
     setConfirming(undefined);
-    if (await run(() => backend.removeProvider(id))) props.onChanged();
+    if (await providers.remove(id)) props.onChanged();
   };
 
   let dialog: HTMLElement | undefined;
@@ -155,18 +134,18 @@ export const Settings: Component<SettingsProps> = (props) => {
     <div class="settings-backdrop" onClick={(event) => { if (event.target === event.currentTarget) props.onClose(); }}>
       <section class="settings" ref={dialog} role="dialog" aria-modal="true" aria-labelledby="settings-title" data-testid="settings" onKeyDown={focus.onKeyDown}>
         <header class="settings-header">
-          <h2 id="settings-title">{props.t("settingsTitle")}</h2>
-          <button type="button" class="icon-button" aria-label={props.t("settingsClose")} title={props.t("settingsClose")} data-testid="close-settings" onClick={() => { props.onClose(); }}>
+          <h2 id="settings-title">{t("settings.title")}</h2>
+          <button type="button" class="icon-button" aria-label={t("settings.close")} title={t("settings.close")} data-testid="close-settings" onClick={() => { props.onClose(); }}>
             ✕
           </button>
         </header>
         {/* Scrolls under the header, so the title and Close stay in view on a short window. */}
         <div class="settings-body" data-testid="settings-body">
-        <AppearanceSettings t={props.t} />
-        <Show when={desktop()} fallback={<ServerProviders t={props.t} backend={backend} attached={attached()} />}>
+        <AppearanceSettings />
+        <Show when={desktop()} fallback={<ServerProviders providers={providers} />}>
           <Show when={settings()?.keychain.available === false}>
             <p class="notice notice--unavailable" role="status" data-testid="keychain-unavailable">
-              {props.t("settingsKeychainUnavailable", { reason: settings()?.keychain.reason ?? "" })}
+              {t("settings.keychainUnavailable", { reason: settings()?.keychain.reason ?? "" })}
             </p>
           </Show>
           <Show when={failure()}>
@@ -177,11 +156,11 @@ export const Settings: Component<SettingsProps> = (props) => {
             )}
           </Show>
           <Show when={saved()}>
-            <p class="settings-saved" role="status" data-testid="settings-saved">{props.t("settingsSaved")}</p>
+            <p class="settings-saved" role="status" data-testid="settings-saved">{t("settings.saved")}</p>
           </Show>
-          <h3 class="settings-section">{props.t("settingsProviders")}</h3>
+          <h3 class="settings-section">{t("settings.providers")}</h3>
           <Show when={settings()?.providers.length === 0}>
-            <p class="settings-empty">{props.t("settingsProvidersEmpty")}</p>
+            <p class="settings-empty">{t("settings.providersEmpty")}</p>
           </Show>
           <ul class="provider-list">
             <For each={settings()?.providers ?? []}>
@@ -189,31 +168,31 @@ export const Settings: Component<SettingsProps> = (props) => {
                 <li class="provider-row" data-testid="provider-row" data-provider-id={provider.id}>
                   <div class="provider-facts">
                     <p class="provider-name">
-                      {provider.name ?? provider.id} <span class="provider-kind">{kindLabel(props.t, provider.npm)}</span>
+                      {provider.name ?? provider.id} <span class="provider-kind">{kindLabel(t, provider.npm)}</span>
                     </p>
                     <Show when={provider.baseURL}>{(url) => <p class="provider-detail">{url()}</p>}</Show>
                     <p class="provider-detail">{provider.models.join(", ")}</p>
-                    <p class="provider-detail" data-testid="provider-key">{describeKey(props.t, provider.key)}</p>
+                    <p class="provider-detail" data-testid="provider-key">{describeKey(t, provider.key)}</p>
                   </div>
                   <div class="provider-actions">
-                    <Show when={provider.editable} fallback={<span class="provider-kind">{props.t("settingsDetected")}</span>}>
+                    <Show when={provider.editable} fallback={<span class="provider-kind">{t("settings.detected")}</span>}>
                       <Show
                         when={confirming() === provider.id}
                         fallback={
                           <>
-                            <button type="button" class="plain-button" disabled={busy()} onClick={() => { edit(provider); }}>{props.t("settingsEdit")}</button>
+                            <button type="button" class="plain-button" disabled={busy()} onClick={() => { edit(provider); }}>{t("settings.edit")}</button>
                             <Show when={provider.key?.source === "keychain"}>
-                              <button type="button" class="plain-button" disabled={busy()} onClick={() => void run(() => backend.removeProviderKey(provider.id))}>
-                                {props.t("settingsRemoveKey")}
+                              <button type="button" class="plain-button" disabled={busy()} onClick={() => void providers.removeKey(provider.id)}>
+                                {t("settings.removeKey")}
                               </button>
                             </Show>
-                            <button type="button" class="plain-button" disabled={busy()} onClick={() => setConfirming(provider.id)}>{props.t("settingsRemove")}</button>
+                            <button type="button" class="plain-button" disabled={busy()} onClick={() => setConfirming(provider.id)}>{t("settings.remove")}</button>
                           </>
                         }
                       >
-                        <span class="confirm-text">{props.t("settingsRemoveConfirm", { name: provider.name ?? provider.id })}</span>
-                        <button type="button" class="danger-button" onClick={() => void remove(provider.id)}>{props.t("settingsRemove")}</button>
-                        <button type="button" class="plain-button" onClick={() => { setConfirming(undefined); }}>{props.t("settingsCancel")}</button>
+                        <span class="confirm-text">{t("settings.removeConfirm", { name: provider.name ?? provider.id })}</span>
+                        <button type="button" class="danger-button" onClick={() => void remove(provider.id)}>{t("settings.remove")}</button>
+                        <button type="button" class="plain-button" onClick={() => { setConfirming(undefined); }}>{t("settings.cancel")}</button>
                       </Show>
                     </Show>
                   </div>
@@ -225,47 +204,47 @@ export const Settings: Component<SettingsProps> = (props) => {
             when={form()}
             fallback={
               <button type="button" class="new-session settings-add" data-testid="add-provider" onClick={() => { edit(undefined); }}>
-                {props.t("settingsAdd")}
+                {t("settings.add")}
               </button>
             }
           >
             {(current) => (
               <form class="provider-form" data-testid="provider-form" onSubmit={(event) => void save(event)} novalidate>
                 <label>
-                  {props.t("settingsFieldId")}
+                  {t("settings.fieldId")}
                   <input name="id" value={current().id} disabled={editing() !== undefined} onInput={(event) => { update("id", event.currentTarget.value); }} aria-invalid={problems().id !== undefined} />
                   <Show when={problems().id}>{(text) => <span class="field-problem">{text()}</span>}</Show>
                 </label>
                 <label>
-                  {props.t("settingsFieldName")}
+                  {t("settings.fieldName")}
                   <input name="name" value={current().name} onInput={(event) => { update("name", event.currentTarget.value); }} />
                 </label>
                 <label>
-                  {props.t("settingsFieldKind")}
+                  {t("settings.fieldKind")}
                   <select name="npm" value={current().npm} onChange={(event) => { update("npm", event.currentTarget.value); }}>
-                    <For each={providerKinds}>{(kind) => <option value={kind.npm}>{props.t(kind.label)}</option>}</For>
+                    <For each={providerKinds}>{(kind) => <option value={kind.npm}>{t(kind.label)}</option>}</For>
                   </select>
                 </label>
                 <label>
-                  {props.t("settingsFieldBaseUrl")}
+                  {t("settings.fieldBaseUrl")}
                   <input name="baseURL" value={current().baseURL} placeholder="http://127.0.0.1:8080/v1" onInput={(event) => { update("baseURL", event.currentTarget.value); }} aria-invalid={problems().baseURL !== undefined} />
-                  <span class="field-hint">{props.t("settingsBaseUrlHint")}</span>
+                  <span class="field-hint">{t("settings.baseUrlHint")}</span>
                   <Show when={problems().baseURL}>{(text) => <span class="field-problem">{text()}</span>}</Show>
                 </label>
                 <label>
-                  {props.t("settingsFieldModels")}
+                  {t("settings.fieldModels")}
                   <input name="models" value={current().models} placeholder="gpt-4o-mini, o3" onInput={(event) => { update("models", event.currentTarget.value); }} aria-invalid={problems().models !== undefined} />
-                  <span class="field-hint">{props.t("settingsModelsHint")}</span>
+                  <span class="field-hint">{t("settings.modelsHint")}</span>
                   <Show when={problems().models}>{(text) => <span class="field-problem">{text()}</span>}</Show>
                 </label>
                 <label>
-                  {props.t("settingsFieldKey")}
+                  {t("settings.fieldKey")}
                   <input
                     name="apiKey"
                     type="password"
                     autocomplete="off"
                     value={current().apiKey}
-                    placeholder={editing() === undefined ? props.t("settingsKeyPlaceholderNew") : props.t("settingsKeyPlaceholderKeep")}
+                    placeholder={editing() === undefined ? t("settings.keyPlaceholderNew") : t("settings.keyPlaceholderKeep")}
                     onInput={(event) => { update("apiKey", event.currentTarget.value); }}
                     // Clearing the field (a password manager, WebDriver's clear) fires only `change`.
                     onChange={(event) => { update("apiKey", event.currentTarget.value); }}
@@ -274,17 +253,17 @@ export const Settings: Component<SettingsProps> = (props) => {
                   <Show when={problems().apiKey}>{(text) => <span class="field-problem">{text()}</span>}</Show>
                 </label>
                 <div class="provider-form-actions">
-                  <button type="submit" class="send-button" data-testid="save-provider" disabled={busy()}>{props.t("settingsSave")}</button>
-                  <button type="button" class="plain-button" onClick={() => { setForm(undefined); }}>{props.t("settingsCancel")}</button>
+                  <button type="submit" class="send-button" data-testid="save-provider" disabled={busy()}>{t("settings.save")}</button>
+                  <button type="button" class="plain-button" onClick={() => { setForm(undefined); }}>{t("settings.cancel")}</button>
                 </div>
               </form>
             )}
           </Show>
-          <Show when={settings()?.configPath}>{(path) => <p class="settings-path">{props.t("settingsSavedIn", { path: path() })}</p>}</Show>
+          <Show when={settings()?.configPath}>{(path) => <p class="settings-path">{t("settings.savedIn", { path: path() })}</p>}</Show>
           <Show when={storage()}>
             {(use) => (
               <p class="settings-path" data-testid="storage-use">
-                {props.t("settingsStorage", { size: humanSize(props.t, use().bytes), folder: use().dataFolder })}
+                {t("settings.storage", { size: humanSize(t, use().bytes), folder: use().dataFolder })}
               </p>
             )}
           </Show>
@@ -292,18 +271,18 @@ export const Settings: Component<SettingsProps> = (props) => {
         {/* The app's own updates: also while the window is attached to a Dossier server. */}
           <Show when={updateCommands !== undefined}>
             <section class="settings-updates" data-testid="updates" aria-labelledby="updates-title" tabIndex={-1} ref={updatesSection}>
-              <h3 class="settings-section" id="updates-title">{props.t("updatesTitle")}</h3>
+              <h3 class="settings-section" id="updates-title">{t("updates.title")}</h3>
               <Show when={updateStatus()}>
                 {(status) => (
                   <>
                     <p class="settings-path" data-testid="current-version" data-version={status().currentVersion}>
-                      {props.t("updatesVersion", { version: status().currentVersion })}
-                      <Show when={status().lastCheckedAt}>{(at) => <> {props.t("updatesLastChecked", { date: new Date(at()).toLocaleString() })}</>}</Show>
+                      {t("updates.version", { version: status().currentVersion })}
+                      <Show when={status().lastCheckedAt}>{(at) => <> {t("updates.lastChecked", { date: new Date(at()).toLocaleString() })}</>}</Show>
                     </p>
-                    <Show when={installNote(status().installKind)}>{(key) => <p class="settings-path" data-testid="update-install-note">{props.t(key())}</p>}</Show>
+                    <Show when={installNote(status().installKind)}>{(key) => <p class="settings-path" data-testid="update-install-note">{t(key())}</p>}</Show>
                     <label class="settings-path">
                       <input type="checkbox" data-testid="automatic-update-checks" checked={status().automaticChecks} onChange={(event) => { setAutomaticChecks(event.currentTarget.checked); }} />{" "}
-                      {props.t("updatesAutomatic")}
+                      {t("updates.automatic")}
                     </label>
                   </>
                 )}
@@ -320,45 +299,45 @@ export const Settings: Component<SettingsProps> = (props) => {
                 fallback={
                   <Show
                     when={updateView().step !== "restarting"}
-                    fallback={<p class="settings-saved" role="status" data-testid="update-restarting">{props.t("updatesRestarting")}</p>}
+                    fallback={<p class="settings-saved" role="status" data-testid="update-restarting">{t("updates.restarting")}</p>}
                   >
                     <Show when={updateView().step === "upToDate"}>
-                      <p class="settings-saved" role="status" data-testid="update-up-to-date">{props.t("updatesUpToDate")}</p>
+                      <p class="settings-saved" role="status" data-testid="update-up-to-date">{t("updates.upToDate")}</p>
                     </Show>
                     <button type="button" class="plain-button" data-testid="check-updates" disabled={updateView().step === "checking"} onClick={() => void updates.check()}>
-                      {updateView().step === "checking" ? props.t("updatesChecking") : props.t("updatesCheck")}
+                      {updateView().step === "checking" ? t("updates.checking") : t("updates.check")}
                     </button>
                   </Show>
                 }
               >
                 {(update) => (
                   <div class="update-offer" data-testid="update-available" data-version={update().version} data-step={updateView().step}>
-                    <p class="provider-name" role="status">{props.t("updatesReady", { version: update().version })}</p>
+                    <p class="provider-name" role="status">{t("updates.ready", { version: update().version })}</p>
                     <Show when={update().notes}>{(notes) => <p class="provider-detail" style={{ "white-space": "pre-wrap" }} data-testid="update-notes">{notes()}</p>}</Show>
                     <Switch>
                       <Match when={updateView().step === "available" || updateView().step === "failed"}>
                         <Show when={canInstall()}>
-                          <button type="button" class="send-button" data-testid="download-update" onClick={() => void updates.download()}>{props.t("updatesDownload")}</button>
+                          <button type="button" class="send-button" data-testid="download-update" onClick={() => void updates.download()}>{t("updates.download")}</button>
                         </Show>
                       </Match>
                       <Match when={updateView().step === "downloading"}>
                         <p class="settings-path">
                           {/* Without a value the bar is indeterminate (a server that sends no length); `value` must be a number. */}
-                          <Show when={progressPercent(updateView())} keyed fallback={<progress data-testid="update-progress" max="100" aria-label={props.t("updatesProgress")} />}>
-                            {(percent) => <progress data-testid="update-progress" max="100" value={percent} aria-label={props.t("updatesProgress")} />}
+                          <Show when={progressPercent(updateView())} keyed fallback={<progress data-testid="update-progress" max="100" aria-label={t("updates.progress")} />}>
+                            {(percent) => <progress data-testid="update-progress" max="100" value={percent} aria-label={t("updates.progress")} />}
                           </Show>{" "}
                           {progressPercent(updateView()) === undefined
-                            ? props.t("updatesDownloadingUnknown")
-                            : props.t("updatesDownloading", { percent: progressPercent(updateView()) ?? 0 })}
+                            ? t("updates.downloadingUnknown")
+                            : t("updates.downloading", { percent: progressPercent(updateView()) ?? 0 })}
                         </p>
                       </Match>
                       <Match when={updateView().step === "ready"}>
-                        <p class="settings-saved" data-testid="update-verified">{props.t("updatesVerified")}</p>
-                        <button type="button" class="send-button" data-testid="restart-to-update" data-reveal-focus ref={revealInPlace} onClick={() => void updates.restart(false)}>{props.t("updatesRestart")}</button>
+                        <p class="settings-saved" data-testid="update-verified">{t("updates.verified")}</p>
+                        <button type="button" class="send-button" data-testid="restart-to-update" data-reveal-focus ref={revealInPlace} onClick={() => void updates.restart(false)}>{t("updates.restart")}</button>
                       </Match>
                       <Match when={updateView().step === "waitingForReplies"}>
-                        <p class="settings-saved" role="status" data-testid="update-waiting">{props.t("updatesWaitingForReplies", { count: streamingOf(updateView()) })}</p>
-                        <button type="button" class="danger-button" data-testid="restart-now" onClick={() => void updates.restart(true)}>{props.t("updatesRestartNow")}</button>
+                        <p class="settings-saved" role="status" data-testid="update-waiting">{t("updates.waitingForReplies", { count: streamingOf(updateView()) })}</p>
+                        <button type="button" class="danger-button" data-testid="restart-now" onClick={() => void updates.restart(true)}>{t("updates.restartNow")}</button>
                       </Match>
                     </Switch>
                   </div>
@@ -366,9 +345,9 @@ export const Settings: Component<SettingsProps> = (props) => {
               </Show>
             </section>
           </Show>
-        <Show when={backend.mcp}>{(mcp) => <McpSettings t={props.t} backend={backend} mcp={mcp()} />}</Show>
-        <ServerConnectionSettings t={props.t} tokenRefused={props.tokenRefused === true} {...(props.serverConnection === undefined ? {} : { commands: props.serverConnection })} />
-        <DataSettings t={props.t} attached={attached()} />
+        <Show when={props.backend.mcp}>{(mcp) => <McpSettings backend={props.backend} mcp={mcp()} />}</Show>
+        <ServerConnectionSettings tokenRefused={props.tokenRefused === true} {...(props.serverConnection === undefined ? {} : { commands: props.serverConnection })} />
+        <DataSettings attached={attached()} />
         </div>
       </section>
     </div>

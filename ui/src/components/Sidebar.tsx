@@ -12,7 +12,7 @@ import { createVirtualizer } from "@tanstack/solid-virtual";
 import { type Component, createEffect, createMemo, createSignal, For, on, onCleanup, Show, untrack } from "solid-js";
 import type { Session } from "../lib/bindings/Session";
 import type { Chat } from "../lib/chat";
-import type { Locale, Translate } from "../lib/i18n";
+
 import { cycleTab, focusWhenPresent, rovingIndex } from "../lib/keyboard-focus";
 import { useReadOnly } from "../lib/read-only";
 import type { ReshapingWork } from "../lib/reshaping";
@@ -25,13 +25,12 @@ import { SessionBulkActions } from "./SessionBulkActions";
 import { placeUnder, type RowMenuPlace, SessionRowMenu } from "./SessionRowMenu";
 import { UpdateBadge } from "./UpdateBadge";
 import type { AvailableUpdate } from "../lib/shell-bindings/AvailableUpdate";
+import { useLanguage } from "../lib/language";
 
 const rowHeight = 38;
 const headingHeight = 30;
 
 export interface SidebarProps {
-  t: Translate;
-  locale: Locale;
   chat: Chat;
   /** Set by the Ctrl/Cmd+K shortcut so the app can focus the search field. */
   searchRef?: (element: HTMLInputElement) => void;
@@ -50,6 +49,7 @@ export interface SidebarProps {
 }
 
 export const Sidebar: Component<SidebarProps> = (props) => {
+  const { t, locale } = useLanguage();
   const [search, setSearch] = createSignal("");
   const [results, setResults] = createSignal<Session[] | undefined>();
   const [archived, setArchived] = createSignal<Session[] | undefined>();
@@ -93,7 +93,7 @@ export const Sidebar: Component<SidebarProps> = (props) => {
   };
   const shown = () => archived() ?? filtered() ?? props.chat.sessions();
   /** Section headings and sessions, as drawn; the keyboard walks the sessions in this order. */
-  const items = createMemo<SessionListItem[]>(() => groupSessions(shown(), new Date(), props.t, props.locale));
+  const items = createMemo<SessionListItem[]>(() => groupSessions(shown(), new Date(), t, locale()));
   const order = createMemo(() => items().flatMap((item) => (item.kind === "session" ? [item.session.id] : [])));
   const itemIndexOf = (id: string) => items().findIndex((item) => item.kind === "session" && item.session.id === id);
   createEffect(on(order, (ids) => setSelection((current) => prune(current, ids))));
@@ -195,50 +195,49 @@ export const Sidebar: Component<SidebarProps> = (props) => {
     >
       <h1 class="brand">
         <img class="brand-mark" src="/favicon.png" alt="" width="22" height="22" />
-        {props.t("appName")}
+        {t("common.appName")}
       </h1>
       {/* Attached to a Dossier server: say so plainly, so nobody mistakes its sessions for this computer's. */}
       <Show when={props.chat.backend.server}>
         {(url) => (
           <p class="ledger-in-use" data-testid="ledger-in-use" data-url={url()} title={url()}>
-            {props.t("remoteSidebar", { host: new URL(url()).host })}
+            {t("remote.sidebar", { host: new URL(url()).host })}
           </p>
         )}
       </Show>
       <button type="button" class="new-session" data-testid="new-session" data-writes onClick={() => void props.chat.newSession()}>
-        <Icon name="plus" /> {props.t("newSession")}
+        <Icon name="plus" /> {t("sessions.newSession")}
       </button>
       <Show when={props.onOpenSearch}>
         {(open) => (
-          <button type="button" class="search-all" data-testid="open-search" title={props.t("searchAllHint")} onClick={() => { open()(); }}>
-            <Icon name="search" /> <span class="search-all-label">{props.t("searchAll")}</span>
-            <kbd class="shortcut">{props.t("searchAllShortcut")}</kbd>
+          <button type="button" class="search-all" data-testid="open-search" title={t("palette.searchAllHint")} onClick={() => { open()(); }}>
+            <Icon name="search" /> <span class="search-all-label">{t("palette.searchAll")}</span>
+            <kbd class="shortcut">{t("palette.searchAllShortcut")}</kbd>
           </button>
         )}
       </Show>
       <label class="visually-hidden" for="session-search">
-        {props.t("searchSessions")}
+        {t("sessions.searchSessions")}
       </label>
       <input
         id="session-search"
         ref={(element) => props.searchRef?.(element)}
         class="session-search"
         type="search"
-        placeholder={props.t("searchPlaceholder")}
+        placeholder={t("sessions.searchPlaceholder")}
         value={search()}
         onInput={(event) => setSearch(event.currentTarget.value)}
       />
       <div class="sidebar-heading">
         <h2 id="sessions-title" class="sidebar-title">
-          {archived() === undefined ? props.t("sessionsTitle") : props.t("archivedTitle")}
+          {archived() === undefined ? t("sessions.title") : t("sessions.archivedTitle")}
         </h2>
         <button type="button" class="link-button" aria-pressed={archived() !== undefined} onClick={toggleArchived}>
-          {archived() === undefined ? props.t("showArchived") : props.t("showCurrent")}
+          {archived() === undefined ? t("sessions.showArchived") : t("sessions.showCurrent")}
         </button>
       </div>
       <Show when={selection().ids.size > 0}>
         <SessionBulkActions
-          t={props.t}
           archive={props.onArchive}
           chat={props.chat}
           sessionIds={selectedInOrder(selection(), order())}
@@ -254,16 +253,16 @@ export const Sidebar: Component<SidebarProps> = (props) => {
         <div class="empty-state empty-state--compact">
           <Show
             when={results() === undefined && archived() === undefined}
-            fallback={<p class="empty-state-body">{props.t("sessionsSearchEmpty")}</p>}
+            fallback={<p class="empty-state-body">{t("sessions.searchEmpty")}</p>}
           >
-            <p class="empty-state-title">{props.t("sessionsEmptyTitle")}</p>
-            <p class="empty-state-body">{props.t("sessionsEmptyBody")}</p>
+            <p class="empty-state-title">{t("sessions.emptyTitle")}</p>
+            <p class="empty-state-body">{t("sessions.emptyBody")}</p>
           </Show>
         </div>
       </Show>
       <div class="session-scroller" ref={scroller} onScroll={onScroll} data-testid="session-list">
         <p id="session-list-keys" class="visually-hidden">
-          {props.t("sessionListKeys")}
+          {t("sessions.sessionListKeys")}
         </p>
         <ul
           class="session-list"
@@ -288,8 +287,6 @@ export const Sidebar: Component<SidebarProps> = (props) => {
                   ) : (
                     <li class="session-row-slot" style={{ transform: `translateY(${String(row.start)}px)`, height: `${String(rowHeight)}px` }}>
                       <SessionRow
-                        t={props.t}
-                        locale={props.locale}
                         chat={props.chat}
                         session={props.chat.state.sessions[item.session.id] ?? item.session}
                         onRestored={() => setArchived((list) => list?.filter((entry) => entry.id !== item.session.id))}
@@ -308,11 +305,10 @@ export const Sidebar: Component<SidebarProps> = (props) => {
         </ul>
       </div>
       {/* The app's own actions: one Tab stop, ←/→ between them (a toolbar). */}
-      <div class="sidebar-footer" role="toolbar" aria-label={props.t("appActions")} onKeyDown={onFooterKeyDown}>
+      <div class="sidebar-footer" role="toolbar" aria-label={t("app.actions")} onKeyDown={onFooterKeyDown}>
         <Show when={props.updateReady}>
           {(ready) => (
             <UpdateBadge
-              t={props.t}
               update={ready().update}
               tabStop={footerTabStop() === "update"}
               onFocus={() => setFooterStop("update")}
@@ -326,13 +322,13 @@ export const Sidebar: Component<SidebarProps> = (props) => {
           class="sidebar-settings"
           data-testid="import"
           data-writes
-          title={props.t("importHint")}
+          title={t("sessions.importHint")}
           disabled={props.working !== undefined}
           tabIndex={footerTabStop() === "import" ? 0 : -1}
           onFocus={() => setFooterStop("import")}
           onClick={() => { props.onImport(); }}
         >
-          <Icon name="import" /> {props.working === "import" ? props.t("importing") : props.t("importSession")}
+          <Icon name="import" /> {props.working === "import" ? t("sessions.importing") : t("sessions.importSession")}
         </button>
         <Show when={props.onOpenSettings}>
           {(open) => (
@@ -340,12 +336,12 @@ export const Sidebar: Component<SidebarProps> = (props) => {
               type="button"
               class="sidebar-settings"
               data-testid="open-settings"
-              title={props.t("settingsOpen")}
+              title={t("settings.open")}
               tabIndex={footerTabStop() === "settings" ? 0 : -1}
               onFocus={() => setFooterStop("settings")}
               onClick={() => { open()(); }}
             >
-              <Icon name="settings" /> {props.t("settingsTitle")}
+              <Icon name="settings" /> {t("settings.title")}
             </button>
           )}
         </Show>
@@ -355,8 +351,6 @@ export const Sidebar: Component<SidebarProps> = (props) => {
 };
 
 const SessionRow: Component<{
-  t: Translate;
-  locale: Locale;
   chat: Chat;
   session: Session;
   onRestored: () => void;
@@ -367,6 +361,7 @@ const SessionRow: Component<{
   onSelect: (how: "toggle" | "extend") => void;
   onChanged: () => void;
 }> = (props) => {
+  const { t, locale } = useLanguage();
   const [mode, setMode] = createSignal<"view" | "rename" | "confirm-delete">("view");
   const [menuPlace, setMenuPlace] = createSignal<RowMenuPlace>();
   const readOnly = useReadOnly();
@@ -375,7 +370,7 @@ const SessionRow: Component<{
     if (!readOnly()) setMode(next);
   };
   const selected = () => props.chat.selectedId() === props.session.id;
-  const title = () => displayTitle(props.session.title, props.t, props.locale);
+  const title = () => displayTitle(props.session.title, t, locale());
   /** A fork shows its source's title, a fork mark and its number, so a cut-off title still tells forks apart. */
   const fork = () => forkOf(title());
   let row: HTMLDivElement | undefined;
@@ -466,7 +461,7 @@ const SessionRow: Component<{
           data-writes
           checked={props.checked}
           tabIndex={-1}
-          aria-label={props.t("selectSession", { title: title() })}
+          aria-label={t("sessions.selectSession", { title: title() })}
           onClick={(event) => {
             props.onSelect(event.shiftKey ? "extend" : "toggle");
           }}
@@ -478,7 +473,7 @@ const SessionRow: Component<{
           tabIndex={props.tabStop ? 0 : -1}
           aria-describedby="session-list-keys"
           aria-current={selected() ? "true" : undefined}
-          title={fork() === undefined ? title() : props.t("forkRowHint", { title: fork()?.source ?? "", number: fork()?.number ?? 0 })}
+          title={fork() === undefined ? title() : t("sessions.forkRowHint", { title: fork()?.source ?? "", number: fork()?.number ?? 0 })}
           onClick={(event) => {
             if (event.ctrlKey || event.metaKey) props.onSelect("toggle");
             else if (event.shiftKey) props.onSelect("extend");
@@ -510,8 +505,8 @@ const SessionRow: Component<{
               class="icon-button session-quick"
               tabIndex={-1}
               classList={{ "icon-button--on": props.session.pinned }}
-              title={props.session.pinned ? props.t("unpinSession") : props.t("pinSession")}
-              aria-label={props.session.pinned ? props.t("unpinSession") : props.t("pinSession")}
+              title={props.session.pinned ? t("sessions.unpinSession") : t("sessions.pinSession")}
+              aria-label={props.session.pinned ? t("sessions.unpinSession") : t("sessions.pinSession")}
               aria-pressed={props.session.pinned}
               data-testid="pin-session"
               data-writes
@@ -529,8 +524,8 @@ const SessionRow: Component<{
             data-writes
             aria-haspopup="menu"
             aria-expanded={menuPlace() !== undefined}
-            title={props.t("moreActions")}
-            aria-label={props.t("sessionRowActionsFor", { title: title() })}
+            title={t("common.moreActions")}
+            aria-label={t("sessions.sessionRowActionsFor", { title: title() })}
             onClick={() => {
               if (menuPlace() !== undefined) closeMenu(false);
               else if (menuButton !== undefined) setMenuPlace(placeUnder(menuButton));
@@ -548,9 +543,8 @@ const SessionRow: Component<{
         <Show when={menuPlace()}>
           {(place) => (
             <SessionRowMenu
-              t={props.t}
               session={props.session}
-              label={props.t("sessionRowActionsFor", { title: title() })}
+              label={t("sessions.sessionRowActionsFor", { title: title() })}
               place={place()}
               onClose={closeMenu}
               onPin={pin}
@@ -566,7 +560,7 @@ const SessionRow: Component<{
       <Show when={mode() === "rename"}>
         <input
           class="rename-input"
-          aria-label={props.t("renameSessionField")}
+          aria-label={t("sessions.renameSessionField")}
           value={props.session.title}
           ref={(element) => { queueMicrotask(() => { element.focus(); element.select(); }); }}
           onKeyDown={(event) => {
@@ -580,7 +574,7 @@ const SessionRow: Component<{
         <div
           class="confirm"
           role="alertdialog"
-          aria-label={props.t("deleteConfirm", { title: title() })}
+          aria-label={t("sessions.deleteConfirm", { title: title() })}
           onKeyDown={(event) => {
             if (event.key === "Escape") {
               event.preventDefault();
@@ -590,13 +584,13 @@ const SessionRow: Component<{
           }}
         >
           <p class="confirm-text" data-testid="delete-question">
-            {props.t("deleteConfirm", { title: title() })}
+            {t("sessions.deleteConfirm", { title: title() })}
           </p>
           <button type="button" class="danger-button" onClick={() => void props.chat.deleteSession(props.session.id).then(props.onChanged)}>
-            {props.t("deleteConfirmYes")}
+            {t("sessions.deleteConfirmYes")}
           </button>
           <button type="button" class="plain-button" ref={(element) => { queueMicrotask(() => { element.focus(); }); }} onClick={() => setMode("view")}>
-            {props.t("deleteConfirmNo")}
+            {t("sessions.deleteConfirmNo")}
           </button>
         </div>
       </Show>

@@ -3,14 +3,12 @@ import { cleanup, fireEvent, render, screen, waitFor } from "@solidjs/testing-li
 import { afterEach, describe, expect, it } from "vitest";
 import { StartUpProblem } from "./StartUpProblem";
 import type { ReadOnlyLedger } from "../lib/bindings/ReadOnlyLedger";
-import { translator } from "../lib/i18n";
 import type { StartUpProblem as Problem } from "../lib/shell-bindings/StartUpProblem";
 import type { StartUpCommands } from "../lib/start-up";
 import { BackendError } from "../lib/transport";
 
 afterEach(cleanup);
 
-const t = translator("en");
 
 const newer: Problem = {
   kind: "newerDatabase",
@@ -50,7 +48,7 @@ describe("the start-up page", () => {
   it("names the newer version and opens read-only", async () => {
     const { commands, calls } = fakeCommands();
     const opened: (ReadOnlyLedger | null)[] = [];
-    render(() => <StartUpProblem t={t} problem={newer} commands={commands} onOpened={(readOnly) => opened.push(readOnly)} />);
+    render(() => <StartUpProblem problem={newer} commands={commands} onOpened={(readOnly) => opened.push(readOnly)} />);
     expect(screen.getByRole("heading").textContent).toBe("These sessions were saved by a newer Dossier");
     expect(screen.getByTestId("start-up-made-by").textContent).toContain("last written by Dossier 3.1.0");
     expect(screen.getByTestId("start-up-message").textContent).toContain("format 42");
@@ -69,7 +67,7 @@ describe("the start-up page", () => {
   it("offers no read-only open for a failed update, and names the copy to keep", () => {
     const { commands } = fakeCommands();
     const failed: Problem = { kind: "migrationFailed", message: "step 8 failed: …", dataFolder: "/d", madeBy: null, safeCopy: "/d/backups/dossier-x-schema-7.db" };
-    render(() => <StartUpProblem t={t} problem={failed} commands={commands} onOpened={() => undefined} />);
+    render(() => <StartUpProblem problem={failed} commands={commands} onOpened={() => undefined} />);
     expect(screen.getByRole("heading").textContent).toBe("Updating your saved sessions failed");
     expect(screen.queryByTestId("open-read-only")).toBeNull();
     expect(screen.getByTestId("start-up-safe-copy").textContent).toBe("The copy to keep: /d/backups/dossier-x-schema-7.db");
@@ -80,7 +78,7 @@ describe("the start-up page", () => {
     const { commands, calls } = fakeCommands();
     const opened: (ReadOnlyLedger | null)[] = [];
     const damaged: Problem = { kind: "damagedDatabase", message: "damaged", dataFolder: "/d", madeBy: null, safeCopy: "/d/backups/good.db" };
-    render(() => <StartUpProblem t={t} problem={damaged} commands={commands} onOpened={(readOnly) => opened.push(readOnly)} />);
+    render(() => <StartUpProblem problem={damaged} commands={commands} onOpened={(readOnly) => opened.push(readOnly)} />);
     expect(screen.queryByTestId("start-up-no-good-backup")).toBeNull();
     expect(screen.getAllByRole("button").map((button) => button.textContent)).toEqual(["Restore the newest good backup", "Open data folder", "Quit"]);
     expect(screen.getByTestId("restore-newest-backup").getAttribute("title")).toContain("/d/backups/good.db");
@@ -94,7 +92,7 @@ describe("the start-up page", () => {
   it("says plainly when a damaged file has no good backup, with no restore button", () => {
     const { commands } = fakeCommands();
     const damaged: Problem = { kind: "damagedDatabase", message: "damaged", dataFolder: "/d", madeBy: null, safeCopy: null };
-    render(() => <StartUpProblem t={t} problem={damaged} commands={commands} onOpened={() => undefined} />);
+    render(() => <StartUpProblem problem={damaged} commands={commands} onOpened={() => undefined} />);
     expect(screen.getByTestId("start-up-no-good-backup").textContent).toContain("No good backup was found");
     expect(screen.getAllByRole("button").map((button) => button.textContent)).toEqual(["Open data folder", "Quit"]);
   });
@@ -105,7 +103,7 @@ describe("the start-up page", () => {
     });
     const opened: (ReadOnlyLedger | null)[] = [];
     const damaged: Problem = { kind: "damagedDatabase", message: "damaged", dataFolder: "/d", madeBy: null, safeCopy: "/d/backups/good.db" };
-    render(() => <StartUpProblem t={t} problem={damaged} commands={commands} onOpened={(readOnly) => opened.push(readOnly)} />);
+    render(() => <StartUpProblem problem={damaged} commands={commands} onOpened={(readOnly) => opened.push(readOnly)} />);
     fireEvent.click(screen.getByTestId("restore-newest-backup"));
     expect((await screen.findByTestId("start-up-failure")).textContent).toBe("The copy of the backup /d/backups/good.db did not check out…");
     expect(opened).toEqual([]);
@@ -116,7 +114,7 @@ describe("the start-up page", () => {
     const { commands } = fakeCommands({
       openReadOnly: () => Promise.reject(new BackendError({ kind: "conflict", message: "Opening read-only is only offered…" })),
     });
-    render(() => <StartUpProblem t={t} problem={newer} commands={commands} onOpened={() => undefined} />);
+    render(() => <StartUpProblem problem={newer} commands={commands} onOpened={() => undefined} />);
     fireEvent.click(screen.getByTestId("open-read-only"));
     expect((await screen.findByTestId("start-up-failure")).textContent).toBe("Opening read-only is only offered…");
   });

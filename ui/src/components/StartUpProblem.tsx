@@ -4,16 +4,16 @@
 // "Restore the newest good backup" for a damaged file (the shell keeps the damaged file aside and
 // opens the restored one), "Open data folder" and "Quit". Nothing here writes to the refused file.
 import { type Component, createSignal, Show } from "solid-js";
-import type { Translate } from "../lib/i18n";
+
 import type { MessageKey } from "../lib/i18n";
 import type { ReadOnlyLedger } from "../lib/bindings/ReadOnlyLedger";
 import type { ProblemKind } from "../lib/shell-bindings/ProblemKind";
 import type { StartUpProblem as Problem } from "../lib/shell-bindings/StartUpProblem";
 import type { StartUpCommands } from "../lib/start-up";
 import { type BackendError, toBackendError } from "../lib/transport";
+import { useLanguage } from "../lib/language";
 
 export interface StartUpProblemProps {
-  t: Translate;
   problem: Problem;
   commands: StartUpCommands;
   /** The ledger opened (read-only, or restored and writable): the app takes over the window. */
@@ -21,13 +21,14 @@ export interface StartUpProblemProps {
 }
 
 const titles: Readonly<Record<ProblemKind, MessageKey>> = {
-  newerDatabase: "startUpNewerTitle",
-  migrationFailed: "startUpMigrationTitle",
-  damagedDatabase: "startUpDamagedTitle",
-  other: "startUpOtherTitle",
+  newerDatabase: "startUp.newerTitle",
+  migrationFailed: "startUp.migrationTitle",
+  damagedDatabase: "startUp.damagedTitle",
+  other: "startUp.otherTitle",
 };
 
 export const StartUpProblem: Component<StartUpProblemProps> = (props) => {
+  const { t } = useLanguage();
   const [working, setWorking] = createSignal(false);
   const [failure, setFailure] = createSignal<BackendError | undefined>();
   const run = async (action: () => Promise<void>) => {
@@ -52,23 +53,23 @@ export const StartUpProblem: Component<StartUpProblemProps> = (props) => {
   const quit = () => props.commands.quit();
   const maker = () => {
     const version = props.problem.madeBy;
-    return version === null ? props.t("startUpNewerMaker") : props.t("startUpMaker", { version });
+    return version === null ? t("startUp.newerMaker") : t("startUp.maker", { version });
   };
 
   return (
     <main class="start-up" data-testid="start-up-problem" data-kind={props.problem.kind} aria-labelledby="start-up-title">
-      <h1 class="start-up-title" id="start-up-title">{props.t(titles[props.problem.kind])}</h1>
+      <h1 class="start-up-title" id="start-up-title">{t(titles[props.problem.kind])}</h1>
       <Show when={props.problem.kind === "newerDatabase"}>
-        <p class="start-up-lead" data-testid="start-up-made-by">{props.t("startUpNewerLead", { maker: maker() })}</p>
+        <p class="start-up-lead" data-testid="start-up-made-by">{t("startUp.newerLead", { maker: maker() })}</p>
       </Show>
-      <section class="start-up-details" aria-label={props.t("startUpWhatHappened")}>
+      <section class="start-up-details" aria-label={t("startUp.whatHappened")}>
         <p class="start-up-message" data-testid="start-up-message">{props.problem.message}</p>
         <Show when={props.problem.safeCopy}>
-          {(path) => <p class="start-up-path" data-testid="start-up-safe-copy">{props.t("startUpSafeCopy", { path: path() })}</p>}
+          {(path) => <p class="start-up-path" data-testid="start-up-safe-copy">{t("startUp.safeCopy", { path: path() })}</p>}
         </Show>
-        <p class="start-up-path" data-testid="start-up-data-folder">{props.t("startUpDataFolder", { folder: props.problem.dataFolder })}</p>
+        <p class="start-up-path" data-testid="start-up-data-folder">{t("startUp.dataFolder", { folder: props.problem.dataFolder })}</p>
         <Show when={props.problem.kind === "damagedDatabase" && props.problem.safeCopy === null}>
-          <p class="start-up-note" data-testid="start-up-no-good-backup">{props.t("startUpNoGoodBackup")}</p>
+          <p class="start-up-note" data-testid="start-up-no-good-backup">{t("startUp.noGoodBackup")}</p>
         </Show>
       </section>
       <div class="start-up-actions">
@@ -78,10 +79,10 @@ export const StartUpProblem: Component<StartUpProblemProps> = (props) => {
             class="plain-button start-up-primary"
             data-testid="open-read-only"
             disabled={working()}
-            title={props.t("startUpOpenReadOnlyHint", { maker: maker() })}
+            title={t("startUp.openReadOnlyHint", { maker: maker() })}
             onClick={() => void run(openReadOnly)}
           >
-            {props.t("startUpOpenReadOnly")}
+            {t("startUp.openReadOnly")}
           </button>
         </Show>
         <Show when={props.problem.kind === "damagedDatabase" ? props.problem.safeCopy : null}>
@@ -91,18 +92,18 @@ export const StartUpProblem: Component<StartUpProblemProps> = (props) => {
               class="plain-button start-up-primary"
               data-testid="restore-newest-backup"
               disabled={working()}
-              title={props.t("startUpRestoreNewestHint", { path: path() })}
+              title={t("startUp.restoreNewestHint", { path: path() })}
               onClick={() => void run(restoreNewest)}
             >
-              {working() ? props.t("startUpRestoring") : props.t("startUpRestoreNewest")}
+              {working() ? t("startUp.restoring") : t("startUp.restoreNewest")}
             </button>
           )}
         </Show>
         <button type="button" class="plain-button" data-testid="start-up-open-folder" disabled={working()} onClick={() => void run(openDataFolder)}>
-          {props.t("startUpOpenFolder")}
+          {t("startUp.openFolder")}
         </button>
         <button type="button" class="plain-button" data-testid="start-up-quit" onClick={() => void run(quit)}>
-          {props.t("startUpQuit")}
+          {t("startUp.quit")}
         </button>
       </div>
       <Show when={failure()}>

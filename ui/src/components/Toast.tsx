@@ -1,10 +1,13 @@
 // The toast: a transient result at the bottom of the conversation, with Undo where the action
 // can be taken back. The region stays in the page (empty) so screen readers hear what arrives.
 import { type Component, Show } from "solid-js";
-import type { Translate } from "../lib/i18n";
+
+import { useLanguage } from "../lib/language";
 import type { Toasts } from "../lib/toasts";
 
-export const ToastView: Component<{ t: Translate; toasts: Toasts }> = (props) => (
+export const ToastView: Component<{ toasts: Toasts }> = (props) => {
+  const { t } = useLanguage();
+  return (
   <div class="toast-region" role="status" aria-live="polite">
     <Show when={props.toasts.current()} keyed>
       {(toast) => (
@@ -23,11 +26,11 @@ export const ToastView: Component<{ t: Translate; toasts: Toasts }> = (props) =>
                   undo()();
                 }}
               >
-                {props.t("toastUndo")}
+                {t("common.toastUndo")}
               </button>
             )}
           </Show>
-          <button type="button" class="toast-close" aria-label={props.t("toastDismiss")} title={props.t("toastDismiss")} onClick={() => { props.toasts.dismiss(); }}>
+          <button type="button" class="toast-close" aria-label={t("common.toastDismiss")} title={t("common.toastDismiss")} onClick={() => { props.toasts.dismiss(); }}>
             ×
           </button>
         </div>
@@ -35,3 +38,4 @@ export const ToastView: Component<{ t: Translate; toasts: Toasts }> = (props) =>
     </Show>
   </div>
 );
+};

@@ -3,11 +3,11 @@
 // toolbar, so ←/→ reach them; the badge is the toolbar's Tab stop while it is there, unless the
 // person moved elsewhere in it.
 import type { Component } from "solid-js";
-import type { Translate } from "../lib/i18n";
+
 import type { AvailableUpdate } from "../lib/shell-bindings/AvailableUpdate";
+import { useLanguage } from "../lib/language";
 
 export interface UpdateBadgeProps {
-  t: Translate;
   update: AvailableUpdate;
   /** This badge's button is the toolbar's one Tab stop. */
   tabStop: boolean;
@@ -17,6 +17,7 @@ export interface UpdateBadgeProps {
 }
 
 export const UpdateBadge: Component<UpdateBadgeProps> = (props) => {
+  const { t } = useLanguage();
   const dismiss = (event: MouseEvent) => {
     // The ✕ goes away with the notice: focus stays in the toolbar, on its Tab stop, not on the page.
     const toolbar = (event.currentTarget as HTMLElement).closest<HTMLElement>("[role=toolbar]");
@@ -30,21 +31,21 @@ export const UpdateBadge: Component<UpdateBadgeProps> = (props) => {
         type="button"
         class="sidebar-settings update-badge-open"
         data-testid="update-badge-open"
-        title={props.t("updatesBadgeHint")}
+        title={t("updates.badgeHint")}
         tabIndex={props.tabStop ? 0 : -1}
         onFocus={() => { props.onFocus(); }}
         onClick={() => { props.onOpen(); }}
       >
         <span class="update-badge-dot" aria-hidden="true" />
-        <span class="update-badge-label">{props.t("updatesReady", { version: props.update.version })}</span>
+        <span class="update-badge-label">{t("updates.ready", { version: props.update.version })}</span>
       </button>
       <button
         type="button"
         class="icon-button update-badge-dismiss"
         data-testid="update-badge-dismiss"
         tabIndex={-1}
-        aria-label={props.t("updatesBadgeDismiss", { version: props.update.version })}
-        title={props.t("updatesBadgeDismiss", { version: props.update.version })}
+        aria-label={t("updates.badgeDismiss", { version: props.update.version })}
+        title={t("updates.badgeDismiss", { version: props.update.version })}
         onFocus={() => { props.onFocus(); }}
         onClick={dismiss}
       >

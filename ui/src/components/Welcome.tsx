@@ -4,15 +4,15 @@
 // providers come from, since they are not added here. The examples and that button are one Tab stop walked with the arrow keys, so the
 // composer stays a few Tab presses from a fresh load.
 import { type Component, createSignal, For, Show } from "solid-js";
-import type { MessageKey, Translate } from "../lib/i18n";
+import type { MessageKey } from "../lib/i18n";
 import { rovingIndex } from "../lib/keyboard-focus";
+import { useLanguage } from "../lib/language";
 
-const examples: MessageKey[] = ["welcomeExampleSummarise", "welcomeExampleExplain", "welcomeExamplePlan", "welcomeExampleEmail"];
+const examples: MessageKey[] = ["welcome.exampleSummarise", "welcome.exampleExplain", "welcome.examplePlan", "welcome.exampleEmail"];
 /** The example that is about a file the person attaches. */
-const attachingExample: MessageKey = "welcomeExampleSummarise";
+const attachingExample: MessageKey = "welcome.exampleSummarise";
 
 export const Welcome: Component<{
-  t: Translate;
   offlineOnly: boolean;
   /** The providers are a server's, set up where it runs: Settings can only list them. */
   serverProviders: boolean;
@@ -20,6 +20,7 @@ export const Welcome: Component<{
   onExample: (text: string, pickFiles: boolean) => void;
   onAddProvider: () => void;
 }> = (props) => {
+  const { t } = useLanguage();
   const [active, setActive] = createSignal(0);
   let group: HTMLDivElement | undefined;
   const onKeyDown = (event: KeyboardEvent) => {
@@ -35,9 +36,9 @@ export const Welcome: Component<{
     <div class="conversation conversation--empty" data-testid="welcome">
       <div class="welcome">
         <img class="welcome-mark" src="/favicon.png" alt="" width="40" height="40" />
-        <h2 class="welcome-title">{props.t("welcomeTitle")}</h2>
-        <p class="welcome-body">{props.t("welcomeBody")}</p>
-        <div class="welcome-actions" role="group" aria-label={props.t("welcomeExamples")} ref={group} onKeyDown={onKeyDown}>
+        <h2 class="welcome-title">{t("welcome.title")}</h2>
+        <p class="welcome-body">{t("welcome.body")}</p>
+        <div class="welcome-actions" role="group" aria-label={t("welcome.examples")} ref={group} onKeyDown={onKeyDown}>
           <For each={examples}>
             {(key, index) => (
               <button
@@ -47,9 +48,9 @@ export const Welcome: Component<{
                 data-writes
                 tabIndex={active() === index() ? 0 : -1}
                 onFocus={() => setActive(index())}
-                onClick={() => { props.onExample(props.t(key), key === attachingExample); }}
+                onClick={() => { props.onExample(t(key), key === attachingExample); }}
               >
-                {props.t(key)}
+                {t(key)}
               </button>
             )}
           </For>
@@ -62,12 +63,12 @@ export const Welcome: Component<{
               onFocus={() => setActive(examples.length)}
               onClick={() => { props.onAddProvider(); }}
             >
-              {props.t(props.serverProviders ? "welcomeServerProviders" : "welcomeAddProvider")}
+              {t(props.serverProviders ? "welcome.serverProviders" : "welcome.addProvider")}
             </button>
           </Show>
         </div>
         <Show when={props.offlineOnly}>
-          <p class="welcome-hint">{props.t(props.serverProviders ? "welcomeServerProviderHint" : "welcomeProviderHint")}</p>
+          <p class="welcome-hint">{t(props.serverProviders ? "welcome.serverProviderHint" : "welcome.providerHint")}</p>
         </Show>
       </div>
     </div>

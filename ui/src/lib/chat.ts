@@ -1,6 +1,7 @@
 // The UI's state and the actions on it, shared by every component: one Solid store fed by the
 // event reducer, plus the listings fetched through the transport. Components read from here and
-// call these actions; none of them talks to the transport directly.
+// call these actions; none of them talks to the transport directly (the settings views have their
+// own stores, provider-settings-store.ts and mcp-settings-store.ts).
 import type { PermissionReply } from "./bindings/PermissionReply";
 import type { PermissionRequest } from "./bindings/PermissionRequest";
 import { batch, createMemo, createSignal } from "solid-js";
@@ -16,7 +17,19 @@ import { reusableEmptySession } from "./empty-session";
 import type { Event } from "./bindings/Event";
 import { frameBatch } from "./frame-batch";
 import { applyEvent, type ChatState, emptyChatState, loadMessages, SeenEvents } from "./event-reducer";
-import { type Backend, BackendError, type ConnectionState, type SearchQuery, type SearchResult, toBackendError } from "./transport";
+import { type Backend, BackendError, type ConnectionState, type McpBackend, type SearchQuery, type SearchResult, toBackendError } from "./transport";
+
+/** The part of the MCP calls the composer uses: prompts for the / menu, resources for the picker. */
+export type McpOffers = Pick<McpBackend, "prompts" | "promptText" | "resources">;
+
+function mcpOffersOf(mcp: McpBackend | undefined): McpOffers | undefined {
+  if (mcp === undefined) return undefined;
+  return {
+    prompts: () => mcp.prompts(),
+    promptText: (clientName, name, args) => mcp.promptText(clientName, name, args),
+    resources: () => mcp.resources(),
+  };
+}
 
 export const sessionPageSize = 100;
 /** Pinned sessions load all at once beside the first page (the server's largest page). */
@@ -200,6 +213,18 @@ export function createChat(backend: Backend) {
 
   return {
     backend,
+    /** Where the webview can load an attachment's bytes from (a file part's URL). */
+    mediaUrl: (url: string) => backend.mediaUrl(url),
+    /** Tells the shell the first screen is up (the desktop's start-up timing); nothing elsewhere. */
+    reportInteractive: () => {
+      backend.reportInteractive?.();
+    },
+    /** The desktop's native file drop (hover and dropped files), where the transport has one. */
+    onNativeDrop: backend.onNativeDrop,
+    /** The desktop's open-files dialog, where the transport has one; a browser uses a file input. */
+    pickFiles: backend.pickFiles,
+    /** What the composer offers from connected MCP servers (the / menu, the Resources picker), where the transport has MCP. */
+    mcpOffers: mcpOffersOf(backend.mcp),
     drafts,
     state,
     sessions,

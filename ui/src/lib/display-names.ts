@@ -6,10 +6,10 @@ import type { Agent } from "./bindings/Agent";
 import type { MessageKey, Translate } from "./i18n";
 
 const builtInAgents: Readonly<Record<string, { name: MessageKey; description: MessageKey }>> = {
-  build: { name: "agentBuildName", description: "agentBuildDescription" },
-  plan: { name: "agentPlanName", description: "agentPlanDescription" },
-  general: { name: "agentGeneralName", description: "agentGeneralDescription" },
-  explore: { name: "agentExploreName", description: "agentExploreDescription" },
+  build: { name: "builtIn.agentBuildName", description: "builtIn.agentBuildDescription" },
+  plan: { name: "builtIn.agentPlanName", description: "builtIn.agentPlanDescription" },
+  general: { name: "builtIn.agentGeneralName", description: "builtIn.agentGeneralDescription" },
+  explore: { name: "builtIn.agentExploreName", description: "builtIn.agentExploreDescription" },
 };
 
 /** A built-in agent's words, when `agent` is one (Dossier's own, not one configured under its id). */
@@ -34,5 +34,5 @@ export const offlineModel = { providerID: "dossier", modelID: "offline" } as con
 
 /** A model's name in the picker; the offline model's in the reader's language. */
 export function modelName(t: Translate, model: { providerID: string; id: string; name: string }): string {
-  return model.providerID === offlineModel.providerID && model.id === offlineModel.modelID ? t("offlineModelName") : model.name;
+  return model.providerID === offlineModel.providerID && model.id === offlineModel.modelID ? t("builtIn.offlineModelName") : model.name;
 }

@@ -53,20 +53,20 @@ describe("checkMcpForm", () => {
   it("accepts a name with spaces and refuses one without a letter or digit, or too long", () => {
     const local = { ...emptyMcpForm(), commandLine: "node server.js" };
     expect(checkMcpForm({ ...local, name: "My files" })).toMatchObject({ input: { name: "My files" } });
-    expect(checkMcpForm({ ...local, name: "  --  " })).toEqual({ problems: { name: "mcpNameInvalid" } });
-    expect(checkMcpForm({ ...local, name: "x".repeat(65) })).toEqual({ problems: { name: "mcpNameInvalid" } });
-    expect(checkMcpForm({ ...local, name: "tab\there" })).toEqual({ problems: { name: "mcpNameInvalid" } });
+    expect(checkMcpForm({ ...local, name: "  --  " })).toEqual({ problems: { name: "mcp.nameInvalid" } });
+    expect(checkMcpForm({ ...local, name: "x".repeat(65) })).toEqual({ problems: { name: "mcp.nameInvalid" } });
+    expect(checkMcpForm({ ...local, name: "tab\there" })).toEqual({ problems: { name: "mcp.nameInvalid" } });
   });
 
   it("says what to fix, field by field", () => {
     expect(checkMcpForm({ ...emptyMcpForm(), name: "文件", timeout: "soon" })).toEqual({
-      problems: { name: "mcpNameInvalid", commandLine: "mcpCommandMissing", timeout: "mcpTimeoutInvalid" },
+      problems: { name: "mcp.nameInvalid", commandLine: "mcp.commandMissing", timeout: "mcp.timeoutInvalid" },
     });
-    expect(checkMcpForm({ ...emptyMcpForm(), kind: "remote", url: "ftp://x" })).toEqual({ problems: { name: "mcpNameMissing", url: "mcpUrlInvalid" } });
+    expect(checkMcpForm({ ...emptyMcpForm(), kind: "remote", url: "ftp://x" })).toEqual({ problems: { name: "mcp.nameMissing", url: "mcp.urlInvalid" } });
     const twice = [{ name: "A", value: "1", stored: false }, { name: "A", value: "2", stored: false }];
-    expect(checkMcpForm({ ...emptyMcpForm(), name: "x", commandLine: "x", values: twice })).toEqual({ problems: { values: "mcpValuesInvalid" } });
+    expect(checkMcpForm({ ...emptyMcpForm(), name: "x", commandLine: "x", values: twice })).toEqual({ problems: { values: "mcp.valuesInvalid" } });
     const empty = [{ name: "NEW", value: "", stored: false }];
-    expect(checkMcpForm({ ...emptyMcpForm(), name: "x", commandLine: "x", values: empty })).toEqual({ problems: { values: "mcpValueMissing" } });
+    expect(checkMcpForm({ ...emptyMcpForm(), name: "x", commandLine: "x", values: empty })).toEqual({ problems: { values: "mcp.valueMissing" } });
   });
 
   it("edits a saved server with its values kept and never shown", () => {

@@ -90,18 +90,18 @@ function nameIsUsable(name: string): boolean {
 export function checkMcpForm(form: McpForm): { input: McpServerInput } | { problems: Partial<Record<McpFormField, MessageKey>> } {
   const problems: Partial<Record<McpFormField, MessageKey>> = {};
   const name = form.name.trim();
-  if (name === "") problems.name = "mcpNameMissing";
-  else if (!nameIsUsable(name)) problems.name = "mcpNameInvalid";
+  if (name === "") problems.name = "mcp.nameMissing";
+  else if (!nameIsUsable(name)) problems.name = "mcp.nameInvalid";
   const command = splitCommandLine(form.commandLine);
-  if (form.kind === "local" && command.length === 0) problems.commandLine = "mcpCommandMissing";
+  if (form.kind === "local" && command.length === 0) problems.commandLine = "mcp.commandMissing";
   const url = form.url.trim();
-  if (form.kind === "remote" && !/^https?:\/\/\S+$/.test(url)) problems.url = "mcpUrlInvalid";
+  if (form.kind === "remote" && !/^https?:\/\/\S+$/.test(url)) problems.url = "mcp.urlInvalid";
   const rows = form.values.filter((row) => row.name.trim() !== "" || row.value !== "");
   const names = rows.map((row) => row.name.trim());
-  if (names.some((rowName) => rowName === "" || /\s/.test(rowName)) || new Set(names).size !== names.length) problems.values = "mcpValuesInvalid";
-  else if (rows.some((row) => !row.stored && row.value === "")) problems.values = "mcpValueMissing";
+  if (names.some((rowName) => rowName === "" || /\s/.test(rowName)) || new Set(names).size !== names.length) problems.values = "mcp.valuesInvalid";
+  else if (rows.some((row) => !row.stored && row.value === "")) problems.values = "mcp.valueMissing";
   const timeout = form.timeout.trim();
-  if (timeout !== "" && !/^\d+$/.test(timeout)) problems.timeout = "mcpTimeoutInvalid";
+  if (timeout !== "" && !/^\d+$/.test(timeout)) problems.timeout = "mcp.timeoutInvalid";
   if (Object.keys(problems).length > 0) return { problems };
   const input: McpServerInput = {
     name,
@@ -117,16 +117,16 @@ export function checkMcpForm(form: McpForm): { input: McpServerInput } | { probl
 
 /** One line for a server's status. */
 export function describeMcpStatus(t: Translate, status: McpStatus | undefined): string {
-  if (status === undefined) return t("mcpStatusUnknown");
+  if (status === undefined) return t("mcp.statusUnknown");
   switch (status.status) {
     case "connecting":
-      return t("mcpStatusConnecting");
+      return t("mcp.statusConnecting");
     case "connected":
-      return t("mcpStatusConnected", { tools: status.tools, resources: status.resources, prompts: status.prompts });
+      return t("mcp.statusConnected", { tools: status.tools, resources: status.resources, prompts: status.prompts });
     case "disabled":
-      return t("mcpStatusDisabled");
+      return t("mcp.statusDisabled");
     case "failed":
-      return t("mcpStatusFailed", { error: status.error });
+      return t("mcp.statusFailed", { error: status.error });
   }
 }
 

@@ -32,7 +32,7 @@ export function sectionOf(session: Session, now: Date): { key: string; rank: num
 export function groupSessions(sessions: readonly Session[], now: Date, t: Translate, locale: Locale): SessionListItem[] {
   const sections = new Map<string, { rank: number; label: string; sessions: Session[] }>();
   const monthName = new Intl.DateTimeFormat(locale, { month: "long", year: "numeric" });
-  const labels: Record<string, string> = { pinned: t("groupPinned"), today: t("groupToday"), yesterday: t("groupYesterday"), week: t("groupPreviousWeek") };
+  const labels: Record<string, string> = { pinned: t("sessions.groupPinned"), today: t("sessions.groupToday"), yesterday: t("sessions.groupYesterday"), week: t("sessions.groupPreviousWeek") };
   for (const session of sessions) {
     const section = sectionOf(session, now);
     let entry = sections.get(section.key);

@@ -6,48 +6,14 @@
 // ("New session - 2026-11-30T03:15:19.420Z", which tells title generation it is still a
 // placeholder); people see a short "New session · 03:15" (today) or "New session · 30 Nov"
 // in their own language instead.
-import type { ExcerptPiece } from "./bindings/ExcerptPiece";
 import type { Locale, Translate } from "./i18n";
 
+// The Markdown → plain text part is its own file, beside this one, so that the HTTP backend can
+// name a download with it without reaching back into lib/ (the rooms rule, architecture.test.ts).
+export { plainExcerptPieces, plainFileName, plainTitle } from "./session-title/plain-text";
+import { plainTitle } from "./session-title/plain-text";
+
 const placeholder = /^(New|Child) session - (\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z)$/;
-
-/** A Markdown table's delimiter row: `|---|:--:|`, `--- | ---`. */
-const tableDelimiter = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
-
-/**
- * A Markdown table's row as its cells' words: `| Name | Size |` reads "Name Size". Only a line
- * that starts or ends with a pipe counts, so "A | B" in a typed title keeps its bar.
- */
-function tableRowWords(line: string): string {
-  if (!/^\s*\|.*\|?\s*$|^.*\|\s*$/.test(line)) return line;
-  return line
-    .split("|")
-    .map((cell) => cell.trim())
-    .filter((cell) => cell !== "")
-    .join(" ");
-}
-
-/** The title's words without Markdown's marks: headings, emphasis, code, links, quotes, lists, tables. */
-export function plainTitle(title: string): string {
-  const words = title
-    .split("\n")
-    .filter((line) => !tableDelimiter.test(line))
-    .map((line) =>
-      tableRowWords(line)
-        .replace(/^\s{0,3}(#{1,6}\s+|>\s*|[-*+]\s+|\d+[.)]\s+)/, "")
-        .replace(/\s+#+\s*$/, ""),
-    )
-    .join(" ")
-    // Images and links keep their words.
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/<\/?[a-zA-Z][^>]*>/g, "")
-    .replace(/`+([^`]*)`+/g, "$1")
-    .replace(/(\*\*|__|~~)(.+?)\1/g, "$2")
-    .replace(/(^|[\s(])[*_]([^*_\s][^*_]*?)[*_](?=[\s).,:;!?]|$)/g, "$1$2")
-    .replace(/\s+/g, " ")
-    .trim();
-  return words === "" ? title.trim() : words;
-}
 
 /** Whether a title is still the core's placeholder for a new session (nothing named it yet). */
 export function isPlaceholderTitle(title: string): boolean {
@@ -71,44 +37,5 @@ export function displayTitle(title: string, t: Translate, locale: Locale, now: D
   if (Number.isNaN(when.getTime())) return title;
   const sameDay = when.toDateString() === now.toDateString();
   const formatted = new Intl.DateTimeFormat(locale, sameDay ? { timeStyle: "short" } : { month: "short", day: "numeric" }).format(when);
-  return `${match[1] === "Child" ? t("childSession") : t("newSession")} · ${formatted}`;
-}
-
-/**
- * A download's file name as plain text: a server that named the file after a Markdown title
- * ("## Summary.md") gets "Summary.md"; characters no file system takes become spaces.
- */
-export function plainFileName(name: string): string {
-  const dot = name.lastIndexOf(".");
-  const stem = dot > 0 ? name.slice(0, dot) : name;
-  const extension = dot > 0 ? name.slice(dot) : "";
-  const cleaned = plainTitle(stem)
-    .replace(/[\\/:*?"<>|#]+/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
-  return `${cleaned === "" ? "session" : cleaned}${extension}`;
-}
-
-// Where a matched piece starts and ends while an excerpt goes through plainTitle: characters from
-// Unicode's private use area, which no Markdown mark and no whitespace pattern matches.
-const matchStart = "\uE000";
-const matchEnd = "\uE001";
-
-/**
- * A search excerpt (of a title or a message) as plain text, through the same plainTitle the
- * titles go through, so the palette shows "the fix" where the text says "**the fix**". The
- * pieces are joined first: a mark often lies in one piece and its pair in another ("**" +
- * matched "fix" + "**"), which a piece-by-piece clean-up would leave. The matched words stay
- * marked. A file name is not Markdown: `file` excerpts are left as they are.
- */
-export function plainExcerptPieces(field: string, pieces: readonly ExcerptPiece[]): ExcerptPiece[] {
-  if (field === "file") return [...pieces];
-  const joined = pieces.map((piece) => (piece.highlighted ? `${matchStart}${piece.text}${matchEnd}` : piece.text)).join("");
-  const plain = plainTitle(joined);
-  const result: ExcerptPiece[] = [];
-  // Split on the markers: odd parts of "plain ␀match␁ plain" are the matched ones.
-  for (const [index, text] of plain.split(new RegExp(`[${matchStart}${matchEnd}]`)).entries()) {
-    if (text !== "") result.push({ text, highlighted: index % 2 === 1 });
-  }
-  return result;
+  return `${match[1] === "Child" ? t("sessions.childSession") : t("sessions.newSession")} · ${formatted}`;
 }

@@ -30,20 +30,20 @@ describe("checkProviderForm", () => {
   it("names every field to fix at once", () => {
     expect(checkProviderForm({ ...emptyForm(), baseURL: "localhost:1234", apiKey: "sk-one sk-two" })).toEqual({
       ok: false,
-      problems: { id: "settingsIdMissing", baseURL: "settingsBaseUrlInvalid", models: "settingsModelsMissing", apiKey: "settingsKeyInvalid" },
+      problems: { id: "settings.idMissing", baseURL: "settings.baseUrlInvalid", models: "settings.modelsMissing", apiKey: "settings.keyInvalid" },
     });
   });
 
   it.each([
-    ["my provider", "settingsIdInvalid"],
-    ["a".repeat(65), "settingsIdInvalid"],
-    ["dossier", "settingsIdReserved"],
+    ["my provider", "settings.idInvalid"],
+    ["a".repeat(65), "settings.idInvalid"],
+    ["dossier", "settings.idReserved"],
   ] as const)("refuses the id %j", (id, problem) => {
     expect(checkProviderForm({ ...filled, id })).toEqual({ ok: false, problems: { id: problem } });
   });
 
   it("accepts only http and https addresses", () => {
-    expect(checkProviderForm({ ...filled, baseURL: "ftp://host/v1" })).toEqual({ ok: false, problems: { baseURL: "settingsBaseUrlInvalid" } });
+    expect(checkProviderForm({ ...filled, baseURL: "ftp://host/v1" })).toEqual({ ok: false, problems: { baseURL: "settings.baseUrlInvalid" } });
     expect(checkProviderForm({ ...filled, baseURL: "https://api.example.com/v1" }).ok).toBe(true);
     // No address at all is the core's call: OpenAI and Anthropic need none.
     expect(checkProviderForm({ ...filled, id: "openai", npm: "@ai-sdk/openai", baseURL: "" }).ok).toBe(true);

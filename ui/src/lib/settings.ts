@@ -9,9 +9,9 @@ import type { MessageKey, Translate } from "./i18n";
 
 /** The provider packages the core speaks, with the label key each is shown under. */
 export const providerKinds: readonly { npm: string; label: MessageKey }[] = [
-  { npm: "@ai-sdk/openai-compatible", label: "settingsKindCompatible" },
-  { npm: "@ai-sdk/openai", label: "settingsKindOpenAi" },
-  { npm: "@ai-sdk/anthropic", label: "settingsKindAnthropic" },
+  { npm: "@ai-sdk/openai-compatible", label: "settings.kindCompatible" },
+  { npm: "@ai-sdk/openai", label: "settings.kindOpenAi" },
+  { npm: "@ai-sdk/anthropic", label: "settings.kindAnthropic" },
 ];
 
 /** The id of the built-in offline model's provider, which a configured one may not take. */
@@ -70,15 +70,15 @@ function isWebAddress(text: string): boolean {
 export function checkProviderForm(form: ProviderForm): FormCheck {
   const problems: Partial<Record<FormField, MessageKey>> = {};
   const id = form.id.trim();
-  if (id === "") problems.id = "settingsIdMissing";
-  else if (!/^[A-Za-z0-9._-]{1,64}$/.test(id)) problems.id = "settingsIdInvalid";
-  else if (id === reservedProviderId) problems.id = "settingsIdReserved";
+  if (id === "") problems.id = "settings.idMissing";
+  else if (!/^[A-Za-z0-9._-]{1,64}$/.test(id)) problems.id = "settings.idInvalid";
+  else if (id === reservedProviderId) problems.id = "settings.idReserved";
   const baseURL = form.baseURL.trim();
-  if (baseURL !== "" && !isWebAddress(baseURL)) problems.baseURL = "settingsBaseUrlInvalid";
+  if (baseURL !== "" && !isWebAddress(baseURL)) problems.baseURL = "settings.baseUrlInvalid";
   const models = parseModelList(form.models);
-  if (models.length === 0) problems.models = "settingsModelsMissing";
+  if (models.length === 0) problems.models = "settings.modelsMissing";
   const apiKey = form.apiKey.trim();
-  if (/\s/.test(apiKey)) problems.apiKey = "settingsKeyInvalid";
+  if (/\s/.test(apiKey)) problems.apiKey = "settings.keyInvalid";
   if (Object.keys(problems).length > 0) return { ok: false, problems };
   const name = form.name.trim();
   return {
@@ -96,13 +96,13 @@ export function checkProviderForm(form: ProviderForm): FormCheck {
 
 /** "sk-…abcd (keychain)", "No key" — what the list shows about a provider's key. */
 export function describeKey(t: Translate, key: KeyStatus | undefined): string {
-  if (key === undefined) return t("settingsNoKey");
-  const source = key.source === "keychain" ? t("settingsKeyFromKeychain") : key.source === "config" ? t("settingsKeyFromConfig") : t("settingsKeyFromEnvironment");
-  return t("settingsKeyHint", { hint: key.hint, source });
+  if (key === undefined) return t("settings.noKey");
+  const source = key.source === "keychain" ? t("settings.keyFromKeychain") : key.source === "config" ? t("settings.keyFromConfig") : t("settings.keyFromEnvironment");
+  return t("settings.keyHint", { hint: key.hint, source });
 }
 
 /** The label of a provider's package, or the package name itself when we do not know it. */
 export function kindLabel(t: Translate, npm: string | undefined): string {
   const kind = providerKinds.find((candidate) => candidate.npm === npm);
-  return kind === undefined ? (npm ?? t("settingsKindCompatible")) : t(kind.label);
+  return kind === undefined ? (npm ?? t("settings.kindCompatible")) : t(kind.label);
 }

@@ -2,7 +2,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from "@solidjs/testing-li
 import { createComponent } from "solid-js";
 import { afterEach, describe, expect, it } from "vitest";
 import { Settings } from "../components/Settings";
-import { translator } from "./i18n";
+import { language, LanguageContext } from "./language";
 import type { AvailableUpdate } from "./shell-bindings/AvailableUpdate";
 import type { DownloadProgress } from "./shell-bindings/DownloadProgress";
 import type { RestartPlan } from "./shell-bindings/RestartPlan";
@@ -143,9 +143,9 @@ describe("helpers", () => {
   });
 
   it("tells .deb, .rpm and source copies how they update, and no one else", () => {
-    expect(installNote("deb")).toBe("updatesViaPackageManagerDeb");
-    expect(installNote("rpm")).toBe("updatesViaPackageManagerRpm");
-    expect(installNote("source")).toBe("updatesFromSource");
+    expect(installNote("deb")).toBe("updates.viaPackageManagerDeb");
+    expect(installNote("rpm")).toBe("updates.viaPackageManagerRpm");
+    expect(installNote("source")).toBe("updates.fromSource");
     expect(installNote("appImage")).toBeUndefined();
     expect(installNote("windowsInstaller")).toBeUndefined();
   });
@@ -153,7 +153,7 @@ describe("helpers", () => {
 
 describe("Settings → Updates", () => {
   const open = (commands: UpdateCommands, locale: "en" | "zh-CN" = "en") =>
-    render(() => createComponent(Settings, { t: translator(locale), backend: fakeBackend([]), onClose: () => undefined, onChanged: () => undefined, updates: commands }));
+    render(() => createComponent(LanguageContext.Provider, { value: language(locale), get children() { return createComponent(Settings, { backend: fakeBackend([]), onClose: () => undefined, onChanged: () => undefined, updates: commands }); } }));
 
   it("shows the version, finds the update with its notes, downloads with a progress bar and offers the restart", async () => {
     let finishDownload: (() => void) | undefined;

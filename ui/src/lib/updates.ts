@@ -128,11 +128,11 @@ export function progressPercent(view: UpdateView): number | undefined {
 export function installNote(kind: InstallKind): MessageKey | undefined {
   switch (kind) {
     case "deb":
-      return "updatesViaPackageManagerDeb";
+      return "updates.viaPackageManagerDeb";
     case "rpm":
-      return "updatesViaPackageManagerRpm";
+      return "updates.viaPackageManagerRpm";
     case "source":
-      return "updatesFromSource";
+      return "updates.fromSource";
     default:
       return undefined;
   }
