@@ -18,6 +18,7 @@ import { Welcome } from "./components/Welcome";
 import { createChat, type Notice } from "./lib/chat";
 import { noSessionKey } from "./lib/composer-drafts";
 import { type Attachment, attachmentFromBrowserFile, attachmentFromDrop } from "./lib/drafts";
+import { narrowed } from "./lib/symbol-outline";
 import { type Locale, type ShortcutKeys, type Translate, translator } from "./lib/i18n";
 import type { ReadOnlyLedger } from "./lib/bindings/ReadOnlyLedger";
 import { ReadOnlyContext, readOnlyBanner } from "./lib/read-only";
@@ -445,6 +446,9 @@ export const App: Component<AppProps> = (props) => {
           attachments={attachments()}
           onRemove={(key) => {
             setAttachments((current) => current.filter((attachment) => attachment.key !== key));
+          }}
+          onNarrow={(key, range) => {
+            setAttachments((current) => current.map((attachment) => (attachment.key === key ? narrowed(attachment, range) : attachment)));
           }}
           onAttach={attach}
           onAttachResource={(attachment) => { addAttachments([attachment]); }}
