@@ -21,9 +21,16 @@ fn check(symbols: &[DocumentSymbol], lines: u32, parent: Option<(u32, u32)>) {
         assert!(symbol.end_line <= lines, "{symbol:?} past line {lines}");
         assert!(!symbol.name.is_empty());
         if let Some((first, last)) = parent {
-            assert!(first <= symbol.line && symbol.end_line <= last, "{symbol:?} outside {first}..={last}");
+            assert!(
+                first <= symbol.line && symbol.end_line <= last,
+                "{symbol:?} outside {first}..={last}"
+            );
         }
-        check(&symbol.children, lines, Some((symbol.line, symbol.end_line)));
+        check(
+            &symbol.children,
+            lines,
+            Some((symbol.line, symbol.end_line)),
+        );
     }
 }
 
@@ -41,7 +48,11 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     // Cancelled parses return `None`; a finished one plus the walk stays well within a second.
-    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
     let lines = source.iter().filter(|byte| **byte == b'\n').count();
     check(&symbols, u32::try_from(lines).unwrap_or(u32::MAX), None);
     let line = usize::from(line);
