@@ -186,3 +186,23 @@ write("config_file", "dossier.json", json.dumps({
     "compaction": {"auto": False, "prune": True},
 }, indent=2))
 write("config_file", "unterminated.jsonc", '{"model": "a/b" /* never closed')
+
+# 8. symbols: first byte picks the grammar (index into `grammars::all()`), second a line.
+SYMBOL_SEEDS = [
+    (0, 2, "use std::fmt;\n\nimpl fmt::Display for Point {\n    fn fmt(&self) {}\n}\n"),
+    (1, 3, "import functools\n\n\n@functools.cache\ndef compute(v):\n    return v\n\nclass A:\n    X = 1\n"),
+    (2, 0, "export function start() {\n  return 1;\n}\nfor (let i = 0; i < 3; i++) {}\n"),
+    (3, 2, "import { x } from './x';\n\n@Component({})\nexport class Circle {\n  area(): number { return 1; }\n}\n"),
+    (4, 2, "import React from 'react';\n\nexport const App = () => (<div>hi</div>);\n"),
+    (5, 2, "package main\n\ntype S struct{}\n\nfunc (s *S) Run() {}\nconst A = 1\n"),
+    (6, 2, "package a;\n\npublic class G {\n  @Override public String toString() { return \"\"; }\n}\n"),
+    (7, 2, "#include <stdio.h>\n\nstatic int *find(struct point *p) {\n  return 0;\n}\n"),
+    (8, 0, "namespace n {\ntemplate <typename T>\nT twice(T v) { return v; }\nclass C { void m() {} };\n}\n"),
+    (9, 2, "using System;\nnamespace App;\npublic class G\n{\n    public void Greet() {}\n}\n"),
+    (10, 1, "module Shop\n  class Cart\n    def self.empty; end\n  end\nend\n"),
+    (11, 2, "<?php\nnamespace App;\nfunction greet() {}\nclass G { const A = 1; public function m() {} }\n"),
+    (12, 4, "Intro\n\n# Guide\n\n## Install\n\nRun.\n\nTitle\n=====\n"),
+    (0, 1, "fn broken( {\n}\nfn fine() {}\n" + "{" * 200),
+]
+for index, (grammar, line, source) in enumerate(SYMBOL_SEEDS):
+    write("symbols", f"seed-{index:02}", bytes([grammar, line]) + source.encode())

@@ -192,6 +192,7 @@ pub mod mcp;
 pub mod reshaping;
 pub mod server_connection;
 pub mod start_up;
+pub mod symbols;
 #[cfg(test)]
 pub(crate) mod tests;
 

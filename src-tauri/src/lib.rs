@@ -179,6 +179,7 @@ pub fn shell<R: Runtime>(base: tauri::Builder<R>, simulated_drops: bool) -> taur
             commands::reshaping::export_session,
             commands::reshaping::import_session,
             commands::search,
+            commands::symbols::file_symbols,
             commands::read_settings,
             commands::storage_use,
             commands::save_provider,

@@ -48,6 +48,7 @@ command_names! {
     ExportSession,
     ImportSession,
     Search,
+    FileSymbols,
     ReadSettings,
     StorageUse,
     SaveProvider,

@@ -20,6 +20,7 @@ import { noSessionKey } from "./lib/composer-drafts";
 import { type Attachment, attachmentFromBrowserFile, attachmentFromDrop } from "./lib/drafts";
 import type { Locale, ShortcutKeys } from "./lib/i18n";
 import { language, LanguageContext } from "./lib/language";
+import { narrowed } from "./lib/symbol-outline";
 import type { ReadOnlyLedger } from "./lib/bindings/ReadOnlyLedger";
 import { ReadOnlyContext, readOnlyBanner } from "./lib/read-only";
 import { createReshaping } from "./lib/reshaping";
@@ -445,6 +446,9 @@ export const App: Component<AppProps> = (props) => {
           attachments={attachments()}
           onRemove={(key) => {
             setAttachments((current) => current.filter((attachment) => attachment.key !== key));
+          }}
+          onNarrow={(key, range) => {
+            setAttachments((current) => current.map((attachment) => (attachment.key === key ? narrowed(attachment, range) : attachment)));
           }}
           onAttach={attach}
           onAttachResource={(attachment) => { addAttachments([attachment]); }}

@@ -1,5 +1,6 @@
 //! The seed's prompt pipeline (contract §3): agent and model choice applied, drafts resolved
-//! (files, the Read tool, data URLs, MCP resources), hooks, image normalisation and attachment
+//! (files, the Read tool, data URLs, MCP resources, a line widened to its symbol from the
+//! built-in grammars), hooks, image normalisation and attachment
 //! storage, the one transaction that saves a prompt, and the `AgentLoop` seam the loop is given
 //! through. The `Runtime` is what the pipeline and the floors above run with. It uses `wire`,
 //! `store` and `models`.
@@ -13,6 +14,8 @@ pub mod mcp_resource;
 pub(crate) mod prompt;
 pub mod read_tool;
 pub mod runtime;
+pub mod symbol_range;
+pub mod symbols;
 
 use crate::pipeline::runtime::Runtime;
 use crate::store::Store;

@@ -1,11 +1,12 @@
 //! The lowest floor: plain data that crosses to clients — ids and the clock, sessions, messages,
 //! typed parts, drafts, events and the event bus, permission rules and requests, assistant
 //! errors, the error type shown to clients (`{kind, message}`), the wire's number and data-URL
-//! formats, byte sizes said for people, titles as plain text, and the file names Windows reserves. It uses no other floor: everything above may use it,
+//! formats, a file's outline of symbols, byte sizes said for people, titles as plain text, and the file names Windows reserves. It uses no other floor: everything above may use it,
 //! and it knows nothing of storage, models or the loop.
 
 pub mod assistant_error;
 pub mod data_url;
+pub mod document_symbol;
 pub mod draft;
 pub mod error;
 pub mod event;

@@ -22,6 +22,7 @@ mod permissions;
 mod prompts;
 mod reshaping;
 mod sessions;
+mod symbols;
 mod transfer;
 
 /// What the handlers share. Each handler extracts only the piece it needs (`State<Ledger>`,
@@ -83,6 +84,7 @@ pub fn router(state: ServerState, options: &ServerOptions, origins: OriginPolicy
         .route("/session/{session_id}/export", get(transfer::export))
         .route("/session/import", post(transfer::import))
         .route("/dossier/search", get(transfer::search))
+        .route("/dossier/symbols", get(symbols::symbols))
         .route(
             "/dossier/session/{session_id}/archive",
             post(sessions::archive),

@@ -1,5 +1,5 @@
 // The message box: attachment chips (name, size, kind; removable; the reason when a file cannot
-// be sent), the text (Enter sends, Shift+Enter is a new line, `@` offers agents), the attach
+// be sent; a text file narrowed to one symbol through its outline picker), the text (Enter sends, Shift+Enter is a new line, `@` offers agents), the attach
 // button, the agent and model pickers, and Send — or Stop while a reply streams. With MCP servers:
 // the Resources picker (while a connected server offers resources) and the `/` prompt menu
 // (their own components).
@@ -11,6 +11,8 @@ import { humanSize, type MessageKey } from "../lib/i18n";
 import { offersResources, resourceAttachment } from "../lib/mcp-offers";
 import { Icon } from "./Icon";
 import { McpResourcePicker } from "./McpResourcePicker";
+import { hasOutline } from "../lib/symbol-outline";
+import { SymbolPicker } from "./SymbolPicker";
 import { ModelPicker } from "./ModelPicker";
 import { PromptMenu } from "./PromptMenu";
 import { useLanguage } from "../lib/language";
@@ -22,6 +24,8 @@ export interface ComposerProps {
   onText: (text: string) => void;
   attachments: Attachment[];
   onRemove: (key: string) => void;
+  /** Narrows a text file's chip to a symbol's lines (`undefined`: the whole file again). */
+  onNarrow?: (key: string, range: { start: number; end: number } | undefined) => void;
   onAttach: () => void;
   /** Adds a chip for an MCP server's resource (chosen in the Resources picker). */
   onAttachResource?: (attachment: Attachment) => void;
@@ -88,6 +92,17 @@ export const Composer: Component<ComposerProps> = (props) => {
                     ? t(kindLabels[attachment.kind], { reason: attachment.reason ?? "" })
                     : t("mcp.resourceChip", { server: attachment.resource.clientName })}
                 </span>
+                <Show when={hasOutline(attachment) && props.onNarrow !== undefined ? props.chat.fileSymbols : undefined}>
+                  {(fileSymbols) => (
+                    <SymbolPicker
+                      name={attachment.name}
+                      path={attachment.key}
+                      range={attachment.range}
+                      fileSymbols={fileSymbols()}
+                      onNarrow={(range) => props.onNarrow?.(attachment.key, range)}
+                    />
+                  )}
+                </Show>
                 <button
                   type="button"
                   class="chip-remove"

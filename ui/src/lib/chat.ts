@@ -225,6 +225,8 @@ export function createChat(backend: Backend) {
     pickFiles: backend.pickFiles,
     /** What the composer offers from connected MCP servers (the / menu, the Resources picker), where the transport has MCP. */
     mcpOffers: mcpOffersOf(backend.mcp),
+    /** A dropped text file's outline (the chip's symbol picker), where the transport reads the person's files. */
+    fileSymbols: backend.fileSymbols,
     drafts,
     state,
     sessions,

@@ -24,6 +24,7 @@ import type { Session } from "./bindings/Session";
 import type { SessionPatch } from "./bindings/SessionPatch";
 import type { SearchQuery } from "./bindings/SearchQuery";
 import type { SearchResult } from "./bindings/SearchResult";
+import type { DocumentSymbol } from "./bindings/DocumentSymbol";
 import type { DragHover } from "./shell-bindings/DragHover";
 import type { ExportFormat } from "./shell-bindings/ExportFormat";
 import type { ExportOutcome } from "./shell-bindings/ExportOutcome";
@@ -162,6 +163,12 @@ export interface Backend {
   readonly importWithDialog?: () => Promise<Session | undefined>;
   /** Browser: a file the person chose with a file input. */
   readonly importFile?: (file: File) => Promise<Session>;
+  /**
+   * The outline of a text file on this machine (a dropped or picked one on the desktop), for the
+   * chip's symbol picker; `[]` when Dossier has no grammar for it. Absent where chips are never
+   * `file:` URLs (attached to a server).
+   */
+  readonly fileSymbols?: (path: string) => Promise<DocumentSymbol[]>;
   /** Full-text search over every session's content, or one session's (`sessionID`). */
   search(query: SearchQuery): Promise<SearchResult[]>;
   /** The settings view's providers (key hints only). Desktop only: keys go to the OS keychain. */

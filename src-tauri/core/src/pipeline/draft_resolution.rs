@@ -1,5 +1,6 @@
 //! Expanding drafts into stored parts, contract §3 step 4: a dropped text file becomes the Read
-//! tool's output, a folder its listing, an image or PDF an attachment, an `@agent` a hint for
+//! tool's output (a one-line range widened to the symbol on that line, `symbol_range.rs`), a
+//! folder its listing, an image or PDF an attachment, an `@agent` a hint for
 //! the task tool, and a failure an honest synthetic note. Drafts resolve concurrently and the
 //! output keeps their input order. A failed read never fails the prompt.
 
@@ -7,6 +8,7 @@ use crate::mcp::binary_content;
 use crate::models::agent::Agent;
 use crate::pipeline::mcp_resource::{McpResources, ResourceContent};
 use crate::pipeline::read_tool::{self, ReadKind, ReadRequest, MAX_ATTACHMENT_BYTES};
+use crate::pipeline::symbol_range;
 use crate::wire::assistant_error::AssistantError;
 use crate::wire::data_url;
 use crate::wire::draft::Draft;
@@ -364,6 +366,22 @@ enum ReadFailure {
     Interrupted(#[from] tokio::task::JoinError),
 }
 
+/// `symbol_range::widen_to_symbol` off the async threads (it may read and parse the file). An
+/// interrupted lookup reads the one line, as the seed does when the language server fails.
+async fn widen_to_symbol(
+    path: &Path,
+    start: Option<usize>,
+    end: Option<usize>,
+) -> (Option<usize>, Option<usize>) {
+    if start.is_none() || start != end {
+        return (start, end);
+    }
+    let path = path.to_path_buf();
+    tokio::task::spawn_blocking(move || symbol_range::widen_to_symbol(&path, start, end))
+        .await
+        .unwrap_or((start, end))
+}
+
 async fn run_read(request: ReadRequest) -> Result<read_tool::ReadOutput, ReadFailure> {
     Ok(tokio::task::spawn_blocking(move || read_tool::read(&request)).await??)
 }
@@ -385,6 +403,7 @@ async fn resolve_text(
     end: Option<usize>,
 ) -> Resolution {
     let display = path.display().to_string();
+    let (start, end) = widen_to_symbol(&path, start, end).await;
     let (offset, limit) = range_to_read_window(start, end);
     let mut input = serde_json::Map::new();
     input.insert("filePath".into(), display.clone().into());

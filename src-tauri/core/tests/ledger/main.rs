@@ -47,4 +47,5 @@ mod search_purge;
 mod session_usage;
 mod storage;
 mod subagents;
+mod symbol_ranges;
 mod windows_rules;

@@ -296,3 +296,39 @@ async fn summarize_checks_its_body_and_the_session() {
         .await;
     assert_error(no_session, 404, "not_found").await;
 }
+
+#[tokio::test]
+async fn symbols_list_a_files_outline_and_refuse_what_is_not_a_file() {
+    let server = TestServer::start().await;
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("guide.md");
+    std::fs::write(&path, "# Guide\n\n## Install\n\nRun it.\n").unwrap();
+    let query = |path: &std::path::Path| {
+        let encoded: String =
+            url::form_urlencoded::byte_serialize(path.display().to_string().as_bytes()).collect();
+        format!("/dossier/symbols?path={encoded}")
+    };
+    let symbols = json_of(server.get(&query(&path)).await).await;
+    assert_eq!(
+        symbols,
+        json!([{"name": "Guide", "kind": "section", "line": 0, "endLine": 4, "children": [
+            {"name": "Install", "kind": "section", "line": 2, "endLine": 4, "children": []}
+        ]}])
+    );
+    let notes = folder.path().join("notes.txt");
+    std::fs::write(&notes, "plain\n").unwrap();
+    assert_eq!(json_of(server.get(&query(&notes)).await).await, json!([]));
+    assert_error(
+        server.get(&query(&folder.path().join("gone.md"))).await,
+        400,
+        "invalid",
+    )
+    .await;
+    assert_error(
+        server.get("/dossier/symbols?path=relative.md").await,
+        400,
+        "invalid",
+    )
+    .await;
+    assert_error(server.get("/dossier/symbols").await, 400, "invalid").await;
+}

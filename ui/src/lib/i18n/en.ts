@@ -173,6 +173,12 @@ export const en = {
     kindTooLarge: "Cannot send: larger than the 20 MB limit",
     kindUnreadable: "Cannot send: unreadable ({reason})",
     modelCurrent: "current",
+    symbolPickerLabel: "Narrow {name} to a function, class or section",
+    symbolWholeFile: "Whole file",
+    symbolLines: "Lines {start}–{end}",
+    symbolSearch: "Search the file's outline",
+    symbolsLoading: "Reading the file's outline…",
+    symbolsNone: "Dossier found no functions, classes or sections in this file.",
   },
   app: {
     statusNotConnected: "Not connected",

@@ -173,6 +173,12 @@ export const zhCN: Messages = {
     kindTooLarge: "无法发送：超过 20 MB 上限",
     kindUnreadable: "无法发送：无法读取（{reason}）",
     modelCurrent: "当前",
+    symbolPickerLabel: "将 {name} 缩小到某个函数、类或章节",
+    symbolWholeFile: "整个文件",
+    symbolLines: "第 {start}–{end} 行",
+    symbolSearch: "搜索文件大纲",
+    symbolsLoading: "正在读取文件大纲…",
+    symbolsNone: "Dossier 在这个文件中没有找到函数、类或章节。",
   },
   app: {
     statusNotConnected: "未连接",

@@ -43,6 +43,8 @@ describe("the attached backend", () => {
     const page = await backend.listSessions({ limit: 1, search: "desk" });
     expect(page).toEqual({ sessions: [session], nextCursor: "c2" });
     expect(sent).toEqual([{ method: "GET", path: "/session?roots=true&limit=1&search=desk" }]);
+    // Attached, chips are data: URLs and the relay reads none of the server's files.
+    expect(backend.fileSymbols).toBeUndefined();
   });
 
   it("sends a prompt's body as JSON text, its dropped file already a data: URL", async () => {

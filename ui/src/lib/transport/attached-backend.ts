@@ -60,8 +60,10 @@ export function relayFetch(shell: RelayShell): typeof fetch {
 
 export function attachedBackend(serverUrl: string, shell: RelayShell = desktopShell): Backend {
   // Without the server's MCP settings: the relay does not forward them (not offered yet).
+  // Without the outline picker either: attached, the shell sends dropped files as data: URLs, and
+  // the relay does not let the window read the server's files (`relay_paths.rs`).
   // eslint-disable-next-line @typescript-eslint/no-unused-vars -- taken out so Settings offers no MCP section
-  const { mcp, ...http } = httpBackend(serverUrl, relayFetch(shell));
+  const { mcp, fileSymbols, ...http } = httpBackend(serverUrl, relayFetch(shell));
   const desktop = tauriBackend();
   const subscribe = ({ onEvent, onResync, onConnection }: EventHandlers) => {
     let stopped = false;

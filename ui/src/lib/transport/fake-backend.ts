@@ -234,6 +234,14 @@ export function fakeBackend(initial: Session[] = []): FakeBackend {
       }
       return Promise.resolve(results);
     },
+    fileSymbols: (path) => {
+      calls.push({ command: "fileSymbols", argument: path });
+      if (!path.endsWith(".py")) return Promise.resolve([]);
+      return Promise.resolve([
+        { name: "Shape", kind: "class", line: 3, endLine: 12, children: [{ name: "area", kind: "method", line: 4, endLine: 6, children: [] }] },
+        { name: "main", kind: "function", line: 14, endLine: 20, children: [] },
+      ]);
+    },
     onNativeDrop: (hover, dropped) => {
       dropHandlers = [hover, dropped];
       return () => {

@@ -167,3 +167,13 @@ describe("downloadName", () => {
     expect(downloadName(null)).toBeUndefined();
   });
 });
+
+describe("httpBackend fileSymbols", () => {
+  it("asks Dossier's symbols route for the file's outline", async () => {
+    const seen: string[] = [];
+    const outline = [{ name: "main", kind: "function", line: 2, endLine: 4, children: [] }];
+    const backend = httpBackend("http://127.0.0.1:4096", fetcher({ "GET /dossier/symbols?path=%2Fhome%2Fada%2Fmain+file.rs": { body: outline } }, seen));
+    expect(await backend.fileSymbols?.("/home/ada/main file.rs")).toEqual(outline);
+    expect(seen).toEqual(["GET /dossier/symbols?path=%2Fhome%2Fada%2Fmain+file.rs"]);
+  });
+});

@@ -16,6 +16,7 @@ import type { MessageWithParts } from "../bindings/MessageWithParts";
 import type { ExportFormat } from "../shell-bindings/ExportFormat";
 import type { ExportOutcome } from "../shell-bindings/ExportOutcome";
 import type { SearchResult } from "../bindings/SearchResult";
+import type { DocumentSymbol } from "../bindings/DocumentSymbol";
 import { type Backend, BackendError, settingsUnavailable, toBackendError } from "../transport";
 import { plainFileName } from "../session-title";
 
@@ -222,6 +223,8 @@ export function httpBackend(baseUrl: string, fetcher: typeof fetch = fetch.bind(
           `/dossier/search${query({ q: options.text, limit: options.limit, offset: options.offset, archived: options.include_archived || undefined, sessionID: options.sessionID })}`,
         )
       ).body,
+    // A browser's chips are data: URLs (the picker is for file: ones); served for other clients.
+    fileSymbols: async (path) => (await request<DocumentSymbol[]>("GET", `/dossier/symbols${query({ path })}`)).body,
     // Keys belong in the desktop app's OS keychain; the HTTP server has no route that takes one.
     readSettings: settingsUnavailable,
     saveProvider: settingsUnavailable,

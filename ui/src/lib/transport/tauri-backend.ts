@@ -86,6 +86,7 @@ export function tauriBackend(): Backend {
     exportSession: (sessionId, format) => call("export_session", { sessionId, format }),
     importWithDialog: async () => (await call<Session | null>("import_session")) ?? undefined,
     search: (query) => call("search", { query }),
+    fileSymbols: (path) => call("file_symbols", { path }),
     readSettings: () => call("read_settings"),
     saveProvider: (input) => call("save_provider", { input }),
     removeProvider: (providerId) => call("remove_provider", { providerId }),
