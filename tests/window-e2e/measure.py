@@ -179,8 +179,50 @@ def main():
             print(f"    {kib / 1024:7.1f} MiB  {name}")
         for child, name in children_of(pid):
             print(f"  its {name} {child}: {resident_kib(child) / 1024:.1f} MiB resident")
+    browse_curve(driver, application)
     print(f"release binary: {os.path.getsize(application) / (1024 * 1024):.1f} MiB")
     driver.stop()
+
+
+SCROLL_UP = """
+const [step] = arguments;
+const view = document.querySelector('[data-testid=conversation]');
+view.scrollTop = Math.max(0, view.scrollTop - step);
+return [view.scrollTop, document.querySelectorAll('[data-testid=message]').length];
+"""
+
+SCROLL_TO_NEWEST = """
+const view = document.querySelector('[data-testid=conversation]');
+view.scrollTop = view.scrollHeight;
+return view.scrollTop;
+"""
+
+
+def browse_curve(driver, application, passes=3, step=2400):
+    """Memory while the 1,000-message session is browsed: each pass scrolls from the newest
+    message to the first (the view loads older pages as it goes) and back, and the app's and its
+    web process's resident memory is printed after each pass. Growth from pass to pass is
+    memory kept; the first pass is the pages loaded."""
+    applications = processes_running(os.path.realpath(application))
+    web = [child for pid in applications for child, name in children_of(pid) if "WebKitWeb" in name]
+
+    def sample(label):
+        app = sum(resident_kib(pid) for pid in applications) / 1024
+        page = sum(resident_kib(pid) for pid in web) / 1024
+        print(f"browse {label}: app {app:.1f} MiB, web process {page:.1f} MiB resident")
+
+    sample("start")
+    for index in range(1, passes + 1):
+        stalled = 0
+        while stalled < 15:
+            top, _ = driver.script(SCROLL_UP, step)
+            stalled = stalled + 1 if top == 0 else 0
+            time.sleep(0.05)
+        first = driver.find_all("[data-testid=message]")
+        reached = any("Message 0:" in driver.text(element) for element in first[:3])
+        driver.script(SCROLL_TO_NEWEST)
+        time.sleep(2)
+        sample(f"pass {index} (first message reached: {reached})")
 
 
 if __name__ == "__main__":

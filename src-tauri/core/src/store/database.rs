@@ -19,7 +19,7 @@ static MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 const MAX_CONNECTIONS: u32 = 8;
 
 /// Each connection's page cache, in KiB (negative: SQLite reads it as KiB, not pages).
-const PAGE_CACHE_KIB: &str = "-512";
+const PAGE_CACHE_KIB: &str = "-256";
 
 /// Opens (creating if needed) the ledger database at `path` and brings its schema up to date,
 /// keeping the last `keep_backups` copies written before an upgrade.
@@ -65,8 +65,10 @@ pub(crate) async fn open_with(
         // Each pooled connection keeps a page cache of its own, and the pool holds up to
         // `MAX_CONNECTIONS`: at 64 MB each that was a ceiling near 512 MB, filled a little with
         // every reply (the soak bench saw anonymous memory grow ~12.5 KB per streamed reply and
-        // never level off). 512 KiB each bounds the caches at 4 MB; pages not in them come from
-        // the system's file cache, which is shared and which the system can take back.
+        // never level off). 256 KiB each bounds the caches at 2 MB; pages not in them come from
+        // the system's file cache, which is shared and which the system can take back. (At 512
+        // KiB, heaptrack saw the caches fill to 2.6 MB of a 7.4 MB heap over 2,500 replies, most
+        // of the heap's growth; reads from the file cache cost a system call per page.)
         .pragma("cache_size", PAGE_CACHE_KIB)
         // Deleted conversations should not linger in free pages of the file: "fast" zeroes
         // freed content whenever that costs no extra I/O.
