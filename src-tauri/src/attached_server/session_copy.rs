@@ -8,7 +8,7 @@
 use super::request_relay::RelayedRequest;
 use super::AttachedServer;
 use crate::error::ShellError;
-use dossier_core::store::session_store::SessionQuery;
+use dossier_core::store::rows::session_page::SessionQuery;
 use dossier_core::Ledger;
 use serde::Serialize;
 use ts_rs::TS;

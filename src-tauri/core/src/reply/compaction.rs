@@ -296,7 +296,7 @@ impl ReplyContext {
         }
         let newest_agent = {
             let mut connection = self.store.connection().await?;
-            crate::store::message_store::newest_user_message(&mut connection, session_id)
+            crate::store::tables::message_store::newest_user_message(&mut connection, session_id)
                 .await?
                 .map(|user| user.agent)
         };

@@ -10,7 +10,8 @@ use crate::reply::reply_stream::{Step, StepEnd};
 use crate::reply::retry;
 use crate::reply::session_runner::RunControl;
 use crate::reply::tools;
-use crate::store::message_store::{self, MessageQuery};
+use crate::store::rows::message_page::MessageQuery;
+use crate::store::tables::message_store;
 use crate::wire::assistant_error::AssistantError;
 use crate::wire::error::LedgerError;
 use crate::wire::event::{EventPayload, SessionStatus};
@@ -356,7 +357,8 @@ async fn inline_blobs(
         if let ModelMessage::User(content) = message {
             for item in content {
                 if let UserContent::File { url, .. } = item {
-                    *url = crate::store::blob_store::inline_url(&context.store.pool, url).await?;
+                    *url = crate::store::tables::blob_store::inline_url(&context.store.pool, url)
+                        .await?;
                 }
             }
         }

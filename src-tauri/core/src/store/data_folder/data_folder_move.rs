@@ -15,10 +15,12 @@
 //! pointer is written leaves the old ledger in use and whole; a kill after it leaves a verified
 //! `.moved` that `finish_switch` renames at the next open.
 
-use crate::store::backup_restore::{self, with_suffix};
-use crate::store::data_location::{self, Pointer};
-use crate::store::{database, durable_file, upgrade_backup, Store, DATABASE_FILE};
+use crate::store::backups::backup_restore;
+use crate::store::data_folder::data_location::{self, Pointer};
+use crate::store::sqlite::{database, upgrade_backup};
+use crate::store::{durable_file, Store, DATABASE_FILE};
 use crate::wire::error::LedgerError;
+use durable_file::with_suffix;
 use serde::Serialize;
 use sqlx::SqliteConnection;
 use std::path::{Path, PathBuf};
@@ -202,7 +204,7 @@ fn is_dossiers_own(path: &Path, name: &str) -> bool {
         format!("{DATABASE_FILE}{MOVING_SUFFIX}"),
         format!("{DATABASE_FILE}{MOVING_SUFFIX}-journal"),
         format!("{DATABASE_FILE}{MOVED_SUFFIX}"),
-        crate::store::process_lock::LOCK_FILE.to_string(),
+        crate::store::data_folder::process_lock::LOCK_FILE.to_string(),
     ];
     if SYSTEM_FILES.contains(&name) || leftovers.iter().any(|leftover| leftover == name) {
         return true;
@@ -313,8 +315,8 @@ pub fn available_space(_path: &Path) -> Option<u64> {
 /// switched to (the pointer still names the old folder, so it is not in use).
 fn remove_leftovers(target: &Path) -> Result<(), LedgerError> {
     let database = target.join(DATABASE_FILE);
-    backup_restore::remove_partial(&with_suffix(&database, MOVING_SUFFIX))?;
-    backup_restore::remove_if_present(&with_suffix(&database, MOVED_SUFFIX))
+    durable_file::remove_partial(&with_suffix(&database, MOVING_SUFFIX))?;
+    durable_file::remove_if_present(&with_suffix(&database, MOVED_SUFFIX))
 }
 
 /// `VACUUM INTO` `copy` from `source`'s last committed state, synced, then checked on a
@@ -326,7 +328,7 @@ pub(crate) async fn copy_checked(
     copy: &Path,
     not_verified: impl Fn(String) -> LedgerError,
 ) -> Result<Vec<i64>, LedgerError> {
-    backup_restore::remove_partial(copy)?;
+    durable_file::remove_partial(copy)?;
     let copy_text = copy
         .to_str()
         .ok_or_else(|| LedgerError::file(copy, "the path is not valid UTF-8".into()))?
@@ -340,7 +342,7 @@ pub(crate) async fn copy_checked(
         Err(error) => Err(LedgerError::from(error)),
     };
     if outcome.is_err() {
-        if let Err(cleanup) = backup_restore::remove_partial(copy) {
+        if let Err(cleanup) = durable_file::remove_partial(copy) {
             tracing::warn!(%cleanup, "could not remove an unverified copy");
         }
     }
@@ -405,7 +407,7 @@ fn copy_backups(current: &Path, target: &Path) -> Result<(), LedgerError> {
 /// the move and, for a move cut short after the switch, at the next open.
 pub(crate) async fn finish_switch(data_dir: &Path) -> Result<(), LedgerError> {
     let database = data_dir.join(DATABASE_FILE);
-    backup_restore::remove_partial(&with_suffix(&database, MOVING_SUFFIX))?;
+    durable_file::remove_partial(&with_suffix(&database, MOVING_SUFFIX))?;
     let moved = with_suffix(&database, MOVED_SUFFIX);
     if moved.exists() {
         backup_restore::put_in_place(&moved, &database).await?;
@@ -444,8 +446,9 @@ pub fn remove_previous(
             folder_removed: false,
         });
     }
-    let (lock, occupancy) = crate::store::process_lock::ProcessLock::acquire(previous)?;
-    if occupancy == crate::store::process_lock::Occupancy::Shared {
+    let (lock, occupancy) =
+        crate::store::data_folder::process_lock::ProcessLock::acquire(previous)?;
+    if occupancy == crate::store::data_folder::process_lock::Occupancy::Shared {
         return Err(LedgerError::DataFolderInUse {
             folder: previous.display().to_string(),
         });
@@ -469,16 +472,16 @@ pub fn remove_previous(
     let mut removed = Vec::new();
     for file in &files {
         if file.exists() {
-            backup_restore::remove_if_present(file)?;
+            durable_file::remove_if_present(file)?;
             removed.push(shown_relative(previous, file));
         }
     }
     // The lock last, once nothing of the ledger is left for another process to open.
     drop(lock);
-    let lock_file = previous.join(crate::store::process_lock::LOCK_FILE);
+    let lock_file = previous.join(crate::store::data_folder::process_lock::LOCK_FILE);
     if lock_file.exists() {
-        backup_restore::remove_if_present(&lock_file)?;
-        removed.push(crate::store::process_lock::LOCK_FILE.to_string());
+        durable_file::remove_if_present(&lock_file)?;
+        removed.push(crate::store::data_folder::process_lock::LOCK_FILE.to_string());
     }
     remove_if_empty(&backup_folder);
     let folder_removed = real_path(previous) != real_path(&data_location::default_folder())

@@ -14,12 +14,14 @@
 //! the person knows which to keep. A new folder holding an empty ledger (a build without this
 //! step ran once) is replaced by the old one, and the log says so.
 
-use crate::store::backup_restore::{self, with_suffix};
-use crate::store::data_folder_move;
-use crate::store::data_location::{DataFolderSettings, DataFolderSource};
-use crate::store::process_lock::{Occupancy, ProcessLock};
-use crate::store::{durable_file, schema_upgrade, upgrade_backup, DATABASE_FILE};
+use crate::store::backups::backup_restore;
+use crate::store::data_folder::data_folder_move;
+use crate::store::data_folder::data_location::{DataFolderSettings, DataFolderSource};
+use crate::store::data_folder::process_lock::{Occupancy, ProcessLock};
+use crate::store::sqlite::{schema_upgrade, upgrade_backup};
+use crate::store::{durable_file, DATABASE_FILE};
 use crate::wire::error::LedgerError;
+use durable_file::with_suffix;
 use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{ConnectOptions, Connection};
 use std::path::Path;
@@ -82,7 +84,7 @@ pub async fn adopt(former: &Path, current: &Path, keep_backups: usize) -> Result
         leave_note(former, current)?;
         return put_in_place(&ready, &database).await;
     }
-    backup_restore::remove_partial(&with_suffix(&database, ADOPTING_SUFFIX))?;
+    durable_file::remove_partial(&with_suffix(&database, ADOPTING_SUFFIX))?;
     let former_database = former.join(DATABASE_FILE);
     if former == current || !holds_ledger(&former_database) || former.join(ADOPTED_NOTE).exists() {
         return Ok(());
@@ -172,7 +174,7 @@ async fn put_in_place(ready: &Path, database: &Path) -> Result<(), LedgerError> 
         );
     } else {
         // A zero-length file is no ledger and has no log worth folding in.
-        backup_restore::remove_if_present(database)?;
+        durable_file::remove_if_present(database)?;
     }
     backup_restore::put_in_place(ready, database).await
 }

@@ -3,7 +3,7 @@
 //! make the damage worse): a copy of it is put aside in `damaged/`, and the error names the
 //! newest backup that passes the same check.
 
-use crate::store::upgrade_backup;
+use crate::store::sqlite::upgrade_backup;
 use crate::wire::error::LedgerError;
 use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{ConnectOptions, Connection, SqliteConnection};
@@ -220,7 +220,7 @@ fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
 #[allow(clippy::unwrap_used)] // a failing unwrap is the test's report
 mod tests {
     use super::*;
-    use crate::store::database;
+    use crate::store::sqlite::database;
     use sqlx::migrate::Migration;
 
     fn ours() -> Vec<Migration> {

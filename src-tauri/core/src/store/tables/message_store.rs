@@ -2,49 +2,13 @@
 //! session's messages in stored order, a page at a time.
 
 use crate::store::engine::{on_either_engine, Connect, Connection, Pool};
-use crate::store::search_index;
+use crate::store::rows::message_page::{assemble, MessagePage, MessageQuery};
+use crate::store::sqlite::search_index;
 use crate::wire::error::LedgerError;
 use crate::wire::message::{Message, MessageWithParts, UserMessage};
 use crate::wire::part::{Part, PartBody};
 use sqlx::sqlite::SqliteRow;
 use sqlx::Row;
-use std::collections::HashMap;
-
-/// `limit` newest messages older than `before` (a cursor from a previous page); `None` for
-/// `limit` means every message.
-#[derive(Debug, Clone, Default)]
-pub struct MessageQuery {
-    pub limit: Option<u32>,
-    pub before: Option<String>,
-}
-
-impl MessageQuery {
-    /// The sequence number `before` stands for (messages strictly older are listed), or
-    /// `i64::MAX` without one. Both listings (`list` and `Ledger::messages_json`) read the
-    /// cursor here, so a cursor from either is understood by both.
-    pub fn before_seq(&self) -> Result<i64, LedgerError> {
-        match &self.before {
-            Some(cursor) => cursor.parse::<i64>().map_err(|_| {
-                LedgerError::InvalidRequest(format!(
-                    "\"{cursor}\" is not a message cursor from this server"
-                ))
-            }),
-            None => Ok(i64::MAX),
-        }
-    }
-}
-
-/// One page of a session's messages, as both adapters send it (the desktop app as this object,
-/// the HTTP server as the array with `next_cursor` in a header).
-#[derive(Debug, Clone, PartialEq, serde::Serialize, ts_rs::TS)]
-#[ts(export)]
-#[serde(rename_all = "camelCase")]
-pub struct MessagePage {
-    /// Oldest first, as OpenCode returns them.
-    pub messages: Vec<MessageWithParts>,
-    /// Present when older messages remain; pass it back as `before`.
-    pub next_cursor: Option<String>,
-}
 
 fn corrupt(what: &str, error: serde_json::Error) -> LedgerError {
     LedgerError::Corrupt(format!("{what}: {error}"))
@@ -136,7 +100,7 @@ pub async fn insert_part(
     let data = serde_json::to_string(&part.body).map_err(|error| corrupt("part", error))?;
     // A savepoint (or a transaction, if the caller has none) so the part and its index row
     // are written together.
-    let mut transaction = crate::store::database::begin_write(connection).await?;
+    let mut transaction = crate::store::sqlite::database::begin_write(connection).await?;
     let rowid: Option<i64> = sqlx::query_scalar(
         "INSERT INTO part (id, message_id, session_id, seq, type, time_created, time_updated, data) \
          VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING RETURNING rowid",
@@ -174,7 +138,7 @@ pub async fn update_part(
     };
     let data = serde_json::to_string(&part.body).map_err(|error| corrupt("part", error))?;
     // The update trigger drops the old index row; the new one is written in the same savepoint.
-    let mut transaction = crate::store::database::begin_write(connection).await?;
+    let mut transaction = crate::store::sqlite::database::begin_write(connection).await?;
     let rowid: Option<i64> = sqlx::query_scalar(
         "UPDATE part SET data = ?, type = ?, time_updated = ? WHERE id = ? AND message_id = ? RETURNING rowid",
     )
@@ -207,25 +171,6 @@ fn part_from_row(row: &SqliteRow) -> Result<Part, LedgerError> {
         message_id: row.try_get("message_id")?,
         body,
     })
-}
-
-/// Attaches parts (ordered by their sequence) to messages (ordered by theirs): the rows of
-/// either engine, once read into messages and parts.
-pub(crate) fn assemble(messages: Vec<Message>, parts: Vec<Part>) -> Vec<MessageWithParts> {
-    let mut by_message: HashMap<String, Vec<Part>> = HashMap::new();
-    for part in parts {
-        by_message
-            .entry(part.message_id.clone())
-            .or_default()
-            .push(part);
-    }
-    messages
-        .into_iter()
-        .map(|info| {
-            let parts = by_message.remove(info.id()).unwrap_or_default();
-            MessageWithParts { info, parts }
-        })
-        .collect()
 }
 
 fn assemble_rows(

@@ -3,7 +3,7 @@
 //! foreign keys, a busy timeout, and the embedded forward-only migrations; and the background
 //! task that checkpoints the write-ahead log.
 
-use crate::store::{integrity_check, schema_upgrade, upgrade_backup};
+use crate::store::sqlite::{integrity_check, schema_upgrade, upgrade_backup};
 use crate::wire::error::LedgerError;
 use sqlx::migrate::Migration;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
@@ -29,8 +29,8 @@ pub async fn open(path: &Path, keep_backups: usize) -> Result<SqlitePool, Ledger
     // sqlx's runner finds nothing left to do; it still verifies that every applied
     // migration's checksum matches the one built in.
     MIGRATIONS.run(&pool).await?;
-    crate::store::disk_space::convert_if_needed(&pool).await;
-    crate::store::search_index::rebuild_if_pending(&pool).await?;
+    crate::store::sqlite::disk_space::convert_if_needed(&pool).await;
+    crate::store::sqlite::search_index::rebuild_if_pending(&pool).await?;
     Ok(pool)
 }
 

@@ -3,9 +3,9 @@
 //! cleared.
 
 use crate::store::engine::{on_either_engine, Connect};
-use crate::store::message_store;
-use crate::store::session_store;
-use crate::store::session_usage;
+use crate::store::tables::message_store;
+use crate::store::tables::session_store;
+use crate::store::tables::session_usage;
 use crate::wire::error::LedgerError;
 use crate::wire::session::{RevertMarker, Session};
 

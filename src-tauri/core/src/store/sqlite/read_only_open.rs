@@ -5,7 +5,7 @@
 //! checkpoint, no search purge. The facade refuses each write with `LedgerError::ReadOnly`
 //! before it reaches SQLite; `mode=ro` is the floor under that, should a write slip past.
 
-use crate::store::{database, integrity_check, schema_upgrade, upgrade_backup};
+use crate::store::sqlite::{database, integrity_check, schema_upgrade, upgrade_backup};
 use crate::wire::error::LedgerError;
 use serde::Serialize;
 use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};

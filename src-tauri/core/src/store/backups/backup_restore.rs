@@ -19,7 +19,9 @@
 //! aside in `damaged/` instead, and `finish_pending` moves a file it cannot fold a log into
 //! there too, whole, rather than fail.
 
-use crate::store::{durable_file, integrity_check, manual_backup, schema_upgrade, upgrade_backup};
+use crate::store::backups::manual_backup;
+use crate::store::durable_file::{self, remove_if_present, remove_partial, with_suffix};
+use crate::store::sqlite::{integrity_check, schema_upgrade, upgrade_backup};
 use crate::wire::error::LedgerError;
 use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{ConnectOptions, Connection, SqliteConnection};
@@ -37,12 +39,6 @@ pub struct RestoreStaged {
     /// The copy of the ledger in use written to `backups/` before anything else.
     pub previous_ledger: PathBuf,
     pub restored: manual_backup::BackupSummary,
-}
-
-pub(crate) fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
-    let mut text = path.as_os_str().to_os_string();
-    text.push(suffix);
-    PathBuf::from(text)
 }
 
 /// Checks `backup`, backs up the ledger open on `pool` (whose file is `database`), and leaves a
@@ -266,21 +262,6 @@ async fn checkpoint(database: &Path) -> Result<(i64, i64, i64), sqlx::Error> {
         .await;
     close(connection).await;
     outcome
-}
-
-/// Removes a copy a killed `VACUUM INTO` left, with the rollback journal it was writing: a
-/// journal left beside the next copy of the same name would be rolled back into it.
-pub(crate) fn remove_partial(path: &Path) -> Result<(), LedgerError> {
-    remove_if_present(&with_suffix(path, "-journal"))?;
-    remove_if_present(path)
-}
-
-pub(crate) fn remove_if_present(path: &Path) -> Result<(), LedgerError> {
-    match std::fs::remove_file(path) {
-        Ok(()) => Ok(()),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(error) => Err(LedgerError::io(path, error)),
-    }
 }
 
 /// Makes a rename durable. Best effort: not every system can open a folder to sync it.

@@ -11,8 +11,8 @@
 //! version and the listing are read in one read transaction, so a kept listing is exactly the
 //! messages of its version.
 
-use crate::store::message_store::MessageQuery;
-use crate::store::session_store;
+use crate::store::rows::message_page::MessageQuery;
+use crate::store::tables::session_store;
 use crate::store::Store;
 use crate::wire::error::LedgerError;
 use sqlx::{Connection, Row};

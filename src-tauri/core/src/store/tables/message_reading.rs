@@ -1,7 +1,8 @@
 //! Reading a session's messages: pages of `limit` before a cursor, or one message.
 
-use crate::store::message_store::{self, MessagePage, MessageQuery};
-use crate::store::session_store;
+use crate::store::rows::message_page::{MessagePage, MessageQuery};
+use crate::store::tables::message_store;
+use crate::store::tables::session_store;
 use crate::store::Store;
 use crate::wire::error::LedgerError;
 use crate::wire::message::MessageWithParts;

@@ -2,8 +2,8 @@
 //! plain and highlighted pieces. Built in Rust from the stored text, because the index holds
 //! prepared tokens (FTS5's snippet() would quote those, and a contentless index has no text).
 
-use crate::store::search::ExcerptPiece;
-use crate::store::search_text::{self, QueryTerm};
+use crate::store::search::search_query::ExcerptPiece;
+use crate::store::search::search_text::{self, QueryTerm};
 
 /// Characters kept before the first highlight and in the whole window.
 const BEFORE: usize = 40;
@@ -73,7 +73,7 @@ pub fn excerpt(text: &str, terms: &[QueryTerm]) -> Vec<ExcerptPiece> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::search_text::query_terms;
+    use crate::store::search::search_text::query_terms;
 
     fn render(pieces: &[ExcerptPiece]) -> String {
         pieces

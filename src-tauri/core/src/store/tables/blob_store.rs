@@ -3,32 +3,8 @@
 //! are fetched only when something needs them (a provider request, an export, a preview).
 
 use crate::store::engine::{Connect, Connection, Pool};
+use crate::store::rows::blob_address::{hash_from_url, hash_of, Blob};
 use crate::wire::error::LedgerError;
-use sha2::{Digest, Sha256};
-
-pub const BLOB_URL_PREFIX: &str = "dossier-blob:sha256-";
-
-/// Data URLs up to this many decoded bytes stay inline in the part; larger ones go to the store.
-pub const INLINE_LIMIT: usize = 8 * 1024;
-
-pub struct Blob {
-    pub mime: String,
-    pub bytes: Vec<u8>,
-}
-
-pub fn hash_of(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    digest.iter().map(|byte| format!("{byte:02x}")).collect()
-}
-
-pub fn blob_url(hash: &str) -> String {
-    format!("{BLOB_URL_PREFIX}{hash}")
-}
-
-pub fn hash_from_url(url: &str) -> Option<&str> {
-    url.strip_prefix(BLOB_URL_PREFIX)
-        .filter(|hash| hash.len() == 64 && hash.bytes().all(|byte| byte.is_ascii_hexdigit()))
-}
 
 /// Stores `bytes` (once per distinct content) inside the caller's transaction.
 pub async fn put(

@@ -7,7 +7,7 @@
 //! Each applied migration records the Dossier version that applied it, so an older build can
 //! name the version that made a database it must not touch.
 
-use crate::store::database::BEGIN_WRITE;
+use crate::store::sqlite::database::BEGIN_WRITE;
 use crate::wire::error::LedgerError;
 use sqlx::migrate::Migration;
 use sqlx::{Connection, SqliteConnection, SqlitePool};
@@ -218,8 +218,8 @@ async fn apply(
 #[allow(clippy::unwrap_used)] // a failing unwrap is the test's report
 mod tests {
     use super::*;
-    use crate::store::database;
-    use crate::store::upgrade_backup;
+    use crate::store::sqlite::database;
+    use crate::store::sqlite::upgrade_backup;
     use sqlx::migrate::MigrationType;
     use std::borrow::Cow;
 

@@ -7,8 +7,8 @@
 //! because a full merge of a large index takes a moment, and one run covers every deletion
 //! that arrived meanwhile.
 
-use crate::store::search_index::searchable_text;
-use crate::store::search_text;
+use crate::store::search::search_text;
+use crate::store::search::searchable_text::searchable_text;
 use crate::store::Store;
 use crate::wire::error::LedgerError;
 use crate::wire::part::PartBody;
@@ -122,7 +122,7 @@ async fn purge_deleted_words(pool: &SqlitePool) -> Result<usize, LedgerError> {
     let mut forgotten = 0;
     loop {
         let mut connection = pool.acquire().await?;
-        let mut transaction = crate::store::database::begin_write(&mut connection).await?;
+        let mut transaction = crate::store::sqlite::database::begin_write(&mut connection).await?;
         let notes =
             sqlx::query("SELECT rowid, kind, text FROM search_forgotten ORDER BY rowid LIMIT ?")
                 .bind(NOTES_PER_BATCH)
@@ -163,7 +163,7 @@ async fn purge_deleted_words(pool: &SqlitePool) -> Result<usize, LedgerError> {
         }
         drop(connection);
         // The merge freed the pages that held them: out of the file too.
-        crate::store::disk_space::give_back_free_pages(pool).await?;
+        crate::store::sqlite::disk_space::give_back_free_pages(pool).await?;
     }
     Ok(handled)
 }

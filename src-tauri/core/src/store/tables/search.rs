@@ -4,77 +4,21 @@
 //! keeping the index in step with the ledger is `search_index` and
 //! `migrations/0003_search_words.sql`; excerpts are `search_excerpt`.
 
-use crate::store::search_excerpt::excerpt;
-use crate::store::search_index::searchable_text;
-use crate::store::search_text::{self, QueryTerm};
-use crate::store::session_store;
+use crate::store::search::search_excerpt::excerpt;
+use crate::store::search::search_query::{Excerpt, SearchQuery, SearchResult, DEFAULT_RESULTS};
+use crate::store::search::search_text::{self, QueryTerm};
+use crate::store::search::searchable_text::searchable_text;
+use crate::store::tables::session_store;
 use crate::store::Store;
 use crate::wire::error::LedgerError;
 use crate::wire::part::PartBody;
-use crate::wire::session::Session;
-use serde::{Deserialize, Serialize};
 use sqlx::{Row, SqliteConnection};
 use std::collections::{HashMap, HashSet};
-use ts_rs::TS;
 
-pub const DEFAULT_RESULTS: u32 = 20;
 const EXCERPTS_PER_SESSION: usize = 3;
 /// How many indexed words a query word is widened to (`tax` → `tax`, `taxes`, `taxi`…). The
 /// list is alphabetical, so a one-letter word may miss some; a longer word rarely has as many.
 const WIDENED_WORDS: i64 = 64;
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
-#[ts(export)]
-pub struct SearchQuery {
-    pub text: String,
-    /// How many sessions to return; within one session (`sessionID`), how many excerpts.
-    #[ts(optional)]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub limit: Option<u32>,
-    /// How many sessions of results to skip (pages of `limit`).
-    #[ts(optional)]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub offset: Option<u32>,
-    #[serde(default)]
-    pub include_archived: bool,
-    /// Only this session (find within the open session, loaded or not).
-    #[serde(rename = "sessionID")]
-    #[ts(optional)]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub session_id: Option<String>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
-#[ts(export)]
-pub struct SearchResult {
-    pub session: Session,
-    pub excerpts: Vec<Excerpt>,
-}
-
-/// Where a match was found, and the text around it split into plain and highlighted pieces so
-/// a UI can mark them up without ever interpreting the text as HTML.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
-#[ts(export)]
-pub struct Excerpt {
-    /// `title`, `text`, `reasoning` or `file`.
-    pub field: String,
-    #[serde(rename = "messageID")]
-    #[ts(optional)]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub message_id: Option<String>,
-    #[serde(rename = "partID")]
-    #[ts(optional)]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub part_id: Option<String>,
-    pub pieces: Vec<ExcerptPiece>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[ts(export)]
-pub struct ExcerptPiece {
-    pub text: String,
-    pub highlighted: bool,
-}
 
 /// Quotes a token for an FTS5 expression, so nothing typed is read as query syntax.
 fn quoted(token: &str) -> String {

@@ -52,7 +52,7 @@ pub(crate) async fn write(
     std::fs::create_dir_all(&folder).map_err(|error| LedgerError::io(&folder, error))?;
     let target = folder.join(backup_name(chrono::Utc::now(), schema_version));
     let partial = target.with_extension("db.partial");
-    crate::store::backup_restore::remove_partial(&partial)?;
+    durable_file::remove_partial(&partial)?;
     let partial_text = partial
         .to_str()
         .ok_or_else(|| LedgerError::file(&partial, "the path is not valid UTF-8".into()))?;
@@ -151,7 +151,7 @@ async fn passes_quick_check(path: &Path) -> bool {
     let Ok(mut connection) = read_only(path).await else {
         return false;
     };
-    let verdict = crate::store::integrity_check::quick_check(&mut connection).await;
+    let verdict = crate::store::sqlite::integrity_check::quick_check(&mut connection).await;
     if let Err(error) = connection.close().await {
         tracing::debug!(%error, "closing a backup after its check");
     }

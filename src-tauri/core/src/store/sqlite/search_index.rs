@@ -11,23 +11,11 @@
 //! triggers have cleared (a plain INSERT: REPLACE would write a needless tombstone).
 
 use crate::store::engine::{Connect, Connection};
-use crate::store::search_text;
+use crate::store::search::search_text;
+use crate::store::search::searchable_text::searchable_text;
 use crate::wire::error::LedgerError;
 use crate::wire::part::PartBody;
 use sqlx::{Row, SqliteConnection, SqlitePool};
-
-/// What a part contributes to search: what a person or the model said, and attachment names.
-/// Synthetic text (the Read tool's output of a dropped file, hints) is context for the model,
-/// not something said, and is left out.
-pub fn searchable_text(body: &PartBody) -> Option<&str> {
-    let text = match body {
-        PartBody::Text(text) if !text.synthetic.unwrap_or(false) => text.text.as_str(),
-        PartBody::Reasoning(reasoning) => reasoning.text.as_str(),
-        PartBody::File(file) => file.filename.as_deref()?,
-        _ => return None,
-    };
-    (!text.trim().is_empty()).then_some(text)
-}
 
 /// Remembers the index's words, so a query word can be widened to the words it begins
 /// (`invoice` → `invoice`, `invoices`, `invoiced`) without FTS5's own prefix queries, which
@@ -124,7 +112,7 @@ pub async fn rebuild_if_pending(pool: &SqlitePool) -> Result<(), LedgerError> {
         return Ok(());
     }
     let mut connection = pool.acquire().await?;
-    let mut transaction = crate::store::database::begin_write(&mut connection).await?;
+    let mut transaction = crate::store::sqlite::database::begin_write(&mut connection).await?;
     for table in ["part_search", "title_search"] {
         sqlx::query(&format!(
             "INSERT INTO {table} ({table}) VALUES ('delete-all')"

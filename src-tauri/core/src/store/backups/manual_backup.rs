@@ -4,9 +4,8 @@
 //! database, one cut short or damaged, another program's database, and one from a newer Dossier,
 //! each with its own error. Nothing here replaces the ledger in use (restoring is not done yet).
 
-use crate::store::{
-    backup_restore, database, durable_file, integrity_check, schema_upgrade, upgrade_backup,
-};
+use crate::store::durable_file;
+use crate::store::sqlite::{database, integrity_check, schema_upgrade, upgrade_backup};
 use crate::wire::error::LedgerError;
 use sqlx::Connection;
 use std::io::Read;
@@ -29,7 +28,7 @@ pub async fn write_to(pool: &sqlx::SqlitePool, target: &Path) -> Result<(), Ledg
     let mut partial = target.as_os_str().to_os_string();
     partial.push(".partial");
     let partial = PathBuf::from(partial);
-    backup_restore::remove_partial(&partial)?;
+    durable_file::remove_partial(&partial)?;
     let partial_text = partial
         .to_str()
         .ok_or_else(|| LedgerError::file(&partial, "the path is not valid UTF-8".into()))?
@@ -39,7 +38,7 @@ pub async fn write_to(pool: &sqlx::SqlitePool, target: &Path) -> Result<(), Ledg
         .execute(pool)
         .await;
     if let Err(error) = written {
-        if let Err(cleanup) = backup_restore::remove_partial(&partial) {
+        if let Err(cleanup) = durable_file::remove_partial(&partial) {
             tracing::debug!(%cleanup, "no partial backup to remove");
         }
         return Err(LedgerError::file(

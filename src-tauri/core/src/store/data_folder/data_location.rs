@@ -166,7 +166,7 @@ pub fn read_pointer(pointer_file: &Path) -> Result<Option<Pointer>, LedgerError>
 pub fn write_pointer(pointer_file: &Path, pointer: &Pointer) -> Result<(), LedgerError> {
     let folder = pointer_file.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(folder).map_err(|error| LedgerError::io(folder, error))?;
-    let partial = crate::store::backup_restore::with_suffix(pointer_file, ".partial");
+    let partial = crate::store::durable_file::with_suffix(pointer_file, ".partial");
     let text = serde_json::to_string_pretty(pointer)
         .map_err(|error| LedgerError::file(pointer_file, error.to_string()))?;
     {

@@ -36,7 +36,7 @@ fn shared(store: &Store) -> Option<(&PgPool, &str, Duration)> {
 pub async fn take(store: &Store, session_id: &str) -> Result<bool, LedgerError> {
     #[cfg(feature = "postgres")]
     if let Some((pool, owner, duration)) = shared(store) {
-        return super::postgres::reply_lease::take(pool, session_id, owner, duration).await;
+        return crate::store::postgres::reply_lease::take(pool, session_id, owner, duration).await;
     }
     Ok(true)
 }
@@ -46,7 +46,9 @@ pub async fn take(store: &Store, session_id: &str) -> Result<bool, LedgerError> 
 pub async fn release(store: &Store, session_id: &str) {
     #[cfg(feature = "postgres")]
     if let Some((pool, owner, _)) = shared(store) {
-        if let Err(error) = super::postgres::reply_lease::release(pool, session_id, owner).await {
+        if let Err(error) =
+            crate::store::postgres::reply_lease::release(pool, session_id, owner).await
+        {
             tracing::warn!(%error, session = session_id, "could not give a reply's lease back");
         }
     }
@@ -56,7 +58,7 @@ pub async fn release(store: &Store, session_id: &str) {
 pub async fn renew(store: &Store) -> Result<Vec<String>, LedgerError> {
     #[cfg(feature = "postgres")]
     if let Some((pool, owner, duration)) = shared(store) {
-        return super::postgres::reply_lease::renew(pool, owner, duration).await;
+        return crate::store::postgres::reply_lease::renew(pool, owner, duration).await;
     }
     Ok(Vec::new())
 }
@@ -65,7 +67,7 @@ pub async fn renew(store: &Store) -> Result<Vec<String>, LedgerError> {
 pub async fn take_expired(store: &Store) -> Result<Vec<String>, LedgerError> {
     #[cfg(feature = "postgres")]
     if let Some((pool, owner, duration)) = shared(store) {
-        return super::postgres::reply_lease::take_expired(pool, owner, duration).await;
+        return crate::store::postgres::reply_lease::take_expired(pool, owner, duration).await;
     }
     Ok(Vec::new())
 }
@@ -74,7 +76,7 @@ pub async fn take_expired(store: &Store) -> Result<Vec<String>, LedgerError> {
 pub async fn held_elsewhere(store: &Store, session_id: &str) -> Result<bool, LedgerError> {
     #[cfg(feature = "postgres")]
     if let Some((pool, owner, _)) = shared(store) {
-        return super::postgres::reply_lease::held_elsewhere(pool, session_id, owner).await;
+        return crate::store::postgres::reply_lease::held_elsewhere(pool, session_id, owner).await;
     }
     Ok(false)
 }
@@ -86,7 +88,7 @@ pub async fn replying_elsewhere(
 ) -> Result<Vec<(String, SessionStatus)>, LedgerError> {
     #[cfg(feature = "postgres")]
     if let Some((pool, owner, _)) = shared(store) {
-        let rows = super::postgres::reply_lease::replying_elsewhere(pool, owner).await?;
+        let rows = crate::store::postgres::reply_lease::replying_elsewhere(pool, owner).await?;
         return Ok(rows
             .into_iter()
             .map(|(session_id, status)| {
@@ -115,8 +117,12 @@ pub async fn share_status(store: &Store, session_id: &str, status: &SessionStatu
                 }
             },
         };
-        let shared =
-            super::postgres::reply_lease::share_status(pool, session_id, owner, status.as_deref());
+        let shared = crate::store::postgres::reply_lease::share_status(
+            pool,
+            session_id,
+            owner,
+            status.as_deref(),
+        );
         if let Err(error) = shared.await {
             tracing::warn!(%error, session = session_id, "could not share a reply's status");
         }
@@ -141,7 +147,7 @@ pub async fn share_permission_requests(
         let version = i64::try_from(version).unwrap_or(i64::MAX);
         let shared = match written {
             Ok(json) => {
-                super::postgres::reply_lease::share_permission_requests(
+                crate::store::postgres::reply_lease::share_permission_requests(
                     pool, session_id, owner, &json, version,
                 )
                 .await
@@ -161,7 +167,8 @@ pub async fn permission_requests_elsewhere(
     #[cfg(feature = "postgres")]
     if let Some((pool, owner, _)) = shared(store) {
         let mut requests = Vec::new();
-        for json in super::postgres::reply_lease::permission_requests_elsewhere(pool, owner).await?
+        for json in
+            crate::store::postgres::reply_lease::permission_requests_elsewhere(pool, owner).await?
         {
             match serde_json::from_str::<Vec<PermissionRequest>>(&json) {
                 Ok(listed) => requests.extend(listed),

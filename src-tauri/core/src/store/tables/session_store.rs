@@ -2,7 +2,10 @@
 //! a keyset cursor, partial updates, and deletion with descendants.
 
 use crate::store::engine::{Connect, Connection, Pool};
-use crate::store::search_index;
+use crate::store::rows::session_page::{
+    SessionPage, SessionQuery, UsageChange, DEFAULT_PAGE, MAX_PAGE,
+};
+use crate::store::sqlite::search_index;
 use crate::wire::error::LedgerError;
 use crate::wire::permission::Ruleset;
 use crate::wire::session::{CacheTokens, RevertMarker, Session, SessionModel, SessionTime, Tokens};
@@ -13,36 +16,6 @@ const COLUMNS: &str = "id, parent_id, slug, project_id, directory, title, versio
     permission, revert, summary, cost, tokens_input, tokens_output, tokens_reasoning, \
     tokens_cache_read, tokens_cache_write, pinned, time_created, time_updated, time_compacting, \
     time_archived, created_by_token";
-
-pub const DEFAULT_PAGE: u32 = 100;
-pub const MAX_PAGE: u32 = 1000;
-
-/// What to list. `cursor` is the opaque `next_cursor` of the previous page.
-#[derive(Debug, Clone, Default)]
-pub struct SessionQuery {
-    pub limit: Option<u32>,
-    pub cursor: Option<String>,
-    pub search: Option<String>,
-    pub roots_only: bool,
-    pub include_archived: bool,
-    /// Only sessions updated at or after this instant (OpenCode's `start`).
-    pub updated_since: Option<i64>,
-    /// Only pinned sessions (Dossier's addition): the sidebar loads them all up front, so a
-    /// pinned session is on top however old it is.
-    pub pinned_only: bool,
-}
-
-/// One page of a session listing, as both adapters send it (the desktop app as this object, the
-/// HTTP server as the array with `next_cursor` in a header).
-#[derive(Debug, Clone, PartialEq, serde::Serialize, ts_rs::TS)]
-#[ts(export)]
-#[serde(rename_all = "camelCase")]
-pub struct SessionPage {
-    /// Newest first.
-    pub sessions: Vec<Session>,
-    /// Present when older sessions remain; pass it back as `cursor`.
-    pub next_cursor: Option<String>,
-}
 
 fn json_column<T: serde::de::DeserializeOwned>(
     row: &SqliteRow,
@@ -118,7 +91,7 @@ pub async fn insert(connection: &mut impl Connect, session: &Session) -> Result<
     };
     // A savepoint (or a transaction, if the caller has none): the session and its title's
     // index row are written together.
-    let mut transaction = crate::store::database::begin_write(connection).await?;
+    let mut transaction = crate::store::sqlite::database::begin_write(connection).await?;
     let rowid: i64 = sqlx::query_scalar(&format!(
         "INSERT INTO session ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING rowid"
     ))
@@ -174,14 +147,6 @@ pub async fn get(connection: &mut impl Connect, id: &str) -> Result<Session, Led
         .ok_or_else(|| LedgerError::SessionNotFound(id.to_string()))
 }
 
-/// Whether usage goes into the session's totals (a step finished) or comes out (its record was
-/// deleted).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum UsageChange {
-    Add,
-    Remove,
-}
-
 /// Adds a step's cost and tokens to the session's totals, or takes them out.
 pub async fn change_usage(
     connection: &mut impl Connect,
@@ -233,7 +198,7 @@ pub async fn save(connection: &mut impl Connect, session: &Session) -> Result<()
             return crate::store::postgres::session_store::save(connection, session).await
         }
     };
-    let mut transaction = crate::store::database::begin_write(connection).await?;
+    let mut transaction = crate::store::sqlite::database::begin_write(connection).await?;
     // The title's index row is rewritten only when the title changes (the update trigger has
     // dropped it then); sessions are saved far more often than renamed.
     let before: Option<(i64, String)> =

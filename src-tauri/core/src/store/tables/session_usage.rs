@@ -5,7 +5,8 @@
 //! come from a file whose totals may say anything.
 
 use crate::store::engine::Connect;
-use crate::store::session_store::{self, UsageChange};
+use crate::store::rows::session_page::UsageChange;
+use crate::store::tables::session_store;
 use crate::wire::error::LedgerError;
 use crate::wire::part::PartBody;
 use crate::wire::session::{Session, Tokens};

@@ -1,6 +1,7 @@
 //! Creating, reading, listing, updating and deleting sessions, with their events.
 
-use crate::store::session_store::{self, SessionPage, SessionQuery};
+use crate::store::rows::session_page::{SessionPage, SessionQuery};
+use crate::store::tables::session_store;
 use crate::store::Store;
 use crate::wire::error::LedgerError;
 use crate::wire::event::EventPayload;
