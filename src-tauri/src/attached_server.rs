@@ -1,7 +1,8 @@
 //! The desktop app attached to a Dossier server instead of this computer's ledger. The shell
 //! relays: the webview keeps its strict CSP and never sees the token; its HTTP backend's requests
 //! come here (`request_relay`, limited to `relay_paths`), the shell holds the server's event
-//! stream (`event_relay`) and turns dropped files into their contents (`dropped_contents`).
+//! stream (`event_relay`), and dropped files reach the server as their contents
+//! (`drop::dropped_contents` reads them).
 //! Export goes through the shell's save dialog (`server_export`); "Copy my local sessions to the
 //! server" is `session_copy`. Settings' "Test connection" is `connection_check`; the address rule `server_address`; the
 //! token lives in the keychain (the core's `OsKeychain::SERVER_TOKENS`) and the address in `server.json` beside the
@@ -11,7 +12,6 @@
 //! (`events::forward` asks `is_attached`), and "Use this computer's ledger" brings it back.
 
 pub mod connection_check;
-pub mod dropped_contents;
 pub mod event_relay;
 pub mod relay_paths;
 pub mod request_relay;

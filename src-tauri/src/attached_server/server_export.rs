@@ -3,8 +3,8 @@
 //! itself, and the local `export_session` command would export from this computer's ledger.
 
 use super::request_relay::{RelayedRequest, RelayedResponse};
-use crate::commands::reshaping::ExportFormat;
 use crate::error::ShellError;
+use crate::export_format::ExportFormat;
 
 /// What an id may not carry unescaped in a path segment (ids are plain words; this is for safety).
 const SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC

@@ -379,7 +379,7 @@ fn a_file_dropped_while_attached_reaches_the_server_as_its_contents() {
     assert_eq!(event[1]["kind"], "unreadable");
     assert_eq!(
         event[1]["reason"],
-        crate::attached_server::dropped_contents::FOLDER_REASON
+        crate::drop::dropped_contents::FOLDER_REASON
     );
 
     let session = body_of(&relay(&harness, "POST", "/session", Some(json!({}))));
