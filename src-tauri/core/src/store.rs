@@ -1,9 +1,12 @@
-//! The store: the only place with SQL. The `Store` handle (pool, ids, event bus), the database
-//! and its migrations, sessions, messages, parts, blobs, the search index, its purge and its
-//! queries, usage totals, listings, the rows behind revert clean-up and deletions, the process
-//! lock and disk space. Every other floor reaches the database through the functions and types
-//! here, so a second engine implements this surface (see `docs/architecture.md`). It uses only
-//! `wire`.
+//! The store: the only place with SQL, in rooms, lowest first — `search` (search's own rules on
+//! no engine), `rows` (the rows as both engines see them), `postgres` (the second engine),
+//! `sqlite` (the SQLite file: opening, checks, the search index), `tables` (sessions, messages,
+//! parts, blobs, usage, listings, tokens, leases and search: the surface the floors above use,
+//! each function on SQLite or handed to its `postgres` twin), `backups` and `data_folder`. Each
+//! room may use the ones before it and the ground: `engine`, `durable_file`, `database_url` and
+//! the `Store` handle here (pool, ids, event bus), which assembles the rooms. Every other floor
+//! reaches the database through `tables` and the handle, so a second engine implements that
+//! surface (see `docs/architecture.md`). It uses only `wire`.
 
 // Without the `postgres` feature the engine handles have one variant, and each function's
 // `let pool = match pool { Pool::Sqlite(pool) => pool, Pool::Postgres(…) => return … }` keeps
@@ -13,21 +16,15 @@
     allow(clippy::infallible_destructuring_match)
 )]
 
-// The rooms, lowest first: each may use the ones before it and the ground (`engine`,
-// `durable_file`, `database_url` and the `Store` handle below); `tests/architecture.rs` holds them
-// to it. This file assembles them (`Store::open`), so it may use them all.
+// The rooms (their order is above and in `tests/architecture.rs`, which holds them to it), then
+// the ground. This file assembles them (`Store::open`), so it may use them all.
 pub mod backups;
 pub mod data_folder;
 /// The second engine, only in builds with the `postgres` feature (dossier-server's).
 #[cfg(feature = "postgres")]
 pub mod postgres;
 pub mod rows;
-pub mod search {
-    pub(crate) mod search_excerpt;
-    pub mod search_query;
-    pub mod search_text;
-    pub mod searchable_text;
-}
+pub mod search;
 pub mod sqlite;
 pub mod tables;
 
