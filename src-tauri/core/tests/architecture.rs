@@ -77,6 +77,8 @@ enum Violation {
     FolderCycle {
         crate_name: String,
         folders: Vec<String>,
+        /// For each step of the cycle, the first file (by path) that takes it.
+        through: Vec<String>,
     },
 }
 
@@ -116,10 +118,12 @@ impl std::fmt::Display for Violation {
             Self::FolderCycle {
                 crate_name,
                 folders,
+                through,
             } => write!(
                 formatter,
-                "{crate_name}: cycle between folders: {}",
-                folders.join(" -> ")
+                "{crate_name}: cycle between folders: {} (through {})",
+                folders.join(" -> "),
+                through.join(", ")
             ),
         }
     }
@@ -561,6 +565,7 @@ fn folder_cycles(crate_name: &str, files: &[SourceFile]) -> Vec<Violation> {
     };
     // Edges per parent folder, between its children.
     let mut edges: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    let mut first_file: BTreeMap<(String, String, String), String> = BTreeMap::new();
     for file in files.iter().filter(|file| !is_test_file(&file.path)) {
         let module = module_of(&file.path);
         let from = folder_of_module(&module);
@@ -574,8 +579,12 @@ fn folder_cycles(crate_name: &str, files: &[SourceFile]) -> Vec<Violation> {
             let (Some(from_child), Some(to_child)) = (from.get(common), to.get(common)) else {
                 continue;
             };
+            let parent = from[..common].join("/");
+            first_file
+                .entry((parent.clone(), from_child.clone(), to_child.clone()))
+                .or_insert_with(|| file.path.clone());
             edges
-                .entry(from[..common].join("/"))
+                .entry(parent)
                 .or_default()
                 .entry(from_child.clone())
                 .or_default()
@@ -593,9 +602,16 @@ fn folder_cycles(crate_name: &str, files: &[SourceFile]) -> Vec<Violation> {
                         _ => format!("{parent}/{child}/"),
                     })
                     .collect();
+                let through = floors
+                    .windows(2)
+                    .map(|step| {
+                        first_file[&(parent.clone(), step[0].clone(), step[1].clone())].clone()
+                    })
+                    .collect();
                 found.push(Violation::FolderCycle {
                     crate_name: crate_name.to_string(),
                     folders: named,
+                    through,
                 });
             }
         }
@@ -998,11 +1014,13 @@ fn checker_reports_a_cycle_between_sibling_folders_of_any_crate() {
                 "commands/".into(),
                 "attached_server/".into()
             ],
+            through: vec!["attached_server/relay.rs".into(), "commands/data.rs".into()],
         }]
     );
     assert_eq!(
         folder_cycles("dossier", &files)[0].to_string(),
-        "dossier: cycle between folders: attached_server/ -> commands/ -> attached_server/"
+        "dossier: cycle between folders: attached_server/ -> commands/ -> attached_server/ \
+         (through attached_server/relay.rs, commands/data.rs)"
     );
 }
 
