@@ -870,26 +870,28 @@ fn checker_refuses_a_folder_that_is_not_a_floor() {
 /// The dependency graph of one workspace package, its normal dependencies only, inverted at
 /// sqlx's Postgres driver: empty when the package does not link it.
 fn who_pulls_in_the_postgres_driver(package: &str) -> String {
+    who_pulls_in("sqlx-postgres", package)
+}
+
+/// The dependency graph of one workspace package, its normal dependencies only, inverted at
+/// `dependency`: empty when the package does not link it.
+fn who_pulls_in(dependency: &str, package: &str) -> String {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let output = std::process::Command::new(cargo)
         .current_dir(&workspace)
-        .args([
-            "tree",
-            "--locked",
-            "-e",
-            "normal",
-            "-i",
-            "sqlx-postgres",
-            "-p",
-        ])
+        .args(["tree", "--locked", "-e", "normal", "-i", dependency, "-p"])
         .arg(package)
         .output()
         .expect("cargo tree runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    // A dependency in nobody's graph here (Tauri, seen from the core) is no package to invert at.
+    if !output.status.success() && stderr.contains("did not match any packages") {
+        return String::new();
+    }
     assert!(
         output.status.success(),
-        "cargo tree -p {package} failed: {}",
-        String::from_utf8_lossy(&output.stderr)
+        "cargo tree -p {package} -i {dependency} failed: {stderr}"
     );
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
@@ -1043,5 +1045,42 @@ fn paths_are_read_whole_from_groups_inline_uses_and_super() {
             "store::engine::Pool",
             "store::sqlite::search_index::x"
         ]
+    );
+}
+
+/// Only the desktop shell links Tauri: the core, the server and every other crate of the
+/// workspace (a client library split out of the shell included) stay plain Rust, usable and
+/// testable without a window. Read from the workspace's members, so a new crate is held to it.
+#[test]
+#[cfg_attr(
+    wine,
+    ignore = "runs `cargo tree`: there is no Windows cargo inside the Wine prefix (the Windows runner has one)"
+)]
+fn only_the_desktop_shell_links_tauri() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut checked = Vec::new();
+    for (member, _) in workspace_sources() {
+        if member.starts_with("dossier (") {
+            continue;
+        }
+        let manifest = std::fs::read_to_string(workspace.join(&member).join("Cargo.toml"))
+            .expect("a member's manifest");
+        let package = manifest
+            .lines()
+            .find_map(|line| line.strip_prefix("name = \""))
+            .and_then(|rest| rest.strip_suffix('"'))
+            .expect("a member's package name");
+        let tauri = who_pulls_in("tauri", package);
+        assert!(
+            tauri.trim().is_empty(),
+            "{package} ({member}) links Tauri; only the desktop shell may:\n{tauri}"
+        );
+        checked.push(package.to_string());
+    }
+    assert!(checked.len() >= 4, "checked only {checked:?}");
+    // And the name is right: the shell does link it, so an empty answer above means something.
+    assert!(
+        !who_pulls_in("tauri", "dossier").trim().is_empty(),
+        "cargo tree finds no `tauri` under the desktop shell: is the package still called that?"
     );
 }
