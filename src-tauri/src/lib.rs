@@ -10,7 +10,6 @@ pub mod commands;
 pub mod drop;
 pub mod error;
 pub mod events;
-pub mod export_format;
 pub mod link_opening;
 pub mod logging;
 pub mod single_instance;

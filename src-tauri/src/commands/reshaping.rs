@@ -7,7 +7,7 @@
 //! choosing.
 
 use crate::error::ShellError;
-pub use crate::export_format::{export_file_name, ExportFormat};
+pub use dossier_attached_client::export_format::{export_file_name, ExportFormat};
 use dossier_core::wire::message::MessageWithParts;
 use dossier_core::wire::session::Session;
 use dossier_core::Ledger;

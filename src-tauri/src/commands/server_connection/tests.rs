@@ -610,7 +610,9 @@ fn a_revoked_token_shows_as_refused_not_retrying_and_a_new_token_brings_the_wind
     assert!(
         matches!(
             export,
-            crate::error::ShellError::ServerTokenNoLongerAccepted { .. }
+            crate::error::ShellError::Attached(
+                crate::attached_server::AttachedError::ServerTokenNoLongerAccepted { .. }
+            )
         ),
         "{export:?}"
     );

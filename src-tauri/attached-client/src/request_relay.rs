@@ -6,10 +6,10 @@
 //! failure of this one request but the connection's state, so it becomes the shell's
 //! `ServerTokenNoLongerAccepted`, whatever body came with it (a proxy's is not the server's JSON).
 
-use super::connection_check::transport_failure;
-use super::relay_paths;
-use super::server_address::ServerAddress;
-use crate::error::ShellError;
+use crate::attached_error::AttachedError;
+use crate::connection_check::transport_failure;
+use crate::relay_paths;
+use crate::server_address::ServerAddress;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -44,10 +44,10 @@ pub async fn relay(
     address: &ServerAddress,
     token: &str,
     request: RelayedRequest,
-) -> Result<RelayedResponse, ShellError> {
+) -> Result<RelayedResponse, AttachedError> {
     let method = request.method.to_ascii_uppercase();
     if !relay_paths::allows(&method, &request.path) {
-        return Err(ShellError::RelayRefused {
+        return Err(AttachedError::RelayRefused {
             method,
             path: request.path,
         });
@@ -55,11 +55,12 @@ pub async fn relay(
     if let Some(body) = &request.body {
         refuse_local_files(body)?;
     }
-    let method =
-        reqwest::Method::from_bytes(method.as_bytes()).map_err(|_| ShellError::RelayRefused {
+    let method = reqwest::Method::from_bytes(method.as_bytes()).map_err(|_| {
+        AttachedError::RelayRefused {
             method: request.method.clone(),
             path: request.path.clone(),
-        })?;
+        }
+    })?;
     let mut outgoing = client
         .request(method, address.url(&request.path))
         .bearer_auth(token);
@@ -74,7 +75,7 @@ pub async fn relay(
         .map_err(|error| transport_failure(address, &error))?;
     let status = response.status().as_u16();
     if refuses_token(status) {
-        return Err(ShellError::ServerTokenNoLongerAccepted {
+        return Err(AttachedError::ServerTokenNoLongerAccepted {
             address: address.to_string(),
         });
     }
@@ -105,7 +106,7 @@ pub fn refuses_token(status: u16) -> bool {
 /// Refuses a body whose `parts` carry a `file:` URL: a file attached while the window used this
 /// computer's ledger, still in the composer after connecting. Dropped while attached, a file is
 /// already its contents (`dropped_contents`).
-pub fn refuse_local_files(body: &str) -> Result<(), ShellError> {
+pub fn refuse_local_files(body: &str) -> Result<(), AttachedError> {
     let Ok(value) = serde_json::from_str::<serde_json::Value>(body) else {
         return Ok(());
     };
@@ -119,7 +120,7 @@ pub fn refuse_local_files(body: &str) -> Result<(), ShellError> {
             .get(..5)
             .is_some_and(|scheme| scheme.eq_ignore_ascii_case("file:"))
         {
-            return Err(ShellError::LocalFileForServer {
+            return Err(AttachedError::LocalFileForServer {
                 name: part["filename"].as_str().unwrap_or(url).to_string(),
             });
         }
@@ -136,7 +137,7 @@ mod tests {
         let body = r#"{"parts":[{"type":"text","text":"look"},{"type":"file","mime":"text/plain","filename":"notes.txt","url":"file:///home/ada/notes.txt"}]}"#;
         let error = refuse_local_files(body).expect_err("refused");
         assert!(
-            matches!(&error, ShellError::LocalFileForServer { name } if name == "notes.txt"),
+            matches!(&error, AttachedError::LocalFileForServer { name } if name == "notes.txt"),
             "{error:?}"
         );
         let upper = r#"{"parts":[{"type":"file","url":"FILE:///etc/passwd"}]}"#;

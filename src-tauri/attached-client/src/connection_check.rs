@@ -4,8 +4,8 @@
 //! with the token: `GET /global/health` (OpenCode's, so any OpenCode server answers it) and
 //! `GET /dossier/search` (Dossier's own; the UI's search needs it).
 
-use super::server_address::ServerAddress;
-use crate::error::ShellError;
+use crate::attached_error::AttachedError;
+use crate::server_address::ServerAddress;
 use reqwest::StatusCode;
 use serde::Serialize;
 use std::time::Duration;
@@ -28,7 +28,7 @@ pub async fn check(
     client: &reqwest::Client,
     address: &ServerAddress,
     token: &str,
-) -> Result<ServerCheck, ShellError> {
+) -> Result<ServerCheck, AttachedError> {
     let health = get(client, address, token, "/global/health").await?;
     let version = match health.status {
         StatusCode::OK => serde_json::from_str::<serde_json::Value>(&health.body)
@@ -68,7 +68,7 @@ async fn get(
     address: &ServerAddress,
     token: &str,
     path: &str,
-) -> Result<Answer, ShellError> {
+) -> Result<Answer, AttachedError> {
     let response = client
         .get(address.url(path))
         .bearer_auth(token)
@@ -85,9 +85,9 @@ async fn get(
 }
 
 /// A 401 is the token; anything else is a server that is not what we want.
-fn refusal(address: &ServerAddress, status: StatusCode, path: &str) -> ShellError {
+fn refusal(address: &ServerAddress, status: StatusCode, path: &str) -> AttachedError {
     if status == StatusCode::UNAUTHORIZED {
-        ShellError::ServerTokenRefused {
+        AttachedError::ServerTokenRefused {
             address: address.to_string(),
         }
     } else {
@@ -95,8 +95,8 @@ fn refusal(address: &ServerAddress, status: StatusCode, path: &str) -> ShellErro
     }
 }
 
-fn not_dossier(address: &ServerAddress, reason: &str) -> ShellError {
-    ShellError::NotADossierServer {
+fn not_dossier(address: &ServerAddress, reason: &str) -> AttachedError {
+    AttachedError::NotADossierServer {
         address: address.to_string(),
         reason: reason.to_string(),
     }
@@ -104,15 +104,15 @@ fn not_dossier(address: &ServerAddress, reason: &str) -> ShellError {
 
 /// A request that got no HTTP answer: a refused certificate, or the server not reached at all.
 /// Also used by the relay, whose requests fail the same ways.
-pub fn transport_failure(address: &ServerAddress, error: &reqwest::Error) -> ShellError {
+pub fn transport_failure(address: &ServerAddress, error: &reqwest::Error) -> AttachedError {
     let causes = causes(error);
     if is_certificate_problem(&causes) {
-        ShellError::ServerCertificateRefused {
+        AttachedError::ServerCertificateRefused {
             address: address.to_string(),
             reason: causes.last().cloned().unwrap_or_default(),
         }
     } else {
-        ShellError::ServerUnreachable {
+        AttachedError::ServerUnreachable {
             address: address.to_string(),
             reason: if error.is_timeout() {
                 "it did not answer in time".into()

@@ -2,9 +2,9 @@
 //! relay), the shell's save dialog decides where it goes — the webview cannot save a download
 //! itself, and the local `export_session` command would export from this computer's ledger.
 
-use super::request_relay::{RelayedRequest, RelayedResponse};
-use crate::error::ShellError;
+use crate::attached_error::AttachedError;
 use crate::export_format::ExportFormat;
+use crate::request_relay::{RelayedRequest, RelayedResponse};
 
 /// What an id may not carry unescaped in a path segment (ids are plain words; this is for safety).
 const SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
@@ -28,13 +28,13 @@ pub fn exported_file(
     response: RelayedResponse,
     session_id: &str,
     format: ExportFormat,
-) -> Result<(String, String), ShellError> {
+) -> Result<(String, String), AttachedError> {
     if response.status != 200 {
         let message = serde_json::from_str::<serde_json::Value>(&response.body)
             .ok()
             .and_then(|body| body["message"].as_str().map(str::to_string))
             .unwrap_or_else(|| format!("HTTP {}", response.status));
-        return Err(ShellError::ServerRefused {
+        return Err(AttachedError::ServerRefused {
             status: response.status,
             message,
         });

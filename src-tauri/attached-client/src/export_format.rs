@@ -17,19 +17,19 @@ pub enum ExportFormat {
 }
 
 impl ExportFormat {
-    pub(crate) fn kind(self) -> ExportFileKind {
+    pub fn kind(self) -> ExportFileKind {
         match self {
             Self::Json => ExportFileKind::Json,
             Self::Markdown => ExportFileKind::Markdown,
         }
     }
 
-    pub(crate) fn extension(self) -> &'static str {
+    pub fn extension(self) -> &'static str {
         self.kind().extension()
     }
 
     /// The server's `?format=` value.
-    pub(crate) fn query_value(self) -> &'static str {
+    pub fn query_value(self) -> &'static str {
         match self {
             Self::Json => "json",
             Self::Markdown => "markdown",
