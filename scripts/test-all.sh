@@ -65,7 +65,7 @@ step "UI: build (the desktop shell embeds ui/dist)"
 # core on this 2-core machine; the end-to-end steps leave a quarter of that idle, already shared
 # with the fuzz build, so in the default run it would push a cold CI run past its budget. It runs
 # when asked (DOSSIER_CROSS=1 bash scripts/test-all.sh, or bash scripts/test-cross.sh alone)
-# until it is cut down to fit (the README lists how).
+# until it is cut down to fit (docs/platforms.md#the-cross-lane-in-the-test-run lists how).
 cross_pid=""
 stop_cross() { [ -n "$cross_pid" ] && kill -- -"$cross_pid" 2>/dev/null; return 0; }
 if [ "${DOSSIER_CROSS:-0}" = 1 ]; then

@@ -6,8 +6,10 @@
 #![no_main]
 
 use dossier_core::fuzzing::search_excerpt;
-use dossier_core::store::search::SearchQuery;
-use dossier_core::store::search_text::{index_tokens, occurrences, query_terms, runs_contiguous};
+use dossier_core::store::search::search_query::SearchQuery;
+use dossier_core::store::search::search_text::{
+    index_tokens, occurrences, query_terms, runs_contiguous,
+};
 use dossier_core::wire::draft::{Draft, PromptInput};
 use dossier_core::wire::session::CreateSession;
 use dossier_core::ErrorKind;

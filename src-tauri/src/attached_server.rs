@@ -1,22 +1,22 @@
-//! The desktop app attached to a Dossier server instead of this computer's ledger. The shell
+//! The desktop app attached to a Dossier server instead of this computer's ledger: the shell's
+//! glue around the client crate `dossier-attached-client` (no Tauri; the address rule
+//! `server_address`, "Test connection" `connection_check`, the relay `request_relay` limited to
+//! `relay_paths`, exports `server_export`, tested on its own against a real server). The shell
 //! relays: the webview keeps its strict CSP and never sees the token; its HTTP backend's requests
-//! come here (`request_relay`, limited to `relay_paths`), the shell holds the server's event
-//! stream (`event_relay`) and turns dropped files into their contents (`dropped_contents`).
-//! Export goes through the shell's save dialog (`server_export`); "Copy my local sessions to the
-//! server" is `session_copy`. Settings' "Test connection" is `connection_check`; the address rule `server_address`; the
-//! token lives in the keychain (the core's `OsKeychain::SERVER_TOKENS`) and the address in `server.json` beside the
+//! come here, the shell holds the server's event stream (`event_relay`), dropped files reach the
+//! server as their contents (`drop::dropped_contents` reads them), export goes through the save
+//! dialog, and "Copy my local sessions to the server" is `session_copy`. The token lives in the
+//! keychain (the core's `OsKeychain::SERVER_TOKENS`) and the address in `server.json` beside the
 //! app's other settings, so the next launch attaches again.
 //!
 //! While attached the local ledger stays open but out of sight: its events are not forwarded
 //! (`events::forward` asks `is_attached`), and "Use this computer's ledger" brings it back.
 
-pub mod connection_check;
-pub mod dropped_contents;
 pub mod event_relay;
-pub mod relay_paths;
-pub mod request_relay;
-pub mod server_address;
-pub mod server_export;
+// The client itself is a plain crate (`src-tauri/attached-client`), tested on its own.
+pub use dossier_attached_client::{
+    connection_check, relay_paths, request_relay, server_address, server_export, AttachedError,
+};
 pub mod session_copy;
 
 use crate::error::ShellError;
@@ -112,7 +112,7 @@ impl AttachedServer {
             // to the same host on plain http, the token) past the allow-list.
             .redirect(reqwest::redirect::Policy::none())
             .build()
-            .map_err(|error| ShellError::ServerUnreachable {
+            .map_err(|error| AttachedError::ServerUnreachable {
                 address: String::new(),
                 reason: error.to_string(),
             })?;
@@ -138,7 +138,7 @@ impl AttachedServer {
         token: &str,
     ) -> Result<connection_check::ServerCheck, ShellError> {
         let address = parse(url)?;
-        connection_check::check(&self.client()?, &address, token.trim()).await
+        Ok(connection_check::check(&self.client()?, &address, token.trim()).await?)
     }
 
     /// "Connect": tests again (the form may have changed since), keeps the token and the
@@ -236,11 +236,11 @@ impl AttachedServer {
             )
         };
         let answer = request_relay::relay(&self.client()?, &address, &token, request).await;
-        if let Err(ShellError::ServerTokenNoLongerAccepted { .. }) = &answer {
+        if let Err(AttachedError::ServerTokenNoLongerAccepted { .. }) = &answer {
             // The stream tells the window, after asking the server itself (`event_relay`).
             recheck.notify_one();
         }
-        answer
+        Ok(answer?)
     }
 
     fn attach<R: Runtime>(

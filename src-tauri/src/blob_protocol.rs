@@ -3,7 +3,7 @@
 //! `dossier-blob:sha256-<hex>`; the webview asks for `dossier-blob://localhost/sha256-<hex>`
 //! (`http://dossier-blob.localhost/…` on Windows), which `convertFileSrc` produces.
 
-use dossier_core::store::blob_store::{hash_from_url, BLOB_URL_PREFIX};
+use dossier_core::store::rows::blob_address::{hash_from_url, BLOB_URL_PREFIX};
 use dossier_core::Ledger;
 use tauri::http::{header, Request, Response, StatusCode};
 use tauri::{Manager, Runtime, UriSchemeContext, UriSchemeResponder};

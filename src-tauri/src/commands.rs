@@ -8,8 +8,8 @@ use crate::drop::classification::DroppedFile;
 use crate::error::ShellError;
 use dossier_core::models::agent::Agent;
 use dossier_core::models::model_catalog::ModelCatalog;
-use dossier_core::store::message_store::{MessagePage, MessageQuery};
-use dossier_core::store::session_store::{SessionPage, SessionQuery};
+use dossier_core::store::rows::message_page::{MessagePage, MessageQuery};
+use dossier_core::store::rows::session_page::{SessionPage, SessionQuery};
 use dossier_core::wire::draft::PromptInput;
 use dossier_core::wire::message::MessageWithParts;
 use dossier_core::wire::session::{CreateSession, Session, SessionPatch};
@@ -219,8 +219,8 @@ pub async fn reply_permission(
 #[tauri::command]
 pub async fn search(
     ledger: State<'_, Ledger>,
-    query: dossier_core::store::search::SearchQuery,
-) -> Result<Vec<dossier_core::store::search::SearchResult>, ShellError> {
+    query: dossier_core::store::search::search_query::SearchQuery,
+) -> Result<Vec<dossier_core::store::search::search_query::SearchResult>, ShellError> {
     Ok(ledger.search(&query).await?)
 }
 
@@ -236,7 +236,7 @@ pub async fn read_settings(
 #[tauri::command]
 pub fn storage_use(
     ledger: State<'_, Ledger>,
-) -> Result<dossier_core::store::disk_space::StorageUse, ShellError> {
+) -> Result<dossier_core::store::sqlite::disk_space::StorageUse, ShellError> {
     Ok(ledger.storage_use()?)
 }
 

@@ -5,6 +5,7 @@
 
 pub mod allow_list;
 pub mod classification;
+pub mod dropped_contents;
 
 use crate::attached_server::AttachedServer;
 use crate::webview_names::EventName;
@@ -41,7 +42,7 @@ pub fn receive(allow_list: &AllowList, paths: &[PathBuf]) -> Vec<DroppedFile> {
 }
 
 /// `receive`, then — while attached to a server, which cannot read this disk — each file as its
-/// contents (`attached_server::dropped_contents`).
+/// contents (`dropped_contents`).
 pub fn receive_for_ledger_in_use(
     allow_list: &AllowList,
     attached: &AttachedServer,
@@ -49,7 +50,7 @@ pub fn receive_for_ledger_in_use(
 ) -> Vec<DroppedFile> {
     let dropped = receive(allow_list, paths);
     if attached.is_attached() {
-        crate::attached_server::dropped_contents::for_server(dropped)
+        dropped_contents::for_server(dropped)
     } else {
         dropped
     }

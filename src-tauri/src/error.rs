@@ -1,7 +1,8 @@
 //! The shell's one error type and how it crosses to the webview: always `{kind, message}`, the
 //! same body the core and the HTTP server use, so the UI handles one shape for both transports.
 
-use crate::attached_server::server_address::AddressProblem;
+use dossier_attached_client::server_address::AddressProblem;
+use dossier_attached_client::AttachedError;
 use dossier_core::models::credentials::CredentialError;
 use dossier_core::{ErrorKind, LedgerError};
 use serde::{Serialize, Serializer};
@@ -101,32 +102,14 @@ pub enum ShellError {
         address: String,
         problem: AddressProblem,
     },
-    #[error("Could not reach the Dossier server at {address}: {reason}")]
-    ServerUnreachable { address: String, reason: String },
-    #[error("The certificate of {address} was refused, so nothing was sent: {reason}. Ask whoever runs the server for a certificate this computer trusts")]
-    ServerCertificateRefused { address: String, reason: String },
-    #[error("{address} refused the access token: check it, or ask whoever runs the server for a new one")]
-    ServerTokenRefused { address: String },
-    /// While attached: the server refused the token it accepted when this computer connected
-    /// (revoked, most likely). Unlike `ServerTokenRefused` (a token being tried in Settings), the
-    /// window shows this as the connection's state, not as the failure of one action.
-    #[error("{address} no longer accepts this computer's access token (it may have been revoked). Nothing on this computer was lost. Enter a new token in Settings → Connect to a Dossier server, or use this computer's ledger")]
-    ServerTokenNoLongerAccepted { address: String },
-    #[error("{address} does not answer like a Dossier server: {reason}")]
-    NotADossierServer { address: String, reason: String },
-    /// The webview asked the relay for a route the attached UI never uses (`relay_paths`).
-    #[error("Dossier does not send {method} {path} to the server")]
-    RelayRefused { method: String, path: String },
+    /// Talking to the attached server (`dossier-attached-client`): unreachable, a refused
+    /// certificate or token, not a Dossier server, a refused route or file, a refused export.
+    #[error(transparent)]
+    Attached(#[from] AttachedError),
     #[error("This window uses this computer's ledger, not a Dossier server")]
     NotAttached,
-    /// A prompt for the server still names a file on this disk (attached before connecting).
-    #[error("{name} was attached from this computer's disk, which the server cannot read: remove it and add it again")]
-    LocalFileForServer { name: String },
     #[error("The server's access token could not be kept in the system keychain: {0}")]
     TokenKeychain(CredentialError),
-    /// The attached server refused a request the shell made for the webview (an export).
-    #[error("The server refused: {message}")]
-    ServerRefused { status: u16, message: String },
     /// A link in a reply that is not a web link: never handed to the system.
     #[error("Dossier opens only web links (http and https) in your browser, so it did not open \"{link}\": {reason}")]
     LinkRefused {
@@ -154,28 +137,17 @@ impl ShellError {
             Self::UpdateInstallFailed { .. } | Self::Updater(_) => ErrorKind::Internal,
             Self::LedgerNotOpen { .. } => ErrorKind::Unavailable,
             Self::ReadOnlyNotOffered { .. } | Self::RestoreNotOffered { .. } => ErrorKind::Conflict,
-            Self::ServerAddressRefused { .. }
-            | Self::ServerTokenRefused { .. }
-            | Self::NotADossierServer { .. }
-            | Self::RelayRefused { .. }
-            | Self::LocalFileForServer { .. } => ErrorKind::Invalid,
-            Self::ServerUnreachable { .. } | Self::ServerCertificateRefused { .. } => {
-                ErrorKind::Unavailable
+            Self::ServerAddressRefused { .. } => ErrorKind::Invalid,
+            Self::Attached(AttachedError::ServerTokenNoLongerAccepted { .. }) => {
+                return ShellErrorKind::Unauthorized
             }
+            Self::Attached(error) => error.kind(),
             Self::NotAttached => ErrorKind::Conflict,
             Self::TokenKeychain(CredentialError::Unavailable { .. }) => ErrorKind::Unavailable,
             Self::TokenKeychain(CredentialError::Failed { .. }) => ErrorKind::Internal,
-            Self::ServerRefused { status, .. } => match status {
-                404 => ErrorKind::NotFound,
-                400 => ErrorKind::Invalid,
-                409 => ErrorKind::Conflict,
-                503 => ErrorKind::Unavailable,
-                _ => ErrorKind::Internal,
-            },
             Self::LinkRefused { .. } => ErrorKind::Invalid,
             // Not `unavailable`: the conversation reads that as "replies are not available".
             Self::SystemOpenerFailed { .. } => ErrorKind::Internal,
-            Self::ServerTokenNoLongerAccepted { .. } => return ShellErrorKind::Unauthorized,
         };
         core.into()
     }
@@ -220,9 +192,9 @@ mod tests {
 
     #[test]
     fn a_token_the_attached_server_no_longer_accepts_is_unauthorized() {
-        let error = ShellError::ServerTokenNoLongerAccepted {
+        let error = ShellError::Attached(AttachedError::ServerTokenNoLongerAccepted {
             address: "https://dossier.example.com".into(),
-        };
+        });
         let body = serde_json::to_value(&error).expect("serialises");
         assert_eq!(body["kind"], "unauthorized");
         let message = body["message"].as_str().expect("message");

@@ -10,7 +10,7 @@
 #[path = "support/history.rs"]
 mod history;
 
-use dossier_core::store::session_store::SessionQuery;
+use dossier_core::store::rows::session_page::SessionQuery;
 use dossier_core::wire::session::CreateSession;
 use std::time::{Duration, Instant};
 

@@ -11,8 +11,9 @@
 #[path = "support/history.rs"]
 mod history;
 
-use dossier_core::store::message_store::MessageQuery;
-use dossier_core::store::session_store::{self, SessionQuery};
+use dossier_core::store::rows::message_page::MessageQuery;
+use dossier_core::store::rows::session_page::SessionQuery;
+use dossier_core::store::tables::session_store;
 use dossier_core::wire::draft::{Draft, PromptInput};
 use dossier_core::wire::id::IdKind;
 use dossier_core::wire::session::CreateSession;

@@ -10,9 +10,11 @@
 mod bench_engine;
 
 use dossier_core::store::engine::Pool;
-use dossier_core::store::message_store::{self, MessageQuery};
-use dossier_core::store::search::SearchQuery;
-use dossier_core::store::session_store::{self, SessionQuery};
+use dossier_core::store::rows::message_page::MessageQuery;
+use dossier_core::store::rows::session_page::SessionQuery;
+use dossier_core::store::search::search_query::SearchQuery;
+use dossier_core::store::tables::message_store;
+use dossier_core::store::tables::session_store;
 use dossier_core::wire::id::IdKind;
 use dossier_core::wire::message::{Message, UserMessage, UserModel, UserTime};
 use dossier_core::wire::part::{Part, PartBody, TextPart};

@@ -21,12 +21,12 @@ use crate::reply::reply_context::ReplyContext;
 use crate::reshaping::export::SessionExport;
 use crate::reshaping::export_file::ExportFileKind;
 use crate::reshaping::Reshaping;
-use crate::store::blob_store::Blob;
-use crate::store::disk_space::StorageUse;
-use crate::store::message_listing_json::MessagePageJson;
-use crate::store::message_store::{MessagePage, MessageQuery};
-use crate::store::search::{SearchQuery, SearchResult};
-use crate::store::session_store::{SessionPage, SessionQuery};
+use crate::store::rows::blob_address::Blob;
+use crate::store::rows::message_page::{MessagePage, MessageQuery};
+use crate::store::rows::session_page::{SessionPage, SessionQuery};
+use crate::store::search::search_query::{SearchQuery, SearchResult};
+use crate::store::sqlite::disk_space::StorageUse;
+use crate::store::tables::message_listing_json::MessagePageJson;
 use crate::store::{Pool, Store};
 use crate::wire::draft::PromptInput;
 use crate::wire::error::LedgerError;
@@ -78,7 +78,7 @@ impl Ledger {
 
     /// Why the ledger is open read-only (a newer Dossier's database), when it is; every write
     /// below is then refused with `LedgerError::ReadOnly`.
-    pub fn read_only(&self) -> Option<&crate::store::read_only_open::ReadOnlyLedger> {
+    pub fn read_only(&self) -> Option<&crate::store::sqlite::read_only_open::ReadOnlyLedger> {
         self.store().read_only()
     }
 
@@ -112,15 +112,15 @@ impl Ledger {
     pub async fn inspect_backup(
         &self,
         path: &std::path::Path,
-    ) -> Result<crate::store::manual_backup::BackupSummary, LedgerError> {
-        crate::store::manual_backup::inspect(path).await
+    ) -> Result<crate::store::backups::manual_backup::BackupSummary, LedgerError> {
+        crate::store::backups::manual_backup::inspect(path).await
     }
 
     /// The automatic backups in `backups/`, newest first, with size and date.
     pub fn automatic_backups(
         &self,
-    ) -> Result<Vec<crate::store::upgrade_backup::BackupFile>, LedgerError> {
-        crate::store::upgrade_backup::describe(self.store().data_dir())
+    ) -> Result<Vec<crate::store::sqlite::upgrade_backup::BackupFile>, LedgerError> {
+        crate::store::sqlite::upgrade_backup::describe(self.store().data_dir())
     }
 
     /// "Restore from a backup…": checks `backup` (each refusal its own error, nothing changed),
@@ -129,7 +129,7 @@ impl Ledger {
     pub async fn restore_from(
         &self,
         backup: &std::path::Path,
-    ) -> Result<crate::store::backup_restore::RestoreStaged, LedgerError> {
+    ) -> Result<crate::store::backups::backup_restore::RestoreStaged, LedgerError> {
         self.store().writable()?;
         let keep = self
             .runtime()
@@ -137,7 +137,7 @@ impl Ledger {
             .config()
             .backups
             .keep
-            .unwrap_or(crate::store::upgrade_backup::DEFAULT_KEEP);
+            .unwrap_or(crate::store::sqlite::upgrade_backup::DEFAULT_KEEP);
         let staged = self.store().stage_restore(backup, keep).await?;
         self.close().await;
         Ok(staged)
@@ -146,7 +146,7 @@ impl Ledger {
     /// Whether a restore staged earlier still waits to be put in place: it is put in place only
     /// by an open that has the data folder to itself, and another process had it open.
     pub fn restore_waiting(&self) -> bool {
-        crate::store::backup_restore::is_pending(
+        crate::store::backups::backup_restore::is_pending(
             &self.store().data_dir().join(crate::store::DATABASE_FILE),
         )
     }
@@ -156,7 +156,7 @@ impl Ledger {
     pub fn data_folder(&self) -> Result<DataFolder, LedgerError> {
         let settings = &self.runtime().data_folder;
         let pointer = match &settings.pointer_file {
-            Some(file) => crate::store::data_location::read_pointer(file)?,
+            Some(file) => crate::store::data_folder::data_location::read_pointer(file)?,
             None => None,
         };
         let previous = pointer
@@ -177,7 +177,7 @@ impl Ledger {
     pub async fn move_data_folder(
         &self,
         target: &std::path::Path,
-    ) -> Result<crate::store::data_folder_move::DataFolderMoved, LedgerError> {
+    ) -> Result<crate::store::data_folder::data_folder_move::DataFolderMoved, LedgerError> {
         let pointer = self.pointer_file()?;
         let moved = self.store().move_to(target, &pointer).await?;
         self.close().await;
@@ -188,26 +188,31 @@ impl Ledger {
     /// there (`data_folder_move::remove_previous`); then forgets it.
     pub fn remove_previous_data_folder(
         &self,
-    ) -> Result<crate::store::data_folder_move::PreviousFolderRemoved, LedgerError> {
+    ) -> Result<crate::store::data_folder::data_folder_move::PreviousFolderRemoved, LedgerError>
+    {
         let pointer_file = self.pointer_file()?;
-        let mut pointer = crate::store::data_location::read_pointer(&pointer_file)?
+        let mut pointer = crate::store::data_folder::data_location::read_pointer(&pointer_file)?
             .ok_or(LedgerError::NoPreviousDataFolder)?;
         let previous = pointer
             .previous_folder
             .take()
             .ok_or(LedgerError::NoPreviousDataFolder)?;
-        let removed =
-            crate::store::data_folder_move::remove_previous(&previous, self.store().data_dir())?;
-        crate::store::data_location::write_pointer(&pointer_file, &pointer)?;
+        let removed = crate::store::data_folder::data_folder_move::remove_previous(
+            &previous,
+            self.store().data_dir(),
+        )?;
+        crate::store::data_folder::data_location::write_pointer(&pointer_file, &pointer)?;
         Ok(removed)
     }
 
     /// Keeps the old copy a move left, and stops asking about it.
     pub fn keep_previous_data_folder(&self) -> Result<(), LedgerError> {
         let pointer_file = self.pointer_file()?;
-        if let Some(mut pointer) = crate::store::data_location::read_pointer(&pointer_file)? {
+        if let Some(mut pointer) =
+            crate::store::data_folder::data_location::read_pointer(&pointer_file)?
+        {
             if pointer.previous_folder.take().is_some() {
-                crate::store::data_location::write_pointer(&pointer_file, &pointer)?;
+                crate::store::data_folder::data_location::write_pointer(&pointer_file, &pointer)?;
             }
         }
         Ok(())
@@ -748,7 +753,7 @@ impl Ledger {
 #[serde(rename_all = "camelCase")]
 pub struct DataFolder {
     pub folder: String,
-    pub source: crate::store::data_location::DataFolderSource,
+    pub source: crate::store::data_folder::data_location::DataFolderSource,
     /// Whether "Move data folder…" can move it (not when `DOSSIER_DATA_DIR` names it).
     pub movable: bool,
     /// The folder the ledger was moved from, while its old copy is still there and the person

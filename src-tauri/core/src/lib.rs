@@ -24,11 +24,11 @@ pub mod wire;
 #[doc(hidden)]
 pub mod fuzzing {
     pub use crate::pipeline::prompt::check_input as check_prompt_input;
-    pub use crate::store::search_excerpt::excerpt as search_excerpt;
+    pub use crate::store::search::search_excerpt::excerpt as search_excerpt;
 }
 
 pub use ledger::Ledger;
 pub use reply::session_runner::SessionRunner;
 pub use start_up::LedgerOptions;
-pub use store::message_listing_json::MessagePageJson;
+pub use store::tables::message_listing_json::MessagePageJson;
 pub use wire::error::{ErrorBody, ErrorKind, LedgerError};

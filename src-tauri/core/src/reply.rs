@@ -3,6 +3,7 @@
 //! restart sweep that closes replies a crash left open. It is the top floor under the crate root
 //! and may use every floor below it.
 
+pub(crate) mod assistant_step;
 pub mod compaction;
 pub mod permission_request;
 pub mod reply_context;

@@ -19,8 +19,8 @@ use crate::pipeline::runtime::Runtime;
 use crate::reply::permission_request::PermissionRequests;
 use crate::reply::reply_context::ReplyContext;
 use crate::reply::session_runner::SessionRunner;
-use crate::store::data_location::DataFolderSettings;
-use crate::store::process_lock::Occupancy;
+use crate::store::data_folder::data_location::DataFolderSettings;
+use crate::store::data_folder::process_lock::Occupancy;
 use crate::store::Store;
 use crate::wire::error::LedgerError;
 use crate::wire::id::Clock;
@@ -50,7 +50,7 @@ pub struct LedgerOptions {
     /// How `locations.data_dir` was settled: `from_env` reads the variable and the pointer file
     /// (and adopts an earlier release's folder); `at` takes the folder as given.
     pub data_folder: DataFolderSettings,
-    /// Opens the ledger without writing to it (`store::read_only_open`): the desktop app's
+    /// Opens the ledger without writing to it (`store::sqlite::read_only_open`): the desktop app's
     /// "Open read-only" for a database a newer Dossier wrote. No restart sweep, no MCP servers
     /// (nothing can be prompted), and every write through the facade is refused.
     pub read_only: bool,
@@ -67,7 +67,7 @@ impl LedgerOptions {
     /// The apps' options: data and config from the environment, and a local Ollama looked for
     /// at `DOSSIER_OLLAMA_URL` (default 127.0.0.1:11434) unless `DOSSIER_OLLAMA=off`.
     pub fn from_env() -> Self {
-        let (data_dir, data_folder) = crate::store::data_location::from_env();
+        let (data_dir, data_folder) = crate::store::data_folder::data_location::from_env();
         let mut options = Self::at(Locations {
             data_dir,
             ..Locations::from_env()
@@ -118,7 +118,7 @@ pub async fn restore_damaged(
     backup: &std::path::Path,
 ) -> Result<Ledger, LedgerError> {
     let database = options.locations.data_dir.join(crate::store::DATABASE_FILE);
-    crate::store::backup_restore::stage_over_damaged(&database, backup).await?;
+    crate::store::backups::backup_restore::stage_over_damaged(&database, backup).await?;
     open(options).await
 }
 
@@ -152,7 +152,7 @@ pub async fn open(options: LedgerOptions) -> Result<Ledger, LedgerError> {
     let keep_backups = config
         .backups
         .keep
-        .unwrap_or(crate::store::upgrade_backup::DEFAULT_KEEP);
+        .unwrap_or(crate::store::sqlite::upgrade_backup::DEFAULT_KEEP);
     let (store, occupancy) = if let Some(url) = &options.database_url {
         Store::open_postgres(
             url,
@@ -169,7 +169,7 @@ pub async fn open(options: LedgerOptions) -> Result<Ledger, LedgerError> {
         (store, Occupancy::Shared)
     } else {
         // Before the store creates anything: the folder must be the one the sessions are in.
-        crate::store::data_folder_adoption::settle(
+        crate::store::data_folder::data_folder_adoption::settle(
             &options.locations.data_dir,
             &options.data_folder,
             keep_backups,

@@ -1,9 +1,12 @@
-//! The store: the only place with SQL. The `Store` handle (pool, ids, event bus), the database
-//! and its migrations, sessions, messages, parts, blobs, the search index, its purge and its
-//! queries, usage totals, listings, the rows behind revert clean-up and deletions, the process
-//! lock and disk space. Every other floor reaches the database through the functions and types
-//! here, so a second engine implements this surface (see `docs/architecture.md`). It uses only
-//! `wire`.
+//! The store: the only place with SQL, in rooms, lowest first — `search` (search's own rules on
+//! no engine), `rows` (the rows as both engines see them), `postgres` (the second engine),
+//! `sqlite` (the SQLite file: opening, checks, the search index), `tables` (sessions, messages,
+//! parts, blobs, usage, listings, tokens, leases and search: the surface the floors above use,
+//! each function on SQLite or handed to its `postgres` twin), `backups` and `data_folder`. Each
+//! room may use the ones before it and the ground: `engine`, `durable_file`, `database_url` and
+//! the `Store` handle here (pool, ids, event bus), which assembles the rooms. Every other floor
+//! reaches the database through `tables` and the handle, so a second engine implements that
+//! surface (see `docs/architecture.md`). It uses only `wire`.
 
 // Without the `postgres` feature the engine handles have one variant, and each function's
 // `let pool = match pool { Pool::Sqlite(pool) => pool, Pool::Postgres(…) => return … }` keeps
@@ -13,49 +16,33 @@
     allow(clippy::infallible_destructuring_match)
 )]
 
-pub mod access_tokens;
-pub mod backup_restore;
-pub mod blob_store;
-pub mod data_folder_adoption;
-pub mod data_folder_move;
-pub mod data_location;
-pub mod database;
-mod database_error;
-pub mod database_url;
-pub mod disk_space;
-pub(crate) mod durable_file;
-pub mod engine;
-pub(crate) mod integrity_check;
-pub mod manual_backup;
-pub(crate) mod message_listing_json;
-pub(crate) mod message_reading;
-pub mod message_removal;
-pub mod message_store;
+// The rooms (their order is above and in `tests/architecture.rs`, which holds them to it), then
+// the ground. This file assembles them (`Store::open`), so it may use them all.
+pub mod backups;
+pub mod data_folder;
 /// The second engine, only in builds with the `postgres` feature (dossier-server's).
 #[cfg(feature = "postgres")]
 pub mod postgres;
-pub(crate) mod process_lock;
-pub mod read_only_open;
-pub mod reply_lease;
-pub(crate) mod revert_cleanup;
-pub(crate) mod schema_upgrade;
+pub mod rows;
 pub mod search;
-pub(crate) mod search_excerpt;
-pub mod search_index;
-pub(crate) mod search_purge;
-pub mod search_text;
-pub(crate) mod session_lifecycle;
-pub mod session_store;
-pub(crate) mod session_usage;
-pub mod upgrade_backup;
+pub mod sqlite;
+pub mod tables;
+
+pub mod database_url;
+pub(crate) mod durable_file;
+pub mod engine;
 
 use crate::wire::error::LedgerError;
 use crate::wire::event::EventBus;
 use crate::wire::id::{Clock, IdGenerator, IdKind};
-pub use process_lock::Occupancy;
-use process_lock::ProcessLock;
+use backups::backup_restore;
+use backups::manual_backup;
+pub use data_folder::process_lock::Occupancy;
+use data_folder::process_lock::ProcessLock;
+use sqlite::{database, disk_space, read_only_open, search_purge};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use tables::{blob_store, message_listing_json, reply_lease};
 
 /// The engine's connection pool, one connection and one open transaction (`engine`). Floors
 /// above pass these back into the store's functions and never run SQL on them themselves.
@@ -400,7 +387,7 @@ impl Store {
     }
 
     /// Attachment bytes by hash, for adapters that serve previews.
-    pub async fn blob(&self, hash: &str) -> Result<Option<blob_store::Blob>, LedgerError> {
+    pub async fn blob(&self, hash: &str) -> Result<Option<rows::blob_address::Blob>, LedgerError> {
         blob_store::get(&self.pool, hash).await
     }
 

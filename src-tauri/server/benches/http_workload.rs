@@ -8,7 +8,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use dossier_core::models::config::{Config, Locations};
-use dossier_core::store::message_store::MessageQuery;
+use dossier_core::store::rows::message_page::MessageQuery;
 use dossier_core::LedgerOptions;
 use dossier_server::{bind, serve, ServerOptions};
 use serde_json::{json, Value};

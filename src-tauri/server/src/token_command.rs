@@ -9,7 +9,7 @@
 
 use crate::database_choice::DatabaseUrl;
 use crate::error::ServerError;
-use dossier_core::store::access_tokens::AccessTokenSummary;
+use dossier_core::store::tables::access_tokens::AccessTokenSummary;
 use dossier_core::store::{Occupancy, Store};
 use std::io::Write;
 use std::path::Path;
@@ -133,7 +133,7 @@ async fn open_store(data_dir: &Path, database: Option<&DatabaseUrl>) -> Result<S
     let (store, occupancy) = Store::open(
         data_dir,
         None,
-        dossier_core::store::upgrade_backup::DEFAULT_KEEP,
+        dossier_core::store::sqlite::upgrade_backup::DEFAULT_KEEP,
     )
     .await?;
     if occupancy == Occupancy::Alone {

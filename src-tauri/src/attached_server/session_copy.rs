@@ -7,8 +7,9 @@
 
 use super::request_relay::RelayedRequest;
 use super::AttachedServer;
+use crate::attached_server::AttachedError;
 use crate::error::ShellError;
-use dossier_core::store::session_store::SessionQuery;
+use dossier_core::store::rows::session_page::SessionQuery;
 use dossier_core::Ledger;
 use serde::Serialize;
 use ts_rs::TS;
@@ -99,8 +100,10 @@ pub async fn copy_local_sessions(
             )),
             // The server went away, or no longer takes the token: the rest would fail the same way.
             Err(
-                error @ (ShellError::ServerUnreachable { .. }
-                | ShellError::ServerTokenNoLongerAccepted { .. }),
+                error @ ShellError::Attached(
+                    AttachedError::ServerUnreachable { .. }
+                    | AttachedError::ServerTokenNoLongerAccepted { .. },
+                ),
             ) => return Err(error),
             Err(error) => report.failed.push(failure(error.to_string())),
         }

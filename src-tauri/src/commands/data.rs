@@ -6,7 +6,7 @@
 
 use crate::error::ShellError;
 use crate::link_opening::SystemOpener;
-use dossier_core::store::upgrade_backup::BackupFile;
+use dossier_core::store::sqlite::upgrade_backup::BackupFile;
 use dossier_core::Ledger;
 use serde::Serialize;
 use std::path::{Path, PathBuf};

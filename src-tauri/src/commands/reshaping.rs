@@ -7,49 +7,14 @@
 //! choosing.
 
 use crate::error::ShellError;
-use dossier_core::reshaping::export_file::ExportFileKind;
+pub use dossier_attached_client::export_format::{export_file_name, ExportFormat};
 use dossier_core::wire::message::MessageWithParts;
 use dossier_core::wire::session::Session;
 use dossier_core::Ledger;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::path::Path;
 use tauri::State;
 use ts_rs::TS;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, TS)]
-#[ts(export, export_to = "../shell-bindings/")]
-#[serde(rename_all = "lowercase")]
-pub enum ExportFormat {
-    /// Lossless: every message and part, attachment bytes included.
-    Json,
-    /// Readable: who said what, attachments listed, tool calls summarised.
-    Markdown,
-}
-
-impl ExportFormat {
-    fn kind(self) -> ExportFileKind {
-        match self {
-            Self::Json => ExportFileKind::Json,
-            Self::Markdown => ExportFileKind::Markdown,
-        }
-    }
-
-    pub(crate) fn extension(self) -> &'static str {
-        self.kind().extension()
-    }
-
-    /// The server's `?format=` value.
-    pub(crate) fn query_value(self) -> &'static str {
-        match self {
-            Self::Json => "json",
-            Self::Markdown => "markdown",
-        }
-    }
-}
-
-pub fn export_file_name(title: &str, format: ExportFormat) -> String {
-    dossier_core::reshaping::export::export_file_name(title, format.extension())
-}
 
 /// Where an export went, or that the person closed the dialog.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]

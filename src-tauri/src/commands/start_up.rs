@@ -5,7 +5,7 @@
 use crate::error::ShellError;
 use crate::link_opening::SystemOpener;
 use crate::start_up_problem::{ProblemKind, StartUp, StartUpProblem};
-use dossier_core::store::read_only_open::ReadOnlyLedger;
+use dossier_core::store::sqlite::read_only_open::ReadOnlyLedger;
 use dossier_core::Ledger;
 use serde::Serialize;
 use std::path::Path;

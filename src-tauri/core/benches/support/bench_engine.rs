@@ -4,7 +4,7 @@
 //! rows it wrote, and a second run into the same database would measure twice the ledger.
 
 use dossier_core::models::config::{Config, Locations};
-use dossier_core::store::session_store::SessionQuery;
+use dossier_core::store::rows::session_page::SessionQuery;
 use dossier_core::{Ledger, LedgerOptions};
 use std::path::Path;
 

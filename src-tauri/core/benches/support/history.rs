@@ -3,7 +3,7 @@
 //! Shared by the `ledger` and `backup` benches (`#[path]` modules: benches are separate crates).
 
 use dossier_core::models::config::{Config, Locations};
-use dossier_core::store::{message_store, session_store};
+use dossier_core::store::tables::{message_store, session_store};
 use dossier_core::wire::id::IdKind;
 use dossier_core::wire::message::{Message, UserMessage, UserModel, UserTime};
 use dossier_core::wire::part::{Part, PartBody, TextPart};

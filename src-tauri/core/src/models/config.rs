@@ -188,7 +188,7 @@ impl Config {
 
 /// Where the ledger keeps its data and reads its config, overridable by `DOSSIER_DATA_DIR` and
 /// `DOSSIER_CONFIG` (tests and benchmarks rely on both). Without the variable, the data folder is
-/// the one "Move data folder…" recorded, else the system's default (`store::data_location`).
+/// the one "Move data folder…" recorded, else the system's default (`store::data_folder::data_location`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Locations {
     pub data_dir: PathBuf,
@@ -204,7 +204,7 @@ impl Locations {
     }
 
     pub fn from_values(data_dir: Option<PathBuf>, config_path: Option<PathBuf>) -> Self {
-        use crate::store::data_location;
+        use crate::store::data_folder::data_location;
         // Without a named folder: the one a move recorded, else the system's default.
         let (data_dir, _) = data_location::resolve(
             data_dir,
@@ -326,11 +326,11 @@ mod tests {
         assert_eq!(locations.data_dir, data);
         assert_eq!(locations.config_path, config);
         let defaults = Locations::from_values(None, None);
-        let (settled, _) = crate::store::data_location::resolve(
+        let (settled, _) = crate::store::data_folder::data_location::resolve(
             None,
-            &crate::store::data_location::pointer_file(),
-            &crate::store::data_location::default_folder(),
-            &crate::store::data_location::former_default_folder(),
+            &crate::store::data_folder::data_location::pointer_file(),
+            &crate::store::data_folder::data_location::default_folder(),
+            &crate::store::data_folder::data_location::former_default_folder(),
         );
         assert_eq!(defaults.data_dir, settled);
     }

@@ -3,7 +3,8 @@
 //! blob store, leaving a short reference in the part.
 
 use crate::pipeline::image_normalization::{self, Outcome};
-use crate::store::blob_store::{self, INLINE_LIMIT};
+use crate::store::rows::blob_address::{blob_url, INLINE_LIMIT};
+use crate::store::tables::blob_store;
 use crate::store::Transaction;
 use crate::wire::data_url;
 use crate::wire::error::LedgerError;
@@ -87,7 +88,7 @@ pub(crate) async fn store(
     for PreparedPart { mut part, blob } in prepared {
         if let (Some((mime, bytes)), PartBody::File(file)) = (blob, &mut part.body) {
             let hash = blob_store::put(transaction, &mime, &bytes, now).await?;
-            file.url = blob_store::blob_url(&hash);
+            file.url = blob_url(&hash);
         }
         parts.push(part);
     }

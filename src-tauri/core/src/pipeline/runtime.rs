@@ -26,5 +26,5 @@ pub struct Runtime {
     pub default_directory: PathBuf,
     /// How the data folder was settled (the variable, a move, the default), and where a move
     /// records the new one.
-    pub data_folder: crate::store::data_location::DataFolderSettings,
+    pub data_folder: crate::store::data_folder::data_location::DataFolderSettings,
 }

@@ -8,9 +8,9 @@
 use crate::models::model_messages::{to_model_messages, ModelMessage, UserContent};
 use crate::models::provider::ModelRequest;
 use crate::pipeline::attachment_storage;
+use crate::reply::assistant_step::{close, new_assistant, stream_step, StepPlan};
 use crate::reply::reply_context::ReplyContext;
 use crate::reply::reply_stream::StepEnd;
-use crate::reply::run_loop::{close, new_assistant, stream_step, StepPlan};
 use crate::reply::session_runner::RunControl;
 use crate::wire::error::LedgerError;
 use crate::wire::id::IdKind;
@@ -296,7 +296,7 @@ impl ReplyContext {
         }
         let newest_agent = {
             let mut connection = self.store.connection().await?;
-            crate::store::message_store::newest_user_message(&mut connection, session_id)
+            crate::store::tables::message_store::newest_user_message(&mut connection, session_id)
                 .await?
                 .map(|user| user.agent)
         };

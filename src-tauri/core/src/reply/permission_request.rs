@@ -82,7 +82,10 @@ pub(crate) async fn share(store: &Store, requests: &PermissionRequests, session_
         return;
     }
     let (listed, version) = requests.of_session(session_id);
-    crate::store::reply_lease::share_permission_requests(store, session_id, &listed, version).await;
+    crate::store::tables::reply_lease::share_permission_requests(
+        store, session_id, &listed, version,
+    )
+    .await;
 }
 
 /// The pending requests of every server on a shared database, oldest first: this server's and
@@ -93,7 +96,7 @@ pub async fn pending_on_every_server(
     requests: &PermissionRequests,
 ) -> Result<Vec<PermissionRequest>, LedgerError> {
     let mut listed = requests.list();
-    let elsewhere = crate::store::reply_lease::permission_requests_elsewhere(store).await?;
+    let elsewhere = crate::store::tables::reply_lease::permission_requests_elsewhere(store).await?;
     if elsewhere.is_empty() {
         return Ok(listed);
     }

@@ -7,16 +7,17 @@
 //! tells every client. On SQLite one process has the ledger, and none of this is needed.
 
 use crate::reply::restart_sweep::close_open_replies;
-use crate::store::reply_lease;
-pub(crate) use crate::store::reply_lease::{
+use crate::store::tables::message_store;
+use crate::store::tables::reply_lease;
+pub(crate) use crate::store::tables::reply_lease::{
     held_elsewhere, release, replying_elsewhere, share_status, take,
 };
-use crate::store::{message_store, Store};
+use crate::store::Store;
 use crate::wire::error::LedgerError;
 use crate::wire::event::{EventPayload, SessionStatus};
 use std::time::Duration;
 
-pub use crate::store::reply_lease::DEFAULT_LEASE;
+pub use crate::store::tables::reply_lease::DEFAULT_LEASE;
 
 /// How often a waiting prompt looks again without having heard the session go idle.
 const LOOK_AGAIN: Duration = Duration::from_secs(1);

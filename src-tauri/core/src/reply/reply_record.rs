@@ -2,8 +2,8 @@
 //! reserved in the same transaction, rewritten as it changes, and announced after each commit.
 
 use crate::reply::reply_context::ReplyContext;
-use crate::store::message_store;
-use crate::store::session_store;
+use crate::store::tables::message_store;
+use crate::store::tables::session_store;
 use crate::wire::error::LedgerError;
 use crate::wire::event::EventPayload;
 use crate::wire::message::{AssistantMessage, Message, UserMessage};
@@ -117,7 +117,7 @@ impl ReplyContext {
         session_store::change_usage(
             &mut connection,
             session_id,
-            session_store::UsageChange::Add,
+            crate::store::rows::session_page::UsageChange::Add,
             cost,
             tokens,
         )

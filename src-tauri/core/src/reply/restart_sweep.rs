@@ -4,7 +4,7 @@
 //! streaming is kept.
 
 use crate::reply::reply_stream::TOOL_ABORTED;
-use crate::store::message_store;
+use crate::store::tables::message_store;
 use crate::store::Store;
 use crate::wire::assistant_error::AssistantError;
 use crate::wire::error::LedgerError;

@@ -154,7 +154,7 @@ pub(crate) async fn run_part(
         Some(agent) => agent.clone(),
         None => context.agents().default_agent()?.clone(),
     };
-    let mut assistant = crate::reply::run_loop::new_assistant(context, session, user, &agent);
+    let mut assistant = crate::reply::assistant_step::new_assistant(context, session, user, &agent);
     if let Some(model) = &subtask.model {
         assistant.provider_id.clone_from(&model.provider_id);
         assistant.model_id.clone_from(&model.model_id);
@@ -214,11 +214,11 @@ pub(crate) async fn run_part(
         let error = AssistantError::MessageAbortedError {
             message: crate::reply::run_loop::ABORTED_MESSAGE.into(),
         };
-        crate::reply::run_loop::close(context, &mut assistant, Some(error)).await?;
+        crate::reply::assistant_step::close(context, &mut assistant, Some(error)).await?;
         return Ok(StepEnd::Aborted);
     }
     assistant.finish = Some("tool-calls".into());
-    crate::reply::run_loop::close(context, &mut assistant, None).await?;
+    crate::reply::assistant_step::close(context, &mut assistant, None).await?;
     Ok(StepEnd::Finished)
 }
 

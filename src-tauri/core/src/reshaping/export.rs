@@ -4,8 +4,9 @@
 //! ledger stores none (provider keys live in the config or the OS keychain).
 
 use crate::reshaping::Reshaping;
-use crate::store::blob_store;
-use crate::store::message_store::{self, MessageQuery};
+use crate::store::rows::message_page::MessageQuery;
+use crate::store::tables::blob_store;
+use crate::store::tables::message_store;
 use crate::wire::data_url;
 use crate::wire::error::LedgerError;
 use crate::wire::human_size::human_size;

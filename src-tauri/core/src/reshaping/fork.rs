@@ -4,8 +4,9 @@
 //! one transaction. Better than OpenCode: the fork keeps the agent, model and permission.
 
 use crate::reshaping::Reshaping;
-use crate::store::message_store::{self, MessageQuery};
-use crate::store::session_store;
+use crate::store::rows::message_page::MessageQuery;
+use crate::store::tables::message_store;
+use crate::store::tables::session_store;
 use crate::wire::error::LedgerError;
 use crate::wire::event::EventPayload;
 use crate::wire::id::IdKind;
@@ -70,7 +71,7 @@ impl Reshaping<'_> {
         };
         let copies = self.remap(&fork.id, kept);
         // The fork's totals are those of the steps it copies, not the whole source's.
-        crate::store::session_usage::total_of_steps(
+        crate::store::tables::session_usage::total_of_steps(
             &mut fork,
             copies
                 .iter()

@@ -6,7 +6,7 @@
 use crate::pipeline::attachment_storage;
 use crate::reshaping::export::SessionExport;
 use crate::reshaping::Reshaping;
-use crate::store::session_store;
+use crate::store::tables::session_store;
 use crate::wire::error::LedgerError;
 use crate::wire::event::EventPayload;
 use crate::wire::id::IdKind;
@@ -54,7 +54,7 @@ impl Reshaping<'_> {
         };
         let mut messages = self.remap(&session.id, export.messages);
         // Totals follow the steps imported, whatever the file's `info` says.
-        crate::store::session_usage::total_of_steps(
+        crate::store::tables::session_usage::total_of_steps(
             &mut session,
             messages
                 .iter()

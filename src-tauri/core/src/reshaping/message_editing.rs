@@ -9,10 +9,11 @@
 //! instead of moved.
 
 use crate::reshaping::Reshaping;
-use crate::store::message_removal;
-use crate::store::message_store;
-use crate::store::session_store::{self, UsageChange};
-use crate::store::session_usage;
+use crate::store::rows::session_page::UsageChange;
+use crate::store::tables::message_removal;
+use crate::store::tables::message_store;
+use crate::store::tables::session_store;
+use crate::store::tables::session_usage;
 use crate::wire::error::LedgerError;
 use crate::wire::event::EventPayload;
 use crate::wire::part::{Part, PartBody};

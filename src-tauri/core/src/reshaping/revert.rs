@@ -3,8 +3,8 @@
 //! arrives (`revert_cleanup`), so redo can bring them back until then.
 
 use crate::reshaping::Reshaping;
-use crate::store::message_store;
-use crate::store::session_store;
+use crate::store::tables::message_store;
+use crate::store::tables::session_store;
 use crate::wire::error::LedgerError;
 use crate::wire::event::EventPayload;
 use crate::wire::message::Message;
@@ -89,7 +89,7 @@ impl Reshaping<'_> {
     /// the database.
     pub(crate) async fn ensure_idle(&self, session_id: &str) -> Result<(), LedgerError> {
         if self.runtime.agent_loop.is_busy(session_id)
-            || crate::store::reply_lease::held_elsewhere(self.store, session_id).await?
+            || crate::store::tables::reply_lease::held_elsewhere(self.store, session_id).await?
         {
             return Err(LedgerError::Busy(session_id.to_string()));
         }

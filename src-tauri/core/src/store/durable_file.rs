@@ -7,7 +7,8 @@
 //! short, so the rename is tried again for a moment before the error is reported. Nothing is
 //! lost meanwhile: the new copy stays complete under its temporary name until the rename.
 
-use std::path::Path;
+use crate::wire::error::LedgerError;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// How long a rename over a held file is retried on Windows, and the pause between tries.
@@ -51,6 +52,28 @@ pub fn is_held_open(error: &std::io::Error) -> bool {
     error
         .raw_os_error()
         .is_some_and(|code| HELD_OPEN.contains(&code))
+}
+
+/// `path` with `suffix` after its file name (`dossier.db` → `dossier.db-wal`).
+pub(crate) fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut text = path.as_os_str().to_os_string();
+    text.push(suffix);
+    PathBuf::from(text)
+}
+
+/// Removes a copy a killed `VACUUM INTO` left, with the rollback journal it was writing: a
+/// journal left beside the next copy of the same name would be rolled back into it.
+pub(crate) fn remove_partial(path: &Path) -> Result<(), LedgerError> {
+    remove_if_present(&with_suffix(path, "-journal"))?;
+    remove_if_present(path)
+}
+
+pub(crate) fn remove_if_present(path: &Path) -> Result<(), LedgerError> {
+    match std::fs::remove_file(path) {
+        Ok(()) => Ok(()),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(error) => Err(LedgerError::io(path, error)),
+    }
 }
 
 #[cfg(test)]

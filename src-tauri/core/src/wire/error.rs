@@ -118,7 +118,7 @@ pub enum LedgerError {
     /// before it answered, which no client can tell apart.
     #[error("Dossier cannot reach its database right now ({reason}), so this was not done; everything saved before is safe. Try again in a moment. If it keeps happening, whoever runs the Dossier server should check that its PostgreSQL database is running and reachable.")]
     DatabaseConnectionLost { reason: String },
-    /// The engine's own error, in its words (`store::database_error` makes it).
+    /// The engine's own error, in its words (`store::sqlite::database_error` makes it).
     #[error("Database error: {0}")]
     Database(Box<dyn std::error::Error + Send + Sync>),
     #[error("Database migration failed: {0}")]

@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used)] // a failing unwrap is the test's report
 
 use crate::support::{self, open, FAKE_CONFIG};
-use dossier_core::store::access_tokens::TOKEN_PREFIX;
+use dossier_core::store::tables::access_tokens::TOKEN_PREFIX;
 use dossier_core::wire::session::CreateSession;
 use dossier_core::ErrorKind;
 

@@ -10,7 +10,7 @@
 use crate::crash_child::{ready, CrashChild};
 use crate::support::crash_rounds::{fill, say, KillWindow, ROUNDS, SESSIONS};
 use crate::support::*;
-use dossier_core::store::session_store::SessionQuery;
+use dossier_core::store::rows::session_page::SessionQuery;
 use dossier_core::wire::session::CreateSession;
 use dossier_core::Ledger;
 use std::collections::BTreeSet;

@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failing unwrap is the test's report
 
 use super::support::{self, open, FAKE_CONFIG};
-use dossier_core::store::session_store::SessionQuery;
+use dossier_core::store::rows::session_page::SessionQuery;
 use dossier_core::wire::draft::Draft;
 use dossier_core::wire::session::CreateSession;
 use dossier_core::{Ledger, LedgerError};

@@ -3,7 +3,7 @@
 //! removes pictures nothing else points at, and keeps those a fork still shows.
 
 use crate::support::*;
-use dossier_core::store::blob_store;
+use dossier_core::store::rows::blob_address;
 use dossier_core::wire::draft::Draft;
 use dossier_core::wire::message::MessageWithParts;
 use dossier_core::wire::part::PartBody;
@@ -13,7 +13,7 @@ fn blob_hash(message: &MessageWithParts) -> String {
         .parts
         .iter()
         .find_map(|part| match &part.body {
-            PartBody::File(file) => blob_store::hash_from_url(&file.url).map(str::to_string),
+            PartBody::File(file) => blob_address::hash_from_url(&file.url).map(str::to_string),
             _ => None,
         })
         .unwrap_or_else(|| panic!("no stored attachment in {:?}", message.parts))

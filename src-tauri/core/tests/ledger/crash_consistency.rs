@@ -123,7 +123,7 @@ async fn child_fork(folder: std::path::PathBuf) {
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let source = ledger
-        .sessions(&dossier_core::store::session_store::SessionQuery::default())
+        .sessions(&dossier_core::store::rows::session_page::SessionQuery::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"))
         .sessions
@@ -197,7 +197,7 @@ async fn killed_fork_leaves_no_fork_or_a_whole_one() {
             .await
             .unwrap_or_else(|error| panic!("round {round}: {error}"));
         let sessions = ledger
-            .sessions(&dossier_core::store::session_store::SessionQuery {
+            .sessions(&dossier_core::store::rows::session_page::SessionQuery {
                 limit: Some(1000),
                 ..Default::default()
             })
@@ -208,7 +208,7 @@ async fn killed_fork_leaves_no_fork_or_a_whole_one() {
             let page = ledger
                 .messages(
                     &session.id,
-                    &dossier_core::store::message_store::MessageQuery::default(),
+                    &dossier_core::store::rows::message_page::MessageQuery::default(),
                 )
                 .await
                 .unwrap_or_else(|error| panic!("{error}"));

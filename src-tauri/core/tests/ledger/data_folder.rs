@@ -10,8 +10,8 @@
 
 use super::support::{self, file_url, no_reply, options};
 use dossier_core::models::config::Locations;
-use dossier_core::store::data_location::{self, DataFolderSource};
-use dossier_core::store::session_store::SessionQuery;
+use dossier_core::store::data_folder::data_location::{self, DataFolderSource};
+use dossier_core::store::rows::session_page::SessionQuery;
 use dossier_core::wire::draft::Draft;
 use dossier_core::wire::session::CreateSession;
 use dossier_core::{Ledger, LedgerError, LedgerOptions};
@@ -258,7 +258,7 @@ async fn the_former_default_folder_is_adopted_once_with_a_backup_and_a_note() {
     assert_eq!(ledger.export_json(&id).await.unwrap(), original);
     // Backed up first, in its own folder; left where it was, with a note saying where it went.
     assert_eq!(
-        dossier_core::store::upgrade_backup::list(&former.join("backups"))
+        dossier_core::store::sqlite::upgrade_backup::list(&former.join("backups"))
             .unwrap()
             .len(),
         1

@@ -10,7 +10,7 @@
 use crate::crash_child::{ready, CrashChild};
 use crate::data_folder::{pointer_of, system_options, titles};
 use crate::support::crash_rounds::{fill, say, KillWindow, ROUNDS};
-use dossier_core::store::data_location;
+use dossier_core::store::data_folder::data_location;
 use dossier_core::wire::session::CreateSession;
 use dossier_core::LedgerError;
 use std::collections::BTreeSet;

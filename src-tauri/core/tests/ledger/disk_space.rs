@@ -3,7 +3,7 @@
 //! made before that was switched on is converted once at open without losing what search finds.
 
 use crate::support::*;
-use dossier_core::store::disk_space::StorageUse;
+use dossier_core::store::sqlite::disk_space::StorageUse;
 use dossier_core::store::DATABASE_FILE;
 use dossier_core::wire::draft::Draft;
 use sqlx::SqlitePool;

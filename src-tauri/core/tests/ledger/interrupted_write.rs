@@ -7,7 +7,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failing unwrap is the test's report
 
 use crate::support::*;
-use dossier_core::store::session_store::SessionQuery;
+use dossier_core::store::rows::session_page::SessionQuery;
 use dossier_core::wire::session::CreateSession;
 use sqlx::{ConnectOptions, Connection};
 use std::collections::BTreeSet;

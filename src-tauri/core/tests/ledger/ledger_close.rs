@@ -5,7 +5,7 @@
 //! any other connection is open).
 
 use crate::support::open;
-use dossier_core::store::session_store::SessionQuery;
+use dossier_core::store::rows::session_page::SessionQuery;
 use dossier_core::wire::session::CreateSession;
 use sqlx::{ConnectOptions, Connection};
 use std::time::Duration;

@@ -7,8 +7,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failing unwrap is the test's report
 
 use super::support::{self, open, FAKE_CONFIG};
-use dossier_core::store::search::SearchQuery;
-use dossier_core::store::session_store::SessionQuery;
+use dossier_core::store::rows::session_page::SessionQuery;
+use dossier_core::store::search::search_query::SearchQuery;
 use dossier_core::wire::draft::Draft;
 use dossier_core::Ledger;
 use std::path::{Path, PathBuf};
@@ -99,7 +99,8 @@ async fn a_ledger_from_schema_seven_opens_whole_after_a_backup() {
     ledger.close().await;
 
     let backups =
-        dossier_core::store::upgrade_backup::list(&folder.path().join("data/backups")).unwrap();
+        dossier_core::store::sqlite::upgrade_backup::list(&folder.path().join("data/backups"))
+            .unwrap();
     assert_eq!(backups.len(), 1, "{backups:?}");
     let name = backups[0]
         .file_name()

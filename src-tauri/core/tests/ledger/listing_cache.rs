@@ -5,7 +5,7 @@
 use crate::fake_provider::*;
 use crate::reply_support::*;
 use crate::support::*;
-use dossier_core::store::message_store::MessageQuery;
+use dossier_core::store::rows::message_page::MessageQuery;
 use dossier_core::wire::draft::Draft;
 use dossier_core::wire::message::ModelRef;
 use dossier_core::wire::part::PartBody;

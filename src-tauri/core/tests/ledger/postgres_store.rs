@@ -5,10 +5,11 @@
 #![allow(clippy::unwrap_used)] // a failing unwrap is the test's report
 
 use crate::support::postgres_server::{fresh_database, password_of, TestDatabase};
-use dossier_core::store::blob_store::{self, blob_url};
-use dossier_core::store::message_store::MessageQuery;
-use dossier_core::store::search::{SearchQuery, SearchResult};
-use dossier_core::store::session_store::{SessionPage, SessionQuery, UsageChange};
+use dossier_core::store::rows::blob_address::{blob_url, hash_of};
+use dossier_core::store::rows::message_page::MessageQuery;
+use dossier_core::store::rows::session_page::{SessionPage, SessionQuery, UsageChange};
+use dossier_core::store::search::search_query::{SearchQuery, SearchResult};
+use dossier_core::store::tables::blob_store;
 use dossier_core::store::{self, postgres};
 use dossier_core::wire::message::{Message, MessageWithParts};
 use dossier_core::wire::part::Part;
@@ -79,7 +80,7 @@ impl Engine {
         outcome(match self {
             Engine::Sqlite(pool, _) => {
                 let mut connection = pool.acquire().await.unwrap();
-                store::session_store::insert(&mut connection, session).await
+                store::tables::session_store::insert(&mut connection, session).await
             }
             Engine::Postgres(pool, _) => {
                 let mut connection = pool.acquire().await.unwrap();
@@ -91,7 +92,7 @@ impl Engine {
     async fn get_session(&self, id: &str) -> Outcome<Session> {
         outcome(match self {
             Engine::Sqlite(pool, _) => {
-                store::session_store::get(&mut pool.acquire().await.unwrap(), id).await
+                store::tables::session_store::get(&mut pool.acquire().await.unwrap(), id).await
             }
             Engine::Postgres(pool, _) => {
                 postgres::session_store::get(&mut pool.acquire().await.unwrap(), id).await
@@ -102,7 +103,7 @@ impl Engine {
     async fn find_session(&self, id: &str) -> Outcome<Option<Session>> {
         outcome(match self {
             Engine::Sqlite(pool, _) => {
-                store::session_store::find(&mut pool.acquire().await.unwrap(), id).await
+                store::tables::session_store::find(&mut pool.acquire().await.unwrap(), id).await
             }
             Engine::Postgres(pool, _) => {
                 postgres::session_store::find(&mut pool.acquire().await.unwrap(), id).await
@@ -113,7 +114,8 @@ impl Engine {
     async fn save_session(&self, session: &Session) -> Outcome<()> {
         outcome(match self {
             Engine::Sqlite(pool, _) => {
-                store::session_store::save(&mut pool.acquire().await.unwrap(), session).await
+                store::tables::session_store::save(&mut pool.acquire().await.unwrap(), session)
+                    .await
             }
             Engine::Postgres(pool, _) => {
                 postgres::session_store::save(&mut pool.acquire().await.unwrap(), session).await
@@ -123,7 +125,7 @@ impl Engine {
 
     async fn change_usage(&self, id: &str, change: UsageChange, cost: f64, tokens: &Tokens) {
         match self {
-            Engine::Sqlite(pool, _) => store::session_store::change_usage(
+            Engine::Sqlite(pool, _) => store::tables::session_store::change_usage(
                 &mut pool.acquire().await.unwrap(),
                 id,
                 change,
@@ -147,7 +149,7 @@ impl Engine {
     async fn reserve_sequence(&self, id: &str, count: i64) -> Outcome<i64> {
         outcome(match self {
             Engine::Sqlite(pool, _) => {
-                store::session_store::reserve_sequence(
+                store::tables::session_store::reserve_sequence(
                     &mut pool.acquire().await.unwrap(),
                     id,
                     count,
@@ -168,7 +170,7 @@ impl Engine {
     async fn list_sessions(&self, query: &SessionQuery) -> Outcome<SessionPage> {
         outcome(match self {
             Engine::Sqlite(pool, _) => {
-                store::session_store::list(&store::Pool::Sqlite(pool.clone()), query).await
+                store::tables::session_store::list(&store::Pool::Sqlite(pool.clone()), query).await
             }
             Engine::Postgres(pool, _) => postgres::session_store::list(pool, query).await,
         })
@@ -177,7 +179,7 @@ impl Engine {
     async fn children(&self, id: &str) -> Vec<Session> {
         match self {
             Engine::Sqlite(pool, _) => {
-                store::session_store::children(&store::Pool::Sqlite(pool.clone()), id).await
+                store::tables::session_store::children(&store::Pool::Sqlite(pool.clone()), id).await
             }
             Engine::Postgres(pool, _) => postgres::session_store::children(pool, id).await,
         }
@@ -187,7 +189,11 @@ impl Engine {
     async fn with_descendants(&self, id: &str) -> Vec<Session> {
         match self {
             Engine::Sqlite(pool, _) => {
-                store::session_store::with_descendants(&mut pool.acquire().await.unwrap(), id).await
+                store::tables::session_store::with_descendants(
+                    &mut pool.acquire().await.unwrap(),
+                    id,
+                )
+                .await
             }
             Engine::Postgres(pool, _) => {
                 postgres::session_store::with_descendants(&mut pool.acquire().await.unwrap(), id)
@@ -200,7 +206,7 @@ impl Engine {
     async fn delete_session(&self, id: &str) {
         match self {
             Engine::Sqlite(pool, _) => {
-                store::session_store::delete(&mut pool.acquire().await.unwrap(), id).await
+                store::tables::session_store::delete(&mut pool.acquire().await.unwrap(), id).await
             }
             Engine::Postgres(pool, _) => {
                 postgres::session_store::delete(&mut pool.acquire().await.unwrap(), id).await
@@ -212,7 +218,7 @@ impl Engine {
     async fn insert_message(&self, message: &Message, seq: i64) -> Outcome<()> {
         outcome(match self {
             Engine::Sqlite(pool, _) => {
-                store::message_store::insert_message(
+                store::tables::message_store::insert_message(
                     &mut pool.acquire().await.unwrap(),
                     message,
                     seq,
@@ -235,7 +241,7 @@ impl Engine {
     async fn update_message(&self, message: &Message) -> Outcome<()> {
         outcome(match self {
             Engine::Sqlite(pool, _) => {
-                store::message_store::update_message(
+                store::tables::message_store::update_message(
                     &mut pool.acquire().await.unwrap(),
                     message,
                     NOW,
@@ -256,7 +262,7 @@ impl Engine {
     async fn insert_part(&self, part: &Part, seq: i64) -> Outcome<()> {
         outcome(match self {
             Engine::Sqlite(pool, _) => {
-                store::message_store::insert_part(
+                store::tables::message_store::insert_part(
                     &mut pool.acquire().await.unwrap(),
                     part,
                     seq,
@@ -279,8 +285,12 @@ impl Engine {
     async fn update_part(&self, part: &Part) -> bool {
         match self {
             Engine::Sqlite(pool, _) => {
-                store::message_store::update_part(&mut pool.acquire().await.unwrap(), part, NOW)
-                    .await
+                store::tables::message_store::update_part(
+                    &mut pool.acquire().await.unwrap(),
+                    part,
+                    NOW,
+                )
+                .await
             }
             Engine::Postgres(pool, _) => {
                 postgres::message_store::update_part(&mut pool.acquire().await.unwrap(), part, NOW)
@@ -293,8 +303,12 @@ impl Engine {
     async fn list_messages(&self, session_id: &str, query: &MessageQuery) -> Outcome<Listing> {
         outcome(match self {
             Engine::Sqlite(pool, _) => {
-                store::message_store::list(&store::Pool::Sqlite(pool.clone()), session_id, query)
-                    .await
+                store::tables::message_store::list(
+                    &store::Pool::Sqlite(pool.clone()),
+                    session_id,
+                    query,
+                )
+                .await
             }
             Engine::Postgres(pool, _) => {
                 postgres::message_store::list(pool, session_id, query).await
@@ -309,7 +323,7 @@ impl Engine {
     async fn get_message(&self, session_id: &str, message_id: &str) -> Outcome<Shape> {
         outcome(match self {
             Engine::Sqlite(pool, _) => {
-                store::message_store::get(
+                store::tables::message_store::get(
                     &mut pool.acquire().await.unwrap(),
                     session_id,
                     message_id,
@@ -331,7 +345,7 @@ impl Engine {
     async fn seq_of(&self, session_id: &str, message_id: &str) -> Option<i64> {
         match self {
             Engine::Sqlite(pool, _) => {
-                store::message_store::seq_of(
+                store::tables::message_store::seq_of(
                     &mut pool.acquire().await.unwrap(),
                     session_id,
                     message_id,
@@ -353,14 +367,14 @@ impl Engine {
     async fn newest_user_message(&self, session_id: &str) -> Option<String> {
         match self {
             Engine::Sqlite(pool, _) => {
-                store::message_store::newest_user_message(
+                store::tables::message_store::newest_user_message(
                     &mut pool.acquire().await.unwrap(),
                     session_id,
                 )
                 .await
             }
             Engine::Postgres(pool, _) => {
-                store::message_store::newest_user_message(
+                store::tables::message_store::newest_user_message(
                     &mut pool.acquire().await.unwrap(),
                     session_id,
                 )
@@ -374,7 +388,7 @@ impl Engine {
     async fn delete_from(&self, session_id: &str, from_seq: i64) -> Vec<String> {
         match self {
             Engine::Sqlite(pool, _) => {
-                store::message_store::delete_from(
+                store::tables::message_store::delete_from(
                     &mut pool.acquire().await.unwrap(),
                     session_id,
                     from_seq,
@@ -396,7 +410,7 @@ impl Engine {
     async fn delete_parts_from(&self, message_id: &str, part_id: &str) -> Vec<String> {
         match self {
             Engine::Sqlite(pool, _) => {
-                store::message_store::delete_parts_from(
+                store::tables::message_store::delete_parts_from(
                     &mut pool.acquire().await.unwrap(),
                     message_id,
                     part_id,
@@ -418,7 +432,7 @@ impl Engine {
     async fn open_replies(&self) -> Vec<(String, String)> {
         let mut replies = match self {
             Engine::Sqlite(pool, _) => {
-                store::message_store::open_replies(&store::Pool::Sqlite(pool.clone())).await
+                store::tables::message_store::open_replies(&store::Pool::Sqlite(pool.clone())).await
             }
             Engine::Postgres(pool, _) => postgres::message_store::open_replies(pool).await,
         }
@@ -473,10 +487,16 @@ impl Engine {
         let mut connection = self.connection().await;
         let mut bodies = match &mut connection {
             EngineConnection::Sqlite(connection) => {
-                store::message_removal::step_finish_bodies(connection, session_id, message_id).await
+                store::tables::message_removal::step_finish_bodies(
+                    connection, session_id, message_id,
+                )
+                .await
             }
             EngineConnection::Postgres(connection) => {
-                store::message_removal::step_finish_bodies(connection, session_id, message_id).await
+                store::tables::message_removal::step_finish_bodies(
+                    connection, session_id, message_id,
+                )
+                .await
             }
         }
         .unwrap();
@@ -488,10 +508,12 @@ impl Engine {
     async fn delete_message(&self, session_id: &str, message_id: &str) -> bool {
         match &mut self.connection().await {
             EngineConnection::Sqlite(connection) => {
-                store::message_removal::delete_message(connection, session_id, message_id).await
+                store::tables::message_removal::delete_message(connection, session_id, message_id)
+                    .await
             }
             EngineConnection::Postgres(connection) => {
-                store::message_removal::delete_message(connection, session_id, message_id).await
+                store::tables::message_removal::delete_message(connection, session_id, message_id)
+                    .await
             }
         }
         .unwrap()
@@ -505,12 +527,16 @@ impl Engine {
     ) -> Option<String> {
         match &mut self.connection().await {
             EngineConnection::Sqlite(connection) => {
-                store::message_removal::delete_part(connection, session_id, message_id, part_id)
-                    .await
+                store::tables::message_removal::delete_part(
+                    connection, session_id, message_id, part_id,
+                )
+                .await
             }
             EngineConnection::Postgres(connection) => {
-                store::message_removal::delete_part(connection, session_id, message_id, part_id)
-                    .await
+                store::tables::message_removal::delete_part(
+                    connection, session_id, message_id, part_id,
+                )
+                .await
             }
         }
         .unwrap()
@@ -519,10 +545,16 @@ impl Engine {
     async fn part_body(&self, session_id: &str, message_id: &str, part_id: &str) -> Option<String> {
         match &mut self.connection().await {
             EngineConnection::Sqlite(connection) => {
-                store::message_removal::part_body(connection, session_id, message_id, part_id).await
+                store::tables::message_removal::part_body(
+                    connection, session_id, message_id, part_id,
+                )
+                .await
             }
             EngineConnection::Postgres(connection) => {
-                store::message_removal::part_body(connection, session_id, message_id, part_id).await
+                store::tables::message_removal::part_body(
+                    connection, session_id, message_id, part_id,
+                )
+                .await
             }
         }
         .unwrap()
@@ -1322,7 +1354,7 @@ async fn blobs_are_stored_once_and_released_with_their_last_part_on_both_engines
         let first = engine.put_blob("image/png", &picture).await;
         let second = engine.put_blob("image/png", &picture).await;
         assert_eq!(first, second);
-        assert_eq!(first, blob_store::hash_of(&picture));
+        assert_eq!(first, hash_of(&picture));
         transcript.push(format!("blobs {}", engine.count("blob").await));
         assert_eq!(
             engine.blob(&first).await,
@@ -1737,7 +1769,7 @@ async fn blob_release_and_a_new_reference_at_once_keep_the_bytes() {
     .unwrap();
     drop(connection);
     let bytes = b"a picture".to_vec();
-    let url = blob_url(&blob_store::hash_of(&bytes));
+    let url = blob_url(&hash_of(&bytes));
     let file_part = |id: &str| part(id, "msg_1", "ses_1", file(&url, "a.png"));
 
     for (round, adder_first) in [(0, true), (1, false)] {
@@ -1799,7 +1831,7 @@ async fn blob_release_and_a_new_reference_at_once_keep_the_bytes() {
             remover.commit().await.unwrap();
             adding.await.unwrap();
         }
-        let kept = postgres::blob_store::get(&pool, &blob_store::hash_of(&bytes))
+        let kept = postgres::blob_store::get(&pool, &hash_of(&bytes))
             .await
             .unwrap()
             .map(|blob| blob.bytes);
@@ -1814,12 +1846,10 @@ async fn blob_release_and_a_new_reference_at_once_keep_the_bytes() {
             .await
             .unwrap();
         drop(connection);
-        assert!(
-            postgres::blob_store::get(&pool, &blob_store::hash_of(&bytes))
-                .await
-                .unwrap()
-                .is_none()
-        );
+        assert!(postgres::blob_store::get(&pool, &hash_of(&bytes))
+            .await
+            .unwrap()
+            .is_none());
     }
     database.drop_database(pool).await;
 }
@@ -2166,7 +2196,7 @@ async fn a_copied_file_part_holds_its_bytes_or_is_refused() {
     .unwrap();
     drop(connection);
     let bytes = b"a scanned receipt".to_vec();
-    let hash = blob_store::hash_of(&bytes);
+    let hash = hash_of(&bytes);
     let url = blob_url(&hash);
     let file_part = |id: &str| part(id, "msg_1", "ses_1", file(&url, "receipt.png"));
     let mut setup = pool.begin().await.unwrap();

@@ -4,8 +4,8 @@ use crate::support::*;
 use async_trait::async_trait;
 use dossier_core::mcp::mcp_error::McpError;
 use dossier_core::pipeline::mcp_resource::{McpResources, ResourceContent};
-use dossier_core::store::blob_store;
-use dossier_core::store::message_store::MessageQuery;
+use dossier_core::store::rows::blob_address;
+use dossier_core::store::rows::message_page::MessageQuery;
 use dossier_core::wire::assistant_error::AssistantError;
 use dossier_core::wire::draft::{Draft, FileDraft, PromptInput, SubtaskDraft, TextDraft};
 use dossier_core::wire::event::EventPayload;
@@ -248,7 +248,7 @@ async fn a_comma_in_an_attachments_media_type_keeps_its_bytes_through_storage_an
     let test = open(FAKE_CONFIG).await;
     let session = test.session().await;
     let small = b"hi".to_vec();
-    let large = vec![b'x'; blob_store::INLINE_LIMIT + 1];
+    let large = vec![b'x'; dossier_core::store::rows::blob_address::INLINE_LIMIT + 1];
     let drafts = [&small, &large]
         .iter()
         .map(|bytes| {
@@ -311,7 +311,7 @@ async fn directory_becomes_listing_and_directory_part() {
 async fn image_file_becomes_attachment_in_the_blob_store() {
     let test = open(FAKE_CONFIG).await;
     let bytes = png(300, 200);
-    assert!(bytes.len() > blob_store::INLINE_LIMIT);
+    assert!(bytes.len() > dossier_core::store::rows::blob_address::INLINE_LIMIT);
     let path = test.write("photo.png", &bytes);
     let session = test.session().await;
     let saved = test
@@ -334,7 +334,7 @@ async fn image_file_becomes_attachment_in_the_blob_store() {
         panic!("no file part")
     };
     assert_eq!(file.mime, "image/png");
-    let hash = blob_store::hash_from_url(&file.url)
+    let hash = blob_address::hash_from_url(&file.url)
         .unwrap_or_else(|| panic!("not a blob reference: {}", file.url));
     let blob = test
         .ledger
@@ -370,7 +370,7 @@ async fn oversized_image_is_normalised_to_2000_pixels() {
     let PartBody::File(file) = &saved.parts[1].body else {
         panic!("no file part")
     };
-    let hash = blob_store::hash_from_url(&file.url).unwrap_or_else(|| panic!("{}", file.url));
+    let hash = blob_address::hash_from_url(&file.url).unwrap_or_else(|| panic!("{}", file.url));
     let blob = test
         .ledger
         .blob(hash)
@@ -486,7 +486,7 @@ async fn data_url_image_is_normalised_and_stored_by_size() {
         .collect();
     assert_eq!(urls[0], small);
     assert!(
-        urls[1].starts_with(blob_store::BLOB_URL_PREFIX),
+        urls[1].starts_with(dossier_core::store::rows::blob_address::BLOB_URL_PREFIX),
         "{}",
         urls[1]
     );
@@ -1046,7 +1046,7 @@ async fn revert_marker_is_cleaned_up_by_the_next_prompt() {
         .connection()
         .await
         .unwrap_or_else(|error| panic!("{error}"));
-    dossier_core::store::session_store::save(&mut connection, &stored)
+    dossier_core::store::tables::session_store::save(&mut connection, &stored)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     drop(connection);

@@ -3,7 +3,7 @@
 //! refused with `LedgerError::ReadOnly`, and sessions, messages, search and export still read.
 
 use crate::support::*;
-use dossier_core::store::search::SearchQuery;
+use dossier_core::store::search::search_query::SearchQuery;
 use dossier_core::wire::draft::Draft;
 use dossier_core::wire::part::Part;
 use dossier_core::wire::session::{CreateSession, SessionPatch};

@@ -1,8 +1,9 @@
 //! Fork, undo/redo (revert/unrevert), export and import.
 
 use crate::support::*;
-use dossier_core::store::message_store::{self, MessageQuery};
-use dossier_core::store::session_store;
+use dossier_core::store::rows::message_page::MessageQuery;
+use dossier_core::store::tables::message_store;
+use dossier_core::store::tables::session_store;
 use dossier_core::wire::draft::Draft;
 use dossier_core::wire::message::{
     AssistantMessage, AssistantTime, Message, MessagePath, MessageWithParts,
@@ -347,7 +348,7 @@ async fn export_then_import_round_trips_every_part_type_apart_from_ids() {
         .collect();
     assert!(
         urls.iter()
-            .any(|url| url.starts_with(dossier_core::store::blob_store::BLOB_URL_PREFIX)),
+            .any(|url| url.starts_with(dossier_core::store::rows::blob_address::BLOB_URL_PREFIX)),
         "{urls:?}"
     );
 }
@@ -584,7 +585,7 @@ async fn an_import_file_over_the_size_limit_is_refused_before_it_is_read() {
     );
     let listed = test
         .ledger
-        .sessions(&session_store::SessionQuery::default())
+        .sessions(&dossier_core::store::rows::session_page::SessionQuery::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert!(listed.sessions.is_empty());

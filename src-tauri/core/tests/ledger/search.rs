@@ -2,7 +2,7 @@
 //! attachment names; follows edits, deletes, forks and reverts; works for Chinese.
 
 use crate::support::*;
-use dossier_core::store::search::{SearchQuery, SearchResult};
+use dossier_core::store::search::search_query::{SearchQuery, SearchResult};
 use dossier_core::wire::draft::Draft;
 use dossier_core::wire::session::{CreateSession, SessionPatch, SessionTimePatch};
 use dossier_core::ErrorKind;
@@ -240,7 +240,7 @@ async fn index_follows_part_updates() {
         .connection()
         .await
         .unwrap_or_else(|error| panic!("{error}"));
-    dossier_core::store::message_store::update_part(&mut connection, &part, 1)
+    dossier_core::store::tables::message_store::update_part(&mut connection, &part, 1)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     drop(connection);

@@ -4,7 +4,7 @@
 
 use crate::reply_support::*;
 use crate::support::*;
-use dossier_core::store::session_store::SessionQuery;
+use dossier_core::store::rows::session_page::SessionQuery;
 use dossier_core::wire::draft::Draft;
 use dossier_core::wire::message::MessageWithParts;
 use dossier_core::wire::part::PartBody;

@@ -1,8 +1,8 @@
 //! Storage: pragmas, ordered and paged reads, atomic writes, session lifecycle.
 
 use crate::support::*;
-use dossier_core::store::message_store::MessageQuery;
-use dossier_core::store::session_store::SessionQuery;
+use dossier_core::store::rows::message_page::MessageQuery;
+use dossier_core::store::rows::session_page::SessionQuery;
 use dossier_core::wire::draft::Draft;
 use dossier_core::wire::id::Clock;
 use dossier_core::wire::session::{CreateSession, SessionPatch, SessionTimePatch};
@@ -109,7 +109,7 @@ async fn session_list_orders_by_last_update_and_hides_archived() {
     let newer = test.session().await;
     now.store(3_000, Ordering::SeqCst);
     test.no_reply(&older, vec![Draft::text("bump")]).await;
-    let ids = |page: dossier_core::store::session_store::SessionPage| {
+    let ids = |page: dossier_core::store::rows::session_page::SessionPage| {
         page.sessions
             .into_iter()
             .map(|session| session.id)

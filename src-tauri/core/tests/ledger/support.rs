@@ -196,9 +196,9 @@ pub fn png(width: u32, height: u32) -> Vec<u8> {
 pub async fn search(
     test: &TestLedger,
     text: &str,
-) -> Vec<dossier_core::store::search::SearchResult> {
+) -> Vec<dossier_core::store::search::search_query::SearchResult> {
     test.ledger
-        .search(&dossier_core::store::search::SearchQuery {
+        .search(&dossier_core::store::search::search_query::SearchQuery {
             text: text.into(),
             ..Default::default()
         })
@@ -206,7 +206,9 @@ pub async fn search(
         .unwrap_or_else(|error| panic!("{error}"))
 }
 
-pub fn session_ids(results: &[dossier_core::store::search::SearchResult]) -> Vec<String> {
+pub fn session_ids(
+    results: &[dossier_core::store::search::search_query::SearchResult],
+) -> Vec<String> {
     results
         .iter()
         .map(|result| result.session.id.clone())

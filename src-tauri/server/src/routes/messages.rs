@@ -10,7 +10,7 @@ use axum::extract::{Path, State};
 use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, HeaderName, Uri};
 use axum::Json;
-use dossier_core::store::message_store::MessageQuery;
+use dossier_core::store::rows::message_page::MessageQuery;
 use dossier_core::wire::message::MessageWithParts;
 use dossier_core::wire::part::Part;
 use dossier_core::Ledger;

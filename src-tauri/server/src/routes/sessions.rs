@@ -9,7 +9,7 @@ use crate::request_body::{JsonBody, QueryParams};
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, Uri};
 use axum::{Extension, Json};
-use dossier_core::store::session_store::SessionQuery;
+use dossier_core::store::rows::session_page::SessionQuery;
 use dossier_core::wire::event::SessionStatus;
 use dossier_core::wire::session::{CreateSession, Session, SessionPatch};
 use dossier_core::Ledger;

@@ -8,7 +8,7 @@ use axum::extract::{Path, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use dossier_core::store::search::{SearchQuery, SearchResult};
+use dossier_core::store::search::search_query::{SearchQuery, SearchResult};
 use dossier_core::wire::reader_time::ReaderTimeZone;
 use dossier_core::wire::session::Session;
 use dossier_core::Ledger;

@@ -1,7 +1,7 @@
 //! Graceful shutdown: accepted work is finished before the database pool closes.
 
 use super::support::TestServer;
-use dossier_core::store::message_store::MessageQuery;
+use dossier_core::store::rows::message_page::MessageQuery;
 use dossier_core::wire::event::EventPayload;
 use serde_json::json;
 use std::time::{Duration, Instant};

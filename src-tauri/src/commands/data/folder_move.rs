@@ -7,7 +7,7 @@
 
 use super::DialogAnswer;
 use crate::error::ShellError;
-use dossier_core::store::data_folder_move::{DataFolderMoved, PreviousFolderRemoved};
+use dossier_core::store::data_folder::data_folder_move::{DataFolderMoved, PreviousFolderRemoved};
 use dossier_core::Ledger;
 use serde::Serialize;
 use std::path::Path;

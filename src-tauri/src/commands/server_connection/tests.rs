@@ -379,7 +379,7 @@ fn a_file_dropped_while_attached_reaches_the_server_as_its_contents() {
     assert_eq!(event[1]["kind"], "unreadable");
     assert_eq!(
         event[1]["reason"],
-        crate::attached_server::dropped_contents::FOLDER_REASON
+        crate::drop::dropped_contents::FOLDER_REASON
     );
 
     let session = body_of(&relay(&harness, "POST", "/session", Some(json!({}))));
@@ -610,7 +610,9 @@ fn a_revoked_token_shows_as_refused_not_retrying_and_a_new_token_brings_the_wind
     assert!(
         matches!(
             export,
-            crate::error::ShellError::ServerTokenNoLongerAccepted { .. }
+            crate::error::ShellError::Attached(
+                crate::attached_server::AttachedError::ServerTokenNoLongerAccepted { .. }
+            )
         ),
         "{export:?}"
     );

@@ -1,8 +1,8 @@
-//! Content-addressed attachment bytes on Postgres (`bytea`): the twin of `store::blob_store`,
+//! Content-addressed attachment bytes on Postgres (`bytea`): the twin of `store::tables::blob_store`,
 //! whose hashing and `dossier-blob:` URLs are used as they are.
 
 use super::database_error::from_postgres;
-use crate::store::blob_store::{hash_from_url, hash_of, Blob};
+use crate::store::rows::blob_address::{hash_from_url, hash_of, Blob};
 use crate::wire::error::LedgerError;
 use sqlx::{PgConnection, PgPool};
 

@@ -1,6 +1,6 @@
 //! Opening the Postgres ledger: connect, refuse a database a newer Dossier migrated, run the
 //! embedded forward-only migrations and record which Dossier version applied each. The twin of
-//! `store::database` and `store::schema_upgrade`.
+//! `store::sqlite::database` and `store::sqlite::schema_upgrade`.
 //!
 //! Unlike SQLite's, the migrations run through sqlx's own runner: on Postgres it holds an
 //! advisory lock while it works (so several servers starting on one database migrate it once)

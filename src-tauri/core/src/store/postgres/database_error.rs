@@ -1,5 +1,5 @@
 //! Postgres errors in the ledger's terms: the conditions a person can act on get the same
-//! `LedgerError` variants as SQLite's (`store::database_error`), the rest stay `Database` in
+//! `LedgerError` variants as SQLite's (`store::sqlite::database_error`), the rest stay `Database` in
 //! Postgres's words. The one place that knows Postgres's error codes.
 //!
 //! A function rather than `From`: `From<sqlx::Error>` is SQLite's, and reads SQLite's numeric

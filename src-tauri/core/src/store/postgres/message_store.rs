@@ -1,10 +1,10 @@
-//! Rows of the `message` and `part` tables on Postgres: the twin of `store::message_store`
+//! Rows of the `message` and `part` tables on Postgres: the twin of `store::tables::message_store`
 //! (writing a message with its parts, reading a session's messages in `seq` order, a page at a
 //! time). The query and page types are that file's; the row mapping is here, for `PgRow`.
 
 use super::database_error::from_postgres;
 use super::search_index;
-use crate::store::message_store::{MessagePage, MessageQuery};
+use crate::store::rows::message_page::{assemble, MessagePage, MessageQuery};
 use crate::wire::error::LedgerError;
 use crate::wire::message::{Message, MessageWithParts};
 use crate::wire::part::{Part, PartBody};
@@ -146,7 +146,7 @@ fn part_from_row(row: &PgRow) -> Result<Part, LedgerError> {
     })
 }
 
-/// The rows read into messages and parts, put together as on SQLite (`message_store::assemble`).
+/// The rows read into messages and parts, put together as on SQLite (`crate::store::rows::message_page::assemble`).
 fn assemble_rows(
     message_rows: &[PgRow],
     part_rows: &[PgRow],
@@ -159,7 +159,7 @@ fn assemble_rows(
         .iter()
         .map(part_from_row)
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(crate::store::message_store::assemble(messages, parts))
+    Ok(assemble(messages, parts))
 }
 
 pub async fn list(

@@ -12,10 +12,10 @@
 
 use super::database_error::from_postgres;
 use super::session_store;
-use crate::store::search::{Excerpt, SearchQuery, SearchResult, DEFAULT_RESULTS};
-use crate::store::search_excerpt::excerpt;
-use crate::store::search_index::searchable_text;
-use crate::store::search_text::{self, QueryTerm};
+use crate::store::search::search_excerpt::excerpt;
+use crate::store::search::search_query::{Excerpt, SearchQuery, SearchResult, DEFAULT_RESULTS};
+use crate::store::search::search_text::{self, QueryTerm};
+use crate::store::search::searchable_text::searchable_text;
 use crate::wire::error::LedgerError;
 use crate::wire::part::PartBody;
 use sqlx::{PgPool, Row};

@@ -1,5 +1,5 @@
 //! Keeping the Postgres search index in step with the ledger: the twin of
-//! `store::search_index`. The text is prepared by the same Rust code (`search_text`), so both
+//! `store::sqlite::search_index`. The text is prepared by the same Rust code (`search_text`), so both
 //! engines hold the same tokens for the same text; here they become a `tsvector` with the
 //! `simple` configuration (lower-cased, no stemming, no stop words: the tokens are already
 //! what the index should hold).
@@ -11,8 +11,8 @@
 //! prefix match, on the GIN index itself.
 
 use super::database_error::from_postgres;
-use crate::store::search_index::searchable_text;
-use crate::store::search_text;
+use crate::store::search::search_text;
+use crate::store::search::searchable_text::searchable_text;
 use crate::wire::error::LedgerError;
 use crate::wire::part::PartBody;
 use sqlx::PgConnection;

@@ -1,10 +1,12 @@
-//! Rows of the `session` table on Postgres: the twin of `store::session_store` (create, read,
+//! Rows of the `session` table on Postgres: the twin of `store::tables::session_store` (create, read,
 //! newest-first pages with the same keyset cursor, partial updates, deletion with descendants).
 //! The query and page types are that file's; the row mapping is here, for `PgRow`.
 
 use super::database_error::from_postgres;
 use super::search_index;
-use crate::store::session_store::{SessionPage, SessionQuery, UsageChange, DEFAULT_PAGE, MAX_PAGE};
+use crate::store::rows::session_page::{
+    SessionPage, SessionQuery, UsageChange, DEFAULT_PAGE, MAX_PAGE,
+};
 use crate::wire::error::LedgerError;
 use crate::wire::permission::Ruleset;
 use crate::wire::session::{CacheTokens, RevertMarker, Session, SessionModel, SessionTime, Tokens};

@@ -5,7 +5,7 @@
 
 use super::*;
 use crate::commands::tests::{harness, harness_with};
-use dossier_core::store::data_location;
+use dossier_core::store::data_folder::data_location;
 use dossier_core::LedgerOptions;
 use serde_json::json;
 use tauri::Manager;

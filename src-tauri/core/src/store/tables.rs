@@ -1,0 +1,18 @@
+//! The ledger's tables, the store's surface for the floors above: sessions, messages and parts,
+//! blobs, usage totals, listings, deletions and revert clean-up, access tokens, reply leases,
+//! and search over all of them. Each function runs SQLite's statements here or hands the same
+//! call to its twin in `postgres` (`engine` says which), so a floor above never knows the
+//! engine. It uses `search`, `rows`, `postgres`, `sqlite` and the ground.
+
+pub mod access_tokens;
+pub mod blob_store;
+pub(crate) mod message_listing_json;
+pub(crate) mod message_reading;
+pub mod message_removal;
+pub mod message_store;
+pub mod reply_lease;
+pub(crate) mod revert_cleanup;
+pub mod search;
+pub(crate) mod session_lifecycle;
+pub mod session_store;
+pub(crate) mod session_usage;
