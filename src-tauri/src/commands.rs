@@ -201,7 +201,7 @@ pub async fn abort_reply(
     ledger: State<'_, Ledger>,
     session_id: String,
 ) -> Result<bool, ShellError> {
-    Ok(ledger.abort(&session_id))
+    Ok(ledger.replies().abort(&session_id))
 }
 
 /// Answers a tool's permission request: once, always (for this session) or reject.
@@ -211,7 +211,10 @@ pub async fn reply_permission(
     request_id: String,
     reply: dossier_core::wire::permission::PermissionReply,
 ) -> Result<(), ShellError> {
-    Ok(ledger.reply_permission(&request_id, reply).await?)
+    Ok(ledger
+        .replies()
+        .reply_permission(&request_id, reply)
+        .await?)
 }
 
 /// Full-text search over every session, or within one (`sessionID`): the palette and find.

@@ -160,7 +160,7 @@ async fn open_ledger(folder: &Path, config: &Value) -> Ledger {
 async fn all_connected(ledger: &Ledger) {
     let deadline = Instant::now() + Duration::from_secs(180);
     loop {
-        let statuses = ledger.mcp_status();
+        let statuses = ledger.mcp().status();
         if let Some((name, McpStatus::Failed { error, stderr })) = statuses
             .iter()
             .find(|(_, status)| matches!(status, McpStatus::Failed { .. }))

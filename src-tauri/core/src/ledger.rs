@@ -4,11 +4,6 @@
 //! nothing itself; each method hands the call to the floor that owns it, so adapters' calls stay
 //! one line.
 
-use crate::mcp::claude_desktop_import;
-use crate::mcp::mcp_error::McpError;
-use crate::mcp::mcp_settings::{self, McpServerInput, McpSettings};
-use crate::mcp::server_offers::{McpPromptItem, McpPromptText, McpResourceItem};
-use crate::mcp::tool_permissions::{self, McpToolPermission};
 use crate::models::agent::AgentRegistry;
 use crate::models::config::{Config, Locations};
 use crate::models::credentials::FoundKey;
@@ -16,7 +11,6 @@ use crate::models::model_catalog::ModelCatalog;
 use crate::models::provider_settings::{ProviderInput, ProviderSettings};
 use crate::pipeline::runtime::Runtime;
 use crate::pipeline::Pipeline;
-use crate::reply::permission_request;
 use crate::reply::reply_context::ReplyContext;
 use crate::reshaping::export::SessionExport;
 use crate::reshaping::export_file::ExportFileKind;
@@ -30,16 +24,19 @@ use crate::store::session_store::{SessionPage, SessionQuery};
 use crate::store::{Pool, Store};
 use crate::wire::draft::PromptInput;
 use crate::wire::error::LedgerError;
-use crate::wire::event::{EventBus, SessionStatus};
+use crate::wire::event::EventBus;
 use crate::wire::id::IdKind;
-use crate::wire::mcp_status::McpStatus;
-use crate::wire::message::{MessageWithParts, ModelRef};
+use crate::wire::message::MessageWithParts;
 use crate::wire::part::Part;
-use crate::wire::permission::{PermissionReply, PermissionRequest};
 use crate::wire::reader_time::ReaderTimeZone;
 use crate::wire::session::{CreateSession, Session, SessionPatch};
-use std::collections::BTreeMap;
 use std::sync::Arc;
+
+pub mod mcp;
+pub mod replies;
+
+use mcp::McpHandle;
+use replies::ReplyHandle;
 
 /// Holds what the top floor runs with — the store, the runtime and the permission requests —
 /// and nothing else.
@@ -72,6 +69,19 @@ impl Ledger {
             store: &self.parts.store,
             runtime: &self.parts.runtime,
         }
+    }
+
+    /// MCP servers: their lifecycle, settings and offers (`ledger/mcp.rs`).
+    pub fn mcp(&self) -> McpHandle<'_> {
+        McpHandle {
+            runtime: &self.parts.runtime,
+        }
+    }
+
+    /// Replies: stopping them, their statuses, summaries, permission questions
+    /// (`ledger/replies.rs`).
+    pub fn replies(&self) -> ReplyHandle<'_> {
+        ReplyHandle { parts: &self.parts }
     }
 
     // The store.
@@ -230,104 +240,6 @@ impl Ledger {
         self.store().close().await;
     }
 
-    /// Every configured MCP server's status, in the config's order (OpenCode's `GET /mcp`).
-    pub fn mcp_status(&self) -> indexmap::IndexMap<String, crate::wire::mcp_status::McpStatus> {
-        self.runtime().mcp_servers.statuses()
-    }
-
-    /// Connects a configured MCP server (OpenCode's `POST /mcp/:name/connect`).
-    pub async fn connect_mcp(&self, name: &str) -> Result<McpStatus, LedgerError> {
-        Ok(self.runtime().mcp_servers.connect(name).await?)
-    }
-
-    /// Disconnects an MCP server; its status becomes `disabled` until it is connected again.
-    pub async fn disconnect_mcp(&self, name: &str) -> Result<McpStatus, LedgerError> {
-        Ok(self.runtime().mcp_servers.disconnect(name).await?)
-    }
-
-    pub async fn restart_mcp(&self, name: &str) -> Result<McpStatus, LedgerError> {
-        Ok(self.runtime().mcp_servers.restart(name).await?)
-    }
-
-    /// The settings view's MCP servers (value names only, never a secret).
-    pub fn mcp_settings(&self) -> Result<McpSettings, LedgerError> {
-        mcp_settings::mcp_settings(&self.runtime().settings)
-    }
-
-    /// Adds or changes an MCP server in the config file; the servers follow at once.
-    pub async fn save_mcp_server(&self, input: McpServerInput) -> Result<McpSettings, LedgerError> {
-        let runtime = self.runtime();
-        mcp_settings::save_servers(&runtime.settings, &runtime.mcp_servers, vec![input]).await
-    }
-
-    pub async fn remove_mcp_server(&self, name: &str) -> Result<McpSettings, LedgerError> {
-        let runtime = self.runtime();
-        mcp_settings::remove_server(&runtime.settings, &runtime.mcp_servers, name).await
-    }
-
-    /// Adds the servers of a Claude Desktop `claude_desktop_config.json` (its text).
-    pub async fn import_claude_desktop(&self, text: &str) -> Result<McpSettings, LedgerError> {
-        let servers = claude_desktop_import::parse(text).map_err(McpError::from)?;
-        let runtime = self.runtime();
-        mcp_settings::save_servers(&runtime.settings, &runtime.mcp_servers, servers).await
-    }
-
-    /// The same, from a file the open dialog chose.
-    pub async fn import_claude_desktop_file(
-        &self,
-        path: &std::path::Path,
-    ) -> Result<McpSettings, LedgerError> {
-        let text = tokio::fs::read_to_string(path)
-            .await
-            .map_err(|error| LedgerError::File {
-                path: path.display().to_string(),
-                reason: error.to_string(),
-            })?;
-        self.import_claude_desktop(&text).await
-    }
-
-    /// Connected servers' resources, for the composer's attach menu.
-    pub async fn mcp_resources(&self) -> Vec<McpResourceItem> {
-        self.runtime().mcp_servers.resources().await
-    }
-
-    /// Connected servers' prompts, for the composer's `/` menu.
-    pub async fn mcp_prompts(&self) -> Vec<McpPromptItem> {
-        self.runtime().mcp_servers.prompts().await
-    }
-
-    /// A server's prompt fetched with `arguments`, as the text that goes into the message.
-    pub async fn mcp_prompt_text(
-        &self,
-        client_name: &str,
-        name: &str,
-        arguments: indexmap::IndexMap<String, String>,
-    ) -> Result<McpPromptText, LedgerError> {
-        Ok(self
-            .runtime()
-            .mcp_servers
-            .prompt_text(client_name, name, arguments)
-            .await?)
-    }
-
-    /// Connected servers' tools with their "Always allow" switches (Settings → MCP).
-    pub fn mcp_tool_permissions(&self) -> Vec<McpToolPermission> {
-        let runtime = self.runtime();
-        tool_permissions::tool_permissions(&runtime.settings, &runtime.mcp_servers)
-    }
-
-    /// Turns "Always allow" for the MCP tool `name` on or off in the config file; the next call
-    /// of the tool follows it.
-    pub async fn set_mcp_tool_always_allowed(
-        &self,
-        name: &str,
-        allowed: bool,
-    ) -> Result<Vec<McpToolPermission>, LedgerError> {
-        let runtime = self.runtime();
-        tool_permissions::set_always_allowed(&runtime.settings, &runtime.mcp_servers, name, allowed)
-            .await
-    }
-
     pub async fn create_session(&self, input: CreateSession) -> Result<Session, LedgerError> {
         self.create_session_by_token(input, None).await
     }
@@ -381,7 +293,7 @@ impl Ledger {
         let removed = self.store().delete_session(id).await?;
         for session in &removed {
             // A reply still streaming into a deleted session has nowhere left to write.
-            self.abort(&session.id);
+            self.replies().abort(&session.id);
         }
         self.store().announce_deleted(removed).await;
         Ok(())
@@ -634,111 +546,6 @@ impl Ledger {
     ) -> Result<Session, LedgerError> {
         self.store().writable()?;
         self.reshaping().import_session(document).await
-    }
-
-    // The reply.
-
-    /// Stops the session's running reply, if any: the stream ends at once, the reply is marked
-    /// `MessageAbortedError` and keeps its text. Returns whether something was running.
-    pub fn abort(&self, session_id: &str) -> bool {
-        self.runtime().agent_loop.abort(session_id)
-    }
-
-    /// The sessions that are not idle, with their status (OpenCode's `GET /session/status`).
-    pub fn status(&self) -> BTreeMap<String, SessionStatus> {
-        self.runtime().agent_loop.status()
-    }
-
-    /// `abort` on whichever server runs the reply: on a database several servers share, a
-    /// reply another server runs is stopped by that server when asked (`reply_lease`).
-    pub async fn abort_on_any_server(&self, session_id: &str) -> Result<bool, LedgerError> {
-        if self.abort(session_id) {
-            return Ok(true);
-        }
-        if crate::reply::reply_lease::held_elsewhere(self.store(), session_id).await? {
-            self.store().ask_others_to_abort(session_id).await?;
-            return Ok(true);
-        }
-        Ok(false)
-    }
-
-    /// `status` with, on a database several servers share, the sessions other servers are
-    /// replying in, as their servers shared it (busy, or retrying with the countdown).
-    pub async fn status_on_every_server(
-        &self,
-    ) -> Result<BTreeMap<String, SessionStatus>, LedgerError> {
-        let mut statuses = self.status();
-        for (session_id, status) in
-            crate::reply::reply_lease::replying_elsewhere(self.store()).await?
-        {
-            statuses.entry(session_id).or_insert(status);
-        }
-        Ok(statuses)
-    }
-
-    /// Whether a reply is running in the session (revert, fork and resend refuse with `Busy`).
-    pub fn is_busy(&self, session_id: &str) -> bool {
-        self.runtime().agent_loop.is_busy(session_id)
-    }
-
-    pub async fn summarize(
-        &self,
-        session_id: &str,
-        model: ModelRef,
-        auto: bool,
-    ) -> Result<bool, LedgerError> {
-        self.store().writable()?;
-        self.parts.summarize(session_id, model, auto).await
-    }
-
-    /// Pending permission requests, oldest first (OpenCode's `GET /permission`).
-    pub fn permission_requests(&self) -> Vec<PermissionRequest> {
-        permission_request::pending(&self.parts.permission_requests)
-    }
-
-    /// `permission_requests` with, on a database several servers share, those that replies on
-    /// other servers wait on (answered through `reply_permission_on_any_server`).
-    pub async fn permission_requests_on_every_server(
-        &self,
-    ) -> Result<Vec<PermissionRequest>, LedgerError> {
-        permission_request::pending_on_every_server(self.store(), &self.parts.permission_requests)
-            .await
-    }
-
-    /// `reply_permission` for a question a reply in `session_id` asked, on whichever server
-    /// runs it: on a database several servers share, a question another server's reply asked
-    /// is answered there.
-    pub async fn reply_permission_on_any_server(
-        &self,
-        session_id: &str,
-        request_id: &str,
-        reply: PermissionReply,
-    ) -> Result<(), LedgerError> {
-        match self.reply_permission(request_id, reply).await {
-            Err(LedgerError::PermissionRequestNotFound(id))
-                if crate::reply::reply_lease::held_elsewhere(self.store(), session_id).await? =>
-            {
-                tracing::debug!(request = %id, "sent to the server replying in the session");
-                self.store().send_permission_answer(&id, reply).await
-            }
-            outcome => outcome,
-        }
-    }
-
-    /// Answers a pending request; the waiting tool call continues (or is refused).
-    pub async fn reply_permission(
-        &self,
-        request_id: &str,
-        reply: PermissionReply,
-    ) -> Result<(), LedgerError> {
-        self.store().writable()?;
-        permission_request::answer(
-            &self.parts.store,
-            &self.parts.permission_requests,
-            request_id,
-            reply,
-        )
-        .await
     }
 }
 

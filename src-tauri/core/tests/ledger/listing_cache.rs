@@ -101,6 +101,7 @@ async fn a_kept_listing_follows_every_ledger_write() {
 
     // Compaction: a request and a summary are written by the loop.
     test.ledger
+        .replies()
         .summarize(&session.id, ModelRef::new("fake", "fake-model"), false)
         .await
         .unwrap_or_else(|error| panic!("{error}"));

@@ -162,6 +162,7 @@ async fn a_tool_that_may_change_things_asks_and_a_rejection_is_an_error_part() {
     };
     assert_eq!(request.permission, "everything_gzip-file-as-resource");
     test.ledger
+        .replies()
         .reply_permission(&request.id, PermissionReply::Reject)
         .await
         .unwrap_or_else(|error| panic!("{error}"));

@@ -185,7 +185,7 @@ async fn nothing_is_deleted_or_rewritten_while_the_session_replies() {
     for outcome in [message, part, rewrite.map(|_| ())] {
         assert_eq!(outcome.map_err(|error| error.kind()), Err(ErrorKind::Busy));
     }
-    test.ledger.abort(&session.id);
+    test.ledger.replies().abort(&session.id);
     assert_eq!(
         describe(&test.history(&session.id).await[0].parts),
         ["text: kept"]

@@ -92,7 +92,7 @@ async fn plain_text_streams_into_a_text_part_with_the_reference_event_sequence()
         Some(Value::from("explain this project"))
     );
     assert_eq!(
-        test.ledger.status().len(),
+        test.ledger.replies().status().len(),
         0,
         "idle sessions are not listed"
     );

@@ -94,7 +94,12 @@ pub async fn summarize(
     let body: SummarizeBody = body.parse_or_default()?;
     let model = ModelRef::new(body.provider_id, body.model_id);
     let done = writes
-        .finish(async move { ledger.summarize(&session_id, model, body.auto).await })
+        .finish(async move {
+            ledger
+                .replies()
+                .summarize(&session_id, model, body.auto)
+                .await
+        })
         .await?;
     Ok(Json(done))
 }

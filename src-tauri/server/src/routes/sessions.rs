@@ -156,7 +156,7 @@ pub async fn children(
 pub async fn status(
     State(ledger): State<Ledger>,
 ) -> ServerResult<Json<BTreeMap<String, SessionStatus>>> {
-    Ok(Json(ledger.status_on_every_server().await?))
+    Ok(Json(ledger.replies().status_on_every_server().await?))
 }
 
 /// Stops the session's reply. `true` either way, as OpenCode answers.
@@ -165,7 +165,7 @@ pub async fn abort(
     Path(session_id): Path<String>,
 ) -> ServerResult<Json<bool>> {
     ledger.session(&session_id).await?;
-    let stopped = ledger.abort_on_any_server(&session_id).await?;
+    let stopped = ledger.replies().abort_on_any_server(&session_id).await?;
     tracing::debug!(%session_id, stopped, "abort requested");
     Ok(Json(true))
 }
