@@ -23,6 +23,14 @@
 macro_rules! declared_operations {
     ($callback:ident) => {
         $callback! {
+            /// Takes up a stopped reply where it stopped: a prompt "Continue" with the stopped
+            /// reply's agent and model, its kept text in the history. Refused unless the
+            /// session's last message is a reply that was stopped.
+            continue_reply: POST "/dossier/session/{session_id}/continue",
+                params(session_id), body(),
+                output $crate::wire::message::MessageWithParts,
+                calls replies.continue_after_stop, relayed true, writes true;
+
             /// The settings view's MCP servers (value names only, never a secret).
             mcp_settings: GET "/dossier/mcp/settings",
                 params(), body(),

@@ -96,7 +96,10 @@ export const MessageActions: Component<{
                 data-writes
                 disabled={busy()}
                 title={busy() ? props.t("busyRefused") : undefined}
-                onClick={() => void props.chat.send(props.sessionId, props.t("continuePrompt"), [])}
+                onClick={() => {
+                  const sessionId = props.sessionId;
+                  void props.chat.replyBy(sessionId, (operations) => operations.continueReply(sessionId));
+                }}
               >
                 {props.t("continueReply")}
               </button>

@@ -1,17 +1,23 @@
-//! The reply floor's handle: stopping a reply, which sessions are replying (on this server or
-//! any sharing its database), summarizing, and the permission questions a reply's tool calls
-//! wait on. A feature about replies edits this file, not the `Ledger` facade.
+//! The reply floor's handle: stopping a reply and taking it up again, which sessions are replying (on
+//! this server or any sharing its database), summarizing, and the permission questions a reply's
+//! tool calls wait on. A feature about replies edits this file, not the `Ledger` facade.
 //!
 //! The functions an adapter reaches through the operation table (`operations.rs`) follow its
 //! one convention: `async`, ids as `&str`, the body by value, `Result<_, LedgerError>`.
 
 use crate::reply::permission_request;
 use crate::reply::reply_context::ReplyContext;
+use crate::store::message_store::MessageQuery;
+use crate::wire::assistant_error::AssistantError;
+use crate::wire::draft::{Draft, PromptInput};
 use crate::wire::error::LedgerError;
 use crate::wire::event::SessionStatus;
-use crate::wire::message::ModelRef;
+use crate::wire::message::{Message, MessageWithParts, ModelRef};
 use crate::wire::permission::{PermissionReply, PermissionRequest};
 use std::collections::BTreeMap;
+
+/// What Continue says: the model reads it after its own stopped text, as a person would type it.
+const CONTINUE_PROMPT: &str = "Continue";
 
 /// `Ledger::replies()`: borrows the parts the agent loop runs with.
 pub struct ReplyHandle<'ledger> {
@@ -23,6 +29,53 @@ impl ReplyHandle<'_> {
     /// `MessageAbortedError` and keeps its text. Returns whether something was running.
     pub fn abort(&self, session_id: &str) -> bool {
         self.parts.runtime.agent_loop.abort(session_id)
+    }
+
+    /// Takes up a stopped reply where it stopped (its Continue): a prompt saying "Continue",
+    /// sent with the stopped reply's agent, model and variant, so the answer goes on from the
+    /// text the stopped reply kept. Refused (`invalid`) unless the session's last message is a
+    /// reply stopped by an abort, and (`busy`) while a reply runs.
+    pub async fn continue_after_stop(
+        &self,
+        session_id: &str,
+    ) -> Result<MessageWithParts, LedgerError> {
+        self.parts.store.writable()?;
+        if self.is_busy(session_id) {
+            return Err(LedgerError::Busy(session_id.to_string()));
+        }
+        let newest = MessageQuery {
+            limit: Some(1),
+            before: None,
+        };
+        let page = self.parts.store.messages(session_id, &newest).await?;
+        let stopped = page
+            .messages
+            .last()
+            .and_then(|message| match &message.info {
+                Message::Assistant(reply)
+                    if matches!(
+                        reply.error,
+                        Some(AssistantError::MessageAbortedError { .. })
+                    ) =>
+                {
+                    Some(reply)
+                }
+                _ => None,
+            });
+        let Some(stopped) = stopped else {
+            return Err(LedgerError::InvalidRequest(format!(
+                "There is no stopped reply to continue in session {session_id}: only a reply \
+                 that was stopped, and is the last message, can be continued"
+            )));
+        };
+        let input = PromptInput {
+            agent: Some(stopped.agent.clone()),
+            model: Some(ModelRef::new(&stopped.provider_id, &stopped.model_id)),
+            variant: stopped.variant.clone(),
+            parts: vec![Draft::text(CONTINUE_PROMPT)],
+            ..PromptInput::default()
+        };
+        self.parts.pipeline().prompt(session_id, input).await
     }
 
     /// The sessions that are not idle, with their status (OpenCode's `GET /session/status`).

@@ -296,3 +296,29 @@ async fn summarize_checks_its_body_and_the_session() {
         .await;
     assert_error(no_session, 404, "not_found").await;
 }
+
+#[tokio::test]
+async fn continue_is_dossier_s_own_route_and_refuses_a_session_without_a_stopped_reply() {
+    let server = TestServer::start().await;
+    let (id, _) = session_with(&server, &["hello"]).await;
+    let message = assert_error(
+        server
+            .post_raw(&format!("/dossier/session/{id}/continue"), "")
+            .await,
+        400,
+        "invalid",
+    )
+    .await;
+    assert!(
+        message.contains("no stopped reply to continue"),
+        "{message}"
+    );
+    assert_error(
+        server
+            .post_raw("/dossier/session/ses_missing/continue", "")
+            .await,
+        404,
+        "not_found",
+    )
+    .await;
+}

@@ -8,6 +8,7 @@ import type { McpResourceItem } from "../bindings/McpResourceItem";
 import type { McpServerInput } from "../bindings/McpServerInput";
 import type { McpSettings } from "../bindings/McpSettings";
 import type { McpToolPermission } from "../bindings/McpToolPermission";
+import type { MessageWithParts } from "../bindings/MessageWithParts";
 
 /** One call of a declared operation, in the terms of either transport. */
 export interface OperationCall {
@@ -28,6 +29,13 @@ export type OperationCaller = <T>(call: OperationCall) => Promise<T>;
 /** The declared operations over `call`. */
 export function operations(call: OperationCaller) {
   return {
+    /**
+     * Takes up a stopped reply where it stopped: a prompt "Continue" with the stopped
+     * reply's agent and model, its kept text in the history. Refused unless the
+     * session's last message is a reply that was stopped.
+     */
+    continueReply: (sessionId: string) =>
+      call<MessageWithParts>({ command: "continue_reply", args: { sessionId }, method: "POST", path: `/dossier/session/${encodeURIComponent(sessionId)}/continue` }),
     /**
      * The settings view's MCP servers (value names only, never a secret).
      */
