@@ -319,7 +319,8 @@ async fn start_up(folder: &Path) {
 /// `running` event to its `completed` event, as a subscriber sees them.
 async fn loop_call(ledger: &Ledger) -> Duration {
     let session = ledger
-        .create_session(CreateSession {
+        .sessions()
+        .create(CreateSession {
             // A titled session needs no title request running beside the measured call.
             title: Some("MCP bench".into()),
             ..CreateSession::default()
@@ -332,6 +333,7 @@ async fn loop_call(ledger: &Ledger) -> Duration {
         let session_id = session.id.clone();
         tokio::spawn(async move {
             ledger
+                .sessions()
                 .prompt(
                     &session_id,
                     PromptInput {

@@ -31,7 +31,7 @@ async fn open_with_file(config: &str, store: Arc<InMemoryCredentials>) -> TestLe
 }
 
 fn config_path(test: &TestLedger) -> std::path::PathBuf {
-    test.ledger.locations().config_path.clone()
+    test.ledger.providers().locations().config_path.clone()
 }
 
 fn read_config(test: &TestLedger) -> String {

@@ -52,6 +52,7 @@ async fn prompt_answering(
         let session_id = session_id.to_string();
         tokio::spawn(async move {
             ledger
+                .sessions()
                 .prompt(
                     &session_id,
                     reply_input(vec![Draft::text("toggle the logging")]),
@@ -200,7 +201,7 @@ async fn the_always_allow_switch_is_written_to_the_config_and_followed_without_a
         .iter()
         .any(|tool| tool.name == TOOL && tool.always_allowed));
     let file: Value = serde_json::from_str(
-        &std::fs::read_to_string(&test.ledger.locations().config_path)
+        &std::fs::read_to_string(&test.ledger.providers().locations().config_path)
             .unwrap_or_else(|error| panic!("{error}")),
     )
     .unwrap_or_else(|error| panic!("{error}"));

@@ -22,6 +22,7 @@ async fn a_second_process_leaves_the_first_ones_live_reply_alone() {
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let seen = second
+        .sessions()
         .messages(&session.id, &Default::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"))

@@ -123,7 +123,8 @@ async fn deleting_the_session_mid_reply_stops_it_and_the_caller_hears_not_found(
     )
     .await;
     test.ledger
-        .delete_session(&session.id)
+        .sessions()
+        .delete(&session.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let outcome = tokio::time::timeout(Duration::from_secs(5), running)

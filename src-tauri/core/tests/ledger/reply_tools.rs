@@ -108,7 +108,8 @@ async fn tools_cannot_leave_the_session_folder_and_denied_tools_are_refused() {
     let test = open_with(&fake.openai_config(), |_| {}).await;
     let session = test
         .ledger
-        .create_session(dossier_core::wire::session::CreateSession {
+        .sessions()
+        .create(dossier_core::wire::session::CreateSession {
             permission: Some(vec![Rule::new("grep", "*", Action::Deny)]),
             ..Default::default()
         })
@@ -144,6 +145,7 @@ async fn tools_cannot_leave_the_session_folder_and_denied_tools_are_refused() {
 
 async fn tool_errors(test: &TestLedger, session_id: &str) -> Vec<String> {
     test.ledger
+        .sessions()
         .messages(session_id, &Default::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"))
@@ -181,6 +183,7 @@ async fn asked(
     let session_id = session.id.clone();
     let running = tokio::spawn(async move {
         ledger
+            .sessions()
             .prompt(
                 &session_id,
                 reply_input(vec![Draft::text("read the secrets")]),
@@ -286,7 +289,8 @@ async fn always_adds_an_allow_rule_to_the_session() {
         .unwrap_or_else(|error| panic!("{error}"));
     let session = test
         .ledger
-        .session(&session_id)
+        .sessions()
+        .get(&session_id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(

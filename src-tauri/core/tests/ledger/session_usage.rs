@@ -27,7 +27,8 @@ fn totals(session: &Session) -> u64 {
 
 async fn reread(test: &TestLedger, session_id: &str) -> Session {
     test.ledger
-        .session(session_id)
+        .sessions()
+        .get(session_id)
         .await
         .unwrap_or_else(|error| panic!("{error}"))
 }
@@ -54,6 +55,7 @@ async fn an_undone_turn_leaves_the_totals_when_the_next_prompt_removes_it() {
     let test = open("{}").await;
     let (session, history) = two_turns(&test).await;
     test.ledger
+        .reshaping()
         .revert(&session.id, history[2].info.id(), None)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -70,6 +72,7 @@ async fn a_fork_counts_only_the_steps_it_copies() {
     let (session, history) = two_turns(&test).await;
     let fork = test
         .ledger
+        .reshaping()
         .fork_session(&session.id, Some(history[2].info.id()))
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -83,6 +86,7 @@ async fn an_import_counts_the_steps_it_brings_not_the_files_totals() {
     let (session, history) = two_turns(&test).await;
     let exported = test
         .ledger
+        .reshaping()
         .export_json(&session.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -91,6 +95,7 @@ async fn an_import_counts_the_steps_it_brings_not_the_files_totals() {
     document["info"]["cost"] = serde_json::json!(12.5);
     let imported = test
         .ledger
+        .reshaping()
         .import_session(document)
         .await
         .unwrap_or_else(|error| panic!("{error}"));

@@ -28,6 +28,7 @@ pub async fn fork(
     let fork = writes
         .finish(async move {
             ledger
+                .reshaping()
                 .fork_session(&session_id, body.message_id.as_deref())
                 .await
         })
@@ -54,6 +55,7 @@ pub async fn revert(
     let session = writes
         .finish(async move {
             ledger
+                .reshaping()
                 .revert(&session_id, &body.message_id, body.part_id.as_deref())
                 .await
         })
@@ -67,7 +69,7 @@ pub async fn unrevert(
     Path(session_id): Path<String>,
 ) -> ServerResult<Json<Session>> {
     let session = writes
-        .finish(async move { ledger.unrevert(&session_id).await })
+        .finish(async move { ledger.reshaping().unrevert(&session_id).await })
         .await?;
     Ok(Json(session))
 }
@@ -124,6 +126,7 @@ pub async fn resend(
     let sent = writes
         .finish(async move {
             ledger
+                .reshaping()
                 .resend(
                     &session_id,
                     &message_id,
@@ -143,7 +146,12 @@ pub async fn regenerate(
     Path((session_id, message_id)): Path<(String, String)>,
 ) -> ServerResult<Json<MessageWithParts>> {
     let reply = writes
-        .finish(async move { ledger.regenerate(&session_id, &message_id).await })
+        .finish(async move {
+            ledger
+                .reshaping()
+                .regenerate(&session_id, &message_id)
+                .await
+        })
         .await?;
     Ok(Json(reply))
 }
