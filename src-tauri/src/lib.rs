@@ -178,7 +178,6 @@ pub fn shell<R: Runtime>(base: tauri::Builder<R>, simulated_drops: bool) -> taur
                 commands::reshaping::revert_session,
                 commands::reshaping::unrevert_session,
                 commands::reshaping::resend_message,
-                commands::reshaping::regenerate_reply,
                 commands::reshaping::export_session,
                 commands::reshaping::import_session,
                 commands::search,

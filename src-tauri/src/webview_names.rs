@@ -44,7 +44,6 @@ command_names! {
     RevertSession,
     UnrevertSession,
     ResendMessage,
-    RegenerateReply,
     ExportSession,
     ImportSession,
     Search,

@@ -15,9 +15,9 @@
 //! an entry here, its core function and its test. Two entries with one name fail to compile
 //! (each adapter defines a function per name).
 //!
-//! Declared so far: Continue and the MCP settings, offers and tool switches. The others keep
+//! Declared so far: Continue, Regenerate and the MCP settings, offers and tool switches. The others keep
 //! their hand-written command, route, relay rule and TypeScript call until they move here:
-//! sessions and messages, prompts, reshaping, export and import, search, permissions, providers,
+//! sessions and messages, prompts, reshaping but Regenerate, export and import, search, permissions, providers,
 //! data and backups, and MCP status, connect, disconnect, restart and import. Several of those
 //! differ between the transports today (OpenCode's routes answer `true` where the command
 //! answers the status, list with query strings and paging headers, name the body differently),
@@ -35,6 +35,13 @@ macro_rules! declared_operations {
                 params(session_id), body(),
                 output $crate::wire::message::MessageWithParts,
                 calls replies.continue_after_stop, relayed true, writes true;
+
+            /// Answers again the message behind reply `message_id` (Regenerate, and Retry after a
+            /// failed reply).
+            regenerate_reply: POST "/session/{session_id}/message/{message_id}/regenerate",
+                params(session_id, message_id), body(),
+                output $crate::wire::message::MessageWithParts,
+                calls reshaping.regenerate, relayed true, writes true;
 
             /// The settings view's MCP servers (value names only, never a secret).
             mcp_settings: GET "/dossier/mcp/settings",

@@ -77,10 +77,6 @@ pub fn router(state: ServerState, options: &ServerOptions, origins: OriginPolicy
             "/session/{session_id}/message/{message_id}/resend",
             post(reshaping::resend),
         )
-        .route(
-            "/session/{session_id}/message/{message_id}/regenerate",
-            post(reshaping::regenerate),
-        )
         .route("/session/{session_id}/export", get(transfer::export))
         .route("/session/import", post(transfer::import))
         .route("/dossier/search", get(transfer::search))

@@ -32,7 +32,6 @@ const ROUTES: &[Route] = &[
     route("POST", "/session/{}/message"),
     route("DELETE", "/session/{}/message/{}"),
     route("POST", "/session/{}/message/{}/resend"),
-    route("POST", "/session/{}/message/{}/regenerate"),
     route("POST", "/session/{}/permissions/{}"),
     route("GET", "/session/{}/export"),
     route("POST", "/session/import"),

@@ -1,6 +1,7 @@
-//! Commands that reshape a session — fork, undo (revert), redo (unrevert), edit and resend,
-//! regenerate — and move one in or out of the app: export through the save dialog, import
-//! through the open dialog. Each is a thin adapter over one core method.
+//! Commands that reshape a session — fork, undo (revert), redo (unrevert), edit and resend —
+//! and move one in or out of the app: export through the save dialog, import through the open
+//! dialog. Each is a thin adapter over one core method. Regenerate is a declared operation
+//! (`declared_operations.rs`).
 //!
 //! Export and import take no path from the webview: the path always comes from a native dialog
 //! the person answered, so a compromised page cannot make the shell write or read a file of its
@@ -109,19 +110,6 @@ pub async fn resend_message(
     Ok(ledger
         .reshaping()
         .resend(&session_id, &message_id, text.as_deref(), false)
-        .await?)
-}
-
-/// Answers again the message behind reply `message_id`.
-#[tauri::command]
-pub async fn regenerate_reply(
-    ledger: State<'_, Ledger>,
-    session_id: String,
-    message_id: String,
-) -> Result<MessageWithParts, ShellError> {
-    Ok(ledger
-        .reshaping()
-        .regenerate(&session_id, &message_id)
         .await?)
 }
 

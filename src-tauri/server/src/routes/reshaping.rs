@@ -1,5 +1,5 @@
 //! Reshaping a session: OpenCode's fork, revert, unrevert and summarize with their shapes, and
-//! Dossier's own edit-and-resend and regenerate.
+//! Dossier's own edit-and-resend (regenerate is a declared operation: `declared_routes.rs`).
 
 use crate::error::ServerResult;
 use crate::ledger_writes::LedgerWrites;
@@ -137,21 +137,4 @@ pub async fn resend(
         })
         .await?;
     Ok(Json(sent))
-}
-
-/// `POST /session/:id/message/:messageID/regenerate` — answer the same user message again.
-pub async fn regenerate(
-    State(ledger): State<Ledger>,
-    State(writes): State<LedgerWrites>,
-    Path((session_id, message_id)): Path<(String, String)>,
-) -> ServerResult<Json<MessageWithParts>> {
-    let reply = writes
-        .finish(async move {
-            ledger
-                .reshaping()
-                .regenerate(&session_id, &message_id)
-                .await
-        })
-        .await?;
-    Ok(Json(reply))
 }

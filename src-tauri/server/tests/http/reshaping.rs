@@ -322,3 +322,38 @@ async fn continue_is_dossier_s_own_route_and_refuses_a_session_without_a_stopped
     )
     .await;
 }
+
+#[tokio::test]
+async fn regenerate_answers_a_reply_again_and_refuses_your_own_message() {
+    let server = TestServer::start().await;
+    let (id, messages) = session_with(&server, &["hello"]).await;
+    let refused = assert_error(
+        server
+            .post_raw(
+                &format!("/session/{id}/message/{}/regenerate", messages[0]),
+                "",
+            )
+            .await,
+        400,
+        "invalid",
+    )
+    .await;
+    assert!(refused.contains("not a reply"), "{refused}");
+    let reply = json_of(
+        server
+            .post(
+                &format!("/session/{id}/message"),
+                json!({"parts": [{"type": "text", "text": "hello again"}]}),
+            )
+            .await,
+    )
+    .await;
+    let reply_id = reply["info"]["id"].as_str().unwrap();
+    let response = server
+        .post_raw(&format!("/session/{id}/message/{reply_id}/regenerate"), "")
+        .await;
+    assert_eq!(response.status(), 200);
+    let again = json_of(response).await;
+    assert_eq!(again["info"]["role"], "assistant");
+    assert_ne!(again["info"]["id"], reply["info"]["id"]);
+}

@@ -37,6 +37,12 @@ export function operations(call: OperationCaller) {
     continueReply: (sessionId: string) =>
       call<MessageWithParts>({ command: "continue_reply", args: { sessionId }, method: "POST", path: `/dossier/session/${encodeURIComponent(sessionId)}/continue` }),
     /**
+     * Answers again the message behind reply `message_id` (Regenerate, and Retry after a
+     * failed reply).
+     */
+    regenerateReply: (sessionId: string, messageId: string) =>
+      call<MessageWithParts>({ command: "regenerate_reply", args: { sessionId, messageId }, method: "POST", path: `/session/${encodeURIComponent(sessionId)}/message/${encodeURIComponent(messageId)}/regenerate` }),
+    /**
      * The settings view's MCP servers (value names only, never a secret).
      */
     mcpSettings: () =>

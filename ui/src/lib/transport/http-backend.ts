@@ -170,8 +170,7 @@ export function httpBackend(baseUrl: string, fetcher: typeof fetch = fetch.bind(
     unrevertSession: async (id) => (await request<Session>("POST", `${session(id)}/unrevert`)).body,
     resendMessage: async (id, messageID, text) =>
       (await request<MessageWithParts>("POST", `${session(id)}/message/${encodeURIComponent(messageID)}/resend`, { text })).body,
-    regenerateReply: async (id, messageID) =>
-      (await request<MessageWithParts>("POST", `${session(id)}/message/${encodeURIComponent(messageID)}/regenerate`)).body,
+    regenerateReply: (id, messageID) => client.regenerateReply(id, messageID),
     exportSession: download,
     importFile: async (file) => {
       let document: unknown;

@@ -94,7 +94,7 @@ export function tauriBackend(): Backend {
     revertSession: (sessionId, messageId) => call("revert_session", { sessionId, messageId }),
     unrevertSession: (sessionId) => call("unrevert_session", { sessionId }),
     resendMessage: (sessionId, messageId, text) => call("resend_message", { sessionId, messageId, text }),
-    regenerateReply: (sessionId, messageId) => call("regenerate_reply", { sessionId, messageId }),
+    regenerateReply: (sessionId, messageId) => client.regenerateReply(sessionId, messageId),
     exportSession: (sessionId, format) => call("export_session", { sessionId, format }),
     importWithDialog: async () => (await call<Session | null>("import_session")) ?? undefined,
     search: (query) => call("search", { query }),
