@@ -37,7 +37,8 @@ fn seeded() -> (&'static dossier_fuzz::Scratch, &'static [String]) {
             for text in TEXTS {
                 let session = scratch
                     .ledger
-                    .create_session(CreateSession {
+                    .sessions()
+                    .create(CreateSession {
                         title: Some((*text).to_string()),
                         ..CreateSession::default()
                     })
@@ -45,6 +46,7 @@ fn seeded() -> (&'static dossier_fuzz::Scratch, &'static [String]) {
                     .expect("seed session");
                 scratch
                     .ledger
+                    .sessions()
                     .prompt(
                         &session.id,
                         PromptInput {
@@ -105,7 +107,7 @@ fuzz_target!(|data: &[u8]| {
         include_archived: mode & 8 != 0,
         session_id: (mode & 16 != 0).then(|| sessions[usize::from(mode) % sessions.len()].clone()),
     };
-    match scratch.block_on(scratch.ledger.search(&search)) {
+    match scratch.block_on(scratch.ledger.sessions().search(&search)) {
         Ok(results) => assert!(results.len() <= TEXTS.len()),
         Err(error) => {
             assert!(query.trim().is_empty(), "{query:?} failed: {error}");

@@ -14,7 +14,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let parsed = serde_json::from_value::<SessionExport>(document.clone());
     let scratch = dossier_fuzz::scratch_ledger("import");
-    let imported = scratch.block_on(scratch.ledger.import_session(document));
+    let imported = scratch.block_on(scratch.ledger.reshaping().import_session(document));
     let (export, session) = match (parsed, imported) {
         (Ok(export), Ok(session)) => (export, session),
         (Err(_), Ok(session)) => panic!("imported {} from a file that is no export", session.id),
@@ -24,7 +24,7 @@ fuzz_target!(|data: &[u8]| {
         }
     };
     let again = scratch
-        .block_on(scratch.ledger.export_json(&session.id))
+        .block_on(scratch.ledger.reshaping().export_json(&session.id))
         .unwrap_or_else(|error| panic!("an imported session does not export: {error}"));
     assert_eq!(again.info.title, export.info.title);
     let shape = |export: &SessionExport| -> Vec<usize> {
@@ -36,6 +36,6 @@ fuzz_target!(|data: &[u8]| {
     };
     assert_eq!(shape(&again), shape(&export));
     scratch
-        .block_on(scratch.ledger.delete_session(&session.id))
+        .block_on(scratch.ledger.sessions().delete(&session.id))
         .unwrap_or_else(|error| panic!("an imported session cannot be deleted: {error}"));
 });

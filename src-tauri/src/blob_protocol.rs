@@ -40,7 +40,7 @@ pub fn handle<R: Runtime>(
     let hash = requested_hash(request.uri().path());
     tauri::async_runtime::spawn(async move {
         let found = match hash {
-            Some(hash) => ledger.blob(&hash).await,
+            Some(hash) => ledger.data().blob(&hash).await,
             None => Ok(None),
         };
         let response = match found {

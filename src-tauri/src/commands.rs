@@ -52,7 +52,7 @@ pub async fn list_sessions(
         updated_since: None,
         pinned_only: request.pinned_only,
     };
-    Ok(ledger.sessions(&query).await?)
+    Ok(ledger.sessions().list(&query).await?)
 }
 
 #[tauri::command]
@@ -60,7 +60,7 @@ pub async fn child_sessions(
     ledger: State<'_, Ledger>,
     session_id: String,
 ) -> Result<Vec<Session>, ShellError> {
-    Ok(ledger.children(&session_id).await?)
+    Ok(ledger.sessions().children(&session_id).await?)
 }
 
 #[tauri::command]
@@ -68,7 +68,7 @@ pub async fn create_session(
     ledger: State<'_, Ledger>,
     input: CreateSession,
 ) -> Result<Session, ShellError> {
-    Ok(ledger.create_session(input).await?)
+    Ok(ledger.sessions().create(input).await?)
 }
 
 /// Rename, pin or set permission rules: OpenCode's `PATCH /session/:id`.
@@ -78,7 +78,7 @@ pub async fn update_session(
     session_id: String,
     patch: SessionPatch,
 ) -> Result<Session, ShellError> {
-    Ok(ledger.update_session(&session_id, patch).await?)
+    Ok(ledger.sessions().update(&session_id, patch).await?)
 }
 
 /// Archives now, or brings the session back.
@@ -88,7 +88,7 @@ pub async fn archive_session(
     session_id: String,
     archived: bool,
 ) -> Result<Session, ShellError> {
-    Ok(ledger.archive_session(&session_id, archived).await?)
+    Ok(ledger.sessions().archive(&session_id, archived).await?)
 }
 
 #[tauri::command]
@@ -96,7 +96,7 @@ pub async fn delete_session(
     ledger: State<'_, Ledger>,
     session_id: String,
 ) -> Result<(), ShellError> {
-    Ok(ledger.delete_session(&session_id).await?)
+    Ok(ledger.sessions().delete(&session_id).await?)
 }
 
 /// A message and its parts, for good (a pasted secret, a wrong attachment); refused while the
@@ -107,7 +107,10 @@ pub async fn delete_message(
     session_id: String,
     message_id: String,
 ) -> Result<(), ShellError> {
-    Ok(ledger.delete_message(&session_id, &message_id).await?)
+    Ok(ledger
+        .reshaping()
+        .delete_message(&session_id, &message_id)
+        .await?)
 }
 
 #[tauri::command]
@@ -118,6 +121,7 @@ pub async fn list_messages(
     before: Option<String>,
 ) -> Result<MessagePage, ShellError> {
     Ok(ledger
+        .sessions()
         .messages(&session_id, &MessageQuery { limit, before })
         .await?)
 }
@@ -131,17 +135,23 @@ pub async fn send_prompt(
     input: PromptInput,
 ) -> Result<MessageWithParts, ShellError> {
     allow_list.check_prompt(&input)?;
-    Ok(ledger.prompt(&session_id, input).await?)
+    Ok(ledger.sessions().prompt(&session_id, input).await?)
 }
 
 #[tauri::command]
 pub fn list_agents(ledger: State<'_, Ledger>) -> Vec<Agent> {
-    ledger.agents().list().into_iter().cloned().collect()
+    ledger
+        .providers()
+        .agents()
+        .list()
+        .into_iter()
+        .cloned()
+        .collect()
 }
 
 #[tauri::command]
 pub fn list_models(ledger: State<'_, Ledger>) -> ModelCatalog {
-    ledger.models().as_ref().clone()
+    ledger.providers().models().as_ref().clone()
 }
 
 /// The attach button: the native file dialog, then the same path a drop takes.
@@ -202,7 +212,7 @@ pub async fn abort_reply(
     ledger: State<'_, Ledger>,
     session_id: String,
 ) -> Result<bool, ShellError> {
-    Ok(ledger.abort(&session_id))
+    Ok(ledger.replies().abort(&session_id))
 }
 
 /// Answers a tool's permission request: once, always (for this session) or reject.
@@ -212,7 +222,10 @@ pub async fn reply_permission(
     request_id: String,
     reply: dossier_core::wire::permission::PermissionReply,
 ) -> Result<(), ShellError> {
-    Ok(ledger.reply_permission(&request_id, reply).await?)
+    Ok(ledger
+        .replies()
+        .reply_permission(&request_id, reply)
+        .await?)
 }
 
 /// Full-text search over every session, or within one (`sessionID`): the palette and find.
@@ -221,7 +234,7 @@ pub async fn search(
     ledger: State<'_, Ledger>,
     query: dossier_core::store::search::search_query::SearchQuery,
 ) -> Result<Vec<dossier_core::store::search::search_query::SearchResult>, ShellError> {
-    Ok(ledger.search(&query).await?)
+    Ok(ledger.sessions().search(&query).await?)
 }
 
 /// The settings view: configured providers with key hints (never a key) and the keychain's state.
@@ -229,7 +242,7 @@ pub async fn search(
 pub async fn read_settings(
     ledger: State<'_, Ledger>,
 ) -> Result<dossier_core::models::provider_settings::ProviderSettings, ShellError> {
-    Ok(ledger.provider_settings().await?)
+    Ok(ledger.providers().provider_settings().await?)
 }
 
 /// The settings view's "your sessions take … in …" line.
@@ -237,7 +250,7 @@ pub async fn read_settings(
 pub fn storage_use(
     ledger: State<'_, Ledger>,
 ) -> Result<dossier_core::store::sqlite::disk_space::StorageUse, ShellError> {
-    Ok(ledger.storage_use()?)
+    Ok(ledger.data().storage_use()?)
 }
 
 /// Adds or changes a provider in the config file; a new key goes to the OS keychain. The model
@@ -247,7 +260,7 @@ pub async fn save_provider(
     ledger: State<'_, Ledger>,
     input: dossier_core::models::provider_settings::ProviderInput,
 ) -> Result<dossier_core::models::provider_settings::ProviderSettings, ShellError> {
-    Ok(ledger.save_provider(input).await?)
+    Ok(ledger.providers().save_provider(input).await?)
 }
 
 #[tauri::command]
@@ -255,7 +268,7 @@ pub async fn remove_provider(
     ledger: State<'_, Ledger>,
     provider_id: String,
 ) -> Result<dossier_core::models::provider_settings::ProviderSettings, ShellError> {
-    Ok(ledger.remove_provider(&provider_id).await?)
+    Ok(ledger.providers().remove_provider(&provider_id).await?)
 }
 
 #[tauri::command]
@@ -263,7 +276,7 @@ pub async fn remove_provider_key(
     ledger: State<'_, Ledger>,
     provider_id: String,
 ) -> Result<dossier_core::models::provider_settings::ProviderSettings, ShellError> {
-    Ok(ledger.remove_provider_key(&provider_id).await?)
+    Ok(ledger.providers().remove_provider_key(&provider_id).await?)
 }
 
 /// When the process started, for the launch-time figure (set first thing in `run`).

@@ -340,7 +340,7 @@ pub async fn automatic_check<R: Runtime>(app: &AppHandle<R>) -> AutomaticCheck {
 /// between the look and the wait is not missed.
 async fn replies_finished(ledger: Ledger) {
     let events = ledger.events().subscribe();
-    until_idle(events, || ledger.status().len()).await;
+    until_idle(events, || ledger.replies().status().len()).await;
 }
 
 /// Returns once `streaming()` counts no reply, looking again after every event (a session going
@@ -452,7 +452,7 @@ pub async fn restart_to_update<R: Runtime>(
     } else if !app.state::<Updates>().install_kind.can_install_updates() {
         return Err(ShellError::BuiltFromSource);
     }
-    let plan = restart_plan(ledger.status().len(), now);
+    let plan = restart_plan(ledger.replies().status().len(), now);
     match plan {
         RestartPlan::Now => restart_now(&app)?,
         RestartPlan::WhenRepliesFinish { streaming } => {

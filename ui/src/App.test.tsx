@@ -344,10 +344,16 @@ describe("App with a streaming reply", () => {
     expect(screen.queryByRole("alert")).toBeNull();
     expect(screen.queryByText(/failed/)).toBeNull();
     expect(screen.getByTestId("regenerate").textContent).toBe("Regenerate");
+    const prompts = () => backend.calls.filter((call) => call.command === "sendPrompt").length;
+    const promptsBefore = prompts();
     fireEvent.click(screen.getByTestId("continue"));
     await waitFor(() => {
-      expect(backend.calls.some((call) => call.command === "sendPrompt" && JSON.stringify(call.argument).includes("Continue"))).toBe(true);
+      // The core's Continue operation, not the word sent as a prompt.
+      expect(backend.calls.filter((call) => call.command === "continue_reply").map((call) => call.argument)).toEqual([{ sessionId: "ses_a" }]);
     });
+    expect(prompts()).toBe(promptsBefore);
+    // The fake keeps no reply loop: its refusal shows in place, as a failed send's would.
+    expect(await screen.findByRole("alert")).toBeTruthy();
   });
 });
 

@@ -3,8 +3,12 @@
 //! search, permissions, agents, models). Anything else — the event stream, which the shell holds
 //! itself, the server's MCP settings, a path the UI never asks for — is refused before it leaves
 //! the computer, so a page that went wrong cannot use the token for more than the UI does.
+//! Declared operations marked `relayed` in the operation table (`dossier_core::operations`) are
+//! allowed from there; the routes below are those not declared yet.
 
-/// One allowed route: a method and a path whose `{}` segments are any one id.
+use dossier_core::operations::OPERATIONS;
+
+/// One allowed route: a method and a path whose `{…}` segments are any one id.
 struct Route {
     method: &'static str,
     path: &'static str,
@@ -28,7 +32,6 @@ const ROUTES: &[Route] = &[
     route("POST", "/session/{}/message"),
     route("DELETE", "/session/{}/message/{}"),
     route("POST", "/session/{}/message/{}/resend"),
-    route("POST", "/session/{}/message/{}/regenerate"),
     route("POST", "/session/{}/permissions/{}"),
     route("GET", "/session/{}/export"),
     route("POST", "/session/import"),
@@ -49,17 +52,22 @@ pub fn allows(method: &str, path_and_query: &str) -> bool {
         return false;
     }
     let segments: Vec<&str> = path[1..].split('/').collect();
-    ROUTES.iter().any(|route| {
+    let declared = OPERATIONS
+        .iter()
+        .filter(|operation| operation.relayed)
+        .map(|operation| route(operation.method, operation.path));
+    let routes = ROUTES.iter().map(|known| route(known.method, known.path));
+    routes.chain(declared).any(|route| {
         route.method == method && {
             let pattern: Vec<&str> = route.path[1..].split('/').collect();
             pattern.len() == segments.len()
-                && pattern
-                    .iter()
-                    .zip(&segments)
-                    .all(|(expected, given)| match *expected {
-                        "{}" => is_plain_id(given),
-                        literal => literal == *given,
-                    })
+                && pattern.iter().zip(&segments).all(|(expected, given)| {
+                    if expected.starts_with('{') {
+                        is_plain_id(given)
+                    } else {
+                        expected == given
+                    }
+                })
         }
     })
 }
@@ -160,6 +168,38 @@ mod tests {
         ];
         for (method, path) in refused {
             assert!(!allows(method, path), "{method} {path} was allowed");
+        }
+    }
+}
+
+#[cfg(test)]
+mod declared_tests {
+    use super::*;
+
+    /// `path` with each `{…}` segment filled with an id.
+    fn filled(path: &str) -> String {
+        path.split('/')
+            .map(|segment| {
+                if segment.starts_with('{') {
+                    "ses_1"
+                } else {
+                    segment
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+
+    #[test]
+    fn declared_operations_are_forwarded_only_when_marked_relayed() {
+        for operation in OPERATIONS {
+            let path = filled(operation.path);
+            assert_eq!(
+                allows(operation.method, &path),
+                operation.relayed,
+                "{} {path}",
+                operation.method
+            );
         }
     }
 }

@@ -40,7 +40,8 @@ async fn main() {
     let filling = Instant::now();
     for _ in 0..sessions {
         let session = ledger
-            .create_session(CreateSession::default())
+            .sessions()
+            .create(CreateSession::default())
             .await
             .unwrap_or_else(|error| panic!("{error}"));
         history::fill(
@@ -73,14 +74,15 @@ async fn main() {
     let backup = {
         let ledger = ledger.clone();
         let target = target.clone();
-        tokio::spawn(async move { ledger.back_up_to(&target).await })
+        tokio::spawn(async move { ledger.data().back_up_to(&target).await })
     };
     // What the window does meanwhile: list the first page of sessions, over and over.
     let mut reads: Vec<Duration> = Vec::new();
     while !backup.is_finished() {
         let read = Instant::now();
         ledger
-            .sessions(&SessionQuery {
+            .sessions()
+            .list(&SessionQuery {
                 limit: Some(100),
                 ..SessionQuery::default()
             })

@@ -51,7 +51,8 @@ async fn main() {
 
     // 1. noReply prompts into a session that already holds 10,000 messages.
     let busy = ledger
-        .create_session(CreateSession::default())
+        .sessions()
+        .create(CreateSession::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let started = Instant::now();
@@ -90,6 +91,7 @@ async fn main() {
         };
         let started = Instant::now();
         ledger
+            .sessions()
             .prompt(&busy.id, input)
             .await
             .unwrap_or_else(|error| panic!("{error}"));
@@ -115,7 +117,8 @@ async fn main() {
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let template = ledger
-        .session(&busy.id)
+        .sessions()
+        .get(&busy.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     for index in 0..10_000 {
@@ -135,7 +138,8 @@ async fn main() {
     for _ in 0..300 {
         let started = Instant::now();
         let page = ledger
-            .sessions(&SessionQuery {
+            .sessions()
+            .list(&SessionQuery {
                 limit: Some(100),
                 ..SessionQuery::default()
             })
@@ -150,7 +154,8 @@ async fn main() {
 
     // 3. A 1,000-message session, 4 parts per message.
     let long = ledger
-        .create_session(CreateSession::default())
+        .sessions()
+        .create(CreateSession::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     history::fill(
@@ -173,6 +178,7 @@ async fn main() {
         for _ in 0..(if limit.is_some() { 300 } else { 60 }) {
             let started = Instant::now();
             let page = ledger
+                .sessions()
                 .messages(
                     &long.id,
                     &MessageQuery {
@@ -197,6 +203,7 @@ async fn main() {
         for _ in 0..(if limit.is_some() { 300 } else { 100 }) {
             let started = Instant::now();
             let page = ledger
+                .sessions()
                 .messages_json(
                     &long.id,
                     &MessageQuery {

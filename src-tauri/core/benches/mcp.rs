@@ -160,7 +160,7 @@ async fn open_ledger(folder: &Path, config: &Value) -> Ledger {
 async fn all_connected(ledger: &Ledger) {
     let deadline = Instant::now() + Duration::from_secs(180);
     loop {
-        let statuses = ledger.mcp_status();
+        let statuses = ledger.mcp().status();
         if let Some((name, McpStatus::Failed { error, stderr })) = statuses
             .iter()
             .find(|(_, status)| matches!(status, McpStatus::Failed { .. }))
@@ -319,7 +319,8 @@ async fn start_up(folder: &Path) {
 /// `running` event to its `completed` event, as a subscriber sees them.
 async fn loop_call(ledger: &Ledger) -> Duration {
     let session = ledger
-        .create_session(CreateSession {
+        .sessions()
+        .create(CreateSession {
             // A titled session needs no title request running beside the measured call.
             title: Some("MCP bench".into()),
             ..CreateSession::default()
@@ -332,6 +333,7 @@ async fn loop_call(ledger: &Ledger) -> Duration {
         let session_id = session.id.clone();
         tokio::spawn(async move {
             ledger
+                .sessions()
                 .prompt(
                     &session_id,
                     PromptInput {

@@ -55,7 +55,8 @@ async fn main() {
     let mut whole_reply = Vec::new();
     for round in 0..60 {
         let session = ledger
-            .create_session(CreateSession::default())
+            .sessions()
+            .create(CreateSession::default())
             .await
             .unwrap_or_else(|error| panic!("{error}"));
         let mut events = ledger.events().subscribe();
@@ -65,6 +66,7 @@ async fn main() {
             let session_id = session.id.clone();
             tokio::spawn(async move {
                 ledger
+                    .sessions()
                     .prompt(&session_id, input("What is in this folder?"))
                     .await
             })
@@ -92,7 +94,8 @@ async fn main() {
 
     let words: String = (0..20_000).map(|index| format!("w{index} ")).collect();
     let session = ledger
-        .create_session(CreateSession::default())
+        .sessions()
+        .create(CreateSession::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let mut events = ledger.events().subscribe();
@@ -100,7 +103,7 @@ async fn main() {
     let running = {
         let ledger = ledger.clone();
         let session_id = session.id.clone();
-        tokio::spawn(async move { ledger.prompt(&session_id, input(&words)).await })
+        tokio::spawn(async move { ledger.sessions().prompt(&session_id, input(&words)).await })
     };
     let (mut deltas, mut lagged) = (0u64, 0u64);
     let mut first: Option<Instant> = None;

@@ -128,7 +128,8 @@ async fn main() {
 
     let started = Instant::now();
     let template = ledger
-        .create_session(CreateSession::default())
+        .sessions()
+        .create(CreateSession::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let now = ledger.now();
@@ -260,6 +261,7 @@ async fn main() {
             }
             let started = Instant::now();
             let results = ledger
+                .sessions()
                 .search(&SearchQuery {
                     text: text.into(),
                     ..SearchQuery::default()
@@ -290,7 +292,8 @@ async fn main() {
     for _ in 0..rounds {
         let started = Instant::now();
         let page = ledger
-            .sessions(&first_page)
+            .sessions()
+            .list(&first_page)
             .await
             .unwrap_or_else(|error| panic!("{error}"));
         let json = serde_json::to_vec(&page.sessions).unwrap_or_default();
@@ -306,7 +309,8 @@ async fn main() {
     let mut cursor = None;
     for _ in 0..deep_page_number {
         let page = ledger
-            .sessions(&SessionQuery {
+            .sessions()
+            .list(&SessionQuery {
                 limit: Some(page_size),
                 cursor: cursor.clone(),
                 ..SessionQuery::default()
@@ -328,7 +332,8 @@ async fn main() {
     for _ in 0..rounds {
         let started = Instant::now();
         let page = ledger
-            .sessions(&deep_page)
+            .sessions()
+            .list(&deep_page)
             .await
             .unwrap_or_else(|error| panic!("{error}"));
         let json = serde_json::to_vec(&page.sessions).unwrap_or_default();
@@ -351,6 +356,7 @@ async fn main() {
     for _ in 0..rounds {
         let started = Instant::now();
         let page = ledger
+            .sessions()
             .messages(&listed_session, &MessageQuery::default())
             .await
             .unwrap_or_else(|error| panic!("{error}"));
@@ -414,10 +420,12 @@ async fn postgres_sizes_and_delete(ledger: &dossier_core::Ledger, pool: &sqlx::P
         database_bytes as f64 / 1_048_576.0
     );
     let secret = ledger
-        .create_session(CreateSession::default())
+        .sessions()
+        .create(CreateSession::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     ledger
+        .sessions()
         .prompt(
             &secret.id,
             dossier_core::wire::draft::PromptInput {
@@ -432,7 +440,8 @@ async fn postgres_sizes_and_delete(ledger: &dossier_core::Ledger, pool: &sqlx::P
         .unwrap_or_else(|error| panic!("{error}"));
     let deleting = Instant::now();
     ledger
-        .delete_session(&secret.id)
+        .sessions()
+        .delete(&secret.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     println!(
@@ -475,10 +484,12 @@ async fn sqlite_sizes_and_purge(ledger: &dossier_core::Ledger) {
     // Deleting a session whose words nothing else says: the background purge forgets them and
     // merges both indexes whole (`search_purge.rs`). Timed here as a direct run.
     let secret = ledger
-        .create_session(CreateSession::default())
+        .sessions()
+        .create(CreateSession::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     ledger
+        .sessions()
         .prompt(
             &secret.id,
             dossier_core::wire::draft::PromptInput {
@@ -492,17 +503,20 @@ async fn sqlite_sizes_and_purge(ledger: &dossier_core::Ledger) {
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     ledger
+        .data()
         .purge_deleted_words()
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let deleting = Instant::now();
     ledger
-        .delete_session(&secret.id)
+        .sessions()
+        .delete(&secret.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let deleted = deleting.elapsed();
     // Waits for the background run the deletion started, if it is first.
     ledger
+        .data()
         .purge_deleted_words()
         .await
         .unwrap_or_else(|error| panic!("{error}"));

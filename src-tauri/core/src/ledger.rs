@@ -1,45 +1,32 @@
 //! The `Ledger` facade: one cheap-to-clone value the adapters hold — the store handle on one
 //! side, the runtime (settings, agents, hooks, MCP, the agent loop) on the other, and the
 //! permission requests the loop's tool calls wait on. It is assembled by `start_up` and builds
-//! nothing itself; each method hands the call to the floor that owns it, so adapters' calls stay
-//! one line.
+//! nothing itself. Its operations live on per-floor handles in `ledger/`, so a feature edits its
+//! own floor's handle: `ledger.sessions()` (sessions, messages, prompts), `ledger.reshaping()`,
+//! `ledger.replies()`, `ledger.mcp()`, `ledger.providers()` (models and providers) and
+//! `ledger.data()` (data and backups). What stays here is the assembly and what every floor shares.
 
-use crate::mcp::claude_desktop_import;
-use crate::mcp::mcp_error::McpError;
-use crate::mcp::mcp_settings::{self, McpServerInput, McpSettings};
-use crate::mcp::server_offers::{McpPromptItem, McpPromptText, McpResourceItem};
-use crate::mcp::tool_permissions::{self, McpToolPermission};
-use crate::models::agent::AgentRegistry;
-use crate::models::config::{Config, Locations};
-use crate::models::credentials::FoundKey;
-use crate::models::model_catalog::ModelCatalog;
-use crate::models::provider_settings::{ProviderInput, ProviderSettings};
 use crate::pipeline::runtime::Runtime;
-use crate::pipeline::Pipeline;
-use crate::reply::permission_request;
 use crate::reply::reply_context::ReplyContext;
-use crate::reshaping::export::SessionExport;
-use crate::reshaping::export_file::ExportFileKind;
-use crate::reshaping::Reshaping;
-use crate::store::rows::blob_address::Blob;
-use crate::store::rows::message_page::{MessagePage, MessageQuery};
-use crate::store::rows::session_page::{SessionPage, SessionQuery};
-use crate::store::search::search_query::{SearchQuery, SearchResult};
-use crate::store::sqlite::disk_space::StorageUse;
-use crate::store::tables::message_listing_json::MessagePageJson;
 use crate::store::{Pool, Store};
-use crate::wire::draft::PromptInput;
-use crate::wire::error::LedgerError;
-use crate::wire::event::{EventBus, SessionStatus};
+use crate::wire::event::EventBus;
 use crate::wire::id::IdKind;
-use crate::wire::mcp_status::McpStatus;
-use crate::wire::message::{MessageWithParts, ModelRef};
-use crate::wire::part::Part;
-use crate::wire::permission::{PermissionReply, PermissionRequest};
-use crate::wire::reader_time::ReaderTimeZone;
-use crate::wire::session::{CreateSession, Session, SessionPatch};
-use std::collections::BTreeMap;
 use std::sync::Arc;
+
+pub mod data;
+pub mod mcp;
+pub mod providers;
+pub mod replies;
+pub mod reshaping;
+pub mod sessions;
+
+pub use data::DataFolder;
+use data::DataHandle;
+use mcp::McpHandle;
+use providers::ProviderHandle;
+use replies::ReplyHandle;
+use reshaping::ReshapingHandle;
+use sessions::SessionHandle;
 
 /// Holds what the top floor runs with — the store, the runtime and the permission requests —
 /// and nothing else.
@@ -63,21 +50,44 @@ impl Ledger {
         &self.parts.runtime
     }
 
-    fn pipeline(&self) -> Pipeline<'_> {
-        self.parts.pipeline()
+    /// Sessions and messages: create, list, rename, archive, delete, read, search, and prompt
+    /// (`ledger/sessions.rs`).
+    pub fn sessions(&self) -> SessionHandle<'_> {
+        SessionHandle { parts: &self.parts }
     }
 
-    fn reshaping(&self) -> Reshaping<'_> {
-        Reshaping {
-            store: &self.parts.store,
+    /// Reshaping: fork, revert, resend, regenerate, edit and delete, export and import
+    /// (`ledger/reshaping.rs`).
+    pub fn reshaping(&self) -> ReshapingHandle<'_> {
+        ReshapingHandle { parts: &self.parts }
+    }
+
+    /// Replies: stopping and continuing them, their statuses, summaries, permission questions
+    /// (`ledger/replies.rs`).
+    pub fn replies(&self) -> ReplyHandle<'_> {
+        ReplyHandle { parts: &self.parts }
+    }
+
+    /// MCP servers: their lifecycle, settings and offers (`ledger/mcp.rs`).
+    pub fn mcp(&self) -> McpHandle<'_> {
+        McpHandle {
             runtime: &self.parts.runtime,
         }
     }
 
-    // The store.
+    /// Models and providers: agents, the catalog, the config, provider keys and settings
+    /// (`ledger/providers.rs`).
+    pub fn providers(&self) -> ProviderHandle<'_> {
+        ProviderHandle { parts: &self.parts }
+    }
+
+    /// Data and backups: back up, restore, the data folder, storage use (`ledger/data.rs`).
+    pub fn data(&self) -> DataHandle<'_> {
+        DataHandle { parts: &self.parts }
+    }
 
     /// Why the ledger is open read-only (a newer Dossier's database), when it is; every write
-    /// below is then refused with `LedgerError::ReadOnly`.
+    /// is then refused with `LedgerError::ReadOnly`.
     pub fn read_only(&self) -> Option<&crate::store::sqlite::read_only_open::ReadOnlyLedger> {
         self.store().read_only()
     }
@@ -98,665 +108,15 @@ impl Ledger {
         self.store().now()
     }
 
-    /// Attachment bytes by hash, for adapters that serve previews.
-    pub async fn blob(&self, hash: &str) -> Result<Option<Blob>, LedgerError> {
-        self.store().blob(hash).await
-    }
-
-    /// "Back up now": a consistent copy of the ledger, attachments included, at `target`.
-    pub async fn back_up_to(&self, target: &std::path::Path) -> Result<(), LedgerError> {
-        self.store().back_up_to(target).await
-    }
-
-    /// Whether `path` is a whole Dossier backup this build can open (each refusal its own error).
-    pub async fn inspect_backup(
-        &self,
-        path: &std::path::Path,
-    ) -> Result<crate::store::backups::manual_backup::BackupSummary, LedgerError> {
-        crate::store::backups::manual_backup::inspect(path).await
-    }
-
-    /// The automatic backups in `backups/`, newest first, with size and date.
-    pub fn automatic_backups(
-        &self,
-    ) -> Result<Vec<crate::store::sqlite::upgrade_backup::BackupFile>, LedgerError> {
-        crate::store::sqlite::upgrade_backup::describe(self.store().data_dir())
-    }
-
-    /// "Restore from a backup…": checks `backup` (each refusal its own error, nothing changed),
-    /// backs up the ledger in use, leaves a verified copy of the backup ready and closes this
-    /// ledger; the restored sessions are there once the ledger is opened again (`start_up::open`).
-    pub async fn restore_from(
-        &self,
-        backup: &std::path::Path,
-    ) -> Result<crate::store::backups::backup_restore::RestoreStaged, LedgerError> {
-        self.store().writable()?;
-        let keep = self
-            .runtime()
-            .settings
-            .config()
-            .backups
-            .keep
-            .unwrap_or(crate::store::sqlite::upgrade_backup::DEFAULT_KEEP);
-        let staged = self.store().stage_restore(backup, keep).await?;
-        self.close().await;
-        Ok(staged)
-    }
-
-    /// Whether a restore staged earlier still waits to be put in place: it is put in place only
-    /// by an open that has the data folder to itself, and another process had it open.
-    pub fn restore_waiting(&self) -> bool {
-        crate::store::backups::backup_restore::is_pending(
-            &self.store().data_dir().join(crate::store::DATABASE_FILE),
-        )
-    }
-
-    /// Where the data folder is, what decided it, and the folder it was moved from while that
-    /// old copy is still there.
-    pub fn data_folder(&self) -> Result<DataFolder, LedgerError> {
-        let settings = &self.runtime().data_folder;
-        let pointer = match &settings.pointer_file {
-            Some(file) => crate::store::data_folder::data_location::read_pointer(file)?,
-            None => None,
-        };
-        let previous = pointer
-            .and_then(|pointer| pointer.previous_folder)
-            .filter(|folder| folder.exists());
-        Ok(DataFolder {
-            folder: self.store().data_dir().display().to_string(),
-            source: settings.source,
-            movable: settings.pointer_file.is_some(),
-            previous_folder: previous.map(|folder| folder.display().to_string()),
-        })
-    }
-
-    /// "Move data folder…": copies the ledger and its automatic backups to `target`, verifies
-    /// the copy, records the folder for every later start, and closes this ledger (the new one is
-    /// opened at the next start). Refusals (the folder in use or inside it, a folder with other
-    /// files, read-only, too small, another process on the folder) change nothing.
-    pub async fn move_data_folder(
-        &self,
-        target: &std::path::Path,
-    ) -> Result<crate::store::data_folder::data_folder_move::DataFolderMoved, LedgerError> {
-        let pointer = self.pointer_file()?;
-        let moved = self.store().move_to(target, &pointer).await?;
-        self.close().await;
-        Ok(moved)
-    }
-
-    /// Removes the old copy a move left, once the person confirmed: only the files Dossier made
-    /// there (`data_folder_move::remove_previous`); then forgets it.
-    pub fn remove_previous_data_folder(
-        &self,
-    ) -> Result<crate::store::data_folder::data_folder_move::PreviousFolderRemoved, LedgerError>
-    {
-        let pointer_file = self.pointer_file()?;
-        let mut pointer = crate::store::data_folder::data_location::read_pointer(&pointer_file)?
-            .ok_or(LedgerError::NoPreviousDataFolder)?;
-        let previous = pointer
-            .previous_folder
-            .take()
-            .ok_or(LedgerError::NoPreviousDataFolder)?;
-        let removed = crate::store::data_folder::data_folder_move::remove_previous(
-            &previous,
-            self.store().data_dir(),
-        )?;
-        crate::store::data_folder::data_location::write_pointer(&pointer_file, &pointer)?;
-        Ok(removed)
-    }
-
-    /// Keeps the old copy a move left, and stops asking about it.
-    pub fn keep_previous_data_folder(&self) -> Result<(), LedgerError> {
-        let pointer_file = self.pointer_file()?;
-        if let Some(mut pointer) =
-            crate::store::data_folder::data_location::read_pointer(&pointer_file)?
-        {
-            if pointer.previous_folder.take().is_some() {
-                crate::store::data_folder::data_location::write_pointer(&pointer_file, &pointer)?;
-            }
-        }
-        Ok(())
-    }
-
-    fn pointer_file(&self) -> Result<std::path::PathBuf, LedgerError> {
-        self.runtime()
-            .data_folder
-            .pointer_file
-            .clone()
-            .ok_or_else(|| LedgerError::DataFolderSetByEnvironment {
-                folder: self.store().data_dir().display().to_string(),
-            })
-    }
-
     /// Stops the MCP servers (their children end) and closes the pool, finishing in-flight
     /// writes; used on shutdown.
     pub async fn close(&self) {
-        self.runtime().mcp_servers.shutdown().await;
-        self.store().close().await;
-    }
-
-    /// Every configured MCP server's status, in the config's order (OpenCode's `GET /mcp`).
-    pub fn mcp_status(&self) -> indexmap::IndexMap<String, crate::wire::mcp_status::McpStatus> {
-        self.runtime().mcp_servers.statuses()
-    }
-
-    /// Connects a configured MCP server (OpenCode's `POST /mcp/:name/connect`).
-    pub async fn connect_mcp(&self, name: &str) -> Result<McpStatus, LedgerError> {
-        Ok(self.runtime().mcp_servers.connect(name).await?)
-    }
-
-    /// Disconnects an MCP server; its status becomes `disabled` until it is connected again.
-    pub async fn disconnect_mcp(&self, name: &str) -> Result<McpStatus, LedgerError> {
-        Ok(self.runtime().mcp_servers.disconnect(name).await?)
-    }
-
-    pub async fn restart_mcp(&self, name: &str) -> Result<McpStatus, LedgerError> {
-        Ok(self.runtime().mcp_servers.restart(name).await?)
-    }
-
-    /// The settings view's MCP servers (value names only, never a secret).
-    pub fn mcp_settings(&self) -> Result<McpSettings, LedgerError> {
-        mcp_settings::mcp_settings(&self.runtime().settings)
-    }
-
-    /// Adds or changes an MCP server in the config file; the servers follow at once.
-    pub async fn save_mcp_server(&self, input: McpServerInput) -> Result<McpSettings, LedgerError> {
-        let runtime = self.runtime();
-        mcp_settings::save_servers(&runtime.settings, &runtime.mcp_servers, vec![input]).await
-    }
-
-    pub async fn remove_mcp_server(&self, name: &str) -> Result<McpSettings, LedgerError> {
-        let runtime = self.runtime();
-        mcp_settings::remove_server(&runtime.settings, &runtime.mcp_servers, name).await
-    }
-
-    /// Adds the servers of a Claude Desktop `claude_desktop_config.json` (its text).
-    pub async fn import_claude_desktop(&self, text: &str) -> Result<McpSettings, LedgerError> {
-        let servers = claude_desktop_import::parse(text).map_err(McpError::from)?;
-        let runtime = self.runtime();
-        mcp_settings::save_servers(&runtime.settings, &runtime.mcp_servers, servers).await
-    }
-
-    /// The same, from a file the open dialog chose.
-    pub async fn import_claude_desktop_file(
-        &self,
-        path: &std::path::Path,
-    ) -> Result<McpSettings, LedgerError> {
-        let text = tokio::fs::read_to_string(path)
-            .await
-            .map_err(|error| LedgerError::File {
-                path: path.display().to_string(),
-                reason: error.to_string(),
-            })?;
-        self.import_claude_desktop(&text).await
-    }
-
-    /// Connected servers' resources, for the composer's attach menu.
-    pub async fn mcp_resources(&self) -> Vec<McpResourceItem> {
-        self.runtime().mcp_servers.resources().await
-    }
-
-    /// Connected servers' prompts, for the composer's `/` menu.
-    pub async fn mcp_prompts(&self) -> Vec<McpPromptItem> {
-        self.runtime().mcp_servers.prompts().await
-    }
-
-    /// A server's prompt fetched with `arguments`, as the text that goes into the message.
-    pub async fn mcp_prompt_text(
-        &self,
-        client_name: &str,
-        name: &str,
-        arguments: indexmap::IndexMap<String, String>,
-    ) -> Result<McpPromptText, LedgerError> {
-        Ok(self
-            .runtime()
-            .mcp_servers
-            .prompt_text(client_name, name, arguments)
-            .await?)
-    }
-
-    /// Connected servers' tools with their "Always allow" switches (Settings → MCP).
-    pub fn mcp_tool_permissions(&self) -> Vec<McpToolPermission> {
-        let runtime = self.runtime();
-        tool_permissions::tool_permissions(&runtime.settings, &runtime.mcp_servers)
-    }
-
-    /// Turns "Always allow" for the MCP tool `name` on or off in the config file; the next call
-    /// of the tool follows it.
-    pub async fn set_mcp_tool_always_allowed(
-        &self,
-        name: &str,
-        allowed: bool,
-    ) -> Result<Vec<McpToolPermission>, LedgerError> {
-        let runtime = self.runtime();
-        tool_permissions::set_always_allowed(&runtime.settings, &runtime.mcp_servers, name, allowed)
-            .await
-    }
-
-    pub async fn create_session(&self, input: CreateSession) -> Result<Session, LedgerError> {
-        self.create_session_by_token(input, None).await
-    }
-
-    /// A new session that records the name of the access token its creator used (a shared
-    /// server's `POST /session`); `None` is `create_session`.
-    pub async fn create_session_by_token(
-        &self,
-        input: CreateSession,
-        created_by_token: Option<String>,
-    ) -> Result<Session, LedgerError> {
-        self.store().writable()?;
-        if let Some(agent) = &input.agent {
-            self.runtime().agents.require(agent)?;
-        }
-        self.parts
-            .store
-            .create_session(input, &self.runtime().default_directory, created_by_token)
-            .await
-    }
-
-    pub async fn session(&self, id: &str) -> Result<Session, LedgerError> {
-        self.store().session(id).await
-    }
-
-    pub async fn sessions(&self, query: &SessionQuery) -> Result<SessionPage, LedgerError> {
-        self.store().sessions(query).await
-    }
-
-    pub async fn children(&self, id: &str) -> Result<Vec<Session>, LedgerError> {
-        self.store().children(id).await
-    }
-
-    pub async fn update_session(
-        &self,
-        id: &str,
-        patch: SessionPatch,
-    ) -> Result<Session, LedgerError> {
-        self.store().writable()?;
-        self.store().update_session(id, patch).await
-    }
-
-    /// Archives the session now (the core's clock), or brings it back.
-    pub async fn archive_session(&self, id: &str, archived: bool) -> Result<Session, LedgerError> {
-        self.store().writable()?;
-        self.store().archive_session(id, archived).await
-    }
-
-    pub async fn delete_session(&self, id: &str) -> Result<(), LedgerError> {
-        self.store().writable()?;
-        let removed = self.store().delete_session(id).await?;
-        for session in &removed {
-            // A reply still streaming into a deleted session has nowhere left to write.
-            self.abort(&session.id);
-        }
-        self.store().announce_deleted(removed).await;
-        Ok(())
-    }
-
-    pub async fn messages(
-        &self,
-        session_id: &str,
-        query: &MessageQuery,
-    ) -> Result<MessagePage, LedgerError> {
-        self.store().messages(session_id, query).await
-    }
-
-    pub async fn messages_json(
-        &self,
-        session_id: &str,
-        query: &MessageQuery,
-    ) -> Result<MessagePageJson, LedgerError> {
-        self.store().messages_json(session_id, query).await
-    }
-
-    pub async fn message(
-        &self,
-        session_id: &str,
-        message_id: &str,
-    ) -> Result<MessageWithParts, LedgerError> {
-        self.store().message(session_id, message_id).await
-    }
-
-    pub async fn search(&self, query: &SearchQuery) -> Result<Vec<SearchResult>, LedgerError> {
-        self.store().search(query).await
-    }
-
-    pub async fn purge_deleted_words(&self) -> Result<usize, LedgerError> {
-        self.store().purge_deleted_words().await
-    }
-
-    pub fn storage_use(&self) -> Result<StorageUse, LedgerError> {
-        self.store().storage_use()
-    }
-
-    // The settings and the agents.
-
-    pub fn agents(&self) -> &AgentRegistry {
-        &self.runtime().agents
-    }
-
-    /// The model catalog now; a settings change replaces it (see `provider_settings`).
-    pub fn models(&self) -> Arc<ModelCatalog> {
-        self.runtime().settings.models()
-    }
-
-    /// The config now; a settings change replaces it (see `provider_settings`).
-    pub fn config(&self) -> Arc<Config> {
-        self.runtime().settings.config()
-    }
-
-    /// The folder new sessions work in when the caller names none.
-    pub fn default_directory(&self) -> &std::path::Path {
-        &self.runtime().default_directory
-    }
-
-    pub fn locations(&self) -> &Locations {
-        self.runtime().settings.locations()
-    }
-
-    pub async fn provider_key(&self, provider_id: &str) -> Option<FoundKey> {
-        self.runtime().settings.provider_key(provider_id).await
-    }
-
-    pub async fn provider_settings(&self) -> Result<ProviderSettings, LedgerError> {
-        self.runtime().settings.provider_settings().await
-    }
-
-    pub async fn save_provider(
-        &self,
-        input: ProviderInput,
-    ) -> Result<ProviderSettings, LedgerError> {
-        self.runtime().settings.save_provider(input).await
-    }
-
-    pub async fn remove_provider(
-        &self,
-        provider_id: &str,
-    ) -> Result<ProviderSettings, LedgerError> {
-        self.parts
-            .runtime
-            .settings
-            .remove_provider(provider_id)
-            .await
-    }
-
-    pub async fn remove_provider_key(
-        &self,
-        provider_id: &str,
-    ) -> Result<ProviderSettings, LedgerError> {
-        self.parts
-            .runtime
-            .settings
-            .remove_provider_key(provider_id)
-            .await
-    }
-
-    pub async fn reload_config(&self) -> Result<(), LedgerError> {
-        self.runtime().settings.reload_config().await
-    }
-
-    // The pipeline.
-
-    pub async fn prompt(
-        &self,
-        session_id: &str,
-        input: PromptInput,
-    ) -> Result<MessageWithParts, LedgerError> {
-        self.store().writable()?;
-        self.pipeline().prompt(session_id, input).await
-    }
-
-    /// A prompt nobody waits for (`prompt_async`): failures are published as `session.error`
-    /// once; the error is returned for the caller's log.
-    pub async fn prompt_in_background(
-        &self,
-        session_id: &str,
-        input: PromptInput,
-    ) -> Result<(), LedgerError> {
-        self.store().writable()?;
-        self.pipeline()
-            .prompt_in_background(session_id, input)
-            .await
-    }
-
-    // Reshaping.
-
-    pub async fn fork_session(
-        &self,
-        session_id: &str,
-        message_id: Option<&str>,
-    ) -> Result<Session, LedgerError> {
-        self.store().writable()?;
-        self.reshaping().fork_session(session_id, message_id).await
-    }
-
-    pub async fn revert(
-        &self,
-        session_id: &str,
-        message_id: &str,
-        part_id: Option<&str>,
-    ) -> Result<Session, LedgerError> {
-        self.store().writable()?;
-        self.reshaping()
-            .revert(session_id, message_id, part_id)
-            .await
-    }
-
-    pub async fn unrevert(&self, session_id: &str) -> Result<Session, LedgerError> {
-        self.store().writable()?;
-        self.reshaping().unrevert(session_id).await
-    }
-
-    pub async fn resend(
-        &self,
-        session_id: &str,
-        message_id: &str,
-        edited: Option<&str>,
-        no_reply: bool,
-    ) -> Result<MessageWithParts, LedgerError> {
-        self.store().writable()?;
-        self.reshaping()
-            .resend(session_id, message_id, edited, no_reply)
-            .await
-    }
-
-    pub async fn regenerate(
-        &self,
-        session_id: &str,
-        message_id: &str,
-    ) -> Result<MessageWithParts, LedgerError> {
-        self.store().writable()?;
-        self.reshaping().regenerate(session_id, message_id).await
-    }
-
-    pub async fn delete_message(
-        &self,
-        session_id: &str,
-        message_id: &str,
-    ) -> Result<(), LedgerError> {
-        self.store().writable()?;
-        self.reshaping()
-            .delete_message(session_id, message_id)
-            .await
-    }
-
-    pub async fn delete_part(
-        &self,
-        session_id: &str,
-        message_id: &str,
-        part_id: &str,
-    ) -> Result<(), LedgerError> {
-        self.store().writable()?;
-        self.reshaping()
-            .delete_part(session_id, message_id, part_id)
-            .await
-    }
-
-    pub async fn update_part(
-        &self,
-        session_id: &str,
-        message_id: &str,
-        part_id: &str,
-        part: Part,
-    ) -> Result<Part, LedgerError> {
-        self.store().writable()?;
-        self.reshaping()
-            .update_part(session_id, message_id, part_id, part)
-            .await
-    }
-
-    pub async fn export_json(&self, session_id: &str) -> Result<SessionExport, LedgerError> {
-        self.reshaping().export_json(session_id).await
-    }
-
-    /// The readable export, its times in the reader's `zone`.
-    pub async fn export_markdown(
-        &self,
-        session_id: &str,
-        zone: ReaderTimeZone,
-    ) -> Result<String, LedgerError> {
-        self.reshaping().export_markdown(session_id, zone).await
-    }
-
-    /// Writes the export whole to `path` (a path the person chose).
-    pub async fn write_export(
-        &self,
-        session_id: &str,
-        kind: ExportFileKind,
-        path: &std::path::Path,
-    ) -> Result<(), LedgerError> {
-        self.reshaping().write_export(session_id, kind, path).await
-    }
-
-    /// Imports the export file at `path` (a path the person chose) as a new session.
-    pub async fn import_file(&self, path: &std::path::Path) -> Result<Session, LedgerError> {
-        self.store().writable()?;
-        self.reshaping().import_file(path).await
-    }
-
-    pub async fn import_session(
-        &self,
-        document: serde_json::Value,
-    ) -> Result<Session, LedgerError> {
-        self.store().writable()?;
-        self.reshaping().import_session(document).await
-    }
-
-    // The reply.
-
-    /// Stops the session's running reply, if any: the stream ends at once, the reply is marked
-    /// `MessageAbortedError` and keeps its text. Returns whether something was running.
-    pub fn abort(&self, session_id: &str) -> bool {
-        self.runtime().agent_loop.abort(session_id)
-    }
-
-    /// The sessions that are not idle, with their status (OpenCode's `GET /session/status`).
-    pub fn status(&self) -> BTreeMap<String, SessionStatus> {
-        self.runtime().agent_loop.status()
-    }
-
-    /// `abort` on whichever server runs the reply: on a database several servers share, a
-    /// reply another server runs is stopped by that server when asked (`reply_lease`).
-    pub async fn abort_on_any_server(&self, session_id: &str) -> Result<bool, LedgerError> {
-        if self.abort(session_id) {
-            return Ok(true);
-        }
-        if crate::reply::reply_lease::held_elsewhere(self.store(), session_id).await? {
-            self.store().ask_others_to_abort(session_id).await?;
-            return Ok(true);
-        }
-        Ok(false)
-    }
-
-    /// `status` with, on a database several servers share, the sessions other servers are
-    /// replying in, as their servers shared it (busy, or retrying with the countdown).
-    pub async fn status_on_every_server(
-        &self,
-    ) -> Result<BTreeMap<String, SessionStatus>, LedgerError> {
-        let mut statuses = self.status();
-        for (session_id, status) in
-            crate::reply::reply_lease::replying_elsewhere(self.store()).await?
-        {
-            statuses.entry(session_id).or_insert(status);
-        }
-        Ok(statuses)
-    }
-
-    /// Whether a reply is running in the session (revert, fork and resend refuse with `Busy`).
-    pub fn is_busy(&self, session_id: &str) -> bool {
-        self.runtime().agent_loop.is_busy(session_id)
-    }
-
-    pub async fn summarize(
-        &self,
-        session_id: &str,
-        model: ModelRef,
-        auto: bool,
-    ) -> Result<bool, LedgerError> {
-        self.store().writable()?;
-        self.parts.summarize(session_id, model, auto).await
-    }
-
-    /// Pending permission requests, oldest first (OpenCode's `GET /permission`).
-    pub fn permission_requests(&self) -> Vec<PermissionRequest> {
-        permission_request::pending(&self.parts.permission_requests)
-    }
-
-    /// `permission_requests` with, on a database several servers share, those that replies on
-    /// other servers wait on (answered through `reply_permission_on_any_server`).
-    pub async fn permission_requests_on_every_server(
-        &self,
-    ) -> Result<Vec<PermissionRequest>, LedgerError> {
-        permission_request::pending_on_every_server(self.store(), &self.parts.permission_requests)
-            .await
-    }
-
-    /// `reply_permission` for a question a reply in `session_id` asked, on whichever server
-    /// runs it: on a database several servers share, a question another server's reply asked
-    /// is answered there.
-    pub async fn reply_permission_on_any_server(
-        &self,
-        session_id: &str,
-        request_id: &str,
-        reply: PermissionReply,
-    ) -> Result<(), LedgerError> {
-        match self.reply_permission(request_id, reply).await {
-            Err(LedgerError::PermissionRequestNotFound(id))
-                if crate::reply::reply_lease::held_elsewhere(self.store(), session_id).await? =>
-            {
-                tracing::debug!(request = %id, "sent to the server replying in the session");
-                self.store().send_permission_answer(&id, reply).await
-            }
-            outcome => outcome,
-        }
-    }
-
-    /// Answers a pending request; the waiting tool call continues (or is refused).
-    pub async fn reply_permission(
-        &self,
-        request_id: &str,
-        reply: PermissionReply,
-    ) -> Result<(), LedgerError> {
-        self.store().writable()?;
-        permission_request::answer(
-            &self.parts.store,
-            &self.parts.permission_requests,
-            request_id,
-            reply,
-        )
-        .await
+        close(&self.parts).await;
     }
 }
 
-/// Where the data folder is, for Settings → Data.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, ts_rs::TS)]
-#[ts(export)]
-#[serde(rename_all = "camelCase")]
-pub struct DataFolder {
-    pub folder: String,
-    pub source: crate::store::data_folder::data_location::DataFolderSource,
-    /// Whether "Move data folder…" can move it (not when `DOSSIER_DATA_DIR` names it).
-    pub movable: bool,
-    /// The folder the ledger was moved from, while its old copy is still there and the person
-    /// has not yet said whether to remove it.
-    pub previous_folder: Option<String>,
+/// `Ledger::close`, for the handles that close the ledger after their work (a restore, a move).
+async fn close(parts: &ReplyContext) {
+    parts.runtime.mcp_servers.shutdown().await;
+    parts.store.close().await;
 }

@@ -13,6 +13,7 @@
 pub mod ledger;
 pub mod mcp;
 pub mod models;
+pub mod operations;
 pub mod pipeline;
 pub mod reply;
 pub mod reshaping;

@@ -178,6 +178,7 @@ async fn main() {
     for _ in 0..reps {
         let started = Instant::now();
         let page = direct
+            .sessions()
             .messages(&session_id, &MessageQuery::default())
             .await
             .unwrap();
@@ -188,7 +189,7 @@ async fn main() {
         assert!(!encoded.is_empty());
     }
     println!(
-        "  of which ledger.messages(): median {:.2} ms; JSON encoding: median {:.2} ms",
+        "  of which ledger.sessions().messages(): median {:.2} ms; JSON encoding: median {:.2} ms",
         median_ms(core_reads),
         median_ms(encodings)
     );

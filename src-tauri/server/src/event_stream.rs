@@ -81,7 +81,7 @@ pub async fn subscribe_global(
     headers: HeaderMap,
 ) -> Response {
     let credentials = credentials.map(|Extension(credentials)| credentials);
-    let directory = ledger.default_directory().display().to_string();
+    let directory = ledger.providers().default_directory().display().to_string();
     stream(
         ledger,
         settings,

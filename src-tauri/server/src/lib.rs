@@ -11,6 +11,7 @@
 
 pub mod authentication;
 pub mod database_choice;
+pub mod declared_routes;
 pub mod error;
 pub mod event_stream;
 pub mod ledger_writes;

@@ -1,6 +1,7 @@
 //! The route table: which OpenCode path goes to which handler, the routes this build answers
 //! with 501, and the JSON fallbacks for unknown paths and methods. Handlers live in `routes/`,
-//! one file per group; each deserialises, calls one ledger function and returns.
+//! one file per group; each deserialises, calls one ledger function and returns. The declared
+//! operations' routes are made from the operation table (`declared_routes.rs`).
 
 use crate::authentication::{require_credentials, Credentials};
 use crate::error::ServerError;
@@ -77,10 +78,6 @@ pub fn router(state: ServerState, options: &ServerOptions, origins: OriginPolicy
             "/session/{session_id}/message/{message_id}/resend",
             post(reshaping::resend),
         )
-        .route(
-            "/session/{session_id}/message/{message_id}/regenerate",
-            post(reshaping::regenerate),
-        )
         .route("/session/{session_id}/export", get(transfer::export))
         .route("/session/import", post(transfer::import))
         .route("/dossier/search", get(transfer::search))
@@ -129,20 +126,12 @@ pub fn router(state: ServerState, options: &ServerOptions, origins: OriginPolicy
         .route("/mcp/{name}/connect", post(mcp::connect))
         .route("/mcp/{name}/disconnect", post(mcp::disconnect))
         .route("/dossier/mcp/{name}/restart", post(mcp::restart))
-        .route("/dossier/mcp/settings", get(mcp::settings).post(mcp::save))
-        .route("/dossier/mcp/settings/{name}", delete(mcp::remove))
         .route(
             "/dossier/mcp/import/claude-desktop",
             post(mcp::import_claude_desktop),
-        )
-        .route("/dossier/mcp/resources", get(mcp::resources))
-        .route("/dossier/mcp/prompts", get(mcp::prompts))
-        .route("/dossier/mcp/prompt", post(mcp::prompt_text))
-        .route("/dossier/mcp/tools", get(mcp::tool_permissions))
-        .route(
-            "/dossier/mcp/tools/{name}",
-            post(mcp::set_tool_always_allowed),
         );
+    // The declared operations (`dossier_core::operations`), each its own route.
+    let router = crate::declared_routes::declared_routes(router);
     let router = not_implemented_routes(router)
         .fallback({
             let ui_directory = options.ui_directory.clone();

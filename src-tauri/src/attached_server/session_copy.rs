@@ -43,7 +43,8 @@ pub async fn copy_local_sessions(
     let mut cursor = None;
     loop {
         let page = ledger
-            .sessions(&SessionQuery {
+            .sessions()
+            .list(&SessionQuery {
                 limit: Some(PAGE),
                 cursor,
                 search: None,
@@ -69,7 +70,7 @@ pub async fn copy_local_sessions(
             title: session.title.clone(),
             reason,
         };
-        let document = match ledger.export_json(&session.id).await {
+        let document = match ledger.reshaping().export_json(&session.id).await {
             Ok(document) => document,
             Err(error) => {
                 report.failed.push(failure(error.to_string()));

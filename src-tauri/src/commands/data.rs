@@ -64,9 +64,9 @@ pub enum ChosenRestore {
 pub fn data_overview(ledger: State<'_, Ledger>) -> Result<DataOverview, ShellError> {
     Ok(DataOverview {
         data_folder: ledger.store().data_dir().display().to_string(),
-        location: ledger.data_folder()?,
-        backups: ledger.automatic_backups()?,
-        restore_waiting: ledger.restore_waiting(),
+        location: ledger.data().data_folder()?,
+        backups: ledger.data().automatic_backups()?,
+        restore_waiting: ledger.data().restore_waiting(),
     })
 }
 
@@ -93,7 +93,7 @@ pub async fn back_up_now(
 }
 
 pub async fn back_up_to(ledger: &Ledger, path: &Path) -> Result<BackupOutcome, ShellError> {
-    ledger.back_up_to(path).await?;
+    ledger.data().back_up_to(path).await?;
     Ok(BackupOutcome::Saved {
         path: path.display().to_string(),
     })
@@ -132,7 +132,7 @@ pub async fn check_chosen(
     path: PathBuf,
 ) -> Result<ChosenRestore, ShellError> {
     remember(chosen, None);
-    let summary = ledger.inspect_backup(&path).await?;
+    let summary = ledger.data().inspect_backup(&path).await?;
     let shown = path.display().to_string();
     remember(chosen, Some(path));
     Ok(ChosenRestore::Chosen {
@@ -180,7 +180,7 @@ pub async fn restore_chosen(ledger: &Ledger, chosen: &ChosenBackup) -> Result<()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
         .take()
         .ok_or(ShellError::NoBackupChosen)?;
-    ledger.restore_from(&path).await?;
+    ledger.data().restore_from(&path).await?;
     Ok(())
 }
 

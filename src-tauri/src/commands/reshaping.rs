@@ -1,6 +1,7 @@
-//! Commands that reshape a session — fork, undo (revert), redo (unrevert), edit and resend,
-//! regenerate — and move one in or out of the app: export through the save dialog, import
-//! through the open dialog. Each is a thin adapter over one core method.
+//! Commands that reshape a session — fork, undo (revert), redo (unrevert), edit and resend —
+//! and move one in or out of the app: export through the save dialog, import through the open
+//! dialog. Each is a thin adapter over one core method. Regenerate is a declared operation
+//! (`declared_operations.rs`).
 //!
 //! Export and import take no path from the webview: the path always comes from a native dialog
 //! the person answered, so a compromised page cannot make the shell write or read a file of its
@@ -33,6 +34,7 @@ pub async fn fork_session(
     message_id: Option<String>,
 ) -> Result<Session, ShellError> {
     Ok(ledger
+        .reshaping()
         .fork_session(&session_id, message_id.as_deref())
         .await?)
 }
@@ -47,6 +49,7 @@ pub async fn revert_session(
     part_id: Option<String>,
 ) -> Result<Session, ShellError> {
     Ok(ledger
+        .reshaping()
         .revert(&session_id, &message_id, part_id.as_deref())
         .await?)
 }
@@ -57,7 +60,7 @@ pub async fn unrevert_session(
     ledger: State<'_, Ledger>,
     session_id: String,
 ) -> Result<Session, ShellError> {
-    Ok(ledger.unrevert(&session_id).await?)
+    Ok(ledger.reshaping().unrevert(&session_id).await?)
 }
 
 /// Edit and resend a message you sent: reverts to it, sends it again (with `text` in place of
@@ -70,18 +73,9 @@ pub async fn resend_message(
     text: Option<String>,
 ) -> Result<MessageWithParts, ShellError> {
     Ok(ledger
+        .reshaping()
         .resend(&session_id, &message_id, text.as_deref(), false)
         .await?)
-}
-
-/// Answers again the message behind reply `message_id`.
-#[tauri::command]
-pub async fn regenerate_reply(
-    ledger: State<'_, Ledger>,
-    session_id: String,
-    message_id: String,
-) -> Result<MessageWithParts, ShellError> {
-    Ok(ledger.regenerate(&session_id, &message_id).await?)
 }
 
 /// Asks where to save, then writes the export there.
@@ -91,7 +85,7 @@ pub async fn export_session(
     session_id: String,
     format: ExportFormat,
 ) -> Result<ExportOutcome, ShellError> {
-    let session = ledger.session(&session_id).await?;
+    let session = ledger.sessions().get(&session_id).await?;
     let chosen = rfd::AsyncFileDialog::new()
         .set_file_name(export_file_name(&session.title, format))
         .add_filter(format.extension(), &[format.extension()])
@@ -127,12 +121,15 @@ pub async fn write_export(
     format: ExportFormat,
     path: &Path,
 ) -> Result<(), ShellError> {
-    Ok(ledger.write_export(session_id, format.kind(), path).await?)
+    Ok(ledger
+        .reshaping()
+        .write_export(session_id, format.kind(), path)
+        .await?)
 }
 
 /// Imports the file the person chose (the core checks its size and shape).
 pub async fn import_from(ledger: &Ledger, path: &Path) -> Result<Session, ShellError> {
-    Ok(ledger.import_file(path).await?)
+    Ok(ledger.reshaping().import_file(path).await?)
 }
 
 #[cfg(test)]

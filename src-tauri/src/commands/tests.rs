@@ -487,3 +487,29 @@ fn storage_use_names_the_data_folder_and_counts_the_database() {
     let bytes = shown["bytes"].as_u64().expect("bytes");
     assert!(bytes > 0, "{shown}");
 }
+
+#[test]
+fn declared_operations_are_commands_taking_their_ids_and_body_by_name() {
+    let harness = harness(false);
+    let settings = harness.ok("mcp_settings", json!({}));
+    assert_eq!(settings["servers"], json!([]), "{settings}");
+    let id = harness.new_session();
+    let error = harness
+        .invoke("continue_reply", json!({"sessionId": id}))
+        .expect_err("nothing to continue");
+    assert_eq!(error["kind"], "invalid", "{error}");
+    let error = harness
+        .invoke(
+            "set_mcp_tool_always_allowed",
+            json!({"name": "everything_echo", "body": {"alwaysAllowed": true}}),
+        )
+        .expect_err("no server offers the tool");
+    assert!(
+        error["message"]
+            .as_str()
+            .is_some_and(|message| message.contains("everything_echo")),
+        "{error}"
+    );
+    // A hand-written command still answers beside them.
+    assert!(harness.ok("list_agents", json!({})).is_array());
+}

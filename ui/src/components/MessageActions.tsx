@@ -97,7 +97,10 @@ export const MessageActions: Component<{
                 data-writes
                 disabled={busy()}
                 title={busy() ? t("common.busyRefused") : undefined}
-                onClick={() => void props.chat.send(props.sessionId, t("conversation.continuePrompt"), [])}
+                onClick={() => {
+                  const sessionId = props.sessionId;
+                  void props.chat.replyBy(sessionId, (operations) => operations.continueReply(sessionId));
+                }}
               >
                 {t("conversation.continueReply")}
               </button>

@@ -440,6 +440,21 @@ export function createChat(backend: Backend) {
     reportError: (sessionId: string | undefined, error: unknown) => {
       report(sessionId, error);
     },
+    /**
+     * Runs a declared operation that starts a reply in the session (`backend.operations`): the
+     * session waits meanwhile, and a failure shows in place, as a failed send does.
+     */
+    async replyBy(sessionId: string, start: (operations: Backend["operations"]) => Promise<unknown>): Promise<void> {
+      setNotices(sessionId, undefined);
+      setSending(sessionId, true);
+      try {
+        await start(backend.operations);
+      } catch (error) {
+        report(sessionId, error);
+      } finally {
+        setSending(sessionId, false);
+      }
+    },
     /** Marks a session as waiting for a reply that an action other than `send` started. */
     markSending: (sessionId: string, waiting: boolean) => {
       if (waiting) setNotices(sessionId, undefined);

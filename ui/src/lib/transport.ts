@@ -34,6 +34,7 @@ import type { SessionPage } from "./bindings/SessionPage";
 import type { EventName } from "./shell-bindings/EventName";
 import type { StreamState } from "./shell-bindings/StreamState";
 import type { SessionListRequest } from "./shell-bindings/SessionListRequest";
+import type { Operations } from "./shell-bindings/operations";
 
 /**
  * How the UI talks to the core: Tauri IPC to this computer's ledger, HTTP from a browser, or
@@ -117,6 +118,11 @@ export type ConnectionState = StreamState;
 
 export interface Backend {
   readonly transport: Transport;
+  /**
+   * The declared operations (`src-tauri/core/src/operations.rs`), through this transport: the
+   * generated client, the same for every backend. The methods below are those not declared yet.
+   */
+  readonly operations: Operations;
   /** The Dossier server the desktop window is attached to (`attached` only), for the sidebar. */
   readonly server?: string;
   listSessions(request: SessionListRequest): Promise<SessionPage>;
@@ -210,6 +216,22 @@ export interface McpBackend {
   toolPermissions(): Promise<McpToolPermission[]>;
   /** Turns "Always allow" for the tool `name` (`<server>_<tool>`) on or off in the config file. */
   setAlwaysAllowed(name: string, allowed: boolean): Promise<McpToolPermission[]>;
+}
+
+/** The MCP calls that are declared operations, through the generated client. */
+export function declaredMcp(
+  client: Operations,
+): Pick<McpBackend, "settings" | "save" | "remove" | "resources" | "prompts" | "promptText" | "toolPermissions" | "setAlwaysAllowed"> {
+  return {
+    settings: () => client.mcpSettings(),
+    save: (input) => client.saveMcpServer(input),
+    remove: (name) => client.removeMcpServer(name),
+    resources: () => client.mcpResources(),
+    prompts: () => client.mcpPrompts(),
+    promptText: (clientName, name, args) => client.mcpPromptText({ clientName, name, arguments: args }),
+    toolPermissions: () => client.mcpToolPermissions(),
+    setAlwaysAllowed: (name, allowed) => client.setMcpToolAlwaysAllowed(name, { alwaysAllowed: allowed }),
+  };
 }
 
 /** What a backend without settings (the browser) answers to every settings call. */

@@ -44,7 +44,8 @@ pub async fn open_ledger(folder: &Path) -> (Ledger, Engine) {
         .await
         .unwrap_or_else(|error| panic!("opening the {} ledger: {error}", engine.name()));
     let existing = ledger
-        .sessions(&SessionQuery {
+        .sessions()
+        .list(&SessionQuery {
             limit: Some(1),
             include_archived: true,
             ..SessionQuery::default()

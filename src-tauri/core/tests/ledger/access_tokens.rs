@@ -104,13 +104,15 @@ async fn a_session_records_the_token_that_created_it() {
     let test = open(FAKE_CONFIG).await;
     let by_token = test
         .ledger
-        .create_session_by_token(CreateSession::default(), Some("alice-laptop".into()))
+        .sessions()
+        .create_by_token(CreateSession::default(), Some("alice-laptop".into()))
         .await
         .unwrap();
     assert_eq!(by_token.created_by_token.as_deref(), Some("alice-laptop"));
     let plain = test
         .ledger
-        .create_session(CreateSession::default())
+        .sessions()
+        .create(CreateSession::default())
         .await
         .unwrap();
     assert_eq!(plain.created_by_token, None);
@@ -119,8 +121,13 @@ async fn a_session_records_the_token_that_created_it() {
     let json = serde_json::to_value(&plain).unwrap();
     assert!(json.get("dossierCreatedByToken").is_none(), "{json}");
 
-    let read = test.ledger.session(&by_token.id).await.unwrap();
+    let read = test.ledger.sessions().get(&by_token.id).await.unwrap();
     assert_eq!(read.created_by_token.as_deref(), Some("alice-laptop"));
-    let forked = test.ledger.fork_session(&by_token.id, None).await.unwrap();
+    let forked = test
+        .ledger
+        .reshaping()
+        .fork_session(&by_token.id, None)
+        .await
+        .unwrap();
     assert_eq!(forked.created_by_token, None);
 }

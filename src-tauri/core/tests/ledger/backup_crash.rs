@@ -24,7 +24,8 @@ const RESTORE_TEST_NAME: &str = "backup_crash::killed_restore_leaves_exactly_one
 
 async fn titles(ledger: &Ledger) -> BTreeSet<String> {
     ledger
-        .sessions(&SessionQuery {
+        .sessions()
+        .list(&SessionQuery {
             limit: Some(10_000),
             ..SessionQuery::default()
         })
@@ -58,7 +59,11 @@ async fn child_backup(folder: std::path::PathBuf) {
         .unwrap();
     say("ready");
     for round in 0.. {
-        ledger.back_up_to(&folder.join("backup.db")).await.unwrap();
+        ledger
+            .data()
+            .back_up_to(&folder.join("backup.db"))
+            .await
+            .unwrap();
         say(&format!("backed up {round}"));
     }
 }
@@ -98,6 +103,7 @@ async fn killed_backup_leaves_the_ledger_whole_and_no_half_backup() {
         // the temporary name.
         if backup.exists() {
             let summary = ledger
+                .data()
                 .inspect_backup(&backup)
                 .await
                 .unwrap_or_else(|error| panic!("round {round}: {error}"));
@@ -122,14 +128,15 @@ async fn child_restore(folder: std::path::PathBuf) {
     for round in 0.. {
         let title = format!("extra {round}");
         ledger
-            .create_session(CreateSession {
+            .sessions()
+            .create(CreateSession {
                 title: Some(title.clone()),
                 ..CreateSession::default()
             })
             .await
             .unwrap();
         say(&format!("created {title}"));
-        ledger.restore_from(&backup).await.unwrap();
+        ledger.data().restore_from(&backup).await.unwrap();
         drop(ledger);
         ledger = dossier_core::start_up::open(options(&folder, "{}"))
             .await
@@ -148,6 +155,7 @@ async fn killed_restore_leaves_exactly_one_whole_ledger() {
     let ledger = filled(folder.path()).await;
     let backed_up = titles(&ledger).await;
     ledger
+        .data()
         .back_up_to(&folder.path().join("backup.db"))
         .await
         .unwrap();
@@ -188,14 +196,16 @@ async fn killed_restore_leaves_exactly_one_whole_ledger() {
             .collect();
         assert!(leftovers.is_empty(), "round {round}: {leftovers:?}");
         // Every copy in backups/ is whole (the ledger in use before each restore).
-        for entry in ledger.automatic_backups().unwrap() {
+        for entry in ledger.data().automatic_backups().unwrap() {
             ledger
+                .data()
                 .inspect_backup(Path::new(&entry.path))
                 .await
                 .unwrap_or_else(|error| panic!("round {round}: {error}"));
         }
         // Back to exactly the backup's sessions for the next round, by a restore run here.
         ledger
+            .data()
             .restore_from(&folder.path().join("backup.db"))
             .await
             .unwrap_or_else(|error| panic!("round {round}: {error}"));

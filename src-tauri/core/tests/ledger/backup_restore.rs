@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 
 async fn titles(ledger: &Ledger) -> Vec<String> {
     let mut titles: Vec<String> = ledger
-        .sessions(&SessionQuery::default())
+        .sessions()
+        .list(&SessionQuery::default())
         .await
         .unwrap()
         .sessions
@@ -27,7 +28,8 @@ async fn titles(ledger: &Ledger) -> Vec<String> {
 
 async fn titled(ledger: &Ledger, title: &str) -> String {
     ledger
-        .create_session(CreateSession {
+        .sessions()
+        .create(CreateSession {
             title: Some(title.into()),
             ..CreateSession::default()
         })
@@ -60,6 +62,7 @@ async fn a_restore_brings_back_the_backup_and_keeps_the_ledger_it_replaced() {
     let kept = titled(&test.ledger, "kept").await;
     let picture = test.write("harbour.png", support::png(120, 90));
     test.ledger
+        .sessions()
         .prompt(
             &kept,
             support::no_reply(vec![
@@ -73,17 +76,18 @@ async fn a_restore_brings_back_the_backup_and_keeps_the_ledger_it_replaced() {
         )
         .await
         .unwrap();
-    let exported = test.ledger.export_json(&kept).await.unwrap();
+    let exported = test.ledger.reshaping().export_json(&kept).await.unwrap();
     let backup = test.folder.path().join("chosen.db");
-    test.ledger.back_up_to(&backup).await.unwrap();
+    test.ledger.data().back_up_to(&backup).await.unwrap();
     titled(&test.ledger, "written after the backup").await;
 
-    let staged = test.ledger.restore_from(&backup).await.unwrap();
+    let staged = test.ledger.data().restore_from(&backup).await.unwrap();
     assert_eq!(staged.restored.sessions, 1);
     // The ledger is closed: nothing more can be written to the file about to be replaced.
     assert!(test
         .ledger
-        .create_session(CreateSession::default())
+        .sessions()
+        .create(CreateSession::default())
         .await
         .is_err());
     let support::TestLedger { ledger, folder, .. } = test;
@@ -93,7 +97,10 @@ async fn a_restore_brings_back_the_backup_and_keeps_the_ledger_it_replaced() {
         .await
         .unwrap();
     assert_eq!(titles(&reopened).await, ["kept"]);
-    assert_eq!(reopened.export_json(&kept).await.unwrap(), exported);
+    assert_eq!(
+        reopened.reshaping().export_json(&kept).await.unwrap(),
+        exported
+    );
     let leftovers: Vec<String> = names_in(&data(folder.path()))
         .into_iter()
         .filter(|name| name.contains(".restor"))
@@ -105,11 +112,13 @@ async fn a_restore_brings_back_the_backup_and_keeps_the_ledger_it_replaced() {
         .previous_ledger
         .starts_with(data(folder.path()).join("backups")));
     let previous = reopened
+        .data()
         .inspect_backup(&staged.previous_ledger)
         .await
         .unwrap();
     assert_eq!(previous.sessions, 2);
     assert!(reopened
+        .data()
         .automatic_backups()
         .unwrap()
         .iter()
@@ -119,7 +128,7 @@ async fn a_restore_brings_back_the_backup_and_keeps_the_ledger_it_replaced() {
 /// A backup of the ledger in `test`, changed by `spoil` into one of the refused kinds.
 async fn refused(test: &support::TestLedger, name: &str) -> PathBuf {
     let backup = test.folder.path().join("whole.db");
-    test.ledger.back_up_to(&backup).await.unwrap();
+    test.ledger.data().back_up_to(&backup).await.unwrap();
     let spoiled = test.folder.path().join(name);
     match name {
         "random.db" => std::fs::write(
@@ -203,7 +212,7 @@ async fn each_file_that_is_not_a_restorable_backup_is_refused_changing_nothing()
         let file = refused(&test, name).await;
         let before = names_in(&data(test.folder.path()));
         let backups_before = names_in(&data(test.folder.path()).join("backups"));
-        let error = test.ledger.restore_from(&file).await.unwrap_err();
+        let error = test.ledger.data().restore_from(&file).await.unwrap_err();
         assert!(is_expected(&error), "{name}: {error:?}");
         assert!(error.to_string().contains(says), "{name}: {error}");
         // Nothing changed: no copy staged, no backup written, the ledger still open and whole.
@@ -225,7 +234,7 @@ async fn a_copy_left_unverified_by_a_killed_restore_is_never_used() {
     let other = open(FAKE_CONFIG).await;
     titled(&other.ledger, "someone else's").await;
     let unverified = data(test.folder.path()).join("dossier.db.restoring");
-    other.ledger.back_up_to(&unverified).await.unwrap();
+    other.ledger.data().back_up_to(&unverified).await.unwrap();
     let support::TestLedger { ledger, folder, .. } = test;
     ledger.close().await;
     drop(ledger);
@@ -263,7 +272,7 @@ async fn damaged_with_backup(whole_header: bool) -> (tempfile::TempDir, PathBuf,
     let test = open(FAKE_CONFIG).await;
     titled(&test.ledger, "in the backup").await;
     let backup = test.folder.path().join("good.db");
-    test.ledger.back_up_to(&backup).await.unwrap();
+    test.ledger.data().back_up_to(&backup).await.unwrap();
     titled(&test.ledger, "after the backup").await;
     // Every page in the file, none left in the log where the damage would not reach it.
     let (busy, _, _): (i64, i64, i64) = sqlx::query_as("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -354,7 +363,7 @@ async fn the_start_up_restore_refuses_a_bad_backup_and_a_sound_ledger_changing_n
     let sound = open(FAKE_CONFIG).await;
     titled(&sound.ledger, "sound").await;
     let other_backup = sound.folder.path().join("other.db");
-    sound.ledger.back_up_to(&other_backup).await.unwrap();
+    sound.ledger.data().back_up_to(&other_backup).await.unwrap();
     let support::TestLedger { ledger, folder, .. } = sound;
     ledger.close().await;
     drop(ledger);
@@ -380,7 +389,7 @@ async fn a_staged_restore_is_put_in_place_before_the_newer_database_check() {
     let test = open(FAKE_CONFIG).await;
     titled(&test.ledger, "mine").await;
     let ready = data(test.folder.path()).join("dossier.db.restore-ready");
-    backed_up.ledger.back_up_to(&ready).await.unwrap();
+    backed_up.ledger.data().back_up_to(&ready).await.unwrap();
     // The ledger in use was then written by a newer Dossier.
     for statement in [
         "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
@@ -411,16 +420,16 @@ async fn a_staged_restore_waits_while_another_process_has_the_folder_and_says_so
     titled(&backed_up.ledger, "from the backup").await;
     let test = open(FAKE_CONFIG).await;
     titled(&test.ledger, "mine").await;
-    assert!(!test.ledger.restore_waiting());
+    assert!(!test.ledger.data().restore_waiting());
     let ready = data(test.folder.path()).join("dossier.db.restore-ready");
-    backed_up.ledger.back_up_to(&ready).await.unwrap();
+    backed_up.ledger.data().back_up_to(&ready).await.unwrap();
 
     // `test.ledger` stands for dossier-server: it still has the folder open.
     let second = dossier_core::start_up::open(support::options(test.folder.path(), FAKE_CONFIG))
         .await
         .unwrap();
     assert_eq!(titles(&second).await, ["mine"]);
-    assert!(second.restore_waiting());
+    assert!(second.data().restore_waiting());
     assert!(ready.exists());
 
     second.close().await;
@@ -432,5 +441,5 @@ async fn a_staged_restore_waits_while_another_process_has_the_folder_and_says_so
         .await
         .unwrap();
     assert_eq!(titles(&alone).await, ["from the backup"]);
-    assert!(!alone.restore_waiting());
+    assert!(!alone.data().restore_waiting());
 }

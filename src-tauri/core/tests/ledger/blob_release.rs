@@ -21,6 +21,7 @@ fn blob_hash(message: &MessageWithParts) -> String {
 
 async fn stored(test: &TestLedger, hash: &str) -> bool {
     test.ledger
+        .data()
         .blob(hash)
         .await
         .unwrap_or_else(|error| panic!("{error}"))
@@ -51,13 +52,15 @@ async fn deleting_the_last_session_that_shows_a_picture_deletes_its_bytes() {
     let (session, hash) = with_picture(&test, "photo.png").await;
     let fork = test
         .ledger
+        .reshaping()
         .fork_session(&session.id, None)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert!(stored(&test, &hash).await);
 
     test.ledger
-        .delete_session(&session.id)
+        .sessions()
+        .delete(&session.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert!(
@@ -66,7 +69,8 @@ async fn deleting_the_last_session_that_shows_a_picture_deletes_its_bytes() {
     );
 
     test.ledger
-        .delete_session(&fork.id)
+        .sessions()
+        .delete(&fork.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert!(!stored(&test, &hash).await, "no session shows it any more");
@@ -90,6 +94,7 @@ async fn an_undone_message_takes_its_picture_along_when_the_next_prompt_removes_
     let kept_hash = blob_hash(&kept);
     let first = test.history(&session.id).await[0].info.id().to_string();
     test.ledger
+        .reshaping()
         .revert(&session.id, &first, None)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -114,12 +119,14 @@ async fn the_same_picture_in_two_sessions_survives_either_one_being_deleted() {
     let (second, same) = with_picture(&test, "photo.png").await;
     assert_eq!(hash, same, "content-addressed: stored once");
     test.ledger
-        .delete_session(&second.id)
+        .sessions()
+        .delete(&second.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert!(stored(&test, &hash).await);
     let listing = test
         .ledger
+        .sessions()
         .messages(&first.id, &Default::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));

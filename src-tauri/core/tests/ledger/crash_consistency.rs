@@ -26,7 +26,8 @@ async fn child_ingest(folder: std::path::PathBuf) {
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let session = ledger
-        .create_session(CreateSession::default())
+        .sessions()
+        .create(CreateSession::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let file = folder.join("work").join("notes.txt");
@@ -40,6 +41,7 @@ async fn child_ingest(folder: std::path::PathBuf) {
             Draft::text("end"),
         ];
         let saved = ledger
+            .sessions()
             .prompt(&session.id, no_reply(drafts))
             .await
             .unwrap_or_else(|error| panic!("{error}"));
@@ -102,6 +104,7 @@ async fn killed_ingest_never_leaves_half_a_prompt() {
         );
         for (session, message) in &acknowledged {
             let stored = ledger
+                .sessions()
                 .message(session, message)
                 .await
                 .unwrap_or_else(|error| {
@@ -123,7 +126,8 @@ async fn child_fork(folder: std::path::PathBuf) {
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let source = ledger
-        .sessions(&dossier_core::store::rows::session_page::SessionQuery::default())
+        .sessions()
+        .list(&dossier_core::store::rows::session_page::SessionQuery::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"))
         .sessions
@@ -135,6 +139,7 @@ async fn child_fork(folder: std::path::PathBuf) {
     stdout.flush().unwrap_or_default();
     loop {
         let fork = ledger
+            .reshaping()
             .fork_session(&source.id, None)
             .await
             .unwrap_or_else(|error| panic!("{error}"));
@@ -160,7 +165,8 @@ async fn killed_fork_leaves_no_fork_or_a_whole_one() {
             .await
             .unwrap_or_else(|error| panic!("{error}"));
         let source = ledger
-            .create_session(CreateSession {
+            .sessions()
+            .create(CreateSession {
                 title: Some("source".into()),
                 ..CreateSession::default()
             })
@@ -168,6 +174,7 @@ async fn killed_fork_leaves_no_fork_or_a_whole_one() {
             .unwrap_or_else(|error| panic!("{error}"));
         for index in 0..SOURCE_MESSAGES {
             ledger
+                .sessions()
                 .prompt(
                     &source.id,
                     no_reply(vec![
@@ -197,7 +204,8 @@ async fn killed_fork_leaves_no_fork_or_a_whole_one() {
             .await
             .unwrap_or_else(|error| panic!("round {round}: {error}"));
         let sessions = ledger
-            .sessions(&dossier_core::store::rows::session_page::SessionQuery {
+            .sessions()
+            .list(&dossier_core::store::rows::session_page::SessionQuery {
                 limit: Some(1000),
                 ..Default::default()
             })
@@ -206,6 +214,7 @@ async fn killed_fork_leaves_no_fork_or_a_whole_one() {
             .sessions;
         for session in sessions.iter().filter(|session| session.title != "source") {
             let page = ledger
+                .sessions()
                 .messages(
                     &session.id,
                     &dossier_core::store::rows::message_page::MessageQuery::default(),

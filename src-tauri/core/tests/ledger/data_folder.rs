@@ -48,7 +48,8 @@ async fn named(root: &Path, folder: &Path) -> Ledger {
 
 pub async fn titles(ledger: &Ledger) -> BTreeSet<String> {
     ledger
-        .sessions(&SessionQuery {
+        .sessions()
+        .list(&SessionQuery {
             limit: Some(10_000),
             ..SessionQuery::default()
         })
@@ -62,7 +63,8 @@ pub async fn titles(ledger: &Ledger) -> BTreeSet<String> {
 
 pub async fn add_session(ledger: &Ledger, title: &str, picture: Option<&Path>) -> String {
     let session = ledger
-        .create_session(CreateSession {
+        .sessions()
+        .create(CreateSession {
             title: Some(title.into()),
             ..CreateSession::default()
         })
@@ -76,7 +78,11 @@ pub async fn add_session(ledger: &Ledger, title: &str, picture: Option<&Path>) -
             Some("harbour.png"),
         ));
     }
-    ledger.prompt(&session.id, no_reply(parts)).await.unwrap();
+    ledger
+        .sessions()
+        .prompt(&session.id, no_reply(parts))
+        .await
+        .unwrap();
     session.id
 }
 
@@ -99,7 +105,7 @@ async fn a_moved_ledger_opens_from_its_new_folder_with_every_session_and_attachm
     assert_eq!(ledger.store().data_dir(), root.path().join("default"));
     let with_picture = add_session(&ledger, "harbour", Some(&picture)).await;
     add_session(&ledger, "plain", None).await;
-    let original = ledger.export_json(&with_picture).await.unwrap();
+    let original = ledger.reshaping().export_json(&with_picture).await.unwrap();
     let before = titles(&ledger).await;
     // An automatic backup travels with the ledger.
     let backups = root.path().join("default").join("backups");
@@ -107,7 +113,7 @@ async fn a_moved_ledger_opens_from_its_new_folder_with_every_session_and_attachm
     std::fs::write(backups.join(BACKUP_NAME), b"an older copy").unwrap();
 
     let target = root.path().join("external").join("Dossier");
-    let moved = ledger.move_data_folder(&target).await.unwrap();
+    let moved = ledger.data().move_data_folder(&target).await.unwrap();
     assert_eq!(moved.folder, target.display().to_string());
     assert_eq!(
         moved.previous_folder,
@@ -116,7 +122,8 @@ async fn a_moved_ledger_opens_from_its_new_folder_with_every_session_and_attachm
     assert_eq!(moved.sessions, 2);
     // The moved ledger is closed: nothing more can land in the old copy.
     assert!(ledger
-        .create_session(CreateSession::default())
+        .sessions()
+        .create(CreateSession::default())
         .await
         .is_err());
     drop(ledger);
@@ -127,12 +134,19 @@ async fn a_moved_ledger_opens_from_its_new_folder_with_every_session_and_attachm
         .unwrap();
     assert_eq!(reopened.store().data_dir(), target);
     assert_eq!(titles(&reopened).await, before);
-    assert_eq!(reopened.export_json(&with_picture).await.unwrap(), original);
+    assert_eq!(
+        reopened
+            .reshaping()
+            .export_json(&with_picture)
+            .await
+            .unwrap(),
+        original
+    );
     assert_eq!(
         std::fs::read(target.join("backups").join(BACKUP_NAME)).unwrap(),
         b"an older copy"
     );
-    let folder = reopened.data_folder().unwrap();
+    let folder = reopened.data().data_folder().unwrap();
     assert_eq!(folder.source, DataFolderSource::Moved);
     assert!(folder.movable);
     assert_eq!(
@@ -148,7 +162,7 @@ async fn a_moved_ledger_opens_from_its_new_folder_with_every_session_and_attachm
 
     // The old copy goes only when asked, and only Dossier's files: the person's note stays.
     std::fs::write(root.path().join("default").join("my-note.txt"), b"mine").unwrap();
-    let removed = reopened.remove_previous_data_folder().unwrap();
+    let removed = reopened.data().remove_previous_data_folder().unwrap();
     assert!(removed.removed.contains(&"dossier.db".to_string()));
     assert!(removed.removed.contains(&format!(
         "backups{}{BACKUP_NAME}",
@@ -156,9 +170,9 @@ async fn a_moved_ledger_opens_from_its_new_folder_with_every_session_and_attachm
     )));
     assert!(!root.path().join("default").join("dossier.db").exists());
     assert!(root.path().join("default").join("my-note.txt").exists());
-    assert_eq!(reopened.data_folder().unwrap().previous_folder, None);
+    assert_eq!(reopened.data().data_folder().unwrap().previous_folder, None);
     assert!(matches!(
-        reopened.remove_previous_data_folder(),
+        reopened.data().remove_previous_data_folder(),
         Err(LedgerError::NoPreviousDataFolder)
     ));
     assert_eq!(titles(&reopened).await, before);
@@ -172,7 +186,7 @@ async fn a_refused_move_changes_nothing_and_the_ledger_stays_open() {
         .unwrap();
     add_session(&ledger, "kept", None).await;
     let inside = root.path().join("default").join("nested");
-    let error = ledger.move_data_folder(&inside).await.unwrap_err();
+    let error = ledger.data().move_data_folder(&inside).await.unwrap_err();
     assert!(
         matches!(error, LedgerError::MoveIntoCurrentFolder { .. }),
         "{error}"
@@ -180,7 +194,7 @@ async fn a_refused_move_changes_nothing_and_the_ledger_stays_open() {
     let busy = root.path().join("busy");
     std::fs::create_dir_all(&busy).unwrap();
     std::fs::write(busy.join("holiday.jpg"), b"mine").unwrap();
-    let error = ledger.move_data_folder(&busy).await.unwrap_err();
+    let error = ledger.data().move_data_folder(&busy).await.unwrap_err();
     assert!(
         matches!(error, LedgerError::MoveTargetNotEmpty { .. }),
         "{error}"
@@ -201,8 +215,9 @@ async fn a_refused_move_changes_nothing_and_the_ledger_stays_open() {
 async fn a_folder_named_by_the_variable_is_not_moved() {
     let (root, _) = workspace();
     let ledger = named(root.path(), &root.path().join("named")).await;
-    assert!(!ledger.data_folder().unwrap().movable);
+    assert!(!ledger.data().data_folder().unwrap().movable);
     let error = ledger
+        .data()
         .move_data_folder(&root.path().join("elsewhere"))
         .await
         .unwrap_err();
@@ -222,6 +237,7 @@ async fn a_move_is_refused_while_another_process_uses_the_folder() {
     // A second opener on the same folder, as dossier-server would be.
     let server = named(root.path(), &root.path().join("default")).await;
     let error = ledger
+        .data()
         .move_data_folder(&root.path().join("elsewhere"))
         .await
         .unwrap_err();
@@ -236,6 +252,7 @@ async fn a_move_is_refused_while_another_process_uses_the_folder() {
     drop(server);
     // Alone again, it moves.
     ledger
+        .data()
         .move_data_folder(&root.path().join("elsewhere"))
         .await
         .unwrap();
@@ -247,7 +264,7 @@ async fn the_former_default_folder_is_adopted_once_with_a_backup_and_a_note() {
     let former = root.path().join("former");
     let old = named(root.path(), &former).await;
     let id = add_session(&old, "from last year", Some(&picture)).await;
-    let original = old.export_json(&id).await.unwrap();
+    let original = old.reshaping().export_json(&id).await.unwrap();
     old.close().await;
     drop(old);
 
@@ -255,7 +272,7 @@ async fn the_former_default_folder_is_adopted_once_with_a_backup_and_a_note() {
         .await
         .unwrap();
     assert_eq!(ledger.store().data_dir(), root.path().join("default"));
-    assert_eq!(ledger.export_json(&id).await.unwrap(), original);
+    assert_eq!(ledger.reshaping().export_json(&id).await.unwrap(), original);
     // Backed up first, in its own folder; left where it was, with a note saying where it went.
     assert_eq!(
         dossier_core::store::sqlite::upgrade_backup::list(&former.join("backups"))

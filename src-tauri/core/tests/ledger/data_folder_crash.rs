@@ -36,7 +36,7 @@ async fn child(root: PathBuf) {
         let ledger = dossier_core::start_up::open(system_options(&root))
             .await
             .unwrap();
-        match ledger.remove_previous_data_folder() {
+        match ledger.data().remove_previous_data_folder() {
             Ok(_) | Err(LedgerError::NoPreviousDataFolder) => {}
             Err(error) => panic!("{error}"),
         }
@@ -46,7 +46,8 @@ async fn child(root: PathBuf) {
         }
         let title = format!("extra {round}");
         ledger
-            .create_session(CreateSession {
+            .sessions()
+            .create(CreateSession {
                 title: Some(title.clone()),
                 ..CreateSession::default()
             })
@@ -54,7 +55,7 @@ async fn child(root: PathBuf) {
             .unwrap();
         say(&format!("created {title}"));
         let target = other_folder(&root, ledger.store().data_dir());
-        ledger.move_data_folder(&target).await.unwrap();
+        ledger.data().move_data_folder(&target).await.unwrap();
         say("moved");
         drop(ledger);
     }

@@ -90,7 +90,8 @@ async fn deleting_a_session_shrinks_the_database_file_by_its_attachments() {
     );
 
     test.ledger
-        .delete_session(&deleted.id)
+        .sessions()
+        .delete(&deleted.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
 
@@ -121,6 +122,7 @@ async fn deleting_a_session_shrinks_the_database_file_by_its_attachments() {
 
 fn storage_use(test: &TestLedger) -> StorageUse {
     test.ledger
+        .data()
         .storage_use()
         .unwrap_or_else(|error| panic!("{error}"))
 }
@@ -135,10 +137,12 @@ async fn a_database_that_kept_its_free_pages_is_converted_once_and_search_still_
     let mut sessions = Vec::new();
     for word in ["apricot", "blueberry", "cherry"] {
         let session = first
-            .create_session(Default::default())
+            .sessions()
+            .create(Default::default())
             .await
             .unwrap_or_else(|error| panic!("{error}"));
         first
+            .sessions()
             .prompt(&session.id, no_reply(vec![Draft::text(word)]))
             .await
             .unwrap_or_else(|error| panic!("{error}"));
@@ -146,7 +150,8 @@ async fn a_database_that_kept_its_free_pages_is_converted_once_and_search_still_
     }
     // Leave a gap in the rowids, the case in which a full VACUUM may renumber rows.
     first
-        .delete_session(&sessions[0])
+        .sessions()
+        .delete(&sessions[0])
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     // Turn the file back into one made before incremental vacuum: auto_vacuum = NONE.

@@ -69,6 +69,7 @@ async fn in_process_hook_edits_message_and_parts_before_saving() {
     assert_eq!(describe(&saved.parts), ["text: QUIET WORDS"]);
     let stored = test
         .ledger
+        .sessions()
         .message(&session.id, saved.info.id())
         .await
         .unwrap_or_else(|error| panic!("{error}"));

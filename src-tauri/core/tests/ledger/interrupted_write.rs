@@ -14,7 +14,8 @@ use std::collections::BTreeSet;
 
 async fn titles(ledger: &dossier_core::Ledger) -> BTreeSet<String> {
     let page = ledger
-        .sessions(&SessionQuery {
+        .sessions()
+        .list(&SessionQuery {
             limit: Some(1_000),
             ..SessionQuery::default()
         })
@@ -32,7 +33,8 @@ async fn a_write_cut_off_by_a_crash_is_undone_at_open_and_nothing_committed_is_l
     let test = open("{}").await;
     for index in 0..40 {
         test.ledger
-            .create_session(CreateSession {
+            .sessions()
+            .create(CreateSession {
                 title: Some(format!("kept {index}")),
                 ..CreateSession::default()
             })

@@ -35,7 +35,8 @@ async fn close_returns_with_no_connection_open_even_with_requests_still_arriving
         for index in 0..20 {
             let session = test
                 .ledger
-                .create_session(CreateSession {
+                .sessions()
+                .create(CreateSession {
                     title: Some(format!("session {index}")),
                     ..CreateSession::default()
                 })
@@ -45,7 +46,8 @@ async fn close_returns_with_no_connection_open_even_with_requests_still_arriving
         }
         // Work for the search purge; the writes above give the checkpoint a log to copy.
         test.ledger
-            .delete_session(&sessions[0])
+            .sessions()
+            .delete(&sessions[0])
             .await
             .unwrap_or_else(|error| panic!("{error}"));
         // Readers that keep asking until the closed pool refuses them.
@@ -54,7 +56,12 @@ async fn close_returns_with_no_connection_open_even_with_requests_still_arriving
                 let ledger = test.ledger.clone();
                 tokio::spawn(async move {
                     let mut answered = 0u32;
-                    while ledger.sessions(&SessionQuery::default()).await.is_ok() {
+                    while ledger
+                        .sessions()
+                        .list(&SessionQuery::default())
+                        .await
+                        .is_ok()
+                    {
                         answered += 1;
                     }
                     answered

@@ -29,16 +29,17 @@ async fn everything(ledger: &Ledger) -> serde_json::Value {
         limit: Some(1000),
         ..Default::default()
     };
-    let page = ledger.sessions(&query).await.unwrap();
+    let page = ledger.sessions().list(&query).await.unwrap();
     let mut sessions = Vec::new();
     for session in &page.sessions {
-        let export = ledger.export_json(&session.id).await.unwrap();
+        let export = ledger.reshaping().export_json(&session.id).await.unwrap();
         sessions.push(serde_json::to_value(&export).unwrap());
     }
     sessions.sort_by_key(|session| session["info"]["id"].as_str().unwrap_or("").to_string());
     let mut searches = serde_json::Map::new();
     for word in SEARCH_WORDS {
         let results = ledger
+            .sessions()
             .search(&SearchQuery {
                 text: (*word).into(),
                 include_archived: true,
@@ -120,7 +121,8 @@ async fn write_ledger_fixture() {
     let test = open(FAKE_CONFIG).await;
     let first = test.session().await;
     test.ledger
-        .update_session(
+        .sessions()
+        .update(
             &first.id,
             dossier_core::wire::session::SessionPatch {
                 title: Some("Lighthouse keeper's notes".into()),
@@ -157,6 +159,7 @@ async fn write_ledger_fixture() {
     .await;
     let fork = test
         .ledger
+        .reshaping()
         .fork_session(&first.id, Some(second_message.info.id()))
         .await
         .unwrap();

@@ -32,6 +32,7 @@ async fn listed(test: &TestLedger, session_id: &str) -> String {
     for query in queries() {
         let typed = test
             .ledger
+            .sessions()
             .messages(session_id, &query)
             .await
             .unwrap_or_else(|error| panic!("{error}"));
@@ -39,6 +40,7 @@ async fn listed(test: &TestLedger, session_id: &str) -> String {
         for _ in 0..2 {
             let page = test
                 .ledger
+                .sessions()
                 .messages_json(session_id, &query)
                 .await
                 .unwrap_or_else(|error| panic!("{error}"));
@@ -78,6 +80,7 @@ async fn a_kept_listing_follows_every_ledger_write() {
         text.text = "a rewritten question".into();
     }
     test.ledger
+        .reshaping()
         .update_part(&session.id, first.info.id(), &part.id, part.clone())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -85,6 +88,7 @@ async fn a_kept_listing_follows_every_ledger_write() {
     assert!(after_update.contains("a rewritten question"));
     assert!(!after_update.contains("\"a question\""));
     test.ledger
+        .reshaping()
         .delete_part(&session.id, first.info.id(), &part.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -94,6 +98,7 @@ async fn a_kept_listing_follows_every_ledger_write() {
 
     // A message deleted.
     test.ledger
+        .reshaping()
         .delete_message(&session.id, first.info.id())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -101,6 +106,7 @@ async fn a_kept_listing_follows_every_ledger_write() {
 
     // Compaction: a request and a summary are written by the loop.
     test.ledger
+        .replies()
         .summarize(&session.id, ModelRef::new("fake", "fake-model"), false)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -110,6 +116,7 @@ async fn a_kept_listing_follows_every_ledger_write() {
     let history = test.history(&session.id).await;
     let reverted = history[history.len() - 1].info.id().to_string();
     test.ledger
+        .reshaping()
         .revert(&session.id, &reverted, None)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -122,11 +129,13 @@ async fn a_kept_listing_follows_every_ledger_write() {
 
     // The session deleted: its kept pages are not served, the session is gone.
     test.ledger
-        .delete_session(&session.id)
+        .sessions()
+        .delete(&session.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let missing = test
         .ledger
+        .sessions()
         .messages_json(&session.id, &MessageQuery::default())
         .await
         .err();

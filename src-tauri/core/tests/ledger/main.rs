@@ -35,6 +35,7 @@ mod provider_settings;
 mod read_only_open;
 mod reply_abort;
 mod reply_compaction;
+mod reply_continue;
 mod reply_crash;
 mod reply_errors;
 mod reply_streaming;

@@ -28,7 +28,7 @@ async fn backed_up() -> (support::TestLedger, std::path::PathBuf) {
     )
     .await;
     let target = test.folder.path().join("backup.db");
-    test.ledger.back_up_to(&target).await.unwrap();
+    test.ledger.data().back_up_to(&target).await.unwrap();
     (test, target)
 }
 
@@ -37,11 +37,17 @@ async fn a_backup_made_by_hand_holds_every_session_and_attachment() {
     crate::sqlite_only!("a backup is a copy of the database file");
     let (test, target) = backed_up().await;
     assert!(!test.folder.path().join("backup.db.partial").exists());
-    let summary = test.ledger.inspect_backup(&target).await.unwrap();
+    let summary = test.ledger.data().inspect_backup(&target).await.unwrap();
     assert_eq!(summary.sessions, 1);
-    let sessions = test.ledger.sessions(&Default::default()).await.unwrap();
+    let sessions = test
+        .ledger
+        .sessions()
+        .list(&Default::default())
+        .await
+        .unwrap();
     let original = test
         .ledger
+        .reshaping()
         .export_json(&sessions.sessions[0].id)
         .await
         .unwrap();
@@ -53,7 +59,11 @@ async fn a_backup_made_by_hand_holds_every_session_and_attachment() {
     let restored = dossier_core::start_up::open(support::options(folder.path(), FAKE_CONFIG))
         .await
         .unwrap();
-    let copy = restored.export_json(&original.info.id).await.unwrap();
+    let copy = restored
+        .reshaping()
+        .export_json(&original.info.id)
+        .await
+        .unwrap();
     assert_eq!(copy, original);
     assert!(serde_json::to_string(&copy)
         .unwrap()
@@ -72,7 +82,12 @@ async fn a_random_file_is_not_a_backup() {
             .collect::<Vec<_>>(),
     )
     .unwrap();
-    let error = test.ledger.inspect_backup(&random).await.unwrap_err();
+    let error = test
+        .ledger
+        .data()
+        .inspect_backup(&random)
+        .await
+        .unwrap_err();
     assert!(
         matches!(error, LedgerError::BackupNotADatabase { .. }),
         "{error:?}"
@@ -91,7 +106,12 @@ async fn a_truncated_backup_is_refused_as_incomplete() {
     let bytes = std::fs::read(&target).unwrap();
     let truncated = test.folder.path().join("truncated.db");
     std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
-    let error = test.ledger.inspect_backup(&truncated).await.unwrap_err();
+    let error = test
+        .ledger
+        .data()
+        .inspect_backup(&truncated)
+        .await
+        .unwrap_err();
     let LedgerError::BackupIncomplete { detail, .. } = &error else {
         panic!("not incomplete: {error:?}");
     };
@@ -122,7 +142,12 @@ async fn another_programs_database_is_not_a_backup() {
         .await
         .unwrap();
     sqlx::Connection::close(connection).await.unwrap();
-    let error = test.ledger.inspect_backup(&foreign).await.unwrap_err();
+    let error = test
+        .ledger
+        .data()
+        .inspect_backup(&foreign)
+        .await
+        .unwrap_err();
     assert!(
         matches!(error, LedgerError::BackupFromAnotherApp { .. }),
         "{error:?}"
@@ -154,7 +179,12 @@ async fn a_backup_from_a_newer_dossier_is_refused_naming_its_version() {
         .await
         .unwrap();
     sqlx::Connection::close(connection).await.unwrap();
-    let error = test.ledger.inspect_backup(&target).await.unwrap_err();
+    let error = test
+        .ledger
+        .data()
+        .inspect_backup(&target)
+        .await
+        .unwrap_err();
     assert!(
         matches!(&error, LedgerError::NewerDatabase { made_by: Some(version), .. } if version == "9.0.0"),
         "{error:?}"

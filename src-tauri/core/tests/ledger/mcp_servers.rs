@@ -58,7 +58,7 @@ pub async fn wait_for(
     wanted: impl Fn(&McpStatus) -> bool,
 ) -> McpStatus {
     for _ in 0..1200 {
-        if let Some(status) = test.ledger.mcp_status().get(name) {
+        if let Some(status) = test.ledger.mcp().status().get(name) {
             if wanted(status) {
                 return status.clone();
             }
@@ -67,7 +67,7 @@ pub async fn wait_for(
     }
     panic!(
         "MCP server {name} never reached the wanted status: {:?}",
-        test.ledger.mcp_status()
+        test.ledger.mcp().status()
     );
 }
 
@@ -110,7 +110,7 @@ async fn everything_server_connects_and_its_resources_land_in_a_prompt() {
     }));
     let test = open(&config).await;
     // The ledger opened without waiting for the server.
-    assert_eq!(test.ledger.mcp_status()["off"], McpStatus::Disabled);
+    assert_eq!(test.ledger.mcp().status()["off"], McpStatus::Disabled);
     let status = wait_for(&test, "everything", is_connected).await;
     let McpStatus::Connected {
         tools,

@@ -6,6 +6,7 @@
 
 use crate::mcp_servers::{everything_command, is_connected, test_servers, wait_for};
 use crate::support::{open_with, subscribe, TestLedger};
+use dossier_core::ledger::mcp::McpPromptRequest;
 use dossier_core::mcp::mcp_settings::{
     McpServerInput, McpServerKind, McpValueInput, McpValueSource,
 };
@@ -30,7 +31,7 @@ async fn open_with_file(config: &str, store: Arc<InMemoryCredentials>) -> TestLe
 }
 
 fn config_path(test: &TestLedger) -> std::path::PathBuf {
-    test.ledger.locations().config_path.clone()
+    test.ledger.providers().locations().config_path.clone()
 }
 
 fn read_config(test: &TestLedger) -> String {
@@ -54,15 +55,20 @@ async fn servers_connect_disconnect_and_restart_on_request() {
 
     let status = test
         .ledger
-        .disconnect_mcp("everything")
+        .mcp()
+        .disconnect("everything")
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(status, McpStatus::Disabled);
-    assert_eq!(test.ledger.mcp_status()["everything"], McpStatus::Disabled);
+    assert_eq!(
+        test.ledger.mcp().status()["everything"],
+        McpStatus::Disabled
+    );
     assert!(test.ledger.runtime().mcp_servers.tools().is_empty());
     let refused = test
         .ledger
-        .mcp_prompt_text("everything", "simple-prompt", Default::default())
+        .mcp()
+        .prompt_text(prompt_request("simple-prompt", &[]))
         .await
         .err()
         .unwrap_or_else(|| panic!("a disconnected server answered"));
@@ -70,7 +76,8 @@ async fn servers_connect_disconnect_and_restart_on_request() {
     assert_eq!(refused.to_string(), "MCP server \"everything\" is disabled");
 
     test.ledger
-        .connect_mcp("everything")
+        .mcp()
+        .connect("everything")
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     wait_for(&test, "everything", is_connected).await;
@@ -83,7 +90,8 @@ async fn servers_connect_disconnect_and_restart_on_request() {
 
     let mut events = subscribe(&test.ledger).await;
     test.ledger
-        .restart_mcp("everything")
+        .mcp()
+        .restart("everything")
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     wait_for(&test, "everything", is_connected).await;
@@ -108,7 +116,8 @@ async fn servers_connect_disconnect_and_restart_on_request() {
 
     let unknown = test
         .ledger
-        .connect_mcp("nowhere")
+        .mcp()
+        .connect("nowhere")
         .await
         .err()
         .unwrap_or_else(|| panic!("an unknown server connected"));
@@ -135,7 +144,12 @@ async fn prompts_and_resources_of_connected_servers() {
     let test = open_with_file(&config, Arc::new(InMemoryCredentials::default())).await;
     wait_for(&test, "everything", is_connected).await;
 
-    let prompts = test.ledger.mcp_prompts().await;
+    let prompts = test
+        .ledger
+        .mcp()
+        .prompts()
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
     let arguments = prompts
         .iter()
         .find(|prompt| prompt.name == "args-prompt")
@@ -151,31 +165,33 @@ async fn prompts_and_resources_of_connected_servers() {
     );
     let simple = test
         .ledger
-        .mcp_prompt_text("everything", "simple-prompt", Default::default())
+        .mcp()
+        .prompt_text(prompt_request("simple-prompt", &[]))
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(simple.text, "This is a simple prompt without arguments.");
     let filled = test
         .ledger
-        .mcp_prompt_text(
-            "everything",
-            "args-prompt",
-            [("city".to_string(), "Lyon".to_string())]
-                .into_iter()
-                .collect(),
-        )
+        .mcp()
+        .prompt_text(prompt_request("args-prompt", &[("city", "Lyon")]))
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(filled.text, "What's weather in Lyon?");
     let missing = test
         .ledger
-        .mcp_prompt_text("everything", "no-such-prompt", Default::default())
+        .mcp()
+        .prompt_text(prompt_request("no-such-prompt", &[]))
         .await
         .err()
         .unwrap_or_else(|| panic!("an unknown prompt was answered"));
     assert_eq!(missing.kind(), ErrorKind::Unavailable, "{missing}");
 
-    let resources = test.ledger.mcp_resources().await;
+    let resources = test
+        .ledger
+        .mcp()
+        .resources()
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
     let document = resources
         .iter()
         .find(|item| item.uri == "demo://resource/static/document/architecture.md")
@@ -217,7 +233,8 @@ async fn a_server_added_in_settings_keeps_its_secret_in_the_keychain_only() {
     };
     let listed = test
         .ledger
-        .save_mcp_server(input)
+        .mcp()
+        .save_server(input)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(listed.servers.len(), 1);
@@ -277,7 +294,8 @@ async fn a_server_added_in_settings_keeps_its_secret_in_the_keychain_only() {
         timeout: Some(40000),
     };
     test.ledger
-        .save_mcp_server(edit)
+        .mcp()
+        .save_server(edit)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     wait_for(&test, "everything", is_connected).await;
@@ -316,7 +334,8 @@ async fn a_server_added_in_settings_keeps_its_secret_in_the_keychain_only() {
     // Removed: gone from the file, the keychain and the statuses.
     let listed = test
         .ledger
-        .remove_mcp_server("everything")
+        .mcp()
+        .remove_server("everything")
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert!(listed.servers.is_empty());
@@ -328,7 +347,7 @@ async fn a_server_added_in_settings_keeps_its_secret_in_the_keychain_only() {
             .flatten(),
         None
     );
-    assert!(!test.ledger.mcp_status().contains_key("everything"));
+    assert!(!test.ledger.mcp().status().contains_key("everything"));
     test.ledger.close().await;
 }
 
@@ -351,6 +370,7 @@ async fn claude_desktop_servers_are_imported_and_connect() {
     std::fs::write(&path, claude.to_string()).unwrap_or_else(|error| panic!("{error}"));
     let listed = test
         .ledger
+        .mcp()
         .import_claude_desktop_file(&path)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -361,6 +381,7 @@ async fn claude_desktop_servers_are_imported_and_connect() {
 
     let bad = test
         .ledger
+        .mcp()
         .import_claude_desktop("{\"theme\": \"dark\"}")
         .await
         .err()
@@ -388,13 +409,15 @@ async fn a_name_with_a_space_is_saved_and_a_name_with_the_same_tool_prefix_is_re
     };
     let listed = test
         .ledger
-        .save_mcp_server(input("My files"))
+        .mcp()
+        .save_server(input("My files"))
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(listed.servers[0].name, "My files");
     let refused = test
         .ledger
-        .save_mcp_server(input("My_files"))
+        .mcp()
+        .save_server(input("My_files"))
         .await
         .err()
         .unwrap_or_else(|| panic!("a second name with the prefix My_files was saved"));
@@ -405,8 +428,21 @@ async fn a_name_with_a_space_is_saved_and_a_name_with_the_same_tool_prefix_is_re
     );
     // Saving the same server again is no clash with itself.
     test.ledger
-        .save_mcp_server(input("My files"))
+        .mcp()
+        .save_server(input("My files"))
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     test.ledger.close().await;
+}
+
+/// The composer's request for the everything server's prompt `name`.
+fn prompt_request(name: &str, arguments: &[(&str, &str)]) -> McpPromptRequest {
+    McpPromptRequest {
+        client_name: "everything".into(),
+        name: name.into(),
+        arguments: arguments
+            .iter()
+            .map(|(key, value)| (key.to_string(), value.to_string()))
+            .collect(),
+    }
 }

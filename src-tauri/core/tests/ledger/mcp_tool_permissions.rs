@@ -8,6 +8,7 @@ use crate::fake_provider::*;
 use crate::mcp_servers::{everything_command, is_connected, test_servers, wait_for};
 use crate::reply_support::{reply_input, text_of};
 use crate::support::{open_with, subscribe, TestLedger};
+use dossier_core::ledger::mcp::AlwaysAllowChange;
 use dossier_core::wire::draft::Draft;
 use dossier_core::wire::event::{Event, EventPayload};
 use dossier_core::wire::message::MessageWithParts;
@@ -51,6 +52,7 @@ async fn prompt_answering(
         let session_id = session_id.to_string();
         tokio::spawn(async move {
             ledger
+                .sessions()
                 .prompt(
                     &session_id,
                     reply_input(vec![Draft::text("toggle the logging")]),
@@ -76,6 +78,7 @@ async fn prompt_answering(
             asked.push(request.clone());
             let reply = answer.unwrap_or_else(|| panic!("asked unexpectedly: {request:?}"));
             test.ledger
+                .replies()
                 .reply_permission(&request.id, reply)
                 .await
                 .unwrap_or_else(|error| panic!("{error}"));
@@ -170,7 +173,12 @@ async fn the_always_allow_switch_is_written_to_the_config_and_followed_without_a
     let Some(test) = open_with_everything(&fake).await else {
         return;
     };
-    let listed = test.ledger.mcp_tool_permissions();
+    let listed = test
+        .ledger
+        .mcp()
+        .tool_permissions()
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
     let switch = listed
         .iter()
         .find(|tool| tool.name == TOOL)
@@ -185,14 +193,15 @@ async fn the_always_allow_switch_is_written_to_the_config_and_followed_without_a
 
     let listed = test
         .ledger
-        .set_mcp_tool_always_allowed(TOOL, true)
+        .mcp()
+        .set_tool_always_allowed(TOOL, always_allowed(true))
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert!(listed
         .iter()
         .any(|tool| tool.name == TOOL && tool.always_allowed));
     let file: Value = serde_json::from_str(
-        &std::fs::read_to_string(&test.ledger.locations().config_path)
+        &std::fs::read_to_string(&test.ledger.providers().locations().config_path)
             .unwrap_or_else(|error| panic!("{error}")),
     )
     .unwrap_or_else(|error| panic!("{error}"));
@@ -212,7 +221,8 @@ async fn the_always_allow_switch_is_written_to_the_config_and_followed_without_a
 
     let listed = test
         .ledger
-        .set_mcp_tool_always_allowed(TOOL, false)
+        .mcp()
+        .set_tool_always_allowed(TOOL, always_allowed(false))
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert!(listed
@@ -228,7 +238,8 @@ async fn the_always_allow_switch_is_written_to_the_config_and_followed_without_a
 
     let refused = test
         .ledger
-        .set_mcp_tool_always_allowed("everything_no-such-tool", true)
+        .mcp()
+        .set_tool_always_allowed("everything_no-such-tool", always_allowed(true))
         .await;
     assert!(
         matches!(&refused, Err(error) if error.to_string().contains("no connected MCP server offers the tool \"everything_no-such-tool\"")),
@@ -268,11 +279,15 @@ async fn an_allow_rule_in_the_file_at_start_is_undone_by_the_switch_without_a_re
     wait_for(&test, "everything", is_connected).await;
     assert!(test
         .ledger
-        .mcp_tool_permissions()
+        .mcp()
+        .tool_permissions()
+        .await
+        .unwrap_or_else(|error| panic!("{error}"))
         .iter()
         .any(|tool| tool.name == TOOL && tool.always_allowed));
     test.ledger
-        .set_mcp_tool_always_allowed(TOOL, false)
+        .mcp()
+        .set_tool_always_allowed(TOOL, always_allowed(false))
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let session = test.session().await;
@@ -287,4 +302,8 @@ async fn an_allow_rule_in_the_file_at_start_is_undone_by_the_switch_without_a_re
     assert_eq!(text_of(&reply), "held");
     assert!(asked.is_empty());
     test.ledger.close().await;
+}
+
+fn always_allowed(always_allowed: bool) -> AlwaysAllowChange {
+    AlwaysAllowChange { always_allowed }
 }

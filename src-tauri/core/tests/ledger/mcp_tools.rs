@@ -147,6 +147,7 @@ async fn a_tool_that_may_change_things_asks_and_a_rejection_is_an_error_part() {
         let session_id = session.id.clone();
         tokio::spawn(async move {
             ledger
+                .sessions()
                 .prompt(&session_id, reply_input(vec![Draft::text("compress it")]))
                 .await
         })
@@ -162,6 +163,7 @@ async fn a_tool_that_may_change_things_asks_and_a_rejection_is_an_error_part() {
     };
     assert_eq!(request.permission, "everything_gzip-file-as-resource");
     test.ledger
+        .replies()
         .reply_permission(&request.id, PermissionReply::Reject)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -217,6 +219,7 @@ async fn a_server_killed_mid_call_ends_that_call_with_an_error_and_comes_back() 
         let session_id = session.id.clone();
         tokio::spawn(async move {
             ledger
+                .sessions()
                 .prompt(&session_id, reply_input(vec![Draft::text("run it")]))
                 .await
         })

@@ -22,7 +22,8 @@ async fn answered(
 async fn session_tokens(test: &TestLedger, session_id: &str) -> u64 {
     let session = test
         .ledger
-        .session(session_id)
+        .sessions()
+        .get(session_id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     session.tokens.input + session.tokens.output
@@ -37,6 +38,7 @@ async fn deleting_a_reply_removes_it_with_its_parts_and_its_usage() {
     let mut events = subscribe(&test.ledger).await;
 
     test.ledger
+        .reshaping()
         .delete_message(&session_id, &reply)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -64,7 +66,11 @@ async fn deleting_a_reply_removes_it_with_its_parts_and_its_usage() {
     );
     assert!(session_ids(&search(&test, "offline").await).is_empty());
 
-    let again = test.ledger.delete_message(&session_id, &reply).await;
+    let again = test
+        .ledger
+        .reshaping()
+        .delete_message(&session_id, &reply)
+        .await;
     assert_eq!(
         again.map_err(|error| error.kind()),
         Err(ErrorKind::NotFound)
@@ -80,6 +86,7 @@ async fn deleting_a_part_removes_only_that_part() {
     let before = describe(&reply.parts).len();
 
     test.ledger
+        .reshaping()
         .delete_part(&session_id, reply.info.id(), &text.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -91,6 +98,7 @@ async fn deleting_a_part_removes_only_that_part() {
     assert!(session_tokens(&test, &session_id).await > 0);
     let wrong_message = test
         .ledger
+        .reshaping()
         .delete_part(&session_id, history[0].info.id(), &text.id)
         .await;
     assert_eq!(
@@ -117,6 +125,7 @@ async fn a_rewritten_part_is_stored_announced_and_found_by_search() {
 
     let stored = test
         .ledger
+        .reshaping()
         .update_part(&session_id, reply.info.id(), &part.id, part.clone())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -142,6 +151,7 @@ async fn a_rewritten_part_is_stored_announced_and_found_by_search() {
     moved.message_id = history[0].info.id().to_string();
     let refused = test
         .ledger
+        .reshaping()
         .update_part(&session_id, reply.info.id(), &part.id, moved)
         .await;
     assert_eq!(
@@ -167,14 +177,17 @@ async fn nothing_is_deleted_or_rewritten_while_the_session_replies() {
 
     let message = test
         .ledger
+        .reshaping()
         .delete_message(&session.id, question.info.id())
         .await;
     let part = test
         .ledger
+        .reshaping()
         .delete_part(&session.id, question.info.id(), &question.parts[0].id)
         .await;
     let rewrite = test
         .ledger
+        .reshaping()
         .update_part(
             &session.id,
             question.info.id(),
@@ -185,7 +198,7 @@ async fn nothing_is_deleted_or_rewritten_while_the_session_replies() {
     for outcome in [message, part, rewrite.map(|_| ())] {
         assert_eq!(outcome.map_err(|error| error.kind()), Err(ErrorKind::Busy));
     }
-    test.ledger.abort(&session.id);
+    test.ledger.replies().abort(&session.id);
     assert_eq!(
         describe(&test.history(&session.id).await[0].parts),
         ["text: kept"]

@@ -14,6 +14,7 @@ async fn offline_model_answers_with_what_it_received() {
     let mut events = subscribe(&test.ledger).await;
     let reply = test
         .ledger
+        .sessions()
         .prompt(
             &session.id,
             reply_input(vec![
@@ -76,7 +77,8 @@ async fn offline_model_answers_with_what_it_received() {
     for _ in 0..500 {
         if test
             .ledger
-            .session(&session.id)
+            .sessions()
+            .get(&session.id)
             .await
             .map(|session| session.title)
             .ok()

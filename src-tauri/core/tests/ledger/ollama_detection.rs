@@ -21,6 +21,7 @@ async fn detected_ollama_models_are_listed_and_answer() {
     let test = open_with("{}", |options| options.detect_ollama = Some(root)).await;
     assert!(test
         .ledger
+        .providers()
         .models()
         .find(&ModelRef::new("ollama", "llama3.2:latest"))
         .is_some());
@@ -42,7 +43,7 @@ async fn no_ollama_leaves_the_offline_model_as_default() {
     })
     .await;
     assert_eq!(
-        test.ledger.models().first_available(),
+        test.ledger.providers().models().first_available(),
         Some(ModelRef::new("dossier", "offline"))
     );
 }

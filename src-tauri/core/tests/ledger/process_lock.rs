@@ -22,6 +22,7 @@ async fn a_second_process_leaves_the_first_ones_live_reply_alone() {
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let seen = second
+        .sessions()
         .messages(&session.id, &Default::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"))
@@ -36,7 +37,7 @@ async fn a_second_process_leaves_the_first_ones_live_reply_alone() {
     second.close().await;
 
     // The first process still owns its reply: stopping it works as usual.
-    assert!(test.ledger.abort(&session.id));
+    assert!(test.ledger.replies().abort(&session.id));
     let finished = tokio::time::timeout(Duration::from_secs(5), running)
         .await
         .unwrap_or_else(|_| panic!("abort did not end the run"))

@@ -60,6 +60,7 @@ async fn noreply_prompt_with_text_file_gives_opencodes_four_parts() {
     );
     let listed = test
         .ledger
+        .sessions()
         .messages(&session.id, &MessageQuery::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -98,6 +99,7 @@ async fn parts_keep_input_order_while_files_resolve_concurrently() {
     assert_eq!(order, expected);
     let listed = test
         .ledger
+        .sessions()
         .messages(&session.id, &MessageQuery::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -262,6 +264,7 @@ async fn a_comma_in_an_attachments_media_type_keeps_its_bytes_through_storage_an
     test.no_reply(&session, drafts).await;
     let export = test
         .ledger
+        .reshaping()
         .export_json(&session.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -338,6 +341,7 @@ async fn image_file_becomes_attachment_in_the_blob_store() {
         .unwrap_or_else(|| panic!("not a blob reference: {}", file.url));
     let blob = test
         .ledger
+        .data()
         .blob(hash)
         .await
         .unwrap_or_else(|error| panic!("{error}"))
@@ -345,6 +349,7 @@ async fn image_file_becomes_attachment_in_the_blob_store() {
     assert_eq!(blob.bytes, bytes);
     let listing = test
         .ledger
+        .sessions()
         .messages(&session.id, &MessageQuery::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -373,6 +378,7 @@ async fn oversized_image_is_normalised_to_2000_pixels() {
     let hash = blob_address::hash_from_url(&file.url).unwrap_or_else(|| panic!("{}", file.url));
     let blob = test
         .ledger
+        .data()
         .blob(hash)
         .await
         .ok()
@@ -533,6 +539,7 @@ async fn unsupported_url_schemes_are_refused_before_saving() {
     let session = test.session().await;
     let error = test
         .ledger
+        .sessions()
         .prompt(
             &session.id,
             no_reply(vec![Draft::file("ftp://host/x", "text/plain", None)]),
@@ -542,6 +549,7 @@ async fn unsupported_url_schemes_are_refused_before_saving() {
     assert_eq!(error.map(|error| error.kind()), Some(ErrorKind::Invalid));
     let listed = test
         .ledger
+        .sessions()
         .messages(&session.id, &MessageQuery::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -688,6 +696,7 @@ async fn unknown_agent_error_lists_available_agents() {
     input.agent = Some("wizard".into());
     let error = test
         .ledger
+        .sessions()
         .prompt(&session.id, input)
         .await
         .err()
@@ -702,6 +711,7 @@ async fn unknown_agent_error_lists_available_agents() {
     );
     let listed = test
         .ledger
+        .sessions()
         .messages(&session.id, &MessageQuery::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -716,6 +726,7 @@ async fn unknown_model_is_refused_naming_the_models() {
     input.model = Some(ModelRef::new("fake", "gone"));
     let error = test
         .ledger
+        .sessions()
         .prompt(&session.id, input)
         .await
         .err()
@@ -733,6 +744,7 @@ async fn variant_applies_only_when_using_the_agents_model() {
     other.model = Some(ModelRef::new("fake", "fake-model"));
     let other = test
         .ledger
+        .sessions()
         .prompt(&session.id, other)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -762,7 +774,8 @@ async fn agent_and_model_switch_is_recorded_on_the_session() {
     );
     let stored = test
         .ledger
-        .session(&session.id)
+        .sessions()
+        .get(&session.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(stored.agent.as_deref(), Some("build"));
@@ -785,6 +798,7 @@ async fn agent_and_model_switch_is_recorded_on_the_session() {
     let mut switch = no_reply(vec![Draft::text("now plan")]);
     switch.agent = Some("plan".into());
     test.ledger
+        .sessions()
         .prompt(&session.id, switch)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -794,7 +808,8 @@ async fn agent_and_model_switch_is_recorded_on_the_session() {
     );
     let stored = test
         .ledger
-        .session(&session.id)
+        .sessions()
+        .get(&session.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(stored.agent.as_deref(), Some("plan"));
@@ -808,6 +823,7 @@ async fn session_model_is_remembered_for_the_next_prompt() {
     let mut first = no_reply(vec![Draft::text("a")]);
     first.model = Some(ModelRef::new("fake", "smart"));
     test.ledger
+        .sessions()
         .prompt(&session.id, first)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -860,12 +876,14 @@ async fn client_ids_are_accepted_but_never_decide_order() {
     input.message_id = Some("msg_0000".into());
     let second = test
         .ledger
+        .sessions()
         .prompt(&session.id, input)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(second.info.id(), "msg_0000");
     let listed = test
         .ledger
+        .sessions()
         .messages(&session.id, &MessageQuery::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -887,7 +905,12 @@ async fn malformed_or_repeated_client_ids_are_refused() {
     let session = test.session().await;
     let mut wrong_prefix = no_reply(vec![Draft::text("x")]);
     wrong_prefix.message_id = Some("prt_123".into());
-    let error = test.ledger.prompt(&session.id, wrong_prefix).await.err();
+    let error = test
+        .ledger
+        .sessions()
+        .prompt(&session.id, wrong_prefix)
+        .await
+        .err();
     assert_eq!(error.map(|error| error.kind()), Some(ErrorKind::Invalid));
     let repeated = no_reply(vec![
         Draft::Text(TextDraft {
@@ -907,6 +930,7 @@ async fn malformed_or_repeated_client_ids_are_refused() {
     ]);
     let error = test
         .ledger
+        .sessions()
         .prompt(&session.id, repeated)
         .await
         .err()
@@ -922,13 +946,20 @@ async fn reused_message_id_is_a_conflict_and_saves_nothing() {
     let mut first = no_reply(vec![Draft::text("a")]);
     first.message_id = Some("msg_taken".into());
     test.ledger
+        .sessions()
         .prompt(&session.id, first.clone())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
-    let error = test.ledger.prompt(&session.id, first).await.err();
+    let error = test
+        .ledger
+        .sessions()
+        .prompt(&session.id, first)
+        .await
+        .err();
     assert_eq!(error.map(|error| error.kind()), Some(ErrorKind::Conflict));
     let listed = test
         .ledger
+        .sessions()
         .messages(&session.id, &MessageQuery::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -947,12 +978,14 @@ async fn deprecated_tools_map_becomes_session_permission_rules() {
             .collect(),
     );
     test.ledger
+        .sessions()
         .prompt(&session.id, input)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let stored = test
         .ledger
-        .session(&session.id)
+        .sessions()
+        .get(&session.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let rules = serde_json::to_value(stored.permission).unwrap_or_default();
@@ -978,6 +1011,7 @@ async fn prompt_wanting_a_reply_is_saved_and_says_replies_are_unavailable() {
     };
     let error = test
         .ledger
+        .sessions()
         .prompt(&session.id, input)
         .await
         .err()
@@ -985,6 +1019,7 @@ async fn prompt_wanting_a_reply_is_saved_and_says_replies_are_unavailable() {
     assert_eq!(error.kind(), ErrorKind::Unavailable);
     let listed = test
         .ledger
+        .sessions()
         .messages(&session.id, &MessageQuery::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -996,6 +1031,7 @@ async fn prompt_to_a_missing_session_is_not_found() {
     let test = open(FAKE_CONFIG).await;
     let error = test
         .ledger
+        .sessions()
         .prompt("ses_missing", no_reply(vec![Draft::text("x")]))
         .await
         .err();
@@ -1011,6 +1047,7 @@ async fn empty_prompt_is_refused() {
     let session = test.session().await;
     let error = test
         .ledger
+        .sessions()
         .prompt(&session.id, no_reply(vec![]))
         .await
         .err()
@@ -1031,7 +1068,8 @@ async fn revert_marker_is_cleaned_up_by_the_next_prompt() {
         .await;
     let mut stored = test
         .ledger
-        .session(&session.id)
+        .sessions()
+        .get(&session.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     stored.revert = Some(dossier_core::wire::session::RevertMarker {
@@ -1061,6 +1099,7 @@ async fn revert_marker_is_cleaned_up_by_the_next_prompt() {
     );
     let listed = test
         .ledger
+        .sessions()
         .messages(&session.id, &MessageQuery::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -1072,7 +1111,8 @@ async fn revert_marker_is_cleaned_up_by_the_next_prompt() {
     assert_eq!(ids, [kept.info.id(), fresh.info.id()]);
     let after = test
         .ledger
-        .session(&session.id)
+        .sessions()
+        .get(&session.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert!(after.revert.is_none());

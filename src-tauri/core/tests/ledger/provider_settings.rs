@@ -49,12 +49,14 @@ async fn provider_saved_in_settings_answers_with_its_keychain_key() {
     let mut events = subscribe(&test.ledger).await;
     assert!(test
         .ledger
+        .providers()
         .models()
         .find(&ModelRef::new("local", "fake-model"))
         .is_none());
 
     let settings = test
         .ledger
+        .providers()
         .save_provider(local(&fake.base_url, Some(KEYCHAIN_KEY)))
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -87,6 +89,7 @@ async fn provider_saved_in_settings_answers_with_its_keychain_key() {
     // The catalog changed without a restart, and the provider is the first available model.
     assert!(test
         .ledger
+        .providers()
         .models()
         .find(&ModelRef::new("local", "fake-model"))
         .is_some());
@@ -142,6 +145,7 @@ async fn a_key_in_the_config_file_wins_over_the_keychain() {
     assert!(headers.contains(&format!("Bearer {API_KEY}")), "{headers}");
     let settings = test
         .ledger
+        .providers()
         .provider_settings()
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -159,6 +163,7 @@ async fn without_a_keychain_a_key_is_refused_and_nothing_is_written() {
     let test = open_with("{}", with_file("{\"theme\": \"dark\"}", store)).await;
     let settings = test
         .ledger
+        .providers()
         .provider_settings()
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -170,6 +175,7 @@ async fn without_a_keychain_a_key_is_refused_and_nothing_is_written() {
 
     let error = test
         .ledger
+        .providers()
         .save_provider(local("http://127.0.0.1:9/v1", Some(KEYCHAIN_KEY)))
         .await
         .err()
@@ -188,12 +194,14 @@ async fn without_a_keychain_a_key_is_refused_and_nothing_is_written() {
     // Without a key the provider saves (a local server often needs none).
     let saved = test
         .ledger
+        .providers()
         .save_provider(local("http://127.0.0.1:9/v1", None))
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(saved.providers.len(), 1);
     assert!(test
         .ledger
+        .providers()
         .models()
         .find(&ModelRef::new("local", "fake-model"))
         .is_some());
@@ -204,12 +212,14 @@ async fn removing_a_provider_drops_it_from_file_catalog_and_keychain() {
     let store = Arc::new(InMemoryCredentials::default());
     let test = open_with("{}", with_file("{}", store.clone())).await;
     test.ledger
+        .providers()
         .save_provider(local("http://127.0.0.1:9/v1", Some(KEYCHAIN_KEY)))
         .await
         .unwrap_or_else(|error| panic!("{error}"));
 
     let without_key = test
         .ledger
+        .providers()
         .remove_provider_key("local")
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -221,6 +231,7 @@ async fn removing_a_provider_drops_it_from_file_catalog_and_keychain() {
         .unwrap_or_else(|error| panic!("{error}"));
     let settings = test
         .ledger
+        .providers()
         .remove_provider("local")
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -228,11 +239,12 @@ async fn removing_a_provider_drops_it_from_file_catalog_and_keychain() {
     assert_eq!(store.read("local").ok().flatten(), None);
     assert!(test
         .ledger
+        .providers()
         .models()
         .find(&ModelRef::new("local", "fake-model"))
         .is_none());
     assert!(!read(&test.folder.path().join("config.json")).contains("local"));
 
-    let missing = test.ledger.remove_provider("local").await.err();
+    let missing = test.ledger.providers().remove_provider("local").await.err();
     assert_eq!(missing.map(|error| error.kind()), Some(ErrorKind::NotFound));
 }

@@ -22,7 +22,8 @@ async fn newer_ledger() -> (TestLedger, String, String) {
     let test = open(FAKE_CONFIG).await;
     let session = test
         .ledger
-        .create_session(CreateSession {
+        .sessions()
+        .create(CreateSession {
             title: Some("Kept from the future".into()),
             ..CreateSession::default()
         })
@@ -95,7 +96,8 @@ async fn a_newer_database_opens_read_only_unchanged_and_refuses_every_write() {
 
     // Reads work.
     let sessions = ledger
-        .sessions(&Default::default())
+        .sessions()
+        .list(&Default::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let titles: Vec<&str> = sessions
@@ -105,6 +107,7 @@ async fn a_newer_database_opens_read_only_unchanged_and_refuses_every_write() {
         .collect();
     assert_eq!(titles, ["Kept from the future"]);
     let messages = ledger
+        .sessions()
         .messages(&session_id, &Default::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -114,6 +117,7 @@ async fn a_newer_database_opens_read_only_unchanged_and_refuses_every_write() {
         ["text: the harbour lighthouse"]
     );
     let found = ledger
+        .sessions()
         .search(&SearchQuery {
             text: "lighthouse".into(),
             limit: None,
@@ -126,6 +130,7 @@ async fn a_newer_database_opens_read_only_unchanged_and_refuses_every_write() {
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].session.id, session_id);
     let export = ledger
+        .reshaping()
         .export_json(&session_id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -134,12 +139,13 @@ async fn a_newer_database_opens_read_only_unchanged_and_refuses_every_write() {
     // Every write is refused with the typed error.
     let part: Part = messages.messages[0].parts[0].clone();
     assert_read_only(
-        ledger.create_session(CreateSession::default()).await,
+        ledger.sessions().create(CreateSession::default()).await,
         "create",
     );
     assert_read_only(
         ledger
-            .update_session(
+            .sessions()
+            .update(
                 &session_id,
                 SessionPatch {
                     title: Some("Renamed".into()),
@@ -149,57 +155,84 @@ async fn a_newer_database_opens_read_only_unchanged_and_refuses_every_write() {
             .await,
         "rename",
     );
-    assert_read_only(ledger.archive_session(&session_id, true).await, "archive");
-    assert_read_only(ledger.delete_session(&session_id).await, "delete");
+    assert_read_only(
+        ledger.sessions().archive(&session_id, true).await,
+        "archive",
+    );
+    assert_read_only(ledger.sessions().delete(&session_id).await, "delete");
     assert_read_only(
         ledger
+            .sessions()
             .prompt(&session_id, no_reply(vec![Draft::text("more")]))
             .await,
         "prompt",
     );
     assert_read_only(
         ledger
+            .sessions()
             .prompt_in_background(&session_id, no_reply(vec![Draft::text("more")]))
             .await,
         "prompt in the background",
     );
-    assert_read_only(ledger.fork_session(&session_id, None).await, "fork");
-    assert_read_only(ledger.revert(&session_id, &message_id, None).await, "undo");
-    assert_read_only(ledger.unrevert(&session_id).await, "redo");
+    assert_read_only(
+        ledger.reshaping().fork_session(&session_id, None).await,
+        "fork",
+    );
     assert_read_only(
         ledger
+            .reshaping()
+            .revert(&session_id, &message_id, None)
+            .await,
+        "undo",
+    );
+    assert_read_only(ledger.reshaping().unrevert(&session_id).await, "redo");
+    assert_read_only(
+        ledger
+            .reshaping()
             .resend(&session_id, &message_id, Some("edited"), true)
             .await,
         "resend",
     );
     assert_read_only(
-        ledger.regenerate(&session_id, &message_id).await,
+        ledger
+            .reshaping()
+            .regenerate(&session_id, &message_id)
+            .await,
         "regenerate",
     );
     assert_read_only(
-        ledger.delete_message(&session_id, &message_id).await,
+        ledger
+            .reshaping()
+            .delete_message(&session_id, &message_id)
+            .await,
         "delete message",
     );
     assert_read_only(
-        ledger.delete_part(&session_id, &message_id, &part.id).await,
+        ledger
+            .reshaping()
+            .delete_part(&session_id, &message_id, &part.id)
+            .await,
         "delete part",
     );
     assert_read_only(
         ledger
+            .reshaping()
             .update_part(&session_id, &message_id, &part.id, part.clone())
             .await,
         "edit part",
     );
     assert_read_only(
         ledger
+            .reshaping()
             .import_session(serde_json::to_value(&export).unwrap_or_default())
             .await,
         "import",
     );
-    assert_read_only(ledger.purge_deleted_words().await, "search purge");
-    assert_read_only(ledger.restore_from(&staged).await, "restore");
+    assert_read_only(ledger.data().purge_deleted_words().await, "search purge");
+    assert_read_only(ledger.data().restore_from(&staged).await, "restore");
     let titles_after: Vec<String> = ledger
-        .sessions(&Default::default())
+        .sessions()
+        .list(&Default::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"))
         .sessions

@@ -19,10 +19,10 @@ async fn abort_ends_a_hanging_stream_at_once_and_keeps_the_text() {
     } = reply_in_background(&test, &session.id, "hello");
     wait_for(&mut events, |event| matches!(&event.payload, EventPayload::PartDelta { delta, .. } if delta == "thinking")).await;
     assert!(matches!(
-        test.ledger.status().get(&session.id),
+        test.ledger.replies().status().get(&session.id),
         Some(SessionStatus::Busy)
     ));
-    assert!(test.ledger.is_busy(&session.id));
+    assert!(test.ledger.replies().is_busy(&session.id));
     // Better than OpenCode: the streamed text is in the database within 250 ms, mid-reply.
     tokio::time::sleep(Duration::from_millis(400)).await;
     let stored = test.history(&session.id).await;
@@ -31,7 +31,7 @@ async fn abort_ends_a_hanging_stream_at_once_and_keeps_the_text() {
         checkpointed, "Still thinking",
         "checkpointed while the stream hangs"
     );
-    assert!(test.ledger.abort(&session.id));
+    assert!(test.ledger.replies().abort(&session.id));
     // The provider never sends another byte: only the abort can end this run. (How fast it ends
     // is a figure for the benchmarks, not an assertion here.)
     let reply = tokio::time::timeout(Duration::from_secs(5), running)
@@ -65,8 +65,11 @@ async fn abort_ends_a_hanging_stream_at_once_and_keeps_the_text() {
         1,
         "the connection to the provider was closed"
     );
-    assert!(test.ledger.status().is_empty());
-    assert!(!test.ledger.abort(&session.id), "nothing left to abort");
+    assert!(test.ledger.replies().status().is_empty());
+    assert!(
+        !test.ledger.replies().abort(&session.id),
+        "nothing left to abort"
+    );
 }
 
 #[tokio::test]
@@ -84,7 +87,7 @@ async fn abort_during_a_tool_call_marks_the_tool_aborted() {
         running,
     } = reply_in_background(&test, &session.id, "search");
     wait_for(&mut events, |event| matches!(&event.payload, EventPayload::PartUpdated { part, .. } if part.body.type_name() == "tool")).await;
-    test.ledger.abort(&session.id);
+    test.ledger.replies().abort(&session.id);
     let reply = running
         .await
         .unwrap_or_else(|error| panic!("{error}"))
@@ -120,7 +123,8 @@ async fn deleting_the_session_mid_reply_stops_it_and_the_caller_hears_not_found(
     )
     .await;
     test.ledger
-        .delete_session(&session.id)
+        .sessions()
+        .delete(&session.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let outcome = tokio::time::timeout(Duration::from_secs(5), running)
@@ -131,5 +135,5 @@ async fn deleting_the_session_mid_reply_stops_it_and_the_caller_hears_not_found(
         matches!(outcome, Err(dossier_core::LedgerError::SessionNotFound(ref id)) if *id == session.id),
         "{outcome:?}"
     );
-    assert!(test.ledger.status().is_empty());
+    assert!(test.ledger.replies().status().is_empty());
 }

@@ -21,6 +21,7 @@ async fn summarize_records_a_summary_that_the_next_prompt_starts_from() {
     ask(&test, &session.id, "hello there").await;
     let done = test
         .ledger
+        .replies()
         .summarize(&session.id, ModelRef::new("fake", "fake-model"), false)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -68,6 +69,7 @@ async fn summarize_with_an_unknown_model_is_refused_and_records_nothing() {
     let session = test.session().await;
     let refused = test
         .ledger
+        .replies()
         .summarize(&session.id, ModelRef::new("fake", "missing"), false)
         .await;
     assert!(refused.is_err());
@@ -160,6 +162,7 @@ async fn summarize_keeps_the_last_two_turns_verbatim_after_the_summary() {
         ask(&test, &session.id, text).await;
     }
     test.ledger
+        .replies()
         .summarize(&session.id, ModelRef::new("fake", "fake-model"), false)
         .await
         .unwrap_or_else(|error| panic!("{error}"));

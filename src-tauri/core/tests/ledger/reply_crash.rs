@@ -30,7 +30,8 @@ async fn child(folder: std::path::PathBuf) {
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let session = ledger
-        .create_session(Default::default())
+        .sessions()
+        .create(Default::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let mut receiver = ledger.events().subscribe();
@@ -38,7 +39,7 @@ async fn child(folder: std::path::PathBuf) {
     let session_id = session.id.clone();
     tokio::spawn(async move {
         let input = reply_input(vec![dossier_core::wire::draft::Draft::text("tell me")]);
-        running.prompt(&session_id, input).await
+        running.sessions().prompt(&session_id, input).await
     });
     while let Ok(event) = receiver.recv().await {
         if matches!(&event.payload, EventPayload::PartUpdated { part, .. } if part.body.type_name() == "tool")
@@ -75,6 +76,7 @@ async fn killed_mid_reply_is_closed_as_aborted_with_its_text() {
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let messages = ledger
+        .sessions()
         .messages(&session_id, &Default::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"))

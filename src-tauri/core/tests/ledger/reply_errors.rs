@@ -321,6 +321,7 @@ async fn an_image_that_overflowed_is_replayed_as_a_line_naming_it() {
     let session = test.session().await;
     let reply = test
         .ledger
+        .sessions()
         .prompt(
             &session.id,
             reply_input(vec![

@@ -41,6 +41,7 @@ async fn plain_text_streams_into_a_text_part_with_the_reference_event_sequence()
     );
     let stored = test
         .ledger
+        .sessions()
         .messages(&session.id, &Default::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -92,7 +93,7 @@ async fn plain_text_streams_into_a_text_part_with_the_reference_event_sequence()
         Some(Value::from("explain this project"))
     );
     assert_eq!(
-        test.ledger.status().len(),
+        test.ledger.replies().status().len(),
         0,
         "idle sessions are not listed"
     );
@@ -151,6 +152,7 @@ async fn a_second_prompt_joins_the_run_and_is_seen_on_the_next_step() {
     let session_id = session.id.clone();
     let first = tokio::spawn(async move {
         ledger
+            .sessions()
             .prompt(
                 &session_id,
                 reply_input(vec![Draft::text("first question")]),
@@ -332,7 +334,8 @@ async fn step_cost_comes_from_the_configured_price_and_adds_up_on_the_session() 
     assert!(finish.is_some_and(|cost| (cost - per_step).abs() < 1e-12));
     let stored = test
         .ledger
-        .session(&session.id)
+        .sessions()
+        .get(&session.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert!(
@@ -374,7 +377,8 @@ async fn the_first_reply_titles_the_session_through_the_model() {
     for _ in 0..500 {
         let title = test
             .ledger
-            .session(&session.id)
+            .sessions()
+            .get(&session.id)
             .await
             .map(|session| session.title)
             .unwrap_or_default();

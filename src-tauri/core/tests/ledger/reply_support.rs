@@ -48,12 +48,13 @@ pub fn reply_in_background(test: &TestLedger, session_id: &str, text: &str) -> B
     let ledger = test.ledger.clone();
     let session_id = session_id.to_string();
     let input = reply_input(vec![Draft::text(text)]);
-    let running = tokio::spawn(async move { ledger.prompt(&session_id, input).await });
+    let running = tokio::spawn(async move { ledger.sessions().prompt(&session_id, input).await });
     BackgroundReply { events, running }
 }
 
 pub async fn ask(test: &TestLedger, session_id: &str, text: &str) -> MessageWithParts {
     test.ledger
+        .sessions()
         .prompt(session_id, reply_input(vec![Draft::text(text)]))
         .await
         .unwrap_or_else(|error| panic!("{error}"))

@@ -108,7 +108,8 @@ async fn tools_cannot_leave_the_session_folder_and_denied_tools_are_refused() {
     let test = open_with(&fake.openai_config(), |_| {}).await;
     let session = test
         .ledger
-        .create_session(dossier_core::wire::session::CreateSession {
+        .sessions()
+        .create(dossier_core::wire::session::CreateSession {
             permission: Some(vec![Rule::new("grep", "*", Action::Deny)]),
             ..Default::default()
         })
@@ -144,6 +145,7 @@ async fn tools_cannot_leave_the_session_folder_and_denied_tools_are_refused() {
 
 async fn tool_errors(test: &TestLedger, session_id: &str) -> Vec<String> {
     test.ledger
+        .sessions()
         .messages(session_id, &Default::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"))
@@ -181,6 +183,7 @@ async fn asked(
     let session_id = session.id.clone();
     let running = tokio::spawn(async move {
         ledger
+            .sessions()
             .prompt(
                 &session_id,
                 reply_input(vec![Draft::text("read the secrets")]),
@@ -213,13 +216,17 @@ async fn an_ask_rule_waits_for_the_person_and_once_lets_the_tool_run() {
         request.tool.as_ref().map(|tool| tool.call_id.as_str()),
         Some("call_1")
     );
-    assert_eq!(test.ledger.permission_requests(), vec![request.clone()]);
+    assert_eq!(
+        test.ledger.replies().permission_requests(),
+        vec![request.clone()]
+    );
     let wire = serde_json::to_value(&request).unwrap_or_default();
     assert!(
         wire["id"].as_str().is_some_and(|id| id.starts_with("per_")),
         "{wire}"
     );
     test.ledger
+        .replies()
         .reply_permission(&request.id, PermissionReply::Once)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -228,10 +235,11 @@ async fn an_ask_rule_waits_for_the_person_and_once_lets_the_tool_run() {
         .unwrap_or_else(|error| panic!("{error}"))
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(text_of(&reply), "It holds a key.");
-    assert!(test.ledger.permission_requests().is_empty());
+    assert!(test.ledger.replies().permission_requests().is_empty());
     assert!(tool_errors(&test, &session_id).await.is_empty());
     let missing = test
         .ledger
+        .replies()
         .reply_permission(&request.id, PermissionReply::Once)
         .await;
     assert!(matches!(
@@ -248,6 +256,7 @@ async fn reject_refuses_the_call_and_stops_the_run() {
     ])
     .await;
     test.ledger
+        .replies()
         .reply_permission(&request.id, PermissionReply::Reject)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -270,6 +279,7 @@ async fn always_adds_an_allow_rule_to_the_session() {
     ])
     .await;
     test.ledger
+        .replies()
         .reply_permission(&request.id, PermissionReply::Always)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -279,7 +289,8 @@ async fn always_adds_an_allow_rule_to_the_session() {
         .unwrap_or_else(|error| panic!("{error}"));
     let session = test
         .ledger
-        .session(&session_id)
+        .sessions()
+        .get(&session_id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(
@@ -296,7 +307,7 @@ async fn abort_while_waiting_for_permission_withdraws_the_request() {
         r#"{"filePath": "secrets.env"}"#,
     )])
     .await;
-    assert!(test.ledger.abort(&session_id));
+    assert!(test.ledger.replies().abort(&session_id));
     let reply = running
         .await
         .unwrap_or_else(|error| panic!("{error}"))
@@ -305,7 +316,7 @@ async fn abort_while_waiting_for_permission_withdraws_the_request() {
         assistant_of(&reply).error,
         Some(dossier_core::wire::assistant_error::AssistantError::MessageAbortedError { .. })
     ));
-    assert!(test.ledger.permission_requests().is_empty());
+    assert!(test.ledger.replies().permission_requests().is_empty());
     assert_eq!(
         tool_errors(&test, &session_id).await,
         ["Tool execution aborted"]
@@ -345,6 +356,7 @@ async fn a_third_identical_call_asks_about_a_doom_loop() {
         Some("call_3".to_string())
     );
     test.ledger
+        .replies()
         .reply_permission(&request.id, PermissionReply::Reject)
         .await
         .unwrap_or_else(|error| panic!("{error}"));

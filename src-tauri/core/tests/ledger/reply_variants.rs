@@ -11,6 +11,7 @@ async fn ask_with_variant(test: &TestLedger, session_id: &str, variant: Option<&
     let mut input = reply_input(vec![Draft::text("think hard")]);
     input.variant = variant.map(str::to_string);
     test.ledger
+        .sessions()
         .prompt(session_id, input)
         .await
         .unwrap_or_else(|error| panic!("{error}"));

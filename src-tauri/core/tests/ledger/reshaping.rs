@@ -138,19 +138,22 @@ async fn fork_copies_messages_before_the_point_with_new_ids_and_keeps_agent_mode
     let mut tools = no_reply(vec![Draft::text("three")]);
     tools.tools = Some([("bash".to_string(), false)].into_iter().collect());
     test.ledger
+        .sessions()
         .prompt(&session.id, tools)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
 
     let fork = test
         .ledger
+        .reshaping()
         .fork_session(&session.id, Some(second.info.id()))
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(fork.title, format!("{} (fork #1)", session.title));
     let original = test
         .ledger
-        .session(&session.id)
+        .sessions()
+        .get(&session.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(
@@ -163,6 +166,7 @@ async fn fork_copies_messages_before_the_point_with_new_ids_and_keeps_agent_mode
     );
     let copied = test
         .ledger
+        .sessions()
         .messages(&fork.id, &MessageQuery::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"))
@@ -183,12 +187,14 @@ async fn fork_copies_messages_before_the_point_with_new_ids_and_keeps_agent_mode
     );
     let everything = test
         .ledger
+        .reshaping()
         .fork_session(&fork.id, None)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(everything.title, format!("{} (fork #2)", session.title));
     let missing = test
         .ledger
+        .reshaping()
         .fork_session(&session.id, Some("msg_nope"))
         .await
         .err();
@@ -203,6 +209,7 @@ async fn revert_hides_nothing_until_the_next_prompt_and_unrevert_brings_all_back
     let second = test.no_reply(&session, vec![Draft::text("undo")]).await;
     let reverted = test
         .ledger
+        .reshaping()
         .revert(&session.id, second.info.id(), None)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -215,12 +222,14 @@ async fn revert_hides_nothing_until_the_next_prompt_and_unrevert_brings_all_back
     );
     let restored = test
         .ledger
+        .reshaping()
         .unrevert(&session.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert!(restored.revert.is_none());
     assert_eq!(
         test.ledger
+            .sessions()
             .messages(&session.id, &MessageQuery::default())
             .await
             .map(|page| page.messages.len())
@@ -228,12 +237,14 @@ async fn revert_hides_nothing_until_the_next_prompt_and_unrevert_brings_all_back
         2
     );
     test.ledger
+        .reshaping()
         .revert(&session.id, second.info.id(), None)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     test.no_reply(&session, vec![Draft::text("edited")]).await;
     let page = test
         .ledger
+        .sessions()
         .messages(&session.id, &MessageQuery::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -246,6 +257,7 @@ async fn revert_hides_nothing_until_the_next_prompt_and_unrevert_brings_all_back
     assert_eq!(page.messages[0].info.id(), first.info.id());
     let missing = test
         .ledger
+        .reshaping()
         .revert(&session.id, "msg_missing", None)
         .await
         .err();
@@ -270,6 +282,7 @@ async fn revert_at_an_assistants_first_part_moves_to_its_user_message() {
     .await;
     let reverted = test
         .ledger
+        .reshaping()
         .revert(&session.id, reply.info.id(), Some(&reply.parts[1].id))
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -309,6 +322,7 @@ async fn export_then_import_round_trips_every_part_type_apart_from_ids() {
 
     let exported = test
         .ledger
+        .reshaping()
         .export_json(&session.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -319,6 +333,7 @@ async fn export_then_import_round_trips_every_part_type_apart_from_ids() {
     );
     let imported = test
         .ledger
+        .reshaping()
         .import_session(json)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -326,6 +341,7 @@ async fn export_then_import_round_trips_every_part_type_apart_from_ids() {
     assert_eq!(imported.title, session.title);
     let again = test
         .ledger
+        .reshaping()
         .export_json(&imported.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -335,6 +351,7 @@ async fn export_then_import_round_trips_every_part_type_apart_from_ids() {
     );
     let stored = test
         .ledger
+        .sessions()
         .messages(&imported.id, &MessageQuery::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -370,6 +387,7 @@ async fn an_export_repeating_a_message_id_is_refused_as_invalid() {
     }
     let error = test
         .ledger
+        .reshaping()
         .import_session(document)
         .await
         .map(|session| session.id)
@@ -394,11 +412,13 @@ async fn opencode_export_imports_as_a_new_session_in_order() {
     let document: Value = serde_json::from_str(&text).unwrap_or_default();
     let imported = test
         .ledger
+        .reshaping()
         .import_session(document.clone())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let page = test
         .ledger
+        .sessions()
         .messages(&imported.id, &MessageQuery::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -446,6 +466,7 @@ async fn opencode_export_imports_as_a_new_session_in_order() {
     }
     let garbage = test
         .ledger
+        .reshaping()
         .import_session(serde_json::json!({"hello": 1}))
         .await
         .err();
@@ -466,6 +487,7 @@ async fn markdown_export_reads_like_a_conversation() {
     store_reply(&test, &session.id, asked.info.id(), every_assistant_part()).await;
     let markdown = test
         .ledger
+        .reshaping()
         .export_markdown(
             &session.id,
             dossier_core::wire::reader_time::ReaderTimeZone::OffsetMinutes(90),
@@ -522,6 +544,7 @@ async fn edit_and_resend_keeps_attachments_and_replaces_the_text() {
         .await;
     let resent = test
         .ledger
+        .reshaping()
         .resend(
             &session.id,
             original.info.id(),
@@ -547,6 +570,7 @@ async fn edit_and_resend_keeps_attachments_and_replaces_the_text() {
     );
     let page = test
         .ledger
+        .sessions()
         .messages(&session.id, &MessageQuery::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -558,6 +582,7 @@ async fn edit_and_resend_keeps_attachments_and_replaces_the_text() {
     assert_eq!(page.messages[0].info.id(), resent.info.id());
     let not_user = test
         .ledger
+        .reshaping()
         .regenerate(&session.id, resent.info.id())
         .await
         .err();
@@ -575,6 +600,7 @@ async fn an_import_file_over_the_size_limit_is_refused_before_it_is_read() {
         .unwrap_or_else(|error| panic!("{error}"));
     let error = test
         .ledger
+        .reshaping()
         .import_file(&path)
         .await
         .expect_err("too big to import");
@@ -585,7 +611,8 @@ async fn an_import_file_over_the_size_limit_is_refused_before_it_is_read() {
     );
     let listed = test
         .ledger
-        .sessions(&dossier_core::store::rows::session_page::SessionQuery::default())
+        .sessions()
+        .list(&dossier_core::store::rows::session_page::SessionQuery::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert!(listed.sessions.is_empty());
@@ -599,6 +626,7 @@ async fn an_export_that_cannot_be_written_names_the_path_and_leaves_nothing_behi
     let folder = test.folder.path().join("exports");
     let error = test
         .ledger
+        .reshaping()
         .write_export(
             &session.id,
             ExportFileKind::Json,
@@ -612,6 +640,7 @@ async fn an_export_that_cannot_be_written_names_the_path_and_leaves_nothing_behi
     std::fs::create_dir(&folder).unwrap_or_else(|error| panic!("{error}"));
     let target = folder.join("export.md");
     test.ledger
+        .reshaping()
         .write_export(&session.id, ExportFileKind::Markdown, &target)
         .await
         .unwrap_or_else(|error| panic!("{error}"));

@@ -51,7 +51,8 @@ async fn search_finds_titles_attachment_names_but_not_synthetic_context() {
     let test = open(FAKE_CONFIG).await;
     let titled = test
         .ledger
-        .create_session(CreateSession {
+        .sessions()
+        .create(CreateSession {
             title: Some("Holiday planning".into()),
             ..CreateSession::default()
         })
@@ -112,7 +113,8 @@ async fn index_follows_title_edits_deletes_and_archiving() {
     test.no_reply(&session, vec![Draft::text("marmalade recipe")])
         .await;
     test.ledger
-        .update_session(
+        .sessions()
+        .update(
             &session.id,
             SessionPatch {
                 title: Some("Breakfast ideas".into()),
@@ -126,7 +128,8 @@ async fn index_follows_title_edits_deletes_and_archiving() {
         vec![session.id.clone()]
     );
     test.ledger
-        .update_session(
+        .sessions()
+        .update(
             &session.id,
             SessionPatch {
                 title: Some("Lunch".into()),
@@ -143,12 +146,14 @@ async fn index_follows_title_edits_deletes_and_archiving() {
         ..SessionPatch::default()
     };
     test.ledger
-        .update_session(&session.id, archive)
+        .sessions()
+        .update(&session.id, archive)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert!(search(&test, "marmalade").await.is_empty());
     let with_archived = test
         .ledger
+        .sessions()
         .search(&SearchQuery {
             text: "marmalade".into(),
             include_archived: true,
@@ -159,6 +164,7 @@ async fn index_follows_title_edits_deletes_and_archiving() {
     assert_eq!(session_ids(&with_archived), vec![session.id.clone()]);
     let title_kept = test
         .ledger
+        .sessions()
         .search(&SearchQuery {
             text: "lunch".into(),
             include_archived: true,
@@ -172,7 +178,8 @@ async fn index_follows_title_edits_deletes_and_archiving() {
         "saving a session without renaming it keeps its title indexed"
     );
     test.ledger
-        .delete_session(&session.id)
+        .sessions()
+        .delete(&session.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     // The index rows themselves: SQLite's word index, or PostgreSQL's tsvector tables.
@@ -203,6 +210,7 @@ async fn index_follows_forks_and_reverts() {
         .await;
     let fork = test
         .ledger
+        .reshaping()
         .fork_session(&session.id, None)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -212,6 +220,7 @@ async fn index_follows_forks_and_reverts() {
     expected.sort();
     assert_eq!(found, expected);
     test.ledger
+        .reshaping()
         .revert(&session.id, undone.info.id(), None)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -264,6 +273,7 @@ async fn search_ranks_pages_and_refuses_empty_queries() {
     }
     let first = test
         .ledger
+        .sessions()
         .search(&SearchQuery {
             text: "common".into(),
             limit: Some(2),
@@ -273,6 +283,7 @@ async fn search_ranks_pages_and_refuses_empty_queries() {
         .unwrap_or_default();
     let second = test
         .ledger
+        .sessions()
         .search(&SearchQuery {
             text: "common".into(),
             limit: Some(2),
@@ -288,6 +299,7 @@ async fn search_ranks_pages_and_refuses_empty_queries() {
         .all(|id| !session_ids(&second).contains(id)));
     let empty = test
         .ledger
+        .sessions()
         .search(&SearchQuery {
             text: "  ".into(),
             ..SearchQuery::default()
@@ -313,6 +325,7 @@ async fn search_within_one_session_ignores_the_others() {
         .await;
     let scoped = test
         .ledger
+        .sessions()
         .search(&SearchQuery {
             text: "lighthouse".into(),
             session_id: Some(second.id.clone()),
@@ -383,16 +396,19 @@ async fn imported_sessions_are_searchable() {
         .await;
     let exported = test
         .ledger
+        .reshaping()
         .export_json(&session.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let imported = test
         .ledger
+        .reshaping()
         .import_session(serde_json::to_value(&exported).unwrap_or_default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     test.ledger
-        .delete_session(&session.id)
+        .sessions()
+        .delete(&session.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(
@@ -492,6 +508,7 @@ async fn search_within_one_session_lists_every_matching_message_up_to_the_limit(
     };
     let every = test
         .ledger
+        .sessions()
         .search(&scoped(None))
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -504,6 +521,7 @@ async fn search_within_one_session_lists_every_matching_message_up_to_the_limit(
     assert_eq!(found, said, "every matching message, newest first");
     let capped = test
         .ledger
+        .sessions()
         .search(&scoped(Some(4)))
         .await
         .unwrap_or_else(|error| panic!("{error}"));

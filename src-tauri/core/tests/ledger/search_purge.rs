@@ -35,7 +35,8 @@ async fn in_index_pages(test: &TestLedger, word: &str) -> bool {
 
 async fn rename(test: &TestLedger, session_id: &str, title: &str) {
     test.ledger
-        .update_session(
+        .sessions()
+        .update(
             session_id,
             SessionPatch {
                 title: Some(title.into()),
@@ -48,6 +49,7 @@ async fn rename(test: &TestLedger, session_id: &str, title: &str) {
 
 async fn purge(test: &TestLedger) {
     test.ledger
+        .data()
         .purge_deleted_words()
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -69,6 +71,7 @@ async fn a_deleted_secret_leaves_the_word_list_and_the_index_pages() {
     assert!(in_index_pages(&test, "hunter2").await);
 
     test.ledger
+        .reshaping()
         .delete_message(&pasted.id, message.info.id())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -106,7 +109,8 @@ async fn the_purge_runs_by_itself_after_a_session_is_deleted() {
     assert!(remembered(&test, "zanzibar77").await);
 
     test.ledger
-        .delete_session(&session.id)
+        .sessions()
+        .delete(&session.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
 
@@ -133,6 +137,7 @@ async fn a_rewritten_part_and_a_renamed_title_leave_their_old_words() {
         ..Default::default()
     });
     test.ledger
+        .reshaping()
         .update_part(&session.id, message.info.id(), &part.id.clone(), part)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -169,6 +174,7 @@ async fn a_streaming_replys_cut_off_last_word_is_not_remembered() {
     // A checkpoint mid-word, then the finished part.
     let checkpoint = write("words like quartzit", None);
     test.ledger
+        .reshaping()
         .update_part(
             &session.id,
             reply.info.id(),
@@ -181,6 +187,7 @@ async fn a_streaming_replys_cut_off_last_word_is_not_remembered() {
     assert!(!remembered(&test, "quartzit").await);
     let finished = write("words like quartzite", Some(2));
     test.ledger
+        .reshaping()
         .update_part(&session.id, reply.info.id(), &finished.id.clone(), finished)
         .await
         .unwrap_or_else(|error| panic!("{error}"));

@@ -28,7 +28,8 @@ fn totals(session: &Session) -> u64 {
 
 async fn reread(test: &TestLedger, session_id: &str) -> Session {
     test.ledger
-        .session(session_id)
+        .sessions()
+        .get(session_id)
         .await
         .unwrap_or_else(|error| panic!("{error}"))
 }
@@ -55,6 +56,7 @@ async fn an_undone_turn_leaves_the_totals_when_the_next_prompt_removes_it() {
     let test = open("{}").await;
     let (session, history) = two_turns(&test).await;
     test.ledger
+        .reshaping()
         .revert(&session.id, history[2].info.id(), None)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -71,6 +73,7 @@ async fn a_fork_counts_only_the_steps_it_copies() {
     let (session, history) = two_turns(&test).await;
     let fork = test
         .ledger
+        .reshaping()
         .fork_session(&session.id, Some(history[2].info.id()))
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -84,6 +87,7 @@ async fn an_import_counts_the_steps_it_brings_not_the_files_totals() {
     let (session, history) = two_turns(&test).await;
     let exported = test
         .ledger
+        .reshaping()
         .export_json(&session.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -92,6 +96,7 @@ async fn an_import_counts_the_steps_it_brings_not_the_files_totals() {
     document["info"]["cost"] = serde_json::json!(12.5);
     let imported = test
         .ledger
+        .reshaping()
         .import_session(document)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -107,6 +112,7 @@ async fn a_listing_gives_the_same_session_as_reading_it_to_the_last_bit_of_its_c
     let (session, _) = two_turns(&test).await;
     let exported = test
         .ledger
+        .reshaping()
         .export_json(&session.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -122,13 +128,15 @@ async fn a_listing_gives_the_same_session_as_reading_it_to_the_last_bit_of_its_c
     assert!(costs.is_empty(), "the two turns' steps took the costs");
     let imported = test
         .ledger
+        .reshaping()
         .import_session(document)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(imported.cost, 0.1 + 0.2);
     let listed = test
         .ledger
-        .sessions(&SessionQuery::default())
+        .sessions()
+        .list(&SessionQuery::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let from_listing = listed

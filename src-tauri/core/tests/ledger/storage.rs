@@ -44,10 +44,12 @@ async fn reopening_an_existing_database_keeps_everything() {
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let session = first
-        .create_session(CreateSession::default())
+        .sessions()
+        .create(CreateSession::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     first
+        .sessions()
         .prompt(&session.id, no_reply(vec![Draft::text("remember")]))
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -56,6 +58,7 @@ async fn reopening_an_existing_database_keeps_everything() {
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let page = second
+        .sessions()
         .messages(&session.id, &MessageQuery::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -82,7 +85,8 @@ async fn session_pages_are_newest_first_without_gaps_or_repeats_on_equal_times()
     loop {
         let page = test
             .ledger
-            .sessions(&SessionQuery {
+            .sessions()
+            .list(&SessionQuery {
                 limit: Some(100),
                 cursor: cursor.clone(),
                 ..SessionQuery::default()
@@ -117,7 +121,8 @@ async fn session_list_orders_by_last_update_and_hides_archived() {
     };
     let listed = test
         .ledger
-        .sessions(&SessionQuery::default())
+        .sessions()
+        .list(&SessionQuery::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(ids(listed), [older.id.clone(), newer.id.clone()]);
@@ -128,18 +133,21 @@ async fn session_list_orders_by_last_update_and_hides_archived() {
         ..SessionPatch::default()
     };
     test.ledger
-        .update_session(&older.id, patch)
+        .sessions()
+        .update(&older.id, patch)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let visible = test
         .ledger
-        .sessions(&SessionQuery::default())
+        .sessions()
+        .list(&SessionQuery::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(ids(visible), vec![newer.id.clone()]);
     let all = test
         .ledger
-        .sessions(&SessionQuery {
+        .sessions()
+        .list(&SessionQuery {
             include_archived: true,
             ..SessionQuery::default()
         })
@@ -158,7 +166,8 @@ async fn pinned_sessions_are_listed_on_their_own_however_old() {
     };
     let oldest = test.session().await;
     test.ledger
-        .update_session(&oldest.id, pin.clone())
+        .sessions()
+        .update(&oldest.id, pin.clone())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     let mut newer = Vec::new();
@@ -167,13 +176,15 @@ async fn pinned_sessions_are_listed_on_their_own_however_old() {
         newer.push(test.session().await);
     }
     test.ledger
-        .update_session(&newer[1].id, pin)
+        .sessions()
+        .update(&newer[1].id, pin)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     // Sessions pinned long ago are not on the first page of the listing.
     let first_page = test
         .ledger
-        .sessions(&SessionQuery {
+        .sessions()
+        .list(&SessionQuery {
             limit: Some(2),
             ..SessionQuery::default()
         })
@@ -185,7 +196,8 @@ async fn pinned_sessions_are_listed_on_their_own_however_old() {
         .all(|session| session.id != oldest.id));
     let pinned = test
         .ledger
-        .sessions(&SessionQuery {
+        .sessions()
+        .list(&SessionQuery {
             pinned_only: true,
             ..SessionQuery::default()
         })
@@ -206,7 +218,8 @@ async fn title_search_treats_percent_and_underscore_literally() {
     let test = open("{}").await;
     for title in ["100% done", "1000 done", "snake_case", "snakeXcase"] {
         test.ledger
-            .create_session(CreateSession {
+            .sessions()
+            .create(CreateSession {
                 title: Some(title.into()),
                 ..CreateSession::default()
             })
@@ -218,7 +231,8 @@ async fn title_search_treats_percent_and_underscore_literally() {
         let text = text.to_string();
         async move {
             let page = ledger
-                .sessions(&SessionQuery {
+                .sessions()
+                .list(&SessionQuery {
                     search: Some(text),
                     ..SessionQuery::default()
                 })
@@ -240,7 +254,8 @@ async fn bad_cursors_are_invalid_requests() {
     let session = test.session().await;
     let error = test
         .ledger
-        .sessions(&SessionQuery {
+        .sessions()
+        .list(&SessionQuery {
             cursor: Some("nonsense".into()),
             ..SessionQuery::default()
         })
@@ -249,6 +264,7 @@ async fn bad_cursors_are_invalid_requests() {
     assert_eq!(error.map(|error| error.kind()), Some(ErrorKind::Invalid));
     let error = test
         .ledger
+        .sessions()
         .messages(
             &session.id,
             &MessageQuery {
@@ -261,6 +277,7 @@ async fn bad_cursors_are_invalid_requests() {
     assert_eq!(error.map(|error| error.kind()), Some(ErrorKind::Invalid));
     let error = test
         .ledger
+        .sessions()
         .messages_json(
             &session.id,
             &MessageQuery {
@@ -290,6 +307,7 @@ async fn message_pages_walk_back_with_before_cursor() {
     loop {
         let page = test
             .ledger
+            .sessions()
             .messages(
                 &session.id,
                 &MessageQuery {
@@ -314,6 +332,7 @@ async fn message_pages_walk_back_with_before_cursor() {
     assert_eq!(collected, expected);
     let everything = test
         .ledger
+        .sessions()
         .messages(&session.id, &MessageQuery::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -330,6 +349,7 @@ async fn messages_of_other_sessions_never_mix_in() {
     test.no_reply(&second, vec![Draft::text("two")]).await;
     let page = test
         .ledger
+        .sessions()
         .messages(&first.id, &MessageQuery::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -337,6 +357,7 @@ async fn messages_of_other_sessions_never_mix_in() {
     assert_eq!(describe(&page.messages[0].parts), ["text: one"]);
     let missing = test
         .ledger
+        .sessions()
         .message(&second.id, page.messages[0].info.id())
         .await
         .err();
@@ -359,6 +380,7 @@ async fn failed_part_write_rolls_back_the_whole_prompt() {
     test.no_reply(&session, vec![with_id("first")]).await;
     let error = test
         .ledger
+        .sessions()
         .prompt(
             &session.id,
             no_reply(vec![Draft::text("would be saved"), with_id("second")]),
@@ -384,6 +406,7 @@ async fn concurrent_prompts_into_one_session_all_land_in_order_of_commit() {
         let id = session.id.clone();
         tasks.push(tokio::spawn(async move {
             ledger
+                .sessions()
                 .prompt(
                     &id,
                     no_reply(vec![Draft::text(format!("p{index}")), Draft::text("tail")]),
@@ -398,6 +421,7 @@ async fn concurrent_prompts_into_one_session_all_land_in_order_of_commit() {
     }
     let page = test
         .ledger
+        .sessions()
         .messages(&session.id, &MessageQuery::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -414,7 +438,8 @@ async fn deleting_a_session_removes_children_messages_and_parts() {
     let parent = test.session().await;
     let child = test
         .ledger
-        .create_session(CreateSession {
+        .sessions()
+        .create(CreateSession {
             parent_id: Some(parent.id.clone()),
             ..CreateSession::default()
         })
@@ -424,13 +449,15 @@ async fn deleting_a_session_removes_children_messages_and_parts() {
     test.no_reply(&child, vec![Draft::text("inside")]).await;
     let children = test
         .ledger
+        .sessions()
         .children(&parent.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(children.len(), 1);
     let mut events = subscribe(&test.ledger).await;
     test.ledger
-        .delete_session(&parent.id)
+        .sessions()
+        .delete(&parent.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(
@@ -443,7 +470,7 @@ async fn deleting_a_session_removes_children_messages_and_parts() {
     )
     .await;
     assert_eq!(left, 0);
-    let again = test.ledger.delete_session(&parent.id).await.err();
+    let again = test.ledger.sessions().delete(&parent.id).await.err();
     assert_eq!(again.map(|error| error.kind()), Some(ErrorKind::NotFound));
 }
 
@@ -461,7 +488,8 @@ async fn new_sessions_get_opencodes_defaults_and_events() {
     );
     let renamed = test
         .ledger
-        .update_session(
+        .sessions()
+        .update(
             &session.id,
             SessionPatch {
                 title: Some("Taxes".into()),
@@ -474,7 +502,8 @@ async fn new_sessions_get_opencodes_defaults_and_events() {
     assert_eq!((renamed.title.as_str(), renamed.pinned), ("Taxes", true));
     let empty = test
         .ledger
-        .update_session(
+        .sessions()
+        .update(
             &session.id,
             SessionPatch {
                 title: Some("  ".into()),
@@ -486,7 +515,8 @@ async fn new_sessions_get_opencodes_defaults_and_events() {
     assert_eq!(empty.map(|error| error.kind()), Some(ErrorKind::Invalid));
     let unknown_agent = test
         .ledger
-        .create_session(CreateSession {
+        .sessions()
+        .create(CreateSession {
             agent: Some("nobody".into()),
             ..CreateSession::default()
         })
@@ -520,6 +550,7 @@ async fn ledger_keeps_order_across_the_opencode_id_wrap() {
     assert_eq!(sorted, sent, "ids stay sortable across the wrap instant");
     let page = test
         .ledger
+        .sessions()
         .messages(&session.id, &MessageQuery::default())
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -579,11 +610,13 @@ async fn json_listing_is_byte_identical_to_the_typed_listing() {
     ] {
         let typed = test
             .ledger
+            .sessions()
             .messages(&session.id, &query)
             .await
             .unwrap_or_else(|error| panic!("{error}"));
         let raw = test
             .ledger
+            .sessions()
             .messages_json(&session.id, &query)
             .await
             .unwrap_or_else(|error| panic!("{error}"));
@@ -595,6 +628,7 @@ async fn json_listing_is_byte_identical_to_the_typed_listing() {
     }
     let older = test
         .ledger
+        .sessions()
         .messages_json(
             &session.id,
             &MessageQuery {
@@ -607,6 +641,7 @@ async fn json_listing_is_byte_identical_to_the_typed_listing() {
     assert!(older.json.starts_with("[{\"info\":"));
     let missing = test
         .ledger
+        .sessions()
         .messages_json("ses_nope", &MessageQuery::default())
         .await
         .err();

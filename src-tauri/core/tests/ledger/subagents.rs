@@ -37,6 +37,7 @@ async fn the_task_tool_runs_a_subagent_in_a_child_session() {
 
     let children = test
         .ledger
+        .sessions()
         .children(&session.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -97,6 +98,7 @@ async fn a_subtask_part_runs_before_the_model_answers() {
     });
     let reply = test
         .ledger
+        .sessions()
         .prompt(&session.id, reply_input(vec![subtask]))
         .await
         .unwrap_or_else(|error| panic!("{error}"));
@@ -114,6 +116,7 @@ async fn a_subtask_part_runs_before_the_model_answers() {
     );
     let children = test
         .ledger
+        .sessions()
         .children(&session.id)
         .await
         .unwrap_or_else(|error| panic!("{error}"));

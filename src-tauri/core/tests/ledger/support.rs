@@ -72,6 +72,7 @@ impl TestLedger {
     /// Every message of the session with its parts, oldest first, as the ledger lists them.
     pub async fn history(&self, session_id: &str) -> Vec<MessageWithParts> {
         self.ledger
+            .sessions()
             .messages(session_id, &Default::default())
             .await
             .unwrap_or_else(|error| panic!("{error}"))
@@ -93,13 +94,15 @@ impl TestLedger {
 
     pub async fn session(&self) -> Session {
         self.ledger
-            .create_session(CreateSession::default())
+            .sessions()
+            .create(CreateSession::default())
             .await
             .unwrap_or_else(|error| panic!("{error}"))
     }
 
     pub async fn no_reply(&self, session: &Session, parts: Vec<Draft>) -> MessageWithParts {
         self.ledger
+            .sessions()
             .prompt(&session.id, no_reply(parts))
             .await
             .unwrap_or_else(|error| panic!("{error}"))
@@ -198,6 +201,7 @@ pub async fn search(
     text: &str,
 ) -> Vec<dossier_core::store::search::search_query::SearchResult> {
     test.ledger
+        .sessions()
         .search(&dossier_core::store::search::search_query::SearchQuery {
             text: text.into(),
             ..Default::default()

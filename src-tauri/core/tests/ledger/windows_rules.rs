@@ -29,16 +29,26 @@ async fn a_backup_while_the_ledger_is_open_is_whole_and_replaces_the_last_one() 
             .await
             .unwrap();
     let target = test.folder.path().join("Dossier backup.db");
-    test.ledger.back_up_to(&target).await.unwrap();
+    test.ledger.data().back_up_to(&target).await.unwrap();
     assert_eq!(
-        test.ledger.inspect_backup(&target).await.unwrap().sessions,
+        test.ledger
+            .data()
+            .inspect_backup(&target)
+            .await
+            .unwrap()
+            .sessions,
         1
     );
     let second = test.session().await;
     test.no_reply(&second, vec![Draft::text("after it")]).await;
-    other.back_up_to(&target).await.unwrap();
+    other.data().back_up_to(&target).await.unwrap();
     assert_eq!(
-        test.ledger.inspect_backup(&target).await.unwrap().sessions,
+        test.ledger
+            .data()
+            .inspect_backup(&target)
+            .await
+            .unwrap()
+            .sessions,
         2
     );
     other.close().await;
@@ -65,20 +75,30 @@ async fn a_backup_replaces_the_last_one_while_a_reader_holds_it_open() {
     test.no_reply(&first, vec![Draft::text("before the first backup")])
         .await;
     let target = test.folder.path().join("Dossier backup.db");
-    test.ledger.back_up_to(&target).await.unwrap();
+    test.ledger.data().back_up_to(&target).await.unwrap();
     assert_eq!(
-        test.ledger.inspect_backup(&target).await.unwrap().sessions,
+        test.ledger
+            .data()
+            .inspect_backup(&target)
+            .await
+            .unwrap()
+            .sessions,
         1
     );
 
     let reader = std::fs::File::open(&target).unwrap();
     let second = test.session().await;
     test.no_reply(&second, vec![Draft::text("after it")]).await;
-    test.ledger.back_up_to(&target).await.unwrap();
+    test.ledger.data().back_up_to(&target).await.unwrap();
     drop(reader);
 
     assert_eq!(
-        test.ledger.inspect_backup(&target).await.unwrap().sessions,
+        test.ledger
+            .data()
+            .inspect_backup(&target)
+            .await
+            .unwrap()
+            .sessions,
         2
     );
     let left: Vec<String> = std::fs::read_dir(test.folder.path())
@@ -97,7 +117,8 @@ async fn a_session_titled_con_exports_to_a_file_windows_can_create() {
     let test = open(FAKE_CONFIG).await;
     let session = test
         .ledger
-        .create_session(CreateSession {
+        .sessions()
+        .create(CreateSession {
             title: Some("CON".into()),
             ..CreateSession::default()
         })
@@ -113,6 +134,7 @@ async fn a_session_titled_con_exports_to_a_file_windows_can_create() {
         assert_eq!(name, expected);
         let path = test.folder.path().join(&name);
         test.ledger
+            .reshaping()
             .write_export(&session.id, kind, &path)
             .await
             .unwrap();
@@ -126,6 +148,7 @@ async fn a_session_titled_con_exports_to_a_file_windows_can_create() {
     }
     let imported = test
         .ledger
+        .reshaping()
         .import_file(&test.folder.path().join("CON_.json"))
         .await
         .unwrap();
@@ -149,21 +172,33 @@ async fn a_ledger_in_a_folder_past_260_characters_opens_writes_and_backs_up() {
     let options = super::support::options(&folder, FAKE_CONFIG);
     let ledger = dossier_core::start_up::open(options).await.unwrap();
     let session = ledger
-        .create_session(CreateSession {
+        .sessions()
+        .create(CreateSession {
             title: Some("deep".into()),
             ..CreateSession::default()
         })
         .await
         .unwrap();
     let backup = folder.join("deep backup.db");
-    ledger.back_up_to(&backup).await.unwrap();
-    assert_eq!(ledger.inspect_backup(&backup).await.unwrap().sessions, 1);
+    ledger.data().back_up_to(&backup).await.unwrap();
+    assert_eq!(
+        ledger
+            .data()
+            .inspect_backup(&backup)
+            .await
+            .unwrap()
+            .sessions,
+        1
+    );
     ledger.close().await;
     drop(ledger);
     let reopened = dossier_core::start_up::open(super::support::options(&folder, FAKE_CONFIG))
         .await
         .unwrap();
-    assert_eq!(reopened.session(&session.id).await.unwrap().title, "deep");
+    assert_eq!(
+        reopened.sessions().get(&session.id).await.unwrap().title,
+        "deep"
+    );
     reopened.close().await;
 }
 
@@ -246,12 +281,12 @@ mod drive_letters {
             .unwrap();
         let with_picture = add_session(&ledger, "harbour", Some(&picture)).await;
         add_session(&ledger, "plain", None).await;
-        let original = ledger.export_json(&with_picture).await.unwrap();
+        let original = ledger.reshaping().export_json(&with_picture).await.unwrap();
         let before = titles(&ledger).await;
 
         let elsewhere = tempfile::tempdir_in(&volume).unwrap();
         let target = elsewhere.path().join("Dossier");
-        let moved = ledger.move_data_folder(&target).await.unwrap();
+        let moved = ledger.data().move_data_folder(&target).await.unwrap();
         assert_eq!(moved.folder, target.display().to_string());
         assert_eq!(moved.sessions, 2);
         drop(ledger);
@@ -261,8 +296,15 @@ mod drive_letters {
             .unwrap();
         assert_eq!(reopened.store().data_dir(), target);
         assert_eq!(titles(&reopened).await, before);
-        assert_eq!(reopened.export_json(&with_picture).await.unwrap(), original);
-        let removed = reopened.remove_previous_data_folder().unwrap();
+        assert_eq!(
+            reopened
+                .reshaping()
+                .export_json(&with_picture)
+                .await
+                .unwrap(),
+            original
+        );
+        let removed = reopened.data().remove_previous_data_folder().unwrap();
         assert!(removed.removed.contains(&"dossier.db".to_string()));
         assert!(!root.path().join("default").join("dossier.db").exists());
         reopened.close().await;

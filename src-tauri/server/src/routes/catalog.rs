@@ -12,13 +12,21 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 pub async fn agents(State(ledger): State<Ledger>) -> Json<Vec<Agent>> {
-    Json(ledger.agents().list().into_iter().cloned().collect())
+    Json(
+        ledger
+            .providers()
+            .agents()
+            .list()
+            .into_iter()
+            .cloned()
+            .collect(),
+    )
 }
 
 /// The settings OpenCode's clients read from `GET /config`. The core's `Config` is not
 /// serialisable (it holds API keys), so only these safe fields are shown.
 pub async fn config(State(ledger): State<Ledger>) -> Json<Value> {
-    let config = ledger.config();
+    let config = ledger.providers().config();
     let mut shown = Map::new();
     let fields = [
         ("model", config.model.clone()),
@@ -39,11 +47,15 @@ pub async fn config(State(ledger): State<Ledger>) -> Json<Value> {
 pub async fn configured_providers(
     State(ledger): State<Ledger>,
 ) -> Json<provider_listing::ConfiguredProviders> {
-    Json(provider_listing::configured_providers(&ledger.models()))
+    Json(provider_listing::configured_providers(
+        &ledger.providers().models(),
+    ))
 }
 
 pub async fn providers(State(ledger): State<Ledger>) -> Json<provider_listing::AllProviders> {
-    Json(provider_listing::all_providers(&ledger.models()))
+    Json(provider_listing::all_providers(
+        &ledger.providers().models(),
+    ))
 }
 
 #[derive(Deserialize)]
@@ -55,10 +67,10 @@ pub async fn path(
     State(ledger): State<Ledger>,
     QueryParams(query): QueryParams<DirectoryQuery>,
 ) -> Json<Value> {
-    let locations = ledger.locations();
+    let locations = ledger.providers().locations();
     let directory = query
         .directory
-        .unwrap_or_else(|| ledger.default_directory().display().to_string());
+        .unwrap_or_else(|| ledger.providers().default_directory().display().to_string());
     let home = std::env::var("HOME").unwrap_or_default();
     let config = locations
         .config_path

@@ -37,6 +37,7 @@ pub async fn list(
         ));
     }
     let page = ledger
+        .sessions()
         .messages_json(
             &session_id,
             &MessageQuery {
@@ -58,7 +59,9 @@ pub async fn get(
     State(ledger): State<Ledger>,
     Path((session_id, message_id)): Path<(String, String)>,
 ) -> ServerResult<Json<MessageWithParts>> {
-    Ok(Json(ledger.message(&session_id, &message_id).await?))
+    Ok(Json(
+        ledger.sessions().message(&session_id, &message_id).await?,
+    ))
 }
 
 pub async fn delete(
@@ -67,7 +70,12 @@ pub async fn delete(
     Path((session_id, message_id)): Path<(String, String)>,
 ) -> ServerResult<Json<bool>> {
     writes
-        .finish(async move { ledger.delete_message(&session_id, &message_id).await })
+        .finish(async move {
+            ledger
+                .reshaping()
+                .delete_message(&session_id, &message_id)
+                .await
+        })
         .await?;
     Ok(Json(true))
 }
@@ -78,7 +86,12 @@ pub async fn delete_part(
     Path((session_id, message_id, part_id)): Path<(String, String, String)>,
 ) -> ServerResult<Json<bool>> {
     writes
-        .finish(async move { ledger.delete_part(&session_id, &message_id, &part_id).await })
+        .finish(async move {
+            ledger
+                .reshaping()
+                .delete_part(&session_id, &message_id, &part_id)
+                .await
+        })
         .await?;
     Ok(Json(true))
 }
@@ -94,6 +107,7 @@ pub async fn update_part(
     let stored = writes
         .finish(async move {
             ledger
+                .reshaping()
                 .update_part(&session_id, &message_id, &part_id, part)
                 .await
         })

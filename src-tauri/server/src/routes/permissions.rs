@@ -10,7 +10,12 @@ use dossier_core::Ledger;
 use serde::Deserialize;
 
 pub async fn list(State(ledger): State<Ledger>) -> ServerResult<Json<Vec<PermissionRequest>>> {
-    Ok(Json(ledger.permission_requests_on_every_server().await?))
+    Ok(Json(
+        ledger
+            .replies()
+            .permission_requests_on_every_server()
+            .await?,
+    ))
 }
 
 #[derive(Deserialize)]
@@ -26,6 +31,7 @@ pub async fn reply(
 ) -> ServerResult<Json<bool>> {
     let body: ReplyBody = body.parse_or_default()?;
     ledger
+        .replies()
         .reply_permission_on_any_server(&session_id, &permission_id, body.response)
         .await?;
     Ok(Json(true))

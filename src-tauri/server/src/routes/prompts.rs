@@ -27,7 +27,7 @@ pub async fn prompt(
 ) -> ServerResult<Json<MessageWithParts>> {
     let input = prompt_input(body)?;
     let message = writes
-        .finish(async move { ledger.prompt(&session_id, input).await })
+        .finish(async move { ledger.sessions().prompt(&session_id, input).await })
         .await?;
     Ok(Json(message))
 }
@@ -39,10 +39,14 @@ pub async fn prompt_async(
     body: JsonBody,
 ) -> ServerResult<StatusCode> {
     let input = prompt_input(body)?;
-    ledger.session(&session_id).await?;
+    ledger.sessions().get(&session_id).await?;
     writes.detach(async move {
         // The core publishes the failure to the session's listeners; here it is only logged.
-        if let Err(error) = ledger.prompt_in_background(&session_id, input).await {
+        if let Err(error) = ledger
+            .sessions()
+            .prompt_in_background(&session_id, input)
+            .await
+        {
             tracing::warn!(session = %session_id, %error, "background prompt failed");
         }
     });

@@ -1,5 +1,5 @@
 //! Reshaping a session: OpenCode's fork, revert, unrevert and summarize with their shapes, and
-//! Dossier's own edit-and-resend and regenerate.
+//! Dossier's own edit-and-resend (regenerate is a declared operation: `declared_routes.rs`).
 
 use crate::error::ServerResult;
 use crate::ledger_writes::LedgerWrites;
@@ -28,6 +28,7 @@ pub async fn fork(
     let fork = writes
         .finish(async move {
             ledger
+                .reshaping()
                 .fork_session(&session_id, body.message_id.as_deref())
                 .await
         })
@@ -54,6 +55,7 @@ pub async fn revert(
     let session = writes
         .finish(async move {
             ledger
+                .reshaping()
                 .revert(&session_id, &body.message_id, body.part_id.as_deref())
                 .await
         })
@@ -67,7 +69,7 @@ pub async fn unrevert(
     Path(session_id): Path<String>,
 ) -> ServerResult<Json<Session>> {
     let session = writes
-        .finish(async move { ledger.unrevert(&session_id).await })
+        .finish(async move { ledger.reshaping().unrevert(&session_id).await })
         .await?;
     Ok(Json(session))
 }
@@ -94,7 +96,12 @@ pub async fn summarize(
     let body: SummarizeBody = body.parse_or_default()?;
     let model = ModelRef::new(body.provider_id, body.model_id);
     let done = writes
-        .finish(async move { ledger.summarize(&session_id, model, body.auto).await })
+        .finish(async move {
+            ledger
+                .replies()
+                .summarize(&session_id, model, body.auto)
+                .await
+        })
         .await?;
     Ok(Json(done))
 }
@@ -119,6 +126,7 @@ pub async fn resend(
     let sent = writes
         .finish(async move {
             ledger
+                .reshaping()
                 .resend(
                     &session_id,
                     &message_id,
@@ -129,16 +137,4 @@ pub async fn resend(
         })
         .await?;
     Ok(Json(sent))
-}
-
-/// `POST /session/:id/message/:messageID/regenerate` — answer the same user message again.
-pub async fn regenerate(
-    State(ledger): State<Ledger>,
-    State(writes): State<LedgerWrites>,
-    Path((session_id, message_id)): Path<(String, String)>,
-) -> ServerResult<Json<MessageWithParts>> {
-    let reply = writes
-        .finish(async move { ledger.regenerate(&session_id, &message_id).await })
-        .await?;
-    Ok(Json(reply))
 }

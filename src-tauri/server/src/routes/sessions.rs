@@ -35,7 +35,8 @@ pub async fn list(
     QueryParams(query): QueryParams<ListQuery>,
 ) -> ServerResult<(HeaderMap, Json<Vec<Session>>)> {
     let page = ledger
-        .sessions(&SessionQuery {
+        .sessions()
+        .list(&SessionQuery {
             limit: query.limit,
             cursor: query.cursor,
             search: query.search,
@@ -84,7 +85,8 @@ pub async fn create(
     let session = writes
         .finish(async move {
             ledger
-                .create_session_by_token(input, created_by_token)
+                .sessions()
+                .create_by_token(input, created_by_token)
                 .await
         })
         .await?;
@@ -95,7 +97,7 @@ pub async fn get(
     State(ledger): State<Ledger>,
     Path(session_id): Path<String>,
 ) -> ServerResult<Json<Session>> {
-    Ok(Json(ledger.session(&session_id).await?))
+    Ok(Json(ledger.sessions().get(&session_id).await?))
 }
 
 pub async fn update(
@@ -106,7 +108,7 @@ pub async fn update(
 ) -> ServerResult<Json<Session>> {
     let patch: SessionPatch = body.parse_or_default()?;
     let session = writes
-        .finish(async move { ledger.update_session(&session_id, patch).await })
+        .finish(async move { ledger.sessions().update(&session_id, patch).await })
         .await?;
     Ok(Json(session))
 }
@@ -128,7 +130,7 @@ pub async fn archive(
 ) -> ServerResult<Json<Session>> {
     let body: ArchiveBody = body.parse_or_default()?;
     let session = writes
-        .finish(async move { ledger.archive_session(&session_id, body.archived).await })
+        .finish(async move { ledger.sessions().archive(&session_id, body.archived).await })
         .await?;
     Ok(Json(session))
 }
@@ -139,7 +141,7 @@ pub async fn delete(
     Path(session_id): Path<String>,
 ) -> ServerResult<Json<bool>> {
     writes
-        .finish(async move { ledger.delete_session(&session_id).await })
+        .finish(async move { ledger.sessions().delete(&session_id).await })
         .await?;
     Ok(Json(true))
 }
@@ -148,7 +150,7 @@ pub async fn children(
     State(ledger): State<Ledger>,
     Path(session_id): Path<String>,
 ) -> ServerResult<Json<Vec<Session>>> {
-    Ok(Json(ledger.children(&session_id).await?))
+    Ok(Json(ledger.sessions().children(&session_id).await?))
 }
 
 /// Sessions with a running reply (`busy` / `retry`) on this server or, on a shared database,
@@ -156,7 +158,7 @@ pub async fn children(
 pub async fn status(
     State(ledger): State<Ledger>,
 ) -> ServerResult<Json<BTreeMap<String, SessionStatus>>> {
-    Ok(Json(ledger.status_on_every_server().await?))
+    Ok(Json(ledger.replies().status_on_every_server().await?))
 }
 
 /// Stops the session's reply. `true` either way, as OpenCode answers.
@@ -164,8 +166,8 @@ pub async fn abort(
     State(ledger): State<Ledger>,
     Path(session_id): Path<String>,
 ) -> ServerResult<Json<bool>> {
-    ledger.session(&session_id).await?;
-    let stopped = ledger.abort_on_any_server(&session_id).await?;
+    ledger.sessions().get(&session_id).await?;
+    let stopped = ledger.replies().abort_on_any_server(&session_id).await?;
     tracing::debug!(%session_id, stopped, "abort requested");
     Ok(Json(true))
 }

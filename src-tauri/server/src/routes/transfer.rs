@@ -36,7 +36,7 @@ pub async fn search(
         include_archived: params.archived.unwrap_or(false),
         session_id: params.session_id,
     };
-    Ok(Json(ledger.search(&query).await?))
+    Ok(Json(ledger.sessions().search(&query).await?))
 }
 
 #[derive(Deserialize)]
@@ -57,12 +57,12 @@ pub async fn export(
 ) -> ServerResult<Response> {
     match params.format.as_deref().unwrap_or("json") {
         "json" => {
-            let export = ledger.export_json(&session_id).await?;
+            let export = ledger.reshaping().export_json(&session_id).await?;
             let disposition = attachment_disposition(&session_id, &export.info.title, "json");
             Ok(([(CONTENT_DISPOSITION, disposition)], Json(export)).into_response())
         }
         "markdown" | "md" => {
-            let title = ledger.session(&session_id).await?.title;
+            let title = ledger.sessions().get(&session_id).await?.title;
             let zone = match params.utc_offset {
                 None => ReaderTimeZone::ThisComputer,
                 Some(minutes) => ReaderTimeZone::from_offset_minutes(minutes).ok_or_else(|| {
@@ -71,7 +71,10 @@ pub async fn export(
                     ))
                 })?,
             };
-            let markdown = ledger.export_markdown(&session_id, zone).await?;
+            let markdown = ledger
+                .reshaping()
+                .export_markdown(&session_id, zone)
+                .await?;
             let disposition = attachment_disposition(&session_id, &title, "md");
             Ok((
                 [
@@ -106,7 +109,7 @@ pub async fn import(
         ServerError::InvalidBody("send the exported session JSON as the body".into())
     })?;
     let session = writes
-        .finish(async move { ledger.import_session(document).await })
+        .finish(async move { ledger.reshaping().import_session(document).await })
         .await?;
     Ok(Json(session))
 }

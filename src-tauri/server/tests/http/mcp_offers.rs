@@ -78,7 +78,8 @@ async fn tools_list_with_their_switches_and_a_switch_is_written_to_the_config_fi
     .await;
     assert_eq!(find(&tools, TOOL)["alwaysAllowed"], true);
     let file: Value = serde_json::from_str(
-        &std::fs::read_to_string(server.ledger.locations().config_path.clone()).unwrap(),
+        &std::fs::read_to_string(server.ledger.providers().locations().config_path.clone())
+            .unwrap(),
     )
     .unwrap();
     assert_eq!(file["permission"], json!({TOOL: "allow"}));

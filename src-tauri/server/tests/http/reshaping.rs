@@ -298,6 +298,67 @@ async fn summarize_checks_its_body_and_the_session() {
 }
 
 #[tokio::test]
+async fn continue_is_dossier_s_own_route_and_refuses_a_session_without_a_stopped_reply() {
+    let server = TestServer::start().await;
+    let (id, _) = session_with(&server, &["hello"]).await;
+    let message = assert_error(
+        server
+            .post_raw(&format!("/dossier/session/{id}/continue"), "")
+            .await,
+        400,
+        "invalid",
+    )
+    .await;
+    assert!(
+        message.contains("no stopped reply to continue"),
+        "{message}"
+    );
+    assert_error(
+        server
+            .post_raw("/dossier/session/ses_missing/continue", "")
+            .await,
+        404,
+        "not_found",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn regenerate_answers_a_reply_again_and_refuses_your_own_message() {
+    let server = TestServer::start().await;
+    let (id, messages) = session_with(&server, &["hello"]).await;
+    let refused = assert_error(
+        server
+            .post_raw(
+                &format!("/session/{id}/message/{}/regenerate", messages[0]),
+                "",
+            )
+            .await,
+        400,
+        "invalid",
+    )
+    .await;
+    assert!(refused.contains("not a reply"), "{refused}");
+    let reply = json_of(
+        server
+            .post(
+                &format!("/session/{id}/message"),
+                json!({"parts": [{"type": "text", "text": "hello again"}]}),
+            )
+            .await,
+    )
+    .await;
+    let reply_id = reply["info"]["id"].as_str().unwrap();
+    let response = server
+        .post_raw(&format!("/session/{id}/message/{reply_id}/regenerate"), "")
+        .await;
+    assert_eq!(response.status(), 200);
+    let again = json_of(response).await;
+    assert_eq!(again["info"]["role"], "assistant");
+    assert_ne!(again["info"]["id"], reply["info"]["id"]);
+}
+
+#[tokio::test]
 async fn symbols_list_a_files_outline_and_refuse_what_is_not_a_file() {
     let server = TestServer::start().await;
     let folder = tempfile::tempdir().unwrap();

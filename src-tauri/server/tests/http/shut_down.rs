@@ -24,6 +24,7 @@ async fn a_prompt_accepted_just_before_shutdown_is_saved() {
     server.stop().await.unwrap();
     let reopened = dossier_core::start_up::open(reopening).await.unwrap();
     let page = reopened
+        .sessions()
         .messages(&id, &MessageQuery::default())
         .await
         .unwrap();

@@ -65,7 +65,7 @@ pub async fn move_to(ledger: &Ledger, folder: &Path) -> Result<FolderMoveOutcome
         folder,
         previous_folder,
         sessions,
-    } = ledger.move_data_folder(folder).await?;
+    } = ledger.data().move_data_folder(folder).await?;
     Ok(FolderMoveOutcome::Moved {
         folder,
         previous_folder,
@@ -78,13 +78,13 @@ pub async fn move_to(ledger: &Ledger, folder: &Path) -> Result<FolderMoveOutcome
 pub fn remove_previous_data_folder(
     ledger: State<'_, Ledger>,
 ) -> Result<PreviousFolderRemoved, ShellError> {
-    Ok(ledger.remove_previous_data_folder()?)
+    Ok(ledger.data().remove_previous_data_folder()?)
 }
 
 /// "Keep it": the old copy stays, and the section stops asking.
 #[tauri::command]
 pub fn keep_previous_data_folder(ledger: State<'_, Ledger>) -> Result<(), ShellError> {
-    Ok(ledger.keep_previous_data_folder()?)
+    Ok(ledger.data().keep_previous_data_folder()?)
 }
 
 #[cfg(test)]

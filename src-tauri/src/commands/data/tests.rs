@@ -90,8 +90,8 @@ fn a_backup_made_now_can_be_chosen_and_restored_and_the_old_ledger_is_listed() {
         )),
     ))
     .expect("the restored ledger opens");
-    let sessions =
-        tauri::async_runtime::block_on(reopened.sessions(&Default::default())).expect("sessions");
+    let sessions = tauri::async_runtime::block_on(reopened.sessions().list(&Default::default()))
+        .expect("sessions");
     let ids: Vec<&str> = sessions
         .sessions
         .iter()

@@ -284,7 +284,7 @@ fn attached_window_relays_the_ui_s_routes_with_the_token_and_shows_the_server_s_
     let session = body_of(&created);
     let id = session["id"].as_str().expect("id").to_string();
     let on_server =
-        tauri::async_runtime::block_on(server.ledger.session(&id)).expect("on the server");
+        tauri::async_runtime::block_on(server.ledger.sessions().get(&id)).expect("on the server");
     assert_eq!(on_server.title, "From the desk");
     let forwarded = wait_for(&core_events, |event| {
         event["type"] == "session.created" && event["properties"]["info"]["id"] == json!(id)

@@ -36,7 +36,8 @@ fn prepared_ledger(folder: &Path, title: &str, mark: &[&str]) {
             .await
             .expect("ledger opens");
         ledger
-            .create_session(dossier_core::wire::session::CreateSession {
+            .sessions()
+            .create(dossier_core::wire::session::CreateSession {
                 title: Some(title.into()),
                 ..Default::default()
             })
@@ -232,7 +233,8 @@ fn refused_as_damaged() -> (Refused, Vec<u8>) {
             .expect("ledger opens");
         for title in ["In the backup", "Written after the backup"] {
             ledger
-                .create_session(dossier_core::wire::session::CreateSession {
+                .sessions()
+                .create(dossier_core::wire::session::CreateSession {
                     title: Some(title.into()),
                     ..Default::default()
                 })
@@ -241,6 +243,7 @@ fn refused_as_damaged() -> (Refused, Vec<u8>) {
             if title == "In the backup" {
                 std::fs::create_dir_all(root.join("data").join("backups")).expect("backups/");
                 ledger
+                    .data()
                     .back_up_to(
                         &root
                             .join("data")

@@ -145,7 +145,6 @@ export const en = {
     loadingOlder: "Loading older messages…",
     reasoning: "Reasoning",
     continueReply: "Continue",
-    continuePrompt: "Continue",
     jumpToNewest: "↓ Jump to newest",
     codeBlock: "Code",
     sending: "Sending…",

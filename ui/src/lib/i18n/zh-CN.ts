@@ -145,7 +145,6 @@ export const zhCN: Messages = {
     loadingOlder: "正在加载更早的消息…",
     reasoning: "推理过程",
     continueReply: "继续",
-    continuePrompt: "继续",
     jumpToNewest: "↓ 跳到最新",
     codeBlock: "代码",
     sending: "正在发送…",

@@ -10,6 +10,7 @@ import type { ProviderSettings } from "../bindings/ProviderSettings";
 import type { Session } from "../bindings/Session";
 import type { DragHover } from "../shell-bindings/DragHover";
 import type { DroppedFile } from "../shell-bindings/DroppedFile";
+import { operations } from "../shell-bindings/operations";
 import { type Backend, BackendError, type ConnectionState, type EventHandlers } from "../transport";
 
 export interface FakeBackend extends Backend {
@@ -75,6 +76,12 @@ export function fakeBackend(initial: Session[] = []): FakeBackend {
 
   return {
     transport: "tauri",
+    // Declared operations are recorded by their command name and answered `unavailable`: this
+    // fake keeps no reply loop or MCP servers for them to act on.
+    operations: operations((operation) => {
+      calls.push({ command: operation.command, argument: operation.args });
+      return Promise.reject(new BackendError({ kind: "unavailable", message: `${operation.command} is not kept by the fake backend` }));
+    }),
     calls,
     publish,
     connection: (state) => handlers?.onConnection?.(state),

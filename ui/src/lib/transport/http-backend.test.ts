@@ -26,6 +26,21 @@ describe("httpBackend", () => {
     expect(page.nextCursor).toBe("170:ses_a");
   });
 
+  it("makes a declared operation's call: its method, its path with the id encoded, its JSON body", async () => {
+    const bodies: unknown[] = [];
+    const seen: string[] = [];
+    const answer = fetcher({ "POST /dossier/mcp/tools/files_read%2Fall": { body: [] } }, seen);
+    const backend = httpBackend("http://127.0.0.1:4096", (input, init) => {
+      bodies.push(typeof init?.body === "string" ? JSON.parse(init.body) : init?.body);
+      return answer(input, init);
+    });
+    await backend.mcp?.setAlwaysAllowed("files_read/all", true);
+    expect(seen).toEqual(["POST /dossier/mcp/tools/files_read%2Fall"]);
+    expect(bodies).toEqual([{ alwaysAllowed: true }]);
+    const failure = await backend.operations.mcpSettings().catch((error: unknown) => error);
+    expect(failure).toMatchObject({ kind: "not_found", message: "GET /dossier/mcp/settings" });
+  });
+
   it("rejects with the server's {kind, message}", async () => {
     const backend = httpBackend(
       "http://127.0.0.1:4096",

@@ -8,16 +8,13 @@ import type { ModelCatalog } from "../bindings/ModelCatalog";
 import type { Session } from "../bindings/Session";
 import type { McpSettings } from "../bindings/McpSettings";
 import type { McpStatus } from "../bindings/McpStatus";
-import type { McpPromptItem } from "../bindings/McpPromptItem";
-import type { McpPromptText } from "../bindings/McpPromptText";
-import type { McpResourceItem } from "../bindings/McpResourceItem";
-import type { McpToolPermission } from "../bindings/McpToolPermission";
 import type { MessageWithParts } from "../bindings/MessageWithParts";
 import type { ExportFormat } from "../shell-bindings/ExportFormat";
 import type { ExportOutcome } from "../shell-bindings/ExportOutcome";
 import type { SearchResult } from "../bindings/SearchResult";
 import type { DocumentSymbol } from "../bindings/DocumentSymbol";
-import { type Backend, BackendError, settingsUnavailable, toBackendError } from "../transport";
+import { operations } from "../shell-bindings/operations";
+import { type Backend, BackendError, declaredMcp, settingsUnavailable, toBackendError } from "../transport";
 import { plainFileName } from "../session-title";
 
 const nextCursorHeader = "x-next-cursor";
@@ -124,8 +121,12 @@ export function httpBackend(baseUrl: string, fetcher: typeof fetch = fetch.bind(
     return { outcome: "saved", path: name };
   }
 
+  // The declared operations over HTTP: each call names its method, path and body.
+  const client = operations(async (operation) => (await request<never>(operation.method, operation.path, operation.body)).body);
+
   return {
     transport: "http",
+    operations: client,
     listSessions: async (options) => {
       const response = await request<Session[]>(
         "GET",
@@ -170,8 +171,7 @@ export function httpBackend(baseUrl: string, fetcher: typeof fetch = fetch.bind(
     unrevertSession: async (id) => (await request<Session>("POST", `${session(id)}/unrevert`)).body,
     resendMessage: async (id, messageID, text) =>
       (await request<MessageWithParts>("POST", `${session(id)}/message/${encodeURIComponent(messageID)}/resend`, { text })).body,
-    regenerateReply: async (id, messageID) =>
-      (await request<MessageWithParts>("POST", `${session(id)}/message/${encodeURIComponent(messageID)}/regenerate`)).body,
+    regenerateReply: (id, messageID) => client.regenerateReply(id, messageID),
     exportSession: download,
     importFile: async (file) => {
       let document: unknown;
@@ -241,17 +241,8 @@ export function httpBackend(baseUrl: string, fetcher: typeof fetch = fetch.bind(
       restart: async (name) => {
         await request<boolean>("POST", `/dossier/mcp/${encodeURIComponent(name)}/restart`);
       },
-      settings: async () => (await request<McpSettings>("GET", "/dossier/mcp/settings")).body,
-      save: async (input) => (await request<McpSettings>("POST", "/dossier/mcp/settings", input)).body,
-      remove: async (name) => (await request<McpSettings>("DELETE", `/dossier/mcp/settings/${encodeURIComponent(name)}`)).body,
       importText: async (text) => (await request<McpSettings>("POST", "/dossier/mcp/import/claude-desktop", { text })).body,
-      resources: async () => (await request<McpResourceItem[]>("GET", "/dossier/mcp/resources")).body,
-      prompts: async () => (await request<McpPromptItem[]>("GET", "/dossier/mcp/prompts")).body,
-      promptText: async (clientName, name, args) =>
-        (await request<McpPromptText>("POST", "/dossier/mcp/prompt", { clientName, name, arguments: args })).body,
-      toolPermissions: async () => (await request<McpToolPermission[]>("GET", "/dossier/mcp/tools")).body,
-      setAlwaysAllowed: async (name, allowed) =>
-        (await request<McpToolPermission[]>("POST", `/dossier/mcp/tools/${encodeURIComponent(name)}`, { alwaysAllowed: allowed })).body,
+      ...declaredMcp(client),
     },
   };
 }

@@ -7,7 +7,8 @@ import type { Session } from "../bindings/Session";
 import type { McpSettings } from "../bindings/McpSettings";
 import type { DragHover } from "../shell-bindings/DragHover";
 import type { DroppedFile } from "../shell-bindings/DroppedFile";
-import { type Backend, tauriEventNames, toBackendError } from "../transport";
+import { operations, type OperationCaller } from "../shell-bindings/operations";
+import { type Backend, declaredMcp, tauriEventNames, toBackendError } from "../transport";
 
 async function call<T>(command: CommandName, args: Record<string, unknown> = {}): Promise<T> {
   try {
@@ -16,6 +17,15 @@ async function call<T>(command: CommandName, args: Record<string, unknown> = {})
     throw toBackendError(error);
   }
 }
+
+/** A declared operation as its Tauri command (`src-tauri/src/declared_operations.rs`). */
+const callDeclared: OperationCaller = async (operation) => {
+  try {
+    return await invoke<never>(operation.command, operation.args);
+  } catch (error) {
+    throw toBackendError(error);
+  }
+};
 
 /** Listens to several events; the returned function stops all of them, even before they start. */
 function listenAll(subscriptions: Promise<UnlistenFn>[]): () => void {
@@ -34,8 +44,10 @@ function listenAll(subscriptions: Promise<UnlistenFn>[]): () => void {
 }
 
 export function tauriBackend(): Backend {
+  const client = operations(callDeclared);
   return {
     transport: "tauri",
+    operations: client,
     listSessions: (request) => call("list_sessions", { request }),
     listChildSessions: (sessionId) => call("child_sessions", { sessionId }),
     createSession: (input) => call("create_session", { input }),
@@ -82,7 +94,7 @@ export function tauriBackend(): Backend {
     revertSession: (sessionId, messageId) => call("revert_session", { sessionId, messageId }),
     unrevertSession: (sessionId) => call("unrevert_session", { sessionId }),
     resendMessage: (sessionId, messageId, text) => call("resend_message", { sessionId, messageId, text }),
-    regenerateReply: (sessionId, messageId) => call("regenerate_reply", { sessionId, messageId }),
+    regenerateReply: (sessionId, messageId) => client.regenerateReply(sessionId, messageId),
     exportSession: (sessionId, format) => call("export_session", { sessionId, format }),
     importWithDialog: async () => (await call<Session | null>("import_session")) ?? undefined,
     search: (query) => call("search", { query }),
@@ -106,15 +118,8 @@ export function tauriBackend(): Backend {
       restart: async (name) => {
         await call("restart_mcp", { name });
       },
-      settings: () => call("mcp_settings"),
-      save: (input) => call("save_mcp_server", { input }),
-      remove: (name) => call("remove_mcp_server", { name }),
       importWithDialog: async () => (await call<McpSettings | null>("import_claude_desktop")) ?? undefined,
-      resources: () => call("mcp_resources"),
-      prompts: () => call("mcp_prompts"),
-      promptText: (clientName, name, args) => call("mcp_prompt_text", { clientName, name, arguments: args }),
-      toolPermissions: () => call("mcp_tool_permissions"),
-      setAlwaysAllowed: (name, allowed) => call("set_mcp_tool_always_allowed", { name, allowed }),
+      ...declaredMcp(client),
     },
   };
 }

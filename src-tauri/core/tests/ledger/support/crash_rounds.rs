@@ -64,13 +64,15 @@ pub async fn fill(ledger: &Ledger, folder: &Path) {
     std::fs::write(&notes, text).unwrap_or_else(|error| panic!("{error}"));
     for index in 0..SESSIONS {
         let session = ledger
-            .create_session(CreateSession {
+            .sessions()
+            .create(CreateSession {
                 title: Some(format!("kept {index}")),
                 ..CreateSession::default()
             })
             .await
             .unwrap_or_else(|error| panic!("{error}"));
         ledger
+            .sessions()
             .prompt(
                 &session.id,
                 no_reply(vec![

@@ -1,0 +1,106 @@
+//! The operation table (`dossier_core::operations`) expanded for HTTP: one axum handler and
+//! route per declared operation. A handler takes the path's ids and the JSON body (an empty body
+//! reads as `{}`, as the hand-written routes do), calls the core function and answers its output
+//! as JSON; a core error becomes its `{kind, message}` body and status (`error.rs`). Operations
+//! marked `writes` run to completion even if the client goes away (`ledger_writes.rs`). Nothing
+//! here is written per operation: adding one is an entry in the table.
+
+use crate::error::ServerResult;
+use crate::ledger_writes::LedgerWrites;
+use crate::request_body::JsonBody;
+use crate::routes::ServerState;
+use axum::extract::{FromRequestParts, Path, State};
+use axum::http::request::Parts;
+use axum::routing::{on, MethodFilter};
+use axum::{Json, Router};
+use dossier_core::{Ledger, LedgerError};
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::future::Future;
+
+/// The body of an operation that takes none: nothing is read.
+pub struct NoBody;
+
+impl<State: Send + Sync> FromRequestParts<State> for NoBody {
+    type Rejection = Infallible;
+
+    async fn from_request_parts(_parts: &mut Parts, _state: &State) -> Result<Self, Infallible> {
+        Ok(Self)
+    }
+}
+
+/// The path's ids, in the order the operation names them.
+fn path_values<const COUNT: usize>(
+    params: &HashMap<String, String>,
+    names: [&str; COUNT],
+) -> [String; COUNT] {
+    names.map(|name| params.get(name).cloned().unwrap_or_default())
+}
+
+/// Runs the core call, as its own task when it writes (see `LedgerWrites`).
+async fn run<T: Send + 'static>(
+    writes: &LedgerWrites,
+    finish: bool,
+    call: impl Future<Output = Result<T, LedgerError>> + Send + 'static,
+) -> ServerResult<T> {
+    if finish {
+        writes.finish(call).await
+    } else {
+        Ok(call.await?)
+    }
+}
+
+/// The extractor of an operation's body: `JsonBody` when it has one.
+macro_rules! body_extractor {
+    () => {
+        NoBody
+    };
+    ($body:ty) => {
+        JsonBody
+    };
+}
+
+/// The core call, with the body parsed first (a bad body is a 400 before anything runs).
+macro_rules! core_call {
+    ($ledger:ident, $request:ident, $handle:ident . $function:ident, [$($param:ident),*]) => {{
+        let NoBody = $request;
+        async move { $ledger.$handle().$function($(&$param,)*).await }
+    }};
+    ($ledger:ident, $request:ident, $handle:ident . $function:ident, [$($param:ident),*], $body:ty) => {{
+        let body: $body = $request.parse_or_default()?;
+        async move { $ledger.$handle().$function($(&$param,)* body).await }
+    }};
+}
+
+macro_rules! axum_routes {
+    ($(
+        $(#[doc = $doc:literal])*
+        $name:ident : $method:ident $path:literal,
+            params($($param:ident),*), body($($body:ty)?),
+            output $output:ty,
+            calls $handle:ident . $function:ident, relayed $relayed:literal, writes $writes:literal;
+    )*) => {
+        $(
+            $(#[doc = $doc])*
+            async fn $name(
+                State(ledger): State<Ledger>,
+                State(writes): State<LedgerWrites>,
+                Path(params): Path<HashMap<String, String>>,
+                request_body: body_extractor!($($body)?),
+            ) -> ServerResult<Json<$output>> {
+                let [$($param),*] = path_values(&params, [$(stringify!($param)),*]);
+                let call = core_call!(
+                    ledger, request_body, $handle.$function, [$($param),*] $(, $body)?
+                );
+                Ok(Json(run(&writes, $writes, call).await?))
+            }
+        )*
+
+        /// `router` with a route for every declared operation.
+        pub fn declared_routes(router: Router<ServerState>) -> Router<ServerState> {
+            router$(.route($path, on(MethodFilter::$method, $name)))*
+        }
+    };
+}
+
+dossier_core::declared_operations!(axum_routes);
