@@ -108,6 +108,103 @@ def second():
     return 2
 """
 
+TYPESCRIPT_EXTRA_FILE = """\
+import { readFileSync } from "fs";
+
+export const double = (value: number): number => {
+  return value * 2;
+};
+
+export type Pair = {
+  left: number;
+  right: number;
+};
+
+export namespace Geometry {
+  export function origin(): number {
+    return 0;
+  }
+}
+
+export function outer(): number {
+  const settings = {
+    depth: 2,
+    name: "outer",
+  };
+  function inner(): number {
+    return settings.depth;
+  }
+  return inner();
+}
+
+export abstract class Base {
+  abstract run(): void;
+}
+
+export const handlers = {
+  onClick() {
+    return readFileSync;
+  },
+};
+
+export class Store {
+  private cache = new Map<string, number>([
+    ["a", 1],
+  ]);
+}
+
+export function locals(): number {
+  const list = [
+    1,
+    2,
+  ];
+  const pick = (index: number) => {
+    return list[index];
+  };
+  return pick(0);
+}
+
+export const settings = {
+  nested: {
+    depth: 2,
+  },
+};
+"""
+
+PYTHON_EXTRA_FILE = """\
+import asyncio
+
+CONFIG = {
+    "depth": 2,
+    "name": "outer",
+}
+
+
+async def fetch(delay: float) -> None:
+    await asyncio.sleep(delay)
+
+
+def outer():
+    settings = {
+        "depth": 2,
+    }
+
+    def inner():
+        return settings["depth"]
+
+    return inner()
+
+
+class Holder:
+    items = [
+        1,
+        2,
+    ]
+
+    class Inner:
+        pass
+"""
+
 # (file name, line N as sent (a language server's 0-based line), what it exercises)
 CASES = [
     ("shapes.ts", 4, "function, 0-based start"),
@@ -137,6 +234,28 @@ CASES = [
     ("shapes.py", 30, "line inside a function"),
     ("first.py", 0, "symbol on line 1 (N=0)"),
     ("first.py", 4, "second function"),
+    ("extra.ts", 2, "exported arrow-function const"),
+    ("extra.ts", 6, "multi-line type alias"),
+    ("extra.ts", 11, "namespace"),
+    ("extra.ts", 12, "function in a namespace (nested)"),
+    ("extra.ts", 17, "function with locals"),
+    ("extra.ts", 18, "multi-line local const (nested)"),
+    ("extra.ts", 22, "local function (nested)"),
+    ("extra.ts", 28, "abstract class"),
+    ("extra.ts", 32, "object-literal const"),
+    ("extra.ts", 33, "object-literal method (nested)"),
+    ("extra.ts", 39, "multi-line class property (nested)"),
+    ("extra.ts", 45, "multi-line local array (nested)"),
+    ("extra.ts", 49, "local arrow-function const (nested)"),
+    ("extra.ts", 56, "multi-line object property (nested)"),
+    ("extra.py", 2, "multi-line module-level dict"),
+    ("extra.py", 8, "async function"),
+    ("extra.py", 12, "function with locals"),
+    ("extra.py", 13, "multi-line local dict (nested)"),
+    ("extra.py", 17, "local function (nested)"),
+    ("extra.py", 23, "class"),
+    ("extra.py", 24, "multi-line class attribute (nested)"),
+    ("extra.py", 29, "nested class"),
 ]
 
 FILES = {
@@ -144,6 +263,8 @@ FILES = {
     "first.ts": TYPESCRIPT_FIRST_LINE_FILE,
     "shapes.py": PYTHON_FILE,
     "first.py": PYTHON_FIRST_LINE_FILE,
+    "extra.ts": TYPESCRIPT_EXTRA_FILE,
+    "extra.py": PYTHON_EXTRA_FILE,
 }
 
 # A top-level symbol per language whose widening proves the language server answered.
@@ -244,9 +365,16 @@ def main():
         if not wait_ready(base):
             sys.exit("%s at %s never answered GET /session" % (name, base))
 
-    # The language servers start on the first request for a file of their language and need a
-    # moment to load the project; the first prompts may record the one-line read. Probe a
-    # top-level function until OpenCode widens it, and say how long that took.
+    # OpenCode asks for a file's symbols before its Read tool opens the file in the language
+    # server, so the first prompt for each file records the one-line read (the server is not
+    # started, or does not have the file yet). Read every file once, without a range, in a
+    # throwaway session first; then probe a top-level function per language until OpenCode
+    # widens it, and say how long that took.
+    for name in FILES:
+        session = request(arguments.opencode, "POST", "/session", {})
+        warm_up = prompt_body(paths[name], 0)
+        warm_up["parts"][0]["url"] = "file://" + paths[name]
+        request(arguments.opencode, "POST", "/session/%s/message" % session["id"], warm_up, timeout=120)
     probe_report = []
     for name, line in READINESS_PROBES:
         started = time.time()

@@ -13,7 +13,8 @@
 #   with typescript-language-server, typescript and pyright from npm; installed
 #   there with npm when missing; typescript@5, because typescript 7 ships no
 #   tsserver.js, which typescript-language-server needs), KEEP=1 keeps the work
-#   folder, PARTS_OUT=file copies every case's parts there.
+#   folder, PARTS_OUT=file copies every case's parts there, READY_TIMEOUT=120
+#   (seconds to wait per language for OpenCode to widen a top-level function).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -136,7 +137,8 @@ echo "== OpenCode $("$OPENCODE_BIN" --version </dev/null) on 127.0.0.1:$OC_PORT,
 echo "== typescript-language-server $("$TS_LS" --version), typescript $(node -p "require('$LSP_TOOLS/node_modules/typescript/package.json').version"), pyright $(node -p "require('$LSP_TOOLS/node_modules/pyright/package.json').version")"
 status=0
 "$PY" "$REPO/scripts/differential-symbols.py" --opencode "http://127.0.0.1:$OC_PORT" \
-  --dossier "http://127.0.0.1:$DOSSIER_PORT" --project "$PROJECT" --json "$WORK/parts.json" || status=$?
+  --dossier "http://127.0.0.1:$DOSSIER_PORT" --project "$PROJECT" --json "$WORK/parts.json" \
+  --ready-timeout "${READY_TIMEOUT:-120}" || status=$?
 echo "== OpenCode's LSP log lines:"
 grep -iE 'lsp|language|pyright|typescript' "$WORK/opencode.log" | grep -viE 'lsp_ready|"lsp"' | cut -c1-240 | head -20 || true
 if [ "$status" = 2 ]; then echo "== FAIL: OpenCode recorded nothing from its language servers"; fi
