@@ -270,18 +270,23 @@ pub fn file_url_target(url: &str) -> Result<(PathBuf, Option<usize>, Option<usiz
     Ok((path, start, end))
 }
 
-/// `offset = max(start, 1)`, `limit = end − offset + 1`, as the Read tool's input.
+/// `offset = max(start, 1)`, `limit = end − offset + 1`, as the Read tool's input. As in the
+/// seed, a range is read only when `start` is given (`if (range.start != null)`), and a limit is
+/// set only for an `end` other than 0 (`if (end)`: 0 is false in JavaScript, so `?start=0&end=0`
+/// reads from line 1 with the Read tool's own window, as OpenCode records it — measured beside
+/// OpenCode, `docs/symbols.md`).
 pub fn range_to_read_window(
     start: Option<usize>,
     end: Option<usize>,
 ) -> (Option<usize>, Option<usize>) {
-    let offset = start.map(|start| start.max(1));
-    let limit = end.map(|end| {
-        end.saturating_add(1)
-            .saturating_sub(offset.unwrap_or(1))
-            .max(1)
-    });
-    (offset, limit)
+    let Some(start) = start else {
+        return (None, None);
+    };
+    let offset = start.max(1);
+    let limit = end
+        .filter(|end| *end != 0)
+        .map(|end| end.saturating_add(1).saturating_sub(offset).max(1));
+    (Some(offset), limit)
 }
 
 async fn resolve_file_url(id: Option<String>, part: FilePart) -> Resolution {

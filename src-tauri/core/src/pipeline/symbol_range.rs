@@ -7,9 +7,10 @@
 //! the Read tool's 1-based numbering (the line above the symbol) to the line above its last:
 //! what OpenCode records, kept as it is so the stored parts are the same.
 //!
-//! Dossier knows the symbols itself (`symbols.rs`). The seed looks only at the list the server
-//! returns, the top-level symbols; where none of them starts on the line Dossier also looks at
-//! nested ones (a method in a class), which OpenCode would read as one line.
+//! Dossier knows the symbols itself (`symbols.rs`). The seed walks the list the server returns;
+//! Dossier looks at the top-level symbols first and, where none of them starts on the line, at
+//! nested ones (a method in a class) — which OpenCode widens too, since its language servers send
+//! a flat list with the methods in it (measured beside OpenCode: `docs/symbols.md`).
 
 use crate::pipeline::symbols;
 use crate::wire::document_symbol::DocumentSymbol;

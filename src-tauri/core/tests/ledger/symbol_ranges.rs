@@ -73,7 +73,8 @@ async fn a_decorated_python_function_is_read_from_the_line_its_decorator_names()
 #[tokio::test]
 async fn a_nested_method_is_read_when_no_top_level_symbol_starts_on_its_line() {
     let (call, _) = read_symbol("shapes.py", PYTHON, 10).await;
-    // `area` spans lines 10–11 from 0; OpenCode (top-level symbols only) would read one line.
+    // `area` spans lines 10–11 from 0; OpenCode widens it too (its language servers send a flat
+    // list with methods in it, measured beside it: docs/symbols.md).
     assert_eq!(call, "\"offset\":10,\"limit\":2");
 }
 
@@ -87,8 +88,9 @@ async fn a_line_inside_a_symbol_but_not_its_first_reads_that_one_line() {
 #[tokio::test]
 async fn a_symbol_on_the_first_line_is_not_widened_as_the_seed_skips_line_zero() {
     let source = "def first():\n    return 1\n\ndef second():\n    return 2\n";
+    // And `end=0` sets no limit (the seed's `if (end)`): OpenCode records this, read beside it.
     let (call, _) = read_symbol("first.py", source, 0).await;
-    assert_eq!(call, "\"offset\":1,\"limit\":1");
+    assert_eq!(call, "\"offset\":1");
     // Line 3 from 0 is `second`, which ends on line 4.
     let (call, _) = read_symbol("first.py", source, 3).await;
     assert_eq!(call, "\"offset\":3,\"limit\":2");
@@ -211,4 +213,24 @@ async fn a_symbol_is_widened_in_every_language_with_a_grammar() {
         );
         assert_eq!(numbered_lines(&output).len(), limit, "{name}: {output}");
     }
+}
+
+#[tokio::test]
+async fn an_end_without_a_start_is_no_range_as_in_the_seed() {
+    // The seed reads a range only when `start` is given; `end` alone changes nothing.
+    let test = open(FAKE_CONFIG).await;
+    let path = test.write("shapes.py", PYTHON);
+    let session = test.session().await;
+    let url = format!("{}?end=4", file_url(&path));
+    let saved = test
+        .no_reply(
+            &session,
+            vec![Draft::file(url, "text/plain", Some("shapes.py"))],
+        )
+        .await;
+    let quoted = serde_json::Value::from(path.display().to_string()).to_string();
+    assert_eq!(
+        describe(&saved.parts)[0],
+        format!("text*: Called the Read tool with the following input: {{\"filePath\":{quoted}}}")
+    );
 }
