@@ -213,13 +213,17 @@ def browse_curve(driver, application, passes=3, step=2400):
 
     sample("start")
     for index in range(1, passes + 1):
+        # At the top the view asks for the next older page; it has arrived when the view can
+        # scroll up again. Three seconds at the top with nothing new: the first page is in.
         stalled = 0
-        while stalled < 15:
+        while stalled < 30:
             top, _ = driver.script(SCROLL_UP, step)
             stalled = stalled + 1 if top == 0 else 0
-            time.sleep(0.05)
-        first = driver.find_all("[data-testid=message]")
-        reached = any("Message 0:" in driver.text(element) for element in first[:3])
+            time.sleep(0.1)
+        reached = driver.script(
+            "return [...document.querySelectorAll('[data-testid=message]')]"
+            ".some((message) => message.textContent.includes('Message 0:'));"
+        )
         driver.script(SCROLL_TO_NEWEST)
         time.sleep(2)
         sample(f"pass {index} (first message reached: {reached})")
