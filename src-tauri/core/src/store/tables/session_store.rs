@@ -17,9 +17,8 @@ const COLUMNS: &str = "id, parent_id, slug, project_id, directory, title, versio
     tokens_cache_read, tokens_cache_write, pinned, time_created, time_updated, time_compacting, \
     time_archived, created_by_token";
 
-/// A session row's columns in `COLUMNS` order, the JSON ones still text: read from a row, or
-/// from one element of the array a listing has SQLite build (serde reads a struct from an
-/// array by position).
+/// A session row's columns in `COLUMNS` order, the JSON ones still text, as SQLite hands them
+/// over in one JSON array (`COLUMNS_AS_JSON`; serde reads a struct from an array by position).
 #[derive(serde::Deserialize)]
 struct SessionColumns {
     id: String,
@@ -34,7 +33,7 @@ struct SessionColumns {
     permission: Option<String>,
     revert: Option<String>,
     summary: Option<String>,
-    /// Text with 17 significant digits in a listing: SQLite's JSON numbers keep 15 and its
+    /// Text with 17 significant digits: SQLite's JSON numbers keep 15 and its
     /// `printf` 16 unless given the `!` flag, and 0.1 + 0.2 needs 17 to come back as the same
     /// `f64` (the ledger suite's `session_usage` holds this).
     #[serde(deserialize_with = "cost_from_text")]
@@ -64,35 +63,6 @@ fn cost_from_text<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<f
 }
 
 impl SessionColumns {
-    fn read(row: &SqliteRow) -> Result<Self, LedgerError> {
-        Ok(Self {
-            id: row.try_get("id")?,
-            parent_id: row.try_get("parent_id")?,
-            slug: row.try_get("slug")?,
-            project_id: row.try_get("project_id")?,
-            directory: row.try_get("directory")?,
-            title: row.try_get("title")?,
-            version: row.try_get("version")?,
-            agent: row.try_get("agent")?,
-            model: row.try_get("model")?,
-            permission: row.try_get("permission")?,
-            revert: row.try_get("revert")?,
-            summary: row.try_get("summary")?,
-            cost: row.try_get("cost")?,
-            tokens_input: row.try_get("tokens_input")?,
-            tokens_output: row.try_get("tokens_output")?,
-            tokens_reasoning: row.try_get("tokens_reasoning")?,
-            tokens_cache_read: row.try_get("tokens_cache_read")?,
-            tokens_cache_write: row.try_get("tokens_cache_write")?,
-            pinned: row.try_get("pinned")?,
-            time_created: row.try_get("time_created")?,
-            time_updated: row.try_get("time_updated")?,
-            time_compacting: row.try_get("time_compacting")?,
-            time_archived: row.try_get("time_archived")?,
-            created_by_token: row.try_get("created_by_token")?,
-        })
-    }
-
     fn into_session(self) -> Result<Session, LedgerError> {
         let count = |value: i64| u64::try_from(value).unwrap_or(0);
         Ok(Session {
@@ -143,8 +113,13 @@ fn json_column<T: serde::de::DeserializeOwned>(
     .transpose()
 }
 
+/// A session from a row whose `session` column is `COLUMNS_AS_JSON`: every read of a session goes
+/// the way a listing does, so there is one account of the columns and of the cost's digits.
 fn from_row(row: &SqliteRow) -> Result<Session, LedgerError> {
-    SessionColumns::read(row)?.into_session()
+    let columns: String = row.try_get("session")?;
+    serde_json::from_str::<SessionColumns>(&columns)
+        .map_err(|error| LedgerError::Corrupt(format!("session row: {error}")))?
+        .into_session()
 }
 
 fn to_json<T: serde::Serialize>(value: Option<&T>) -> Result<Option<String>, LedgerError> {
@@ -210,10 +185,12 @@ pub async fn find(connection: &mut impl Connect, id: &str) -> Result<Option<Sess
             return crate::store::postgres::session_store::find(connection, id).await
         }
     };
-    let row = sqlx::query(&format!("SELECT {COLUMNS} FROM session WHERE id = ?"))
-        .bind(id)
-        .fetch_optional(connection)
-        .await?;
+    let row = sqlx::query(&format!(
+        "SELECT {COLUMNS_AS_JSON} AS session FROM session WHERE id = ?"
+    ))
+    .bind(id)
+    .fetch_optional(connection)
+    .await?;
     row.as_ref().map(from_row).transpose()
 }
 
@@ -367,7 +344,7 @@ pub async fn reserve_sequence_reading(
         }
     };
     let row = sqlx::query(&format!(
-        "UPDATE session SET last_seq = last_seq + ? WHERE id = ? RETURNING last_seq, {COLUMNS}"
+        "UPDATE session SET last_seq = last_seq + ? WHERE id = ? RETURNING last_seq, {COLUMNS_AS_JSON} AS session"
     ))
     .bind(count)
     .bind(session_id)
@@ -504,7 +481,8 @@ pub async fn children(pool: &Pool, parent_id: &str) -> Result<Vec<Session>, Ledg
         }
     };
     let rows = sqlx::query(&format!(
-        "SELECT {COLUMNS} FROM session WHERE parent_id = ? ORDER BY time_created, id"
+        "SELECT {COLUMNS_AS_JSON} AS session FROM session WHERE parent_id = ? \
+         ORDER BY time_created, id"
     ))
     .bind(parent_id)
     .fetch_all(pool)
@@ -527,7 +505,7 @@ pub async fn with_descendants(
     let rows = sqlx::query(&format!(
         "WITH RECURSIVE tree(id) AS (SELECT id FROM session WHERE id = ? \
          UNION ALL SELECT session.id FROM session JOIN tree ON session.parent_id = tree.id) \
-         SELECT {COLUMNS} FROM session WHERE id IN (SELECT id FROM tree)"
+         SELECT {COLUMNS_AS_JSON} AS session FROM session WHERE id IN (SELECT id FROM tree)"
     ))
     .bind(id)
     .fetch_all(connection)
