@@ -178,8 +178,13 @@ fn symbol_at(
         .and_then(|index| found.get(index))
         .map(|item| item.symbol.kind);
     let kind = match kind {
-        // Names inside a function body are its locals, which no outline lists.
-        SymbolKind::Variable | SymbolKind::Constant if in_function => return None,
+        // Names inside a function body are its locals, which only tsserver's outline lists.
+        SymbolKind::Variable | SymbolKind::Constant
+            if in_function && !grammar.lists_function_locals =>
+        {
+            return None
+        }
+        SymbolKind::Property if !is_named_property(node) => return None,
         SymbolKind::Variable | SymbolKind::Constant if !is_declaration_statement(node) => {
             return None
         }
@@ -279,6 +284,26 @@ fn is_declaration_statement(node: Node<'_>) -> bool {
     }
 }
 
+/// A class field counts, and an object literal's property only where tsserver's outline
+/// shows one: in an object that a variable, a field or another such property holds (not in an
+/// object passed to a call).
+fn is_named_property(node: Node<'_>) -> bool {
+    if node.kind() != "pair" {
+        return true;
+    }
+    let holder = node.parent().and_then(|object| {
+        (object.kind() == "object")
+            .then(|| object.parent())
+            .flatten()
+    });
+    holder.is_some_and(|holder| {
+        matches!(
+            holder.kind(),
+            "variable_declarator" | "public_field_definition" | "field_definition"
+        ) || (holder.kind() == "pair" && is_named_property(holder))
+    })
+}
+
 /// `struct point p;` names a type defined elsewhere; only a definition with a body is a symbol.
 fn is_reference_only(node: Node<'_>) -> bool {
     matches!(
@@ -326,6 +351,14 @@ fn symbol_name(source: &[u8], node: Node<'_>) -> String {
         "lexical_declaration" | "variable_declaration" | "const_declaration" => {
             first_named_child_name(source, node)
         }
+        "pair" => node
+            .child_by_field_name("key")
+            .map(|name| text(source, name).trim_matches(['"', '\'']).to_string())
+            .unwrap_or_default(),
+        "field_definition" => node
+            .child_by_field_name("property")
+            .map(|name| text(source, name).to_string())
+            .unwrap_or_default(),
         "function_definition" if node.child_by_field_name("name").is_none() => {
             declarator_name(source, node)
         }

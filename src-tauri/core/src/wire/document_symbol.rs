@@ -23,6 +23,8 @@ pub enum SymbolKind {
     Method,
     Constant,
     Variable,
+    /// A class field, or a property of an object literal that a variable holds.
+    Property,
     Type,
     /// A Markdown heading and everything under it up to the next heading of its level or above.
     Section,

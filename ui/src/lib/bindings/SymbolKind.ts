@@ -3,4 +3,4 @@
 /**
  * What kind of thing a symbol is; the window shows it beside the name.
  */
-export type SymbolKind = "module" | "class" | "struct" | "enum" | "interface" | "implementation" | "function" | "method" | "constant" | "variable" | "type" | "section";
+export type SymbolKind = "module" | "class" | "struct" | "enum" | "interface" | "implementation" | "function" | "method" | "constant" | "variable" | "property" | "type" | "section";

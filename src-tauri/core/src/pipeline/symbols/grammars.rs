@@ -14,6 +14,10 @@ pub struct Grammar {
     pub wrappers: &'static [&'static str],
     /// Siblings right above a symbol (no blank line between) that belong to it.
     pub leading: &'static [&'static str],
+    /// Whether names declared inside a function body are symbols too. tsserver's navigation
+    /// tree lists a function's `const`/`let` with their whole declaration, and OpenCode widens
+    /// to them (measured by `scripts/differential-symbols.sh`); pyright and the others do not.
+    pub lists_function_locals: bool,
 }
 
 impl Grammar {
@@ -26,8 +30,8 @@ impl Grammar {
 }
 
 use SymbolKind::{
-    Class, Constant, Enum, Function, Implementation, Interface, Module, Section, Struct, Type,
-    Variable,
+    Class, Constant, Enum, Function, Implementation, Interface, Module, Property, Section, Struct,
+    Type, Variable,
 };
 
 const RUST: Grammar = Grammar {
@@ -49,6 +53,7 @@ const RUST: Grammar = Grammar {
     ],
     wrappers: &[],
     leading: &["attribute_item", "line_comment", "block_comment"],
+    lists_function_locals: false,
 };
 
 const PYTHON: Grammar = Grammar {
@@ -62,6 +67,7 @@ const PYTHON: Grammar = Grammar {
     ],
     wrappers: &["decorated_definition"],
     leading: &[],
+    lists_function_locals: false,
 };
 
 const JAVASCRIPT_SYMBOLS: &[(&str, SymbolKind)] = &[
@@ -78,6 +84,11 @@ const JAVASCRIPT_SYMBOLS: &[(&str, SymbolKind)] = &[
     ("type_alias_declaration", Type),
     ("internal_module", Module),
     ("module", Module),
+    // A class field (TypeScript's and JavaScript's node names) and an object literal's
+    // property: tsserver lists both, a multi-line one with its whole declaration.
+    ("public_field_definition", Property),
+    ("field_definition", Property),
+    ("pair", Property),
 ];
 
 const JAVASCRIPT_WRAPPERS: &[&str] = &["export_statement", "ambient_declaration"];
@@ -88,6 +99,7 @@ const JAVASCRIPT: Grammar = Grammar {
     symbols: JAVASCRIPT_SYMBOLS,
     wrappers: JAVASCRIPT_WRAPPERS,
     leading: &[],
+    lists_function_locals: true,
 };
 
 const TYPESCRIPT: Grammar = Grammar {
@@ -96,6 +108,7 @@ const TYPESCRIPT: Grammar = Grammar {
     symbols: JAVASCRIPT_SYMBOLS,
     wrappers: JAVASCRIPT_WRAPPERS,
     leading: &[],
+    lists_function_locals: true,
 };
 
 const TSX: Grammar = Grammar {
@@ -104,6 +117,7 @@ const TSX: Grammar = Grammar {
     symbols: JAVASCRIPT_SYMBOLS,
     wrappers: JAVASCRIPT_WRAPPERS,
     leading: &[],
+    lists_function_locals: true,
 };
 
 const GO: Grammar = Grammar {
@@ -119,6 +133,7 @@ const GO: Grammar = Grammar {
     ],
     wrappers: &[],
     leading: &[],
+    lists_function_locals: false,
 };
 
 const JAVA: Grammar = Grammar {
@@ -135,6 +150,7 @@ const JAVA: Grammar = Grammar {
     ],
     wrappers: &[],
     leading: &[],
+    lists_function_locals: false,
 };
 
 const C_SYMBOLS: &[(&str, SymbolKind)] = &[
@@ -152,6 +168,7 @@ const C: Grammar = Grammar {
     symbols: C_SYMBOLS,
     wrappers: &[],
     leading: &[],
+    lists_function_locals: false,
 };
 
 const CPP: Grammar = Grammar {
@@ -160,6 +177,7 @@ const CPP: Grammar = Grammar {
     symbols: C_SYMBOLS,
     wrappers: &["template_declaration"],
     leading: &[],
+    lists_function_locals: false,
 };
 
 const C_SHARP: Grammar = Grammar {
@@ -179,6 +197,7 @@ const C_SHARP: Grammar = Grammar {
     ],
     wrappers: &[],
     leading: &[],
+    lists_function_locals: false,
 };
 
 const RUBY: Grammar = Grammar {
@@ -192,6 +211,7 @@ const RUBY: Grammar = Grammar {
     ],
     wrappers: &[],
     leading: &[],
+    lists_function_locals: false,
 };
 
 const PHP: Grammar = Grammar {
@@ -209,6 +229,7 @@ const PHP: Grammar = Grammar {
     ],
     wrappers: &[],
     leading: &[],
+    lists_function_locals: false,
 };
 
 const MARKDOWN: Grammar = Grammar {
@@ -217,6 +238,7 @@ const MARKDOWN: Grammar = Grammar {
     symbols: &[("section", Section)],
     wrappers: &[],
     leading: &[],
+    lists_function_locals: false,
 };
 
 /// The grammar for a file name's extension (case-insensitive), if Dossier has one.

@@ -150,8 +150,68 @@ enum Colour {
             row(1, Method, "area", 10, 12),
             row(0, Constant, "unit", 15, 15),
             row(0, Function, "helper", 17, 20),
+            row(1, Constant, "local", 18, 18),
             row(0, Enum, "Colour", 22, 24),
         ]
+    );
+}
+
+/// tsserver lists a function's locals, class fields and the properties of an object a variable
+/// holds, each with its whole declaration (OpenCode widens to them); an object passed to a call
+/// is not an outline's, and Python keeps its locals out (pyright does not widen them).
+#[test]
+fn typescript_locals_fields_and_object_properties_span_their_declaration() {
+    let source = r#"export class Store {
+  private cache = new Map<string, number>([
+    ["a", 1],
+  ]);
+}
+
+export function locals(): number {
+  const list = [
+    1,
+  ];
+  register({ quiet: true });
+  return list[0];
+}
+
+export const settings = {
+  nested: {
+    depth: 2,
+  },
+};
+"#;
+    assert_eq!(
+        outline_of("ts", source),
+        vec![
+            row(0, Class, "Store", 0, 4),
+            row(1, Property, "cache", 1, 3),
+            row(0, Function, "locals", 6, 12),
+            row(1, Constant, "list", 7, 9),
+            row(0, Constant, "settings", 14, 18),
+            row(1, Property, "nested", 15, 17),
+            row(2, Property, "depth", 16, 16),
+        ]
+    );
+    let javascript = "class Counter {
+  count = {
+    value: 0,
+  };
+}
+";
+    assert_eq!(
+        outline_of("js", javascript),
+        vec![
+            row(0, Class, "Counter", 0, 4),
+            row(1, Property, "count", 1, 3),
+            row(2, Property, "value", 2, 2),
+        ]
+    );
+    let python =
+        "def outer():\n    settings = {\n        \"depth\": 2,\n    }\n    return settings\n";
+    assert_eq!(
+        outline_of("py", python),
+        vec![row(0, Function, "outer", 0, 4)]
     );
 }
 
