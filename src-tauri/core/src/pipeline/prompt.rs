@@ -204,11 +204,8 @@ impl Pipeline<'_> {
 
         let parts = attachment_storage::store(&mut transaction, prepared, now).await?;
         let info = Message::User(message.clone());
-        message_store::insert_message(&mut transaction, &info, first_seq, now).await?;
-        for (offset, part) in parts.iter().enumerate() {
-            message_store::insert_part(&mut transaction, part, first_seq + 1 + offset as i64, now)
-                .await?;
-        }
+        message_store::insert_message_with_parts(&mut transaction, &info, &parts, first_seq, now)
+            .await?;
 
         let chosen_model = SessionModel {
             id: message.model.model_id.clone(),

@@ -4,6 +4,7 @@
 use crate::support::*;
 use dossier_core::store::search::search_query::{SearchQuery, SearchResult};
 use dossier_core::wire::draft::Draft;
+use dossier_core::wire::part::PartBody;
 use dossier_core::wire::session::{CreateSession, SessionPatch, SessionTimePatch};
 use dossier_core::ErrorKind;
 
@@ -549,4 +550,53 @@ async fn excerpts_carry_about_a_line_of_context_around_the_match() {
         shown.starts_with("we saw a quokka sleeping all day under the old fig tree"),
         "{shown}"
     );
+}
+
+/// A prompt's parts and their index rows are written in one command, each index row given the
+/// rowid of the part just inserted: with unindexed parts (the Read tool's synthetic context)
+/// between indexed ones, every word must still point at its own part.
+#[tokio::test]
+async fn every_part_of_one_prompt_is_indexed_under_its_own_part() {
+    let test = open(FAKE_CONFIG).await;
+    let session = test.session().await;
+    let path = test.write("walrus-notes.txt", "the body mentions narwhal\n");
+    let said = test
+        .no_reply(
+            &session,
+            vec![
+                Draft::text("first about albatross"),
+                file_draft(&path),
+                Draft::text("last about zeppelin"),
+            ],
+        )
+        .await;
+    // The part a word was said in: a text part by its text, the file part by its name.
+    let part_with = |needle: &str| {
+        said.parts
+            .iter()
+            .find(|part| match &part.body {
+                PartBody::Text(text) => text.text == needle,
+                PartBody::File(file) => file.filename.as_deref() == Some(needle),
+                _ => false,
+            })
+            .map(|part| part.id.clone())
+            .unwrap_or_else(|| panic!("no part holds {needle}"))
+    };
+    assert!(
+        said.parts.len() > 3,
+        "the Read tool's context sits between the indexed parts"
+    );
+    for (word, field, holder) in [
+        ("albatross", "text", "first about albatross"),
+        ("walrus", "file", "walrus-notes.txt"),
+        ("zeppelin", "text", "last about zeppelin"),
+    ] {
+        let results = search(&test, word).await;
+        assert_eq!(session_ids(&results), vec![session.id.clone()], "{word}");
+        let excerpt = &results[0].excerpts[0];
+        assert_eq!(excerpt.field, field, "{word}");
+        assert_eq!(excerpt.part_id, Some(part_with(holder)), "{word}");
+        assert_eq!(highlighted(&results[0]), [word], "{word}");
+    }
+    assert!(search(&test, "narwhal").await.is_empty());
 }

@@ -397,6 +397,47 @@ async fn failed_part_write_rolls_back_the_whole_prompt() {
 }
 
 #[tokio::test]
+async fn a_prompt_whose_message_id_or_two_parts_repeat_an_id_is_refused_whole() {
+    let test = open("{}").await;
+    let session = test.session().await;
+    let first = test.no_reply(&session, vec![Draft::text("kept")]).await;
+    let mut again = no_reply(vec![Draft::text("would be saved")]);
+    again.message_id = Some(first.info.id().to_string());
+    let error = test
+        .ledger
+        .sessions()
+        .prompt(&session.id, again)
+        .await
+        .err();
+    assert_eq!(
+        error.map(|error| error.to_string()),
+        Some(format!("The id {} is already used", first.info.id()))
+    );
+    let twice = |text: &str| {
+        Draft::Text(dossier_core::wire::draft::TextDraft {
+            id: Some("prt_twice".into()),
+            part: dossier_core::wire::part::TextPart {
+                text: text.into(),
+                ..Default::default()
+            },
+        })
+    };
+    let error = test
+        .ledger
+        .sessions()
+        .prompt(&session.id, no_reply(vec![twice("one"), twice("two")]))
+        .await
+        .err();
+    assert_eq!(
+        error.map(|error| error.to_string()).as_deref(),
+        Some("Invalid prompt: part 1 repeats the id prt_twice")
+    );
+    let messages = scalar(&test.ledger, "SELECT count(*) FROM message").await;
+    let parts = scalar(&test.ledger, "SELECT count(*) FROM part").await;
+    assert_eq!((messages, parts), (1, 1));
+}
+
+#[tokio::test]
 async fn concurrent_prompts_into_one_session_all_land_in_order_of_commit() {
     let test = open("{}").await;
     let session = test.session().await;

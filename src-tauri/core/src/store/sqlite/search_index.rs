@@ -27,11 +27,7 @@ async fn insert_with_words(
     tokens: &[String],
     remembered: &[String],
 ) -> Result<(), LedgerError> {
-    let mut words: Vec<&str> = remembered.iter().map(String::as_str).collect();
-    words.sort_unstable();
-    words.dedup();
-    let list = serde_json::to_string(&words)
-        .map_err(|error| LedgerError::Corrupt(format!("search words: {error}")))?;
+    let list = words_list(remembered)?;
     sqlx::query(insert_and_remember)
         .bind(rowid)
         .bind(tokens.join(" "))
@@ -39,6 +35,37 @@ async fn insert_with_words(
         .execute(connection)
         .await?;
     Ok(())
+}
+
+/// The words to remember, as the JSON list `json_each` reads.
+fn words_list(remembered: &[String]) -> Result<String, LedgerError> {
+    let mut words: Vec<&str> = remembered.iter().map(String::as_str).collect();
+    words.sort_unstable();
+    words.dedup();
+    serde_json::to_string(&words)
+        .map_err(|error| LedgerError::Corrupt(format!("search words: {error}")))
+}
+
+/// Indexes the part the statement before it inserted, for a command that writes parts and
+/// their index rows together (`last_insert_rowid()` is the part's: a trigger's own inserts do
+/// not change it once the trigger is done). Binds the two values of `part_index_values`.
+pub(crate) const INDEX_LAST_INSERTED_PART: &str =
+    "INSERT INTO part_search (rowid, body) VALUES (last_insert_rowid(), ?); \
+     INSERT OR IGNORE INTO search_word (word) SELECT value FROM json_each(?);";
+
+/// What indexing a new part writes: the index row's text and the words to remember (as
+/// `index_part` writes them), or `None` when the part is not searched.
+pub(crate) fn part_index_values(body: &PartBody) -> Result<Option<(String, String)>, LedgerError> {
+    let Some(text) = searchable_text(body) else {
+        return Ok(None);
+    };
+    let tokens = search_text::index_tokens(text);
+    let settled = if still_streaming(body) {
+        &tokens[..tokens.len().saturating_sub(1)]
+    } else {
+        &tokens[..]
+    };
+    Ok(Some((tokens.join(" "), words_list(settled)?)))
 }
 
 // The index row and its words in one command, which SQLite runs statement after statement (the

@@ -50,6 +50,127 @@ pub async fn insert_message(
     Ok(())
 }
 
+/// A new message and its parts (numbered from `seq + 1`), with the parts' search rows, inside
+/// the caller's transaction. On SQLite this is one command of many statements, so one round trip
+/// to the connection's thread instead of one per row: a prompt's parts were most of its
+/// statements, and each statement costs two wake-ups of that thread (docs/benchmarks.md). An id
+/// that is already stored fails the command and is named in `DuplicateId`.
+pub async fn insert_message_with_parts(
+    connection: &mut impl Connect,
+    message: &Message,
+    parts: &[Part],
+    seq: i64,
+    now: i64,
+) -> Result<(), LedgerError> {
+    let connection = match connection.connection() {
+        Connection::Sqlite(connection) => connection,
+        #[cfg(feature = "postgres")]
+        Connection::Postgres(connection) => {
+            use crate::store::postgres::message_store as postgres;
+            postgres::insert_message(&mut *connection, message, seq, now).await?;
+            for (offset, part) in (1..).zip(parts) {
+                postgres::insert_part(&mut *connection, part, seq + offset, now).await?;
+            }
+            return Ok(());
+        }
+    };
+    if !sqlx::Connection::is_in_transaction(&*connection) {
+        let mut transaction = crate::store::sqlite::database::begin_write(connection).await?;
+        insert_rows(&mut transaction, message, parts, seq, now).await?;
+        transaction.commit().await?;
+        return Ok(());
+    }
+    insert_rows(connection, message, parts, seq, now).await
+}
+
+/// The one command of `insert_message_with_parts`: no `ON CONFLICT … DO NOTHING` here, since a
+/// part skipped that way would leave `last_insert_rowid()` pointing at the row before it.
+async fn insert_rows(
+    connection: &mut sqlx::SqliteConnection,
+    message: &Message,
+    parts: &[Part],
+    seq: i64,
+    now: i64,
+) -> Result<(), LedgerError> {
+    let message_data = serde_json::to_string(message).map_err(|error| corrupt("message", error))?;
+    let mut command = String::from(
+        "INSERT INTO message (id, session_id, seq, role, time_created, time_updated, data) \
+         VALUES (?, ?, ?, ?, ?, ?, ?);",
+    );
+    let mut part_values = Vec::with_capacity(parts.len());
+    for part in parts {
+        let data = serde_json::to_string(&part.body).map_err(|error| corrupt("part", error))?;
+        let index = search_index::part_index_values(&part.body)?;
+        command.push_str(
+            " INSERT INTO part (id, message_id, session_id, seq, type, time_created, \
+             time_updated, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?);",
+        );
+        if index.is_some() {
+            command.push(' ');
+            command.push_str(search_index::INDEX_LAST_INSERTED_PART);
+        }
+        part_values.push((data, index));
+    }
+    let mut query = sqlx::query(&command)
+        .bind(message.id())
+        .bind(message.session_id())
+        .bind(seq)
+        .bind(message.role())
+        .bind(message.created())
+        .bind(now)
+        .bind(message_data);
+    for ((offset, part), (data, index)) in (1..).zip(parts).zip(part_values) {
+        query = query
+            .bind(&part.id)
+            .bind(&part.message_id)
+            .bind(&part.session_id)
+            .bind(seq + offset)
+            .bind(part.body.type_name())
+            .bind(now)
+            .bind(now)
+            .bind(data);
+        if let Some((tokens, words)) = index {
+            query = query.bind(tokens).bind(words);
+        }
+    }
+    match query.execute(&mut *connection).await {
+        Ok(_) => Ok(()),
+        Err(error) if is_unique_violation(&error) => {
+            Err(duplicate_among(connection, message, parts).await)
+        }
+        Err(error) => Err(error.into()),
+    }
+}
+
+fn is_unique_violation(error: &sqlx::Error) -> bool {
+    matches!(error, sqlx::Error::Database(database)
+        if database.kind() == sqlx::error::ErrorKind::UniqueViolation)
+}
+
+/// Which id was already stored. The command's statements before the failed one did write
+/// (SQLite undoes only the failed statement; the caller rolls the transaction back), so every id
+/// before the duplicate is found too: the last id found, in the command's order, is one that was
+/// stored before this prompt (or twice in it).
+async fn duplicate_among(
+    connection: &mut sqlx::SqliteConnection,
+    message: &Message,
+    parts: &[Part],
+) -> LedgerError {
+    for part in parts.iter().rev() {
+        let stored: Result<Option<i64>, sqlx::Error> =
+            sqlx::query_scalar("SELECT 1 FROM part WHERE id = ?")
+                .bind(&part.id)
+                .fetch_optional(&mut *connection)
+                .await;
+        match stored {
+            Ok(Some(_)) => return LedgerError::DuplicateId(part.id.clone()),
+            Ok(None) => {}
+            Err(error) => return error.into(),
+        }
+    }
+    LedgerError::DuplicateId(message.id().to_string())
+}
+
 /// Rewrites an existing message's data (an assistant growing, a finish or an error).
 pub async fn update_message(
     connection: &mut impl Connect,
