@@ -53,10 +53,18 @@ wait_for_port() {
   echo "nothing listened on port $port" >&2
   return 1
 }
+# The fake provider alone, for the floor under "first text after the POST": its own time from a
+# streamed request to its first text chunk (Python's http.server, a thread per request).
+provider_port=$(free_port)
+python3 "$bench/fake_openai.py" --port "$provider_port" >"$results/provider-floor.log" 2>&1 &
+provider_pid=$!
+trap 'kill "$provider_pid" 2>/dev/null || true' EXIT
 measure_floor() {  # $1 label, $2 port, $3 pid, $4 data folder
   wait_for_port "$2"
+  wait_for_port "$provider_port"
   sleep 1
-  python3 scripts/bench-floor.py --base "http://127.0.0.1:$2" --folder "$4" --json "$results/floor-$1.json" | sed "s/^/[$1] /"
+  python3 scripts/bench-floor.py --base "http://127.0.0.1:$2" --folder "$4" \
+    --provider "http://127.0.0.1:$provider_port" --json "$results/floor-$1.json" | sed "s/^/[$1] /"
   kill "$3" 2>/dev/null || true
   wait "$3" 2>/dev/null || true
 }
@@ -115,5 +123,9 @@ for name in ("opencode", "dossier"):
     if floor:
         print(f"floor, {name}: empty request p50 {floor['empty_request']['p50_ms']:.3f} ms (p99 {floor['empty_request']['p99_ms']:.3f}); "
               f"fsync p50 {floor['fsync']['p50_ms']:.3f} ms (p99 {floor['fsync']['p99_ms']:.3f})")
+provider = floors["dossier"].get("provider_first_chunk")
+if provider:
+    print(f"floor, the fake provider alone: first text chunk of a streamed request p50 {provider['p50_ms']:.2f} ms "
+          f"(p99 {provider['p99_ms']:.2f}), a new connection each time")
 EOF
 echo "== everything in $results"
