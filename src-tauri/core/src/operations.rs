@@ -1,10 +1,13 @@
 //! Every operation the adapters offer through the operation table, declared once. An entry names
 //! the operation, its HTTP method and path (OpenCode's where the route is OpenCode's, Dossier's
-//! own under `/dossier/` otherwise), its path parameters, its JSON body, its output and the core
+//! own under `/dossier/` otherwise), its path parameters, its input, its output and the core
 //! function that does it: `ledger.<handle>().<function>(&param…, body)`, which is `async` and
 //! returns `Result<output, LedgerError>` (so its errors are the core's, crossing as
-//! `{kind, message}`). `relayed` lets the desktop window attached to a server send it there;
-//! `writes` makes the HTTP server finish it even when the client goes away.
+//! `{kind, message}`). The input is a GET's query string and any other method's JSON body; the
+//! Tauri command takes it as its `body` argument. `relayed` lets the desktop window attached to
+//! a server send it there; `writes` makes the HTTP server finish it even when the client goes
+//! away; `http answers true` (optional, last) answers `true` over HTTP in the output's place,
+//! where OpenCode's route does.
 //!
 //! The table is a macro that hands its entries to a callback, and each adapter expands them its
 //! way: the shell into Tauri commands and their registration, and the relay's allow-list
@@ -13,21 +16,130 @@
 //! client both UI transports call (`ui/src/lib/shell-bindings/operations.ts`). The core itself
 //! stays free of Tauri and HTTP: here a method and a path are only data. Adding an operation is
 //! an entry here, its core function and its test. Two entries with one name fail to compile
-//! (each adapter defines a function per name).
+//! (each adapter defines a function per name). Entries stand in blocks by topic.
 //!
-//! Declared so far: Continue, Regenerate and the MCP settings, offers and tool switches. The others keep
-//! their hand-written command, route, relay rule and TypeScript call until they move here:
-//! sessions and messages, prompts, reshaping but Regenerate, export and import, search, permissions, providers,
-//! data and backups, and MCP status, connect, disconnect, restart and import. Several of those
-//! differ between the transports today (OpenCode's routes answer `true` where the command
-//! answers the status, list with query strings and paging headers, name the body differently),
-//! so each needs its HTTP shape kept exactly when it moves.
+//! Declared (27): sessions and messages (children, update, archive, delete, delete a message,
+//! search, the agents), replies (abort, answer a permission request, Continue), reshaping
+//! (fork, revert, unrevert, edit and resend, Regenerate) and MCP (status, connect, disconnect,
+//! restart, the settings view's list, save and remove, resources, prompts, a prompt's text, the
+//! tools' "Always allow" switches).
+//!
+//! Hand-written, and why:
+//! - listing sessions and messages: over HTTP OpenCode's query strings and paging headers
+//!   (`X-Next-Cursor`, `Link`), the messages as the core's ready-made JSON (not parsed and encoded
+//!   again); the desktop answers a page object. The table has no paging answer yet.
+//! - creating a session: over HTTP the folder comes from `?directory=` or a header, and the
+//!   access token's name is recorded on the session.
+//! - prompts (`POST /session/:id/message`, `prompt_async`) and the event stream: the desktop
+//!   checks `file:` drafts against the files the person dropped or picked; HTTP reads OpenCode's
+//!   body and answers `prompt_async` with 204 at once.
+//! - the model listing: HTTP answers OpenCode's `/config/providers` shape.
+//! - export and import, backups and restore, the data folder, the Claude Desktop import: the
+//!   desktop asks a native dialog for the path (the webview never sends one) while a browser
+//!   downloads or sends the file's text.
+//! - providers and storage use: desktop only by design (keys go to this computer's keychain);
+//!   the server has no route for them.
+//! - OpenCode's routes with no desktop counterpart (`GET /session/:id`, `/session/status`, a
+//!   message, parts, summarize, `/permission`, config, paths, project, health) and the shell's
+//!   own commands (files, drops, links, updates, start-up, the attached server).
+//! - a file's outline (`/dossier/symbols`): the desktop reads only a file the person dropped or
+//!   picked (the shell's allow-list); the server reads a path on its own machine.
 
 /// Calls `$callback! { entries }` with every declared operation.
 #[macro_export]
 macro_rules! declared_operations {
     ($callback:ident) => {
         $callback! {
+            // Sessions and messages.
+
+            /// Sub-sessions of a session (agents that ran as subtasks), oldest first.
+            child_sessions: GET "/session/{session_id}/children",
+                params(session_id), body(),
+                output Vec<$crate::wire::session::Session>,
+                calls sessions.children, relayed true, writes false;
+
+            /// Rename, pin or set permission rules (OpenCode's `PATCH /session/:id`).
+            update_session: PATCH "/session/{session_id}",
+                params(session_id), body($crate::wire::session::SessionPatch),
+                output $crate::wire::session::Session,
+                calls sessions.update, relayed true, writes true;
+
+            /// Archives the session now, by the ledger's clock, or brings it back. (OpenCode's
+            /// `PATCH /session/:id` with `time.archived` stays for clients that stamp the time.)
+            archive_session: POST "/dossier/session/{session_id}/archive",
+                params(session_id), body($crate::ledger::sessions::ArchiveChange),
+                output $crate::wire::session::Session,
+                calls sessions.set_archived, relayed true, writes true;
+
+            /// Deletes the session, its messages and its sub-sessions, for good.
+            delete_session: DELETE "/session/{session_id}",
+                params(session_id), body(),
+                output (),
+                calls sessions.delete, relayed true, writes true, http answers true;
+
+            /// A message and its parts, for good (a pasted secret, a wrong attachment); refused
+            /// while the session replies.
+            delete_message: DELETE "/session/{session_id}/message/{message_id}",
+                params(session_id, message_id), body(),
+                output (),
+                calls reshaping.delete_message, relayed true, writes true, http answers true;
+
+            /// Full-text search over every session, or within one (`sessionID`): the palette
+            /// and find.
+            search: GET "/dossier/search",
+                params(), body($crate::ledger::sessions::SearchRequest),
+                output Vec<$crate::store::search::search_query::SearchResult>,
+                calls sessions.search_text, relayed true, writes false;
+
+            /// The agents a prompt can name, the default first.
+            list_agents: GET "/agent",
+                params(), body(),
+                output Vec<$crate::models::agent::Agent>,
+                calls providers.agent_list, relayed true, writes false;
+
+            // Replies.
+
+            /// Stops the session's streaming reply; whether something was running (over HTTP
+            /// `true` either way, as OpenCode answers).
+            abort_reply: POST "/session/{session_id}/abort",
+                params(session_id), body(),
+                output bool,
+                calls replies.stop, relayed true, writes false, http answers true;
+
+            /// Answers a tool's permission request: once, always (for this session) or reject.
+            reply_permission: POST "/session/{session_id}/permissions/{permission_id}",
+                params(session_id, permission_id), body($crate::ledger::replies::PermissionAnswer),
+                output (),
+                calls replies.answer_permission, relayed true, writes false, http answers true;
+
+            // Reshaping.
+
+            /// A new session with the messages before `messageID` (all of them when absent).
+            fork_session: POST "/session/{session_id}/fork",
+                params(session_id), body($crate::ledger::reshaping::ForkRequest),
+                output $crate::wire::session::Session,
+                calls reshaping.fork, relayed true, writes true;
+
+            /// Undo: hides `messageID` (from `partID` on) and everything after it until redo or
+            /// the next prompt.
+            revert_session: POST "/session/{session_id}/revert",
+                params(session_id), body($crate::ledger::reshaping::RevertRequest),
+                output $crate::wire::session::Session,
+                calls reshaping.revert_to, relayed true, writes true;
+
+            /// Redo everything: clears the revert marker.
+            unrevert_session: POST "/session/{session_id}/unrevert",
+                params(session_id), body(),
+                output $crate::wire::session::Session,
+                calls reshaping.unrevert, relayed true, writes true;
+
+            /// Edit and resend a message you sent: reverts to it, sends it again (with `text` in
+            /// place of its text when given) and its attachments.
+            resend_message: POST "/session/{session_id}/message/{message_id}/resend",
+                params(session_id, message_id), body($crate::ledger::reshaping::ResendRequest),
+                output $crate::wire::message::MessageWithParts,
+                calls reshaping.resend_edited, relayed true, writes true;
+
             /// Takes up a stopped reply where it stopped: a prompt "Continue" with the stopped
             /// reply's agent and model, its kept text in the history. Refused unless the
             /// session's last message is a reply that was stopped.
@@ -42,6 +154,32 @@ macro_rules! declared_operations {
                 params(session_id, message_id), body(),
                 output $crate::wire::message::MessageWithParts,
                 calls reshaping.regenerate, relayed true, writes true;
+
+            // MCP servers.
+
+            /// Every configured server's status, in the config's order.
+            mcp_status: GET "/mcp",
+                params(), body(),
+                output $crate::wire::mcp_status::McpStatuses,
+                calls mcp.statuses, relayed false, writes false;
+
+            /// Connects a configured server.
+            connect_mcp: POST "/mcp/{name}/connect",
+                params(name), body(),
+                output $crate::wire::mcp_status::McpStatus,
+                calls mcp.connect, relayed false, writes false, http answers true;
+
+            /// Disconnects a server; it stays `disabled` until connected again.
+            disconnect_mcp: POST "/mcp/{name}/disconnect",
+                params(name), body(),
+                output $crate::wire::mcp_status::McpStatus,
+                calls mcp.disconnect, relayed false, writes false, http answers true;
+
+            /// Stops a server and starts it again.
+            restart_mcp: POST "/dossier/mcp/{name}/restart",
+                params(name), body(),
+                output $crate::wire::mcp_status::McpStatus,
+                calls mcp.restart, relayed false, writes false, http answers true;
 
             /// The settings view's MCP servers (value names only, never a secret).
             mcp_settings: GET "/dossier/mcp/settings",
@@ -113,7 +251,8 @@ macro_rules! operation_list {
         $name:ident : $method:ident $path:literal,
             params($($param:ident),*), body($($body:ty)?),
             output $output:ty,
-            calls $handle:ident . $function:ident, relayed $relayed:literal, writes $writes:literal;
+            calls $handle:ident . $function:ident, relayed $relayed:literal, writes $writes:literal
+            $(, http answers $answer:literal)?;
     )*) => {
         /// Every declared operation, in the table's order.
         pub const OPERATIONS: &[Operation] = &[$(

@@ -1,7 +1,9 @@
 //! The route table: which OpenCode path goes to which handler, the routes this build answers
-//! with 501, and the JSON fallbacks for unknown paths and methods. Handlers live in `routes/`,
-//! one file per group; each deserialises, calls one ledger function and returns. The declared
-//! operations' routes are made from the operation table (`declared_routes.rs`).
+//! with 501, and the JSON fallbacks for unknown paths and methods. The declared operations'
+//! routes are made from the operation table (`declared_routes.rs`); the handlers here, in
+//! `routes/` one file per group, are the routes the table cannot express yet or that have no
+//! desktop counterpart (see the list in `dossier_core::operations`). Each deserialises, calls
+//! one ledger function and returns.
 
 use crate::authentication::{require_credentials, Credentials};
 use crate::error::ServerError;
@@ -59,40 +61,21 @@ pub fn router(state: ServerState, options: &ServerOptions, origins: OriginPolicy
     let router = Router::new()
         .route("/session", get(sessions::list).post(sessions::create))
         .route("/session/status", get(sessions::status))
-        .route(
-            "/session/{session_id}",
-            get(sessions::get)
-                .patch(sessions::update)
-                .delete(sessions::delete),
-        )
-        .route("/session/{session_id}/children", get(sessions::children))
-        .route("/session/{session_id}/abort", post(sessions::abort))
-        .route("/session/{session_id}/fork", post(reshaping::fork))
-        .route("/session/{session_id}/revert", post(reshaping::revert))
-        .route("/session/{session_id}/unrevert", post(reshaping::unrevert))
+        .route("/session/{session_id}", get(sessions::get))
         .route(
             "/session/{session_id}/summarize",
             post(reshaping::summarize),
         )
-        .route(
-            "/session/{session_id}/message/{message_id}/resend",
-            post(reshaping::resend),
-        )
         .route("/session/{session_id}/export", get(transfer::export))
         .route("/session/import", post(transfer::import))
-        .route("/dossier/search", get(transfer::search))
         .route("/dossier/symbols", get(symbols::symbols))
-        .route(
-            "/dossier/session/{session_id}/archive",
-            post(sessions::archive),
-        )
         .route(
             "/session/{session_id}/message",
             get(messages::list).post(prompts::prompt),
         )
         .route(
             "/session/{session_id}/message/{message_id}",
-            get(messages::get).delete(messages::delete),
+            get(messages::get),
         )
         .route(
             "/session/{session_id}/prompt_async",
@@ -104,7 +87,6 @@ pub fn router(state: ServerState, options: &ServerOptions, origins: OriginPolicy
         )
         .route("/event", get(event_stream::subscribe))
         .route("/global/event", get(event_stream::subscribe_global))
-        .route("/agent", get(catalog::agents))
         .route("/config", get(catalog::config).patch(not_implemented))
         .route("/config/providers", get(catalog::configured_providers))
         .route("/provider", get(catalog::providers))
@@ -117,20 +99,13 @@ pub fn router(state: ServerState, options: &ServerOptions, origins: OriginPolicy
         .route("/lsp", get(catalog::empty_list))
         .route("/formatter", get(catalog::empty_list))
         .route("/permission", get(permissions::list))
-        .route(
-            "/session/{session_id}/permissions/{permission_id}",
-            post(permissions::reply),
-        )
         .route("/question", get(catalog::empty_list))
-        .route("/mcp", get(mcp::status))
-        .route("/mcp/{name}/connect", post(mcp::connect))
-        .route("/mcp/{name}/disconnect", post(mcp::disconnect))
-        .route("/dossier/mcp/{name}/restart", post(mcp::restart))
         .route(
             "/dossier/mcp/import/claude-desktop",
             post(mcp::import_claude_desktop),
         );
-    // The declared operations (`dossier_core::operations`), each its own route.
+    // The declared operations (`dossier_core::operations`), each its own route; one whose path
+    // is also above (`PATCH /session/:id` beside `GET`) joins that path's methods.
     let router = crate::declared_routes::declared_routes(router);
     let router = not_implemented_routes(router)
         .fallback({

@@ -3,7 +3,7 @@
 //! remove, remove the key, reload). A feature about models or providers edits this file, not the
 //! `Ledger` facade.
 
-use crate::models::agent::AgentRegistry;
+use crate::models::agent::{Agent, AgentRegistry};
 use crate::models::config::{Config, Locations};
 use crate::models::credentials::FoundKey;
 use crate::models::model_catalog::ModelCatalog;
@@ -25,6 +25,11 @@ impl<'ledger> ProviderHandle<'ledger> {
 
     pub fn agents(&self) -> &'ledger AgentRegistry {
         &self.runtime().agents
+    }
+
+    /// The agents, as the operation table answers them (OpenCode's `GET /agent`).
+    pub async fn agent_list(&self) -> Result<Vec<Agent>, LedgerError> {
+        Ok(self.agents().list().into_iter().cloned().collect())
     }
 
     /// The model catalog now; a settings change replaces it (see `provider_settings`).

@@ -14,7 +14,39 @@ use crate::wire::draft::PromptInput;
 use crate::wire::error::LedgerError;
 use crate::wire::message::MessageWithParts;
 use crate::wire::session::{CreateSession, Session, SessionPatch};
+use serde::Deserialize;
 use std::sync::Arc;
+use ts_rs::TS;
+
+/// Archived or brought back (`POST /dossier/session/:id/archive`).
+#[derive(Debug, Clone, Copy, Deserialize, TS)]
+#[ts(export)]
+#[serde(deny_unknown_fields)]
+pub struct ArchiveChange {
+    pub archived: bool,
+}
+
+/// A full-text search in the words of its query string (`GET /dossier/search?q=…`). Unknown
+/// keys are ignored, as OpenCode's clients add `directory` to every request.
+#[derive(Debug, Clone, Deserialize, TS)]
+#[ts(export)]
+pub struct SearchRequest {
+    /// The words to find.
+    pub q: String,
+    /// How many sessions to return; within one session (`sessionID`), how many excerpts.
+    #[ts(optional)]
+    pub limit: Option<u32>,
+    /// How many sessions of results to skip (pages of `limit`).
+    #[ts(optional)]
+    pub offset: Option<u32>,
+    /// Archived sessions too.
+    #[ts(optional)]
+    pub archived: Option<bool>,
+    /// Only this session (find within the open session, loaded or not).
+    #[serde(rename = "sessionID")]
+    #[ts(optional)]
+    pub session_id: Option<String>,
+}
 
 /// `Ledger::sessions()`: borrows the store, the runtime and the loop the pipeline starts.
 pub struct SessionHandle<'ledger> {
@@ -74,6 +106,15 @@ impl SessionHandle<'_> {
         self.store().archive_session(id, archived).await
     }
 
+    /// `archive` as the operation table calls it.
+    pub async fn set_archived(
+        &self,
+        id: &str,
+        change: ArchiveChange,
+    ) -> Result<Session, LedgerError> {
+        self.archive(id, change.archived).await
+    }
+
     pub async fn delete(&self, id: &str) -> Result<(), LedgerError> {
         self.store().writable()?;
         let removed = self.store().delete_session(id).await?;
@@ -111,6 +152,21 @@ impl SessionHandle<'_> {
 
     pub async fn search(&self, query: &SearchQuery) -> Result<Vec<SearchResult>, LedgerError> {
         self.store().search(query).await
+    }
+
+    /// `search` as the operation table calls it, in the words of the query string.
+    pub async fn search_text(
+        &self,
+        request: SearchRequest,
+    ) -> Result<Vec<SearchResult>, LedgerError> {
+        self.search(&SearchQuery {
+            text: request.q,
+            limit: request.limit,
+            offset: request.offset,
+            include_archived: request.archived.unwrap_or(false),
+            session_id: request.session_id,
+        })
+        .await
     }
 
     pub async fn prompt(

@@ -1,6 +1,6 @@
 //! Message routes: a session's messages a page at a time (`limit`, `before`, with `Link` and
 //! `X-Next-Cursor` pointing at older ones), one message with its parts, and OpenCode's
-//! deleteMessage, deletePart and updatePart.
+//! deletePart and updatePart (deleteMessage is a declared operation: `declared_routes.rs`).
 
 use crate::error::{ServerError, ServerResult};
 use crate::ledger_writes::LedgerWrites;
@@ -62,22 +62,6 @@ pub async fn get(
     Ok(Json(
         ledger.sessions().message(&session_id, &message_id).await?,
     ))
-}
-
-pub async fn delete(
-    State(ledger): State<Ledger>,
-    State(writes): State<LedgerWrites>,
-    Path((session_id, message_id)): Path<(String, String)>,
-) -> ServerResult<Json<bool>> {
-    writes
-        .finish(async move {
-            ledger
-                .reshaping()
-                .delete_message(&session_id, &message_id)
-                .await
-        })
-        .await?;
-    Ok(Json(true))
 }
 
 pub async fn delete_part(

@@ -1,5 +1,5 @@
-//! Session routes: list (newest first, keyset cursor), create, read, update, delete, children,
-//! and the status map.
+//! Session routes: list (newest first, keyset cursor), create, read, and the status map. Update,
+//! archive, delete, children and abort are declared operations (`declared_routes.rs`).
 
 use crate::authentication::AccessTokenName;
 use crate::error::ServerResult;
@@ -11,7 +11,7 @@ use axum::http::{HeaderMap, Uri};
 use axum::{Extension, Json};
 use dossier_core::store::rows::session_page::SessionQuery;
 use dossier_core::wire::event::SessionStatus;
-use dossier_core::wire::session::{CreateSession, Session, SessionPatch};
+use dossier_core::wire::session::{CreateSession, Session};
 use dossier_core::Ledger;
 use percent_encoding::percent_decode_str;
 use serde::Deserialize;
@@ -100,74 +100,10 @@ pub async fn get(
     Ok(Json(ledger.sessions().get(&session_id).await?))
 }
 
-pub async fn update(
-    State(ledger): State<Ledger>,
-    State(writes): State<LedgerWrites>,
-    Path(session_id): Path<String>,
-    body: JsonBody,
-) -> ServerResult<Json<Session>> {
-    let patch: SessionPatch = body.parse_or_default()?;
-    let session = writes
-        .finish(async move { ledger.sessions().update(&session_id, patch).await })
-        .await?;
-    Ok(Json(session))
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ArchiveBody {
-    archived: bool,
-}
-
-/// Dossier's addition: archives the session now, by the ledger's clock (the desktop app's
-/// command does the same), or brings it back. `PATCH /session/:id` with `time.archived` stays
-/// for OpenCode clients that stamp the time themselves.
-pub async fn archive(
-    State(ledger): State<Ledger>,
-    State(writes): State<LedgerWrites>,
-    Path(session_id): Path<String>,
-    body: JsonBody,
-) -> ServerResult<Json<Session>> {
-    let body: ArchiveBody = body.parse_or_default()?;
-    let session = writes
-        .finish(async move { ledger.sessions().archive(&session_id, body.archived).await })
-        .await?;
-    Ok(Json(session))
-}
-
-pub async fn delete(
-    State(ledger): State<Ledger>,
-    State(writes): State<LedgerWrites>,
-    Path(session_id): Path<String>,
-) -> ServerResult<Json<bool>> {
-    writes
-        .finish(async move { ledger.sessions().delete(&session_id).await })
-        .await?;
-    Ok(Json(true))
-}
-
-pub async fn children(
-    State(ledger): State<Ledger>,
-    Path(session_id): Path<String>,
-) -> ServerResult<Json<Vec<Session>>> {
-    Ok(Json(ledger.sessions().children(&session_id).await?))
-}
-
 /// Sessions with a running reply (`busy` / `retry`) on this server or, on a shared database,
 /// any other; idle ones are omitted, as in OpenCode.
 pub async fn status(
     State(ledger): State<Ledger>,
 ) -> ServerResult<Json<BTreeMap<String, SessionStatus>>> {
     Ok(Json(ledger.replies().status_on_every_server().await?))
-}
-
-/// Stops the session's reply. `true` either way, as OpenCode answers.
-pub async fn abort(
-    State(ledger): State<Ledger>,
-    Path(session_id): Path<String>,
-) -> ServerResult<Json<bool>> {
-    ledger.sessions().get(&session_id).await?;
-    let stopped = ledger.replies().abort_on_any_server(&session_id).await?;
-    tracing::debug!(%session_id, stopped, "abort requested");
-    Ok(Json(true))
 }

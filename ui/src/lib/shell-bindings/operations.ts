@@ -1,14 +1,25 @@
 // Generated from the operation table (src-tauri/core/src/operations.rs) by
 // src-tauri/src/declared_operations/typescript_client.rs when the Rust tests run; do not edit.
+import type { Agent } from "../bindings/Agent";
 import type { AlwaysAllowChange } from "../bindings/AlwaysAllowChange";
+import type { ArchiveChange } from "../bindings/ArchiveChange";
+import type { ForkRequest } from "../bindings/ForkRequest";
 import type { McpPromptItem } from "../bindings/McpPromptItem";
 import type { McpPromptRequest } from "../bindings/McpPromptRequest";
 import type { McpPromptText } from "../bindings/McpPromptText";
 import type { McpResourceItem } from "../bindings/McpResourceItem";
 import type { McpServerInput } from "../bindings/McpServerInput";
 import type { McpSettings } from "../bindings/McpSettings";
+import type { McpStatuses } from "../bindings/McpStatuses";
 import type { McpToolPermission } from "../bindings/McpToolPermission";
 import type { MessageWithParts } from "../bindings/MessageWithParts";
+import type { PermissionAnswer } from "../bindings/PermissionAnswer";
+import type { ResendRequest } from "../bindings/ResendRequest";
+import type { RevertRequest } from "../bindings/RevertRequest";
+import type { SearchRequest } from "../bindings/SearchRequest";
+import type { SearchResult } from "../bindings/SearchResult";
+import type { Session } from "../bindings/Session";
+import type { SessionPatch } from "../bindings/SessionPatch";
 
 /** One call of a declared operation, in the terms of either transport. */
 export interface OperationCall {
@@ -17,18 +28,107 @@ export interface OperationCall {
   /** The command's named arguments (the Rust names in camelCase, as Tauri takes them). */
   args: Record<string, unknown>;
   method: "GET" | "POST" | "PATCH" | "DELETE";
-  /** The HTTP path, its ids encoded. */
+  /** The HTTP path, its ids encoded (and a GET's input as its query string). */
   path: string;
-  /** The JSON body over HTTP (also among `args` as `body`). */
+  /** The JSON body over HTTP but for a GET (also among `args` as `body`). */
   body?: unknown;
 }
 
 /** Makes one call and resolves with its output; each transport has one. */
 export type OperationCaller = <T>(call: OperationCall) => Promise<T>;
 
+/** A GET's input as its query string: each field that is set, as text. */
+function queryString(input: object): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(input)) {
+    if (value !== undefined && value !== null) search.set(key, String(value));
+  }
+  const text = search.toString();
+  return text === "" ? "" : `?${text}`;
+}
+
 /** The declared operations over `call`. */
 export function operations(call: OperationCaller) {
   return {
+    /**
+     * Sub-sessions of a session (agents that ran as subtasks), oldest first.
+     */
+    childSessions: (sessionId: string) =>
+      call<Array<Session>>({ command: "child_sessions", args: { sessionId }, method: "GET", path: `/session/${encodeURIComponent(sessionId)}/children` }),
+    /**
+     * Rename, pin or set permission rules (OpenCode's `PATCH /session/:id`).
+     */
+    updateSession: (sessionId: string, body: SessionPatch) =>
+      call<Session>({ command: "update_session", args: { sessionId, body }, method: "PATCH", path: `/session/${encodeURIComponent(sessionId)}`, body }),
+    /**
+     * Archives the session now, by the ledger's clock, or brings it back. (OpenCode's
+     * `PATCH /session/:id` with `time.archived` stays for clients that stamp the time.)
+     */
+    archiveSession: (sessionId: string, body: ArchiveChange) =>
+      call<Session>({ command: "archive_session", args: { sessionId, body }, method: "POST", path: `/dossier/session/${encodeURIComponent(sessionId)}/archive`, body }),
+    /**
+     * Deletes the session, its messages and its sub-sessions, for good.
+     *
+     * Resolves with nothing to read: the command answers `null`, OpenCode's route `true`.
+     */
+    deleteSession: (sessionId: string) =>
+      call<void>({ command: "delete_session", args: { sessionId }, method: "DELETE", path: `/session/${encodeURIComponent(sessionId)}` }),
+    /**
+     * A message and its parts, for good (a pasted secret, a wrong attachment); refused
+     * while the session replies.
+     *
+     * Resolves with nothing to read: the command answers `null`, OpenCode's route `true`.
+     */
+    deleteMessage: (sessionId: string, messageId: string) =>
+      call<void>({ command: "delete_message", args: { sessionId, messageId }, method: "DELETE", path: `/session/${encodeURIComponent(sessionId)}/message/${encodeURIComponent(messageId)}` }),
+    /**
+     * Full-text search over every session, or within one (`sessionID`): the palette
+     * and find.
+     */
+    search: (body: SearchRequest) =>
+      call<Array<SearchResult>>({ command: "search", args: { body }, method: "GET", path: `/dossier/search${queryString(body)}` }),
+    /**
+     * The agents a prompt can name, the default first.
+     */
+    listAgents: () =>
+      call<Array<Agent>>({ command: "list_agents", args: {}, method: "GET", path: `/agent` }),
+    /**
+     * Stops the session's streaming reply; whether something was running (over HTTP
+     * `true` either way, as OpenCode answers).
+     *
+     * Resolves with nothing to read: the command answers `boolean`, OpenCode's route `true`.
+     */
+    abortReply: (sessionId: string) =>
+      call<void>({ command: "abort_reply", args: { sessionId }, method: "POST", path: `/session/${encodeURIComponent(sessionId)}/abort` }),
+    /**
+     * Answers a tool's permission request: once, always (for this session) or reject.
+     *
+     * Resolves with nothing to read: the command answers `null`, OpenCode's route `true`.
+     */
+    replyPermission: (sessionId: string, permissionId: string, body: PermissionAnswer) =>
+      call<void>({ command: "reply_permission", args: { sessionId, permissionId, body }, method: "POST", path: `/session/${encodeURIComponent(sessionId)}/permissions/${encodeURIComponent(permissionId)}`, body }),
+    /**
+     * A new session with the messages before `messageID` (all of them when absent).
+     */
+    forkSession: (sessionId: string, body: ForkRequest) =>
+      call<Session>({ command: "fork_session", args: { sessionId, body }, method: "POST", path: `/session/${encodeURIComponent(sessionId)}/fork`, body }),
+    /**
+     * Undo: hides `messageID` (from `partID` on) and everything after it until redo or
+     * the next prompt.
+     */
+    revertSession: (sessionId: string, body: RevertRequest) =>
+      call<Session>({ command: "revert_session", args: { sessionId, body }, method: "POST", path: `/session/${encodeURIComponent(sessionId)}/revert`, body }),
+    /**
+     * Redo everything: clears the revert marker.
+     */
+    unrevertSession: (sessionId: string) =>
+      call<Session>({ command: "unrevert_session", args: { sessionId }, method: "POST", path: `/session/${encodeURIComponent(sessionId)}/unrevert` }),
+    /**
+     * Edit and resend a message you sent: reverts to it, sends it again (with `text` in
+     * place of its text when given) and its attachments.
+     */
+    resendMessage: (sessionId: string, messageId: string, body: ResendRequest) =>
+      call<MessageWithParts>({ command: "resend_message", args: { sessionId, messageId, body }, method: "POST", path: `/session/${encodeURIComponent(sessionId)}/message/${encodeURIComponent(messageId)}/resend`, body }),
     /**
      * Takes up a stopped reply where it stopped: a prompt "Continue" with the stopped
      * reply's agent and model, its kept text in the history. Refused unless the
@@ -42,6 +142,32 @@ export function operations(call: OperationCaller) {
      */
     regenerateReply: (sessionId: string, messageId: string) =>
       call<MessageWithParts>({ command: "regenerate_reply", args: { sessionId, messageId }, method: "POST", path: `/session/${encodeURIComponent(sessionId)}/message/${encodeURIComponent(messageId)}/regenerate` }),
+    /**
+     * Every configured server's status, in the config's order.
+     */
+    mcpStatus: () =>
+      call<McpStatuses>({ command: "mcp_status", args: {}, method: "GET", path: `/mcp` }),
+    /**
+     * Connects a configured server.
+     *
+     * Resolves with nothing to read: the command answers `McpStatus`, OpenCode's route `true`.
+     */
+    connectMcp: (name: string) =>
+      call<void>({ command: "connect_mcp", args: { name }, method: "POST", path: `/mcp/${encodeURIComponent(name)}/connect` }),
+    /**
+     * Disconnects a server; it stays `disabled` until connected again.
+     *
+     * Resolves with nothing to read: the command answers `McpStatus`, OpenCode's route `true`.
+     */
+    disconnectMcp: (name: string) =>
+      call<void>({ command: "disconnect_mcp", args: { name }, method: "POST", path: `/mcp/${encodeURIComponent(name)}/disconnect` }),
+    /**
+     * Stops a server and starts it again.
+     *
+     * Resolves with nothing to read: the command answers `McpStatus`, OpenCode's route `true`.
+     */
+    restartMcp: (name: string) =>
+      call<void>({ command: "restart_mcp", args: { name }, method: "POST", path: `/dossier/mcp/${encodeURIComponent(name)}/restart` }),
     /**
      * The settings view's MCP servers (value names only, never a secret).
      */
