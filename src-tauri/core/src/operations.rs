@@ -18,11 +18,14 @@
 //! an entry here, its core function and its test. Two entries with one name fail to compile
 //! (each adapter defines a function per name). Entries stand in blocks by topic.
 //!
-//! Declared (27): sessions and messages (children, update, archive, delete, delete a message,
-//! search, the agents), replies (abort, answer a permission request, Continue), reshaping
+//! Declared (34): sessions and messages (children, read, update, archive, delete, the status
+//! map, one message, delete a message, delete or replace a part, search, the agents), replies
+//! (abort, summarize, the pending permission requests and their answer, Continue), reshaping
 //! (fork, revert, unrevert, edit and resend, Regenerate) and MCP (status, connect, disconnect,
 //! restart, the settings view's list, save and remove, resources, prompts, a prompt's text, the
-//! tools' "Always allow" switches).
+//! tools' "Always allow" switches). Some are OpenCode routes the window does not call (read,
+//! the status map, one message, parts, summarize, the pending requests): declared, the desktop
+//! gets the same operation as a command, unused until the UI wants it.
 //!
 //! Hand-written, and why:
 //! - listing sessions and messages: over HTTP OpenCode's query strings and paging headers
@@ -39,9 +42,9 @@
 //!   downloads or sends the file's text.
 //! - providers and storage use: desktop only by design (keys go to this computer's keychain);
 //!   the server has no route for them.
-//! - OpenCode's routes with no desktop counterpart (`GET /session/:id`, `/session/status`, a
-//!   message, parts, summarize, `/permission`, config, paths, project, health) and the shell's
-//!   own commands (files, drops, links, updates, start-up, the attached server).
+//! - OpenCode's listings with no core function behind them (config, paths, project, health, the
+//!   empty lists) and the shell's own commands (files, drops, links, updates, start-up, the
+//!   attached server).
 //! - a file's outline (`/dossier/symbols`): the desktop reads only a file the person dropped or
 //!   picked (the shell's allow-list); the server reads a path on its own machine.
 
@@ -91,6 +94,38 @@ macro_rules! declared_operations {
                 output Vec<$crate::store::search::search_query::SearchResult>,
                 calls sessions.search_text, relayed true, writes false;
 
+            /// One session (OpenCode's `GET /session/:id`).
+            get_session: GET "/session/{session_id}",
+                params(session_id), body(),
+                output $crate::wire::session::Session,
+                calls sessions.get, relayed false, writes false;
+
+            /// The sessions with a running reply (`busy` / `retry`) on this server or any other
+            /// sharing its database; idle ones are left out, as in OpenCode.
+            session_statuses: GET "/session/status",
+                params(), body(),
+                output std::collections::BTreeMap<String, $crate::wire::event::SessionStatus>,
+                calls replies.status_on_every_server, relayed false, writes false;
+
+            /// One message with its parts.
+            get_message: GET "/session/{session_id}/message/{message_id}",
+                params(session_id, message_id), body(),
+                output $crate::wire::message::MessageWithParts,
+                calls sessions.message, relayed false, writes false;
+
+            /// Removes one part of a message, for good.
+            delete_part: DELETE "/session/{session_id}/message/{message_id}/part/{part_id}",
+                params(session_id, message_id, part_id), body(),
+                output (),
+                calls reshaping.delete_part, relayed false, writes true, http answers true;
+
+            /// Replaces one part of a message with the body, a whole part whose ids are the
+            /// path's.
+            update_part: PATCH "/session/{session_id}/message/{message_id}/part/{part_id}",
+                params(session_id, message_id, part_id), body($crate::wire::part::Part),
+                output $crate::wire::part::Part,
+                calls reshaping.update_part, relayed false, writes true;
+
             /// The agents a prompt can name, the default first.
             list_agents: GET "/agent",
                 params(), body(),
@@ -111,6 +146,19 @@ macro_rules! declared_operations {
                 params(session_id, permission_id), body($crate::ledger::replies::PermissionAnswer),
                 output (),
                 calls replies.answer_permission, relayed true, writes false, http answers true;
+
+            /// Compacts the session into a summary written by the body's model; waits for it.
+            summarize_session: POST "/session/{session_id}/summarize",
+                params(session_id), body($crate::ledger::replies::SummarizeRequest),
+                output bool,
+                calls replies.summarize_with, relayed false, writes true;
+
+            /// The permission requests waiting for an answer, on every server sharing the
+            /// database, oldest first.
+            permission_requests: GET "/permission",
+                params(), body(),
+                output Vec<$crate::wire::permission::PermissionRequest>,
+                calls replies.permission_requests_on_every_server, relayed false, writes false;
 
             // Reshaping.
 

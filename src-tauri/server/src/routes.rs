@@ -14,16 +14,14 @@ use crate::server_options::{is_loopback, ServerOptions};
 use axum::extract::{DefaultBodyLimit, FromRef};
 use axum::http::{Method, Uri};
 use axum::response::IntoResponse;
-use axum::routing::{delete, get, post};
+use axum::routing::{get, post};
 use axum::Router;
 use dossier_core::Ledger;
 
 mod catalog;
 mod mcp;
 mod messages;
-mod permissions;
 mod prompts;
-mod reshaping;
 mod sessions;
 mod symbols;
 mod transfer;
@@ -60,12 +58,6 @@ impl FromRef<ServerState> for LedgerWrites {
 pub fn router(state: ServerState, options: &ServerOptions, origins: OriginPolicy) -> Router {
     let router = Router::new()
         .route("/session", get(sessions::list).post(sessions::create))
-        .route("/session/status", get(sessions::status))
-        .route("/session/{session_id}", get(sessions::get))
-        .route(
-            "/session/{session_id}/summarize",
-            post(reshaping::summarize),
-        )
         .route("/session/{session_id}/export", get(transfer::export))
         .route("/session/import", post(transfer::import))
         .route("/dossier/symbols", get(symbols::symbols))
@@ -74,16 +66,8 @@ pub fn router(state: ServerState, options: &ServerOptions, origins: OriginPolicy
             get(messages::list).post(prompts::prompt),
         )
         .route(
-            "/session/{session_id}/message/{message_id}",
-            get(messages::get),
-        )
-        .route(
             "/session/{session_id}/prompt_async",
             post(prompts::prompt_async),
-        )
-        .route(
-            "/session/{session_id}/message/{message_id}/part/{part_id}",
-            delete(messages::delete_part).patch(messages::update_part),
         )
         .route("/event", get(event_stream::subscribe))
         .route("/global/event", get(event_stream::subscribe_global))
@@ -98,14 +82,13 @@ pub fn router(state: ServerState, options: &ServerOptions, origins: OriginPolicy
         .route("/skill", get(catalog::empty_list))
         .route("/lsp", get(catalog::empty_list))
         .route("/formatter", get(catalog::empty_list))
-        .route("/permission", get(permissions::list))
         .route("/question", get(catalog::empty_list))
         .route(
             "/dossier/mcp/import/claude-desktop",
             post(mcp::import_claude_desktop),
         );
     // The declared operations (`dossier_core::operations`), each its own route; one whose path
-    // is also above (`PATCH /session/:id` beside `GET`) joins that path's methods.
+    // is also above (`POST /session/:id/message` beside `GET`) joins that path's methods.
     let router = crate::declared_routes::declared_routes(router);
     let router = not_implemented_routes(router)
         .fallback({

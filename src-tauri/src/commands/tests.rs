@@ -508,6 +508,13 @@ fn declared_operations_are_commands_taking_their_ids_and_body_by_name() {
         .invoke("restart_mcp", json!({"name": "nowhere"}))
         .expect_err("no such server");
     assert_eq!(error["kind"], "not_found", "{error}");
+    // OpenCode's routes the window does not call are commands too.
+    assert_eq!(
+        harness.ok("get_session", json!({"sessionId": id}))["id"],
+        json!(id)
+    );
+    assert_eq!(harness.ok("session_statuses", json!({})), json!({}));
+    assert_eq!(harness.ok("permission_requests", json!({})), json!([]));
     // A hand-written command still answers beside them.
     assert!(harness.ok("list_models", json!({}))["providers"].is_array());
 }

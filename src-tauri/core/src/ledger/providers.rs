@@ -2,6 +2,9 @@
 //! now, where the config files live, provider keys, and the settings view's providers (save,
 //! remove, remove the key, reload). A feature about models or providers edits this file, not the
 //! `Ledger` facade.
+//!
+//! The functions an adapter reaches through the operation table (`operations.rs`) follow its
+//! one convention: `async`, ids as `&str`, the body by value, `Result<_, LedgerError>`.
 
 use crate::models::agent::{Agent, AgentRegistry};
 use crate::models::config::{Config, Locations};

@@ -18,6 +18,21 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use ts_rs::TS;
 
+/// Which model writes the summary (OpenCode's `POST /session/:id/summarize` body), and `auto`
+/// when the compaction was not asked for by a person.
+#[derive(Debug, Clone, Deserialize, TS)]
+#[ts(export)]
+#[serde(deny_unknown_fields)]
+pub struct SummarizeRequest {
+    #[serde(rename = "providerID")]
+    pub provider_id: String,
+    #[serde(rename = "modelID")]
+    pub model_id: String,
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub auto: bool,
+}
+
 /// The answer to a permission request (OpenCode's
 /// `POST /session/:id/permissions/:permissionID` body).
 #[derive(Debug, Clone, Copy, Deserialize, TS)]
@@ -144,6 +159,16 @@ impl ReplyHandle<'_> {
     ) -> Result<bool, LedgerError> {
         self.parts.store.writable()?;
         self.parts.summarize(session_id, model, auto).await
+    }
+
+    /// `summarize` as the operation table calls it: waits for the summary.
+    pub async fn summarize_with(
+        &self,
+        session_id: &str,
+        request: SummarizeRequest,
+    ) -> Result<bool, LedgerError> {
+        let model = ModelRef::new(request.provider_id, request.model_id);
+        self.summarize(session_id, model, request.auto).await
     }
 
     /// Pending permission requests, oldest first (OpenCode's `GET /permission`).

@@ -1,6 +1,9 @@
 //! The reshaping handle: fork, revert and unrevert, edit and resend, regenerate, deleting a
 //! message or a part, editing a part, export and import. A feature about reshaping a session
 //! edits this file, not the `Ledger` facade.
+//!
+//! The functions an adapter reaches through the operation table (`operations.rs`) follow its
+//! one convention: `async`, ids as `&str`, the body by value, `Result<_, LedgerError>`.
 
 use crate::reply::reply_context::ReplyContext;
 use crate::reshaping::export::SessionExport;

@@ -1,6 +1,9 @@
 //! The sessions and messages handle: creating, listing, renaming, archiving and deleting
 //! sessions, reading their messages, searching them, and sending a prompt (the pipeline). A
 //! feature about sessions or messages edits this file, not the `Ledger` facade.
+//!
+//! The functions an adapter reaches through the operation table (`operations.rs`) follow its
+//! one convention: `async`, ids as `&str`, the body by value, `Result<_, LedgerError>`.
 
 use super::replies::ReplyHandle;
 use crate::pipeline::runtime::Runtime;

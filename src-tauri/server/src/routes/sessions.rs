@@ -1,21 +1,19 @@
-//! Session routes: list (newest first, keyset cursor), create, read, and the status map. Update,
-//! archive, delete, children and abort are declared operations (`declared_routes.rs`).
+//! Session routes: list (newest first, keyset cursor) and create. Read, update, archive, delete,
+//! children, abort and the status map are declared operations (`declared_routes.rs`).
 
 use crate::authentication::AccessTokenName;
 use crate::error::ServerResult;
 use crate::ledger_writes::LedgerWrites;
 use crate::paging_headers::next_page_headers;
 use crate::request_body::{JsonBody, QueryParams};
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, Uri};
 use axum::{Extension, Json};
 use dossier_core::store::rows::session_page::SessionQuery;
-use dossier_core::wire::event::SessionStatus;
 use dossier_core::wire::session::{CreateSession, Session};
 use dossier_core::Ledger;
 use percent_encoding::percent_decode_str;
 use serde::Deserialize;
-use std::collections::BTreeMap;
 
 #[derive(Deserialize)]
 pub struct ListQuery {
@@ -91,19 +89,4 @@ pub async fn create(
         })
         .await?;
     Ok(Json(session))
-}
-
-pub async fn get(
-    State(ledger): State<Ledger>,
-    Path(session_id): Path<String>,
-) -> ServerResult<Json<Session>> {
-    Ok(Json(ledger.sessions().get(&session_id).await?))
-}
-
-/// Sessions with a running reply (`busy` / `retry`) on this server or, on a shared database,
-/// any other; idle ones are omitted, as in OpenCode.
-pub async fn status(
-    State(ledger): State<Ledger>,
-) -> ServerResult<Json<BTreeMap<String, SessionStatus>>> {
-    Ok(Json(ledger.replies().status_on_every_server().await?))
 }

@@ -13,13 +13,17 @@ import type { McpSettings } from "../bindings/McpSettings";
 import type { McpStatuses } from "../bindings/McpStatuses";
 import type { McpToolPermission } from "../bindings/McpToolPermission";
 import type { MessageWithParts } from "../bindings/MessageWithParts";
+import type { Part } from "../bindings/Part";
 import type { PermissionAnswer } from "../bindings/PermissionAnswer";
+import type { PermissionRequest } from "../bindings/PermissionRequest";
 import type { ResendRequest } from "../bindings/ResendRequest";
 import type { RevertRequest } from "../bindings/RevertRequest";
 import type { SearchRequest } from "../bindings/SearchRequest";
 import type { SearchResult } from "../bindings/SearchResult";
 import type { Session } from "../bindings/Session";
 import type { SessionPatch } from "../bindings/SessionPatch";
+import type { SessionStatus } from "../bindings/SessionStatus";
+import type { SummarizeRequest } from "../bindings/SummarizeRequest";
 
 /** One call of a declared operation, in the terms of either transport. */
 export interface OperationCall {
@@ -88,6 +92,35 @@ export function operations(call: OperationCaller) {
     search: (body: SearchRequest) =>
       call<Array<SearchResult>>({ command: "search", args: { body }, method: "GET", path: `/dossier/search${queryString(body)}` }),
     /**
+     * One session (OpenCode's `GET /session/:id`).
+     */
+    getSession: (sessionId: string) =>
+      call<Session>({ command: "get_session", args: { sessionId }, method: "GET", path: `/session/${encodeURIComponent(sessionId)}` }),
+    /**
+     * The sessions with a running reply (`busy` / `retry`) on this server or any other
+     * sharing its database; idle ones are left out, as in OpenCode.
+     */
+    sessionStatuses: () =>
+      call<{ [key in string]?: SessionStatus }>({ command: "session_statuses", args: {}, method: "GET", path: `/session/status` }),
+    /**
+     * One message with its parts.
+     */
+    getMessage: (sessionId: string, messageId: string) =>
+      call<MessageWithParts>({ command: "get_message", args: { sessionId, messageId }, method: "GET", path: `/session/${encodeURIComponent(sessionId)}/message/${encodeURIComponent(messageId)}` }),
+    /**
+     * Removes one part of a message, for good.
+     *
+     * Resolves with nothing to read: the command answers `null`, OpenCode's route `true`.
+     */
+    deletePart: (sessionId: string, messageId: string, partId: string) =>
+      call<void>({ command: "delete_part", args: { sessionId, messageId, partId }, method: "DELETE", path: `/session/${encodeURIComponent(sessionId)}/message/${encodeURIComponent(messageId)}/part/${encodeURIComponent(partId)}` }),
+    /**
+     * Replaces one part of a message with the body, a whole part whose ids are the
+     * path's.
+     */
+    updatePart: (sessionId: string, messageId: string, partId: string, body: Part) =>
+      call<Part>({ command: "update_part", args: { sessionId, messageId, partId, body }, method: "PATCH", path: `/session/${encodeURIComponent(sessionId)}/message/${encodeURIComponent(messageId)}/part/${encodeURIComponent(partId)}`, body }),
+    /**
      * The agents a prompt can name, the default first.
      */
     listAgents: () =>
@@ -107,6 +140,17 @@ export function operations(call: OperationCaller) {
      */
     replyPermission: (sessionId: string, permissionId: string, body: PermissionAnswer) =>
       call<void>({ command: "reply_permission", args: { sessionId, permissionId, body }, method: "POST", path: `/session/${encodeURIComponent(sessionId)}/permissions/${encodeURIComponent(permissionId)}`, body }),
+    /**
+     * Compacts the session into a summary written by the body's model; waits for it.
+     */
+    summarizeSession: (sessionId: string, body: SummarizeRequest) =>
+      call<boolean>({ command: "summarize_session", args: { sessionId, body }, method: "POST", path: `/session/${encodeURIComponent(sessionId)}/summarize`, body }),
+    /**
+     * The permission requests waiting for an answer, on every server sharing the
+     * database, oldest first.
+     */
+    permissionRequests: () =>
+      call<Array<PermissionRequest>>({ command: "permission_requests", args: {}, method: "GET", path: `/permission` }),
     /**
      * A new session with the messages before `messageID` (all of them when absent).
      */
