@@ -10,51 +10,11 @@ use crate::drop::classification::DroppedFile;
 use crate::error::ShellError;
 use dossier_core::models::model_catalog::ModelCatalog;
 use dossier_core::store::rows::message_page::{MessagePage, MessageQuery};
-use dossier_core::store::rows::session_page::{SessionPage, SessionQuery};
 use dossier_core::wire::draft::PromptInput;
 use dossier_core::wire::message::MessageWithParts;
 use dossier_core::wire::session::{CreateSession, Session};
 use dossier_core::Ledger;
-use serde::Deserialize;
 use tauri::{AppHandle, Emitter, Manager, Runtime, State};
-use ts_rs::TS;
-
-/// Which sessions the sidebar wants: newest first, a page at a time.
-#[derive(Debug, Clone, Default, Deserialize, TS)]
-#[ts(export, export_to = "../shell-bindings/")]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct SessionListRequest {
-    #[ts(optional)]
-    pub limit: Option<u32>,
-    #[ts(optional)]
-    pub cursor: Option<String>,
-    #[ts(optional)]
-    pub search: Option<String>,
-    #[serde(default)]
-    #[ts(optional, as = "Option<bool>")]
-    pub include_archived: bool,
-    /// Only pinned sessions, all of them (the sidebar asks once, beside the first page).
-    #[serde(default)]
-    #[ts(optional, as = "Option<bool>")]
-    pub pinned_only: bool,
-}
-
-#[tauri::command]
-pub async fn list_sessions(
-    ledger: State<'_, Ledger>,
-    request: SessionListRequest,
-) -> Result<SessionPage, ShellError> {
-    let query = SessionQuery {
-        limit: request.limit,
-        cursor: request.cursor,
-        search: request.search,
-        roots_only: true,
-        include_archived: request.include_archived,
-        updated_since: None,
-        pinned_only: request.pinned_only,
-    };
-    Ok(ledger.sessions().list(&query).await?)
-}
 
 #[tauri::command]
 pub async fn create_session(

@@ -16,7 +16,7 @@ macro_rules! tauri_commands {
             params($($param:ident),*), body($($body:ty)?),
             output $output:ty,
             calls $handle:ident . $function:ident, relayed $relayed:literal, writes $writes:literal
-            $(, http answers $answer:literal)?;
+            $(, http answers $answer:literal)? $(, http pages $items:ident by $cursor:literal)?;
     )*) => {
         $(
             $(#[doc = $doc])*

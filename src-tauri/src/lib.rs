@@ -159,7 +159,6 @@ pub fn shell<R: Runtime>(base: tauri::Builder<R>, simulated_drops: bool) -> taur
         // The declared operations' commands (`declared_operations`), then the hand-written ones.
         .invoke_handler(gated(declared_operations::with_declared(
             tauri::generate_handler![
-                commands::list_sessions,
                 commands::create_session,
                 commands::list_messages,
                 commands::send_prompt,

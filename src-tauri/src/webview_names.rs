@@ -25,7 +25,6 @@ macro_rules! command_names {
 }
 
 command_names! {
-    ListSessions,
     CreateSession,
     ListMessages,
     SendPrompt,

@@ -4,8 +4,8 @@
 //! itself, the server's MCP settings, a path the UI never asks for — is refused before it leaves
 //! the computer, so a page that went wrong cannot use the token for more than the UI does.
 //! Declared operations marked `relayed` in the operation table (`dossier_core::operations`) are
-//! allowed from there; the routes below are the UI's hand-written ones (listings with paging
-//! headers, creating a session, prompting, export and import, the model listing).
+//! allowed from there; the routes below are the UI's hand-written ones (the messages' listing,
+//! creating a session, prompting, export and import, the model listing).
 
 use dossier_core::operations::OPERATIONS;
 
@@ -20,7 +20,6 @@ const fn route(method: &'static str, path: &'static str) -> Route {
 }
 
 const ROUTES: &[Route] = &[
-    route("GET", "/session"),
     route("POST", "/session"),
     route("GET", "/session/{}/message"),
     route("POST", "/session/{}/message"),

@@ -6,8 +6,10 @@
 //! `{kind, message}`). The input is a GET's query string and any other method's JSON body; the
 //! Tauri command takes it as its `body` argument. `relayed` lets the desktop window attached to
 //! a server send it there; `writes` makes the HTTP server finish it even when the client goes
-//! away; `http answers true` (optional, last) answers `true` over HTTP in the output's place,
-//! where OpenCode's route does.
+//! away; `http answers true` (optional) answers `true` over HTTP in the output's place, where
+//! OpenCode's route does; `http pages <list> by "<key>"` (optional, last) answers a page's list
+//! over HTTP with the next page's cursor in OpenCode's headers (`X-Next-Cursor`, `Link`), the
+//! cursor going back as the query key `<key>`.
 //!
 //! The table is a macro that hands its entries to a callback, and each adapter expands them its
 //! way: the shell into Tauri commands and their registration, and the relay's allow-list
@@ -18,7 +20,7 @@
 //! an entry here, its core function and its test. Two entries with one name fail to compile
 //! (each adapter defines a function per name). Entries stand in blocks by topic.
 //!
-//! Declared (34): sessions and messages (children, read, update, archive, delete, the status
+//! Declared (35): sessions and messages (the listing, children, read, update, archive, delete, the status
 //! map, one message, delete a message, delete or replace a part, search, the agents), replies
 //! (abort, summarize, the pending permission requests and their answer, Continue), reshaping
 //! (fork, revert, unrevert, edit and resend, Regenerate) and MCP (status, connect, disconnect,
@@ -28,9 +30,9 @@
 //! gets the same operation as a command, unused until the UI wants it.
 //!
 //! Hand-written, and why:
-//! - listing sessions and messages: over HTTP OpenCode's query strings and paging headers
-//!   (`X-Next-Cursor`, `Link`), the messages as the core's ready-made JSON (not parsed and encoded
-//!   again); the desktop answers a page object. The table has no paging answer yet.
+//! - listing messages: over HTTP the page is the core's ready-made JSON (not parsed and encoded
+//!   again: a long session's first page is the window's slowest read), and `before` without
+//!   `limit` is refused as OpenCode does; the table's paging answer would encode it again.
 //! - creating a session: over HTTP the folder comes from `?directory=` or a header, and the
 //!   access token's name is recorded on the session.
 //! - prompts (`POST /session/:id/message`, `prompt_async`) and the event stream: the desktop
@@ -54,6 +56,14 @@ macro_rules! declared_operations {
     ($callback:ident) => {
         $callback! {
             // Sessions and messages.
+
+            /// Sessions newest first, a page at a time. Over HTTP OpenCode's answer: the array,
+            /// with the next page's cursor in `X-Next-Cursor` and a `Link: <…>; rel="next"`.
+            list_sessions: GET "/session",
+                params(), body($crate::ledger::sessions::SessionListQuery),
+                output $crate::store::rows::session_page::SessionPage,
+                calls sessions.list_page, relayed true, writes false,
+                http pages sessions by "cursor";
 
             /// Sub-sessions of a session (agents that ran as subtasks), oldest first.
             child_sessions: GET "/session/{session_id}/children",
@@ -300,7 +310,7 @@ macro_rules! operation_list {
             params($($param:ident),*), body($($body:ty)?),
             output $output:ty,
             calls $handle:ident . $function:ident, relayed $relayed:literal, writes $writes:literal
-            $(, http answers $answer:literal)?;
+            $(, http answers $answer:literal)? $(, http pages $items:ident by $cursor:literal)?;
     )*) => {
         /// Every declared operation, in the table's order.
         pub const OPERATIONS: &[Operation] = &[$(

@@ -57,7 +57,7 @@ impl FromRef<ServerState> for LedgerWrites {
 /// credentials check (no credentials prompt for it) and before any handler reads its body.
 pub fn router(state: ServerState, options: &ServerOptions, origins: OriginPolicy) -> Router {
     let router = Router::new()
-        .route("/session", get(sessions::list).post(sessions::create))
+        .route("/session", post(sessions::create))
         .route("/session/{session_id}/export", get(transfer::export))
         .route("/session/import", post(transfer::import))
         .route("/dossier/symbols", get(symbols::symbols))

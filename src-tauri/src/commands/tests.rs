@@ -90,7 +90,10 @@ fn sessions_are_listed_newest_first_and_paged() {
     let first = harness.new_session();
     let second = harness.new_session();
     let third = harness.new_session();
-    let page = harness.ok("list_sessions", json!({"request": {"limit": 2}}));
+    let page = harness.ok(
+        "list_sessions",
+        json!({"body": {"roots": true, "limit": 2}}),
+    );
     let ids: Vec<&str> = page["sessions"]
         .as_array()
         .expect("array")
@@ -101,7 +104,7 @@ fn sessions_are_listed_newest_first_and_paged() {
     let cursor = page["nextCursor"].as_str().expect("a next page");
     let rest = harness.ok(
         "list_sessions",
-        json!({"request": {"limit": 2, "cursor": cursor}}),
+        json!({"body": {"roots": true, "limit": 2, "cursor": cursor}}),
     );
     assert_eq!(rest["sessions"][0]["id"], json!(first));
     assert_eq!(rest["nextCursor"], Value::Null);
@@ -121,7 +124,7 @@ fn rename_archive_and_delete_reach_the_ledger() {
         json!({"sessionId": id, "body": {"archived": true}}),
     );
     assert!(archived["time"]["archived"].is_number());
-    let listed = harness.ok("list_sessions", json!({"request": {}}));
+    let listed = harness.ok("list_sessions", json!({"body": {"roots": true}}));
     assert_eq!(
         listed["sessions"],
         json!([]),

@@ -18,6 +18,8 @@ struct ClientOperation {
     output: String,
     /// What OpenCode's route answers in the output's place (`true`), if it does.
     http_answer: Option<&'static str>,
+    /// The output's list field that OpenCode's route answers alone, its cursor in a header.
+    page: Option<&'static str>,
 }
 
 /// Collects the exported types a type names at its top: itself, or its generic arguments
@@ -77,6 +79,16 @@ macro_rules! output_imports {
     ($imports:ident, $output:ty, $answer:literal) => {};
 }
 
+/// The output's list field a paged route answers, if the entry says.
+macro_rules! page_items {
+    () => {
+        None
+    };
+    ($items:ident) => {
+        Some(stringify!($items))
+    };
+}
+
 macro_rules! client_operations {
     ($(
         $(#[doc = $doc:literal])*
@@ -84,7 +96,7 @@ macro_rules! client_operations {
             params($($param:ident),*), body($($body:ty)?),
             output $output:ty,
             calls $handle:ident . $function:ident, relayed $relayed:literal, writes $writes:literal
-            $(, http answers $answer:literal)?;
+            $(, http answers $answer:literal)? $(, http pages $items:ident by $cursor:literal)?;
     )*) => {
         fn declared() -> (Vec<ClientOperation>, BTreeMap<String, String>) {
             let mut imports = BTreeMap::new();
@@ -101,6 +113,7 @@ macro_rules! client_operations {
                     body: type_name!($($body)?),
                     output: <$output as TS>::name(),
                     http_answer: http_answer!($($answer)?),
+                    page: page_items!($($items)?),
                 });
             )*
             (operations, imports)
@@ -168,7 +181,7 @@ fn client_function(operation: &ClientOperation) -> String {
         None => operation.output.clone(),
     };
     format!(
-        "    /**{doc}\n     */\n    {name}: ({arguments}) =>\n      call<{output}>({{ command: \"{command}\", args: {args}, method: \"{method}\", path: `{path}`{body} }}),\n",
+        "    /**{doc}\n     */\n    {name}: ({arguments}) =>\n      call<{output}>({{ command: \"{command}\", args: {args}, method: \"{method}\", path: `{path}`{body}{page} }}),\n",
         name = camel_case(operation.name),
         arguments = arguments.join(", "),
         command = operation.name,
@@ -183,6 +196,10 @@ fn client_function(operation: &ClientOperation) -> String {
         } else {
             ""
         },
+        page = operation
+            .page
+            .map(|items| format!(", page: \"{items}\""))
+            .unwrap_or_default(),
     )
 }
 
@@ -207,6 +224,11 @@ fn client_source() -> String {
          \x20 path: string;\n\
          \x20 /** The JSON body over HTTP but for a GET (also among `args` as `body`). */\n\
          \x20 body?: unknown;\n\
+         \x20 /**\n\
+         \x20  * A paged listing: the output's list field. Over HTTP the answer is that list alone, the\n\
+         \x20  * next page's cursor in the `X-Next-Cursor` header (OpenCode's shape).\n\
+         \x20  */\n\
+         \x20 page?: string;\n\
          }\n\n\
          /** Makes one call and resolves with its output; each transport has one. */\n\
          export type OperationCaller = <T>(call: OperationCall) => Promise<T>;\n\n\
@@ -274,6 +296,13 @@ fn a_get_s_input_goes_in_its_query_string_and_a_replaced_answer_is_not_promised(
     );
     assert!(
         source.contains("the command answers `McpStatus`, OpenCode's route `true`"),
+        "{source}"
+    );
+    assert!(
+        source.contains(
+            "call<SessionPage>({ command: \"list_sessions\", args: { body }, \
+         method: \"GET\", path: `/session${queryString(body)}`, page: \"sessions\" }),\n"
+        ),
         "{source}"
     );
 }

@@ -33,7 +33,7 @@ import type { MessagePage } from "./bindings/MessagePage";
 import type { SessionPage } from "./bindings/SessionPage";
 import type { EventName } from "./shell-bindings/EventName";
 import type { StreamState } from "./shell-bindings/StreamState";
-import type { SessionListRequest } from "./shell-bindings/SessionListRequest";
+import type { SessionListQuery } from "./bindings/SessionListQuery";
 import type { Operations } from "./shell-bindings/operations";
 
 /**
@@ -127,7 +127,8 @@ export interface Backend {
   readonly operations: Operations;
   /** The Dossier server the desktop window is attached to (`attached` only), for the sidebar. */
   readonly server?: string;
-  listSessions(request: SessionListRequest): Promise<SessionPage>;
+  /** The sidebar's sessions (never sub-sessions), newest first, a page at a time. */
+  listSessions(request: Omit<SessionListQuery, "roots">): Promise<SessionPage>;
   /** Sub-sessions of a session (agents that ran as subtasks), oldest first. */
   readonly listChildSessions?: (sessionID: string) => Promise<Session[]>;
   createSession(input: CreateSession): Promise<Session>;
@@ -225,6 +226,7 @@ export function declaredCalls(
   client: Operations,
 ): Pick<
   Backend,
+  | "listSessions"
   | "listChildSessions"
   | "updateSession"
   | "archiveSession"
@@ -241,6 +243,7 @@ export function declaredCalls(
   | "search"
 > {
   return {
+    listSessions: (request) => client.listSessions({ roots: true, ...request }),
     listChildSessions: (sessionID) => client.childSessions(sessionID),
     updateSession: (sessionID, patch) => client.updateSession(sessionID, patch),
     // The ledger stamps the time with its own clock, whichever transport asks.

@@ -21,6 +21,33 @@ use serde::Deserialize;
 use std::sync::Arc;
 use ts_rs::TS;
 
+/// Which sessions to list, in the words of OpenCode's query string
+/// (`GET /session?roots=true&limit=…`): newest first, a page at a time. Unknown keys are ignored.
+#[derive(Debug, Clone, Default, Deserialize, TS)]
+#[ts(export)]
+pub struct SessionListQuery {
+    /// Only sessions that are no other session's sub-session.
+    #[ts(optional)]
+    pub roots: Option<bool>,
+    #[ts(optional)]
+    pub limit: Option<u32>,
+    /// The previous page's `nextCursor`.
+    #[ts(optional)]
+    pub cursor: Option<String>,
+    /// Words the title contains.
+    #[ts(optional)]
+    pub search: Option<String>,
+    /// Only sessions updated at or after this instant (milliseconds since 1970).
+    #[ts(optional, type = "number")]
+    pub start: Option<i64>,
+    /// Archived sessions too.
+    #[ts(optional)]
+    pub archived: Option<bool>,
+    /// Only pinned sessions (Dossier's addition): the sidebar loads them all up front.
+    #[ts(optional)]
+    pub pinned: Option<bool>,
+}
+
 /// Archived or brought back (`POST /dossier/session/:id/archive`).
 #[derive(Debug, Clone, Copy, Deserialize, TS)]
 #[ts(export)]
@@ -92,6 +119,20 @@ impl SessionHandle<'_> {
 
     pub async fn list(&self, query: &SessionQuery) -> Result<SessionPage, LedgerError> {
         self.store().sessions(query).await
+    }
+
+    /// `list` as the operation table calls it, in the words of the query string.
+    pub async fn list_page(&self, query: SessionListQuery) -> Result<SessionPage, LedgerError> {
+        self.list(&SessionQuery {
+            limit: query.limit,
+            cursor: query.cursor,
+            search: query.search,
+            roots_only: query.roots.unwrap_or(false),
+            include_archived: query.archived.unwrap_or(false),
+            updated_since: query.start,
+            pinned_only: query.pinned.unwrap_or(false),
+        })
+        .await
     }
 
     pub async fn children(&self, id: &str) -> Result<Vec<Session>, LedgerError> {

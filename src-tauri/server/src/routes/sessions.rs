@@ -1,57 +1,18 @@
-//! Session routes: list (newest first, keyset cursor) and create. Read, update, archive, delete,
-//! children, abort and the status map are declared operations (`declared_routes.rs`).
+//! Creating a session over HTTP: the folder from the body, `?directory=` or the SDK's header,
+//! and the access token's name recorded on the session. The listing, read, update, archive,
+//! delete, children, abort and the status map are declared operations (`declared_routes.rs`).
 
 use crate::authentication::AccessTokenName;
 use crate::error::ServerResult;
 use crate::ledger_writes::LedgerWrites;
-use crate::paging_headers::next_page_headers;
 use crate::request_body::{JsonBody, QueryParams};
 use axum::extract::State;
-use axum::http::{HeaderMap, Uri};
+use axum::http::HeaderMap;
 use axum::{Extension, Json};
-use dossier_core::store::rows::session_page::SessionQuery;
 use dossier_core::wire::session::{CreateSession, Session};
 use dossier_core::Ledger;
 use percent_encoding::percent_decode_str;
 use serde::Deserialize;
-
-#[derive(Deserialize)]
-pub struct ListQuery {
-    limit: Option<u32>,
-    cursor: Option<String>,
-    search: Option<String>,
-    roots: Option<bool>,
-    start: Option<i64>,
-    archived: Option<bool>,
-    /// Dossier's addition: only pinned sessions.
-    pinned: Option<bool>,
-}
-
-pub async fn list(
-    State(ledger): State<Ledger>,
-    uri: Uri,
-    QueryParams(query): QueryParams<ListQuery>,
-) -> ServerResult<(HeaderMap, Json<Vec<Session>>)> {
-    let page = ledger
-        .sessions()
-        .list(&SessionQuery {
-            limit: query.limit,
-            cursor: query.cursor,
-            search: query.search,
-            roots_only: query.roots.unwrap_or(false),
-            include_archived: query.archived.unwrap_or(false),
-            updated_since: query.start,
-            pinned_only: query.pinned.unwrap_or(false),
-        })
-        .await?;
-    let headers = next_page_headers(
-        uri.path(),
-        query.limit,
-        "cursor",
-        page.next_cursor.as_deref(),
-    );
-    Ok((headers, Json(page.sessions)))
-}
 
 #[derive(Deserialize)]
 pub struct DirectoryQuery {

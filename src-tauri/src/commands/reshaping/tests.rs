@@ -172,7 +172,7 @@ fn importing_a_file_that_is_not_an_export_says_why_and_adds_nothing() {
     assert!(error
         .to_string()
         .contains("not a Dossier or OpenCode session export"));
-    let listing = harness.ok("list_sessions", json!({"request": {}}));
+    let listing = harness.ok("list_sessions", json!({"body": {"roots": true}}));
     assert_eq!(listing["sessions"].as_array().expect("sessions").len(), 0);
 }
 

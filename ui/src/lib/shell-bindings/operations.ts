@@ -21,6 +21,8 @@ import type { RevertRequest } from "../bindings/RevertRequest";
 import type { SearchRequest } from "../bindings/SearchRequest";
 import type { SearchResult } from "../bindings/SearchResult";
 import type { Session } from "../bindings/Session";
+import type { SessionListQuery } from "../bindings/SessionListQuery";
+import type { SessionPage } from "../bindings/SessionPage";
 import type { SessionPatch } from "../bindings/SessionPatch";
 import type { SessionStatus } from "../bindings/SessionStatus";
 import type { SummarizeRequest } from "../bindings/SummarizeRequest";
@@ -36,6 +38,11 @@ export interface OperationCall {
   path: string;
   /** The JSON body over HTTP but for a GET (also among `args` as `body`). */
   body?: unknown;
+  /**
+   * A paged listing: the output's list field. Over HTTP the answer is that list alone, the
+   * next page's cursor in the `X-Next-Cursor` header (OpenCode's shape).
+   */
+  page?: string;
 }
 
 /** Makes one call and resolves with its output; each transport has one. */
@@ -54,6 +61,12 @@ function queryString(input: object): string {
 /** The declared operations over `call`. */
 export function operations(call: OperationCaller) {
   return {
+    /**
+     * Sessions newest first, a page at a time. Over HTTP OpenCode's answer: the array,
+     * with the next page's cursor in `X-Next-Cursor` and a `Link: <…>; rel="next"`.
+     */
+    listSessions: (body: SessionListQuery) =>
+      call<SessionPage>({ command: "list_sessions", args: { body }, method: "GET", path: `/session${queryString(body)}`, page: "sessions" }),
     /**
      * Sub-sessions of a session (agents that ran as subtasks), oldest first.
      */

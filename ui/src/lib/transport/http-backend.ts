@@ -10,7 +10,7 @@ import type { MessageWithParts } from "../bindings/MessageWithParts";
 import type { ExportFormat } from "../shell-bindings/ExportFormat";
 import type { ExportOutcome } from "../shell-bindings/ExportOutcome";
 import type { DocumentSymbol } from "../bindings/DocumentSymbol";
-import { operations } from "../shell-bindings/operations";
+import { type OperationCall, operations } from "../shell-bindings/operations";
 import { type Backend, BackendError, declaredCalls, declaredMcp, settingsUnavailable, toBackendError } from "../transport";
 import { plainFileName } from "../session-title";
 
@@ -118,19 +118,18 @@ export function httpBackend(baseUrl: string, fetcher: typeof fetch = fetch.bind(
     return { outcome: "saved", path: name };
   }
 
-  // The declared operations over HTTP: each call names its method, path and body.
-  const client = operations(async (operation) => (await request<never>(operation.method, operation.path, operation.body)).body);
+  // The declared operations over HTTP: each call names its method, path and body. A paged
+  // listing answers its list alone, the next page's cursor in a header: the page is rebuilt.
+  const client = operations(async <T>(operation: OperationCall): Promise<T> => {
+    const response = await request<unknown>(operation.method, operation.path, operation.body);
+    if (operation.page === undefined) return response.body as T;
+    const page: unknown = { [operation.page]: response.body, nextCursor: response.nextCursor };
+    return page as T;
+  });
 
   return {
     transport: "http",
     operations: client,
-    listSessions: async (options) => {
-      const response = await request<Session[]>(
-        "GET",
-        `/session${query({ roots: true, limit: options.limit, cursor: options.cursor, search: options.search, archived: options.includeArchived, pinned: options.pinnedOnly })}`,
-      );
-      return { sessions: response.body, nextCursor: response.nextCursor };
-    },
     ...declaredCalls(client),
     createSession: async (input) => (await request<Session>("POST", "/session", input)).body,
     listMessages: async (id, limit, before) => {

@@ -49,7 +49,6 @@ export function tauriBackend(): Backend {
     transport: "tauri",
     operations: client,
     ...declaredCalls(client),
-    listSessions: (request) => call("list_sessions", { request }),
     createSession: (input) => call("create_session", { input }),
     listMessages: (sessionId, limit, before) => call("list_messages", { sessionId, limit, before }),
     sendPrompt: (sessionId, input) => call("send_prompt", { sessionId, input }),
