@@ -20,19 +20,19 @@
 //! an entry here, its core function and its test. Two entries with one name fail to compile
 //! (each adapter defines a function per name). Entries stand in blocks by topic.
 //!
-//! Declared (35): sessions and messages (the listing, children, read, update, archive, delete, the status
-//! map, one message, delete a message, delete or replace a part, search, the agents), replies
-//! (abort, summarize, the pending permission requests and their answer, Continue), reshaping
-//! (fork, revert, unrevert, edit and resend, Regenerate) and MCP (status, connect, disconnect,
-//! restart, the settings view's list, save and remove, resources, prompts, a prompt's text, the
-//! tools' "Always allow" switches). Some are OpenCode routes the window does not call (read,
-//! the status map, one message, parts, summarize, the pending requests): declared, the desktop
-//! gets the same operation as a command, unused until the UI wants it.
+//! Declared (35): sessions and messages (the listing, children, read, update, archive, delete,
+//! the status map, one message, delete a message, delete or replace a part, search, the agents),
+//! replies (abort, summarize, the pending permission requests and their answer, Continue),
+//! reshaping (fork, revert, unrevert, edit and resend, Regenerate) and MCP (status, connect,
+//! disconnect, restart, the settings view's list, save and remove, resources, prompts, a
+//! prompt's text, the tools' "Always allow" switches). Some are OpenCode routes the window does
+//! not call (read, the status map, one message, parts, summarize, the pending requests):
+//! declared, the desktop gets the same operation as a command, unused until the UI wants it.
 //!
 //! Hand-written, and why:
-//! - listing messages: over HTTP the page is the core's ready-made JSON (not parsed and encoded
-//!   again: a long session's first page is the window's slowest read), and `before` without
-//!   `limit` is refused as OpenCode does; the table's paging answer would encode it again.
+//! - listing messages: over HTTP the page is the core's ready-made JSON listing, so a thousand
+//!   messages are not parsed into structs only to be encoded again, and `before` without
+//!   `limit` is refused as OpenCode does; the table's paging answer would encode the typed page.
 //! - creating a session: over HTTP the folder comes from `?directory=` or a header, and the
 //!   access token's name is recorded on the session.
 //! - prompts (`POST /session/:id/message`, `prompt_async`) and the event stream: the desktop
