@@ -1,67 +1,20 @@
-//! The Tauri commands: each deserialises, calls one core function and returns. Errors reach the
-//! webview as `{kind, message}` (see `error.rs`); the webview's types for the few shapes that
-//! only the shell has are generated into `ui/src/lib/shell-bindings/`.
+//! The hand-written Tauri commands: each deserialises, calls one core function and returns.
+//! Errors reach the webview as `{kind, message}` (see `error.rs`); the webview's types for the
+//! few shapes that only the shell has are generated into `ui/src/lib/shell-bindings/`. The
+//! commands of the operation table are generated (`declared_operations.rs`); those here are the
+//! ones it cannot express (see the list in `dossier_core::operations`).
 
 use crate::attached_server::AttachedServer;
 use crate::drop::allow_list::AllowList;
 use crate::drop::classification::DroppedFile;
 use crate::error::ShellError;
-use dossier_core::models::agent::Agent;
 use dossier_core::models::model_catalog::ModelCatalog;
 use dossier_core::store::rows::message_page::{MessagePage, MessageQuery};
-use dossier_core::store::rows::session_page::{SessionPage, SessionQuery};
 use dossier_core::wire::draft::PromptInput;
 use dossier_core::wire::message::MessageWithParts;
-use dossier_core::wire::session::{CreateSession, Session, SessionPatch};
+use dossier_core::wire::session::{CreateSession, Session};
 use dossier_core::Ledger;
-use serde::Deserialize;
 use tauri::{AppHandle, Emitter, Manager, Runtime, State};
-use ts_rs::TS;
-
-/// Which sessions the sidebar wants: newest first, a page at a time.
-#[derive(Debug, Clone, Default, Deserialize, TS)]
-#[ts(export, export_to = "../shell-bindings/")]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct SessionListRequest {
-    #[ts(optional)]
-    pub limit: Option<u32>,
-    #[ts(optional)]
-    pub cursor: Option<String>,
-    #[ts(optional)]
-    pub search: Option<String>,
-    #[serde(default)]
-    #[ts(optional, as = "Option<bool>")]
-    pub include_archived: bool,
-    /// Only pinned sessions, all of them (the sidebar asks once, beside the first page).
-    #[serde(default)]
-    #[ts(optional, as = "Option<bool>")]
-    pub pinned_only: bool,
-}
-
-#[tauri::command]
-pub async fn list_sessions(
-    ledger: State<'_, Ledger>,
-    request: SessionListRequest,
-) -> Result<SessionPage, ShellError> {
-    let query = SessionQuery {
-        limit: request.limit,
-        cursor: request.cursor,
-        search: request.search,
-        roots_only: true,
-        include_archived: request.include_archived,
-        updated_since: None,
-        pinned_only: request.pinned_only,
-    };
-    Ok(ledger.sessions().list(&query).await?)
-}
-
-#[tauri::command]
-pub async fn child_sessions(
-    ledger: State<'_, Ledger>,
-    session_id: String,
-) -> Result<Vec<Session>, ShellError> {
-    Ok(ledger.sessions().children(&session_id).await?)
-}
 
 #[tauri::command]
 pub async fn create_session(
@@ -69,48 +22,6 @@ pub async fn create_session(
     input: CreateSession,
 ) -> Result<Session, ShellError> {
     Ok(ledger.sessions().create(input).await?)
-}
-
-/// Rename, pin or set permission rules: OpenCode's `PATCH /session/:id`.
-#[tauri::command]
-pub async fn update_session(
-    ledger: State<'_, Ledger>,
-    session_id: String,
-    patch: SessionPatch,
-) -> Result<Session, ShellError> {
-    Ok(ledger.sessions().update(&session_id, patch).await?)
-}
-
-/// Archives now, or brings the session back.
-#[tauri::command]
-pub async fn archive_session(
-    ledger: State<'_, Ledger>,
-    session_id: String,
-    archived: bool,
-) -> Result<Session, ShellError> {
-    Ok(ledger.sessions().archive(&session_id, archived).await?)
-}
-
-#[tauri::command]
-pub async fn delete_session(
-    ledger: State<'_, Ledger>,
-    session_id: String,
-) -> Result<(), ShellError> {
-    Ok(ledger.sessions().delete(&session_id).await?)
-}
-
-/// A message and its parts, for good (a pasted secret, a wrong attachment); refused while the
-/// session replies.
-#[tauri::command]
-pub async fn delete_message(
-    ledger: State<'_, Ledger>,
-    session_id: String,
-    message_id: String,
-) -> Result<(), ShellError> {
-    Ok(ledger
-        .reshaping()
-        .delete_message(&session_id, &message_id)
-        .await?)
 }
 
 #[tauri::command]
@@ -136,17 +47,6 @@ pub async fn send_prompt(
 ) -> Result<MessageWithParts, ShellError> {
     allow_list.check_prompt(&input)?;
     Ok(ledger.sessions().prompt(&session_id, input).await?)
-}
-
-#[tauri::command]
-pub fn list_agents(ledger: State<'_, Ledger>) -> Vec<Agent> {
-    ledger
-        .providers()
-        .agents()
-        .list()
-        .into_iter()
-        .cloned()
-        .collect()
 }
 
 #[tauri::command]
@@ -205,37 +105,6 @@ pub mod start_up;
 pub mod symbols;
 #[cfg(test)]
 pub(crate) mod tests;
-
-/// Stops the session's streaming reply; `false` when nothing was running.
-#[tauri::command]
-pub async fn abort_reply(
-    ledger: State<'_, Ledger>,
-    session_id: String,
-) -> Result<bool, ShellError> {
-    Ok(ledger.replies().abort(&session_id))
-}
-
-/// Answers a tool's permission request: once, always (for this session) or reject.
-#[tauri::command]
-pub async fn reply_permission(
-    ledger: State<'_, Ledger>,
-    request_id: String,
-    reply: dossier_core::wire::permission::PermissionReply,
-) -> Result<(), ShellError> {
-    Ok(ledger
-        .replies()
-        .reply_permission(&request_id, reply)
-        .await?)
-}
-
-/// Full-text search over every session, or within one (`sessionID`): the palette and find.
-#[tauri::command]
-pub async fn search(
-    ledger: State<'_, Ledger>,
-    query: dossier_core::store::search::search_query::SearchQuery,
-) -> Result<Vec<dossier_core::store::search::search_query::SearchResult>, ShellError> {
-    Ok(ledger.sessions().search(&query).await?)
-}
 
 /// The settings view: configured providers with key hints (never a key) and the keychain's state.
 #[tauri::command]

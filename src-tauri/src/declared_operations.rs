@@ -15,7 +15,8 @@ macro_rules! tauri_commands {
         $name:ident : $method:ident $path:literal,
             params($($param:ident),*), body($($body:ty)?),
             output $output:ty,
-            calls $handle:ident . $function:ident, relayed $relayed:literal, writes $writes:literal;
+            calls $handle:ident . $function:ident, relayed $relayed:literal, writes $writes:literal
+            $(, http answers $answer:literal)? $(, http pages $items:ident by $cursor:literal)?;
     )*) => {
         $(
             $(#[doc = $doc])*

@@ -1069,7 +1069,7 @@ def main():
         server, base = start_dossier_server(folder)
         state["attached_server"] = server
         local_sessions = driver.script("return [...document.querySelectorAll('[data-testid=session-row]')].map((row) => row.dataset.sessionId)")
-        local_count = len(invoke("list_sessions", {"request": {"limit": 1000, "includeArchived": True}})["sessions"])
+        local_count = len(invoke("list_sessions", {"body": {"roots": True, "limit": 1000, "archived": True}})["sessions"])
         try:
             open_settings_at("server-connection")
             driver.type(driver.wait_for("[data-testid=server-connection-form] [name=serverUrl]")[0], base)
@@ -1281,7 +1281,7 @@ def main():
         assert driver.find_all("[data-testid=open-read-only]"), "no Open read-only button"
         assert driver.find_all("[data-testid=start-up-quit]") and driver.find_all("[data-testid=start-up-open-folder]")
         # A command the page does not call is refused with a typed error, not a missing state.
-        refused = driver.async_script(INVOKE, "list_sessions", {"request": {}})
+        refused = driver.async_script(INVOKE, "list_sessions", {"body": {"roots": True}})
         assert refused.get("error", {}).get("kind") == "unavailable", refused
         driver.screenshot(os.path.join(artifacts, "18-start-up-newer-database.png"))
         driver.click(driver.find_all("[data-testid=open-read-only]")[0])
@@ -1342,7 +1342,7 @@ def main():
         assert not driver.find_all("[data-testid=start-up-problem]"), "the start-up page is still shown"
         assert not driver.find_all("[data-testid=read-only-banner]"), "the restored ledger is read-only"
         driver.wait_for("[data-testid=session-row]", count=3, timeout=30)
-        listed = driver.async_script(INVOKE, "list_sessions", {"request": {}})
+        listed = driver.async_script(INVOKE, "list_sessions", {"body": {"roots": True}})
         titles = sorted(session["title"] for session in listed["ok"]["sessions"])
         assert titles[0] == "Lighthouse keeper's notes", titles
         assert len(titles) == 3, titles

@@ -37,7 +37,7 @@ describe("App", () => {
     await waitFor(() => {
       expect(screen.getAllByTestId("session-row")[0]?.textContent).toContain("Pinned long ago");
     });
-    const firstPage = backend.calls.find((call) => call.command === "listSessions" && (call.argument as { pinnedOnly?: boolean }).pinnedOnly !== true);
+    const firstPage = backend.calls.find((call) => call.command === "listSessions" && (call.argument as { pinned?: boolean }).pinned !== true);
     expect(firstPage?.argument).toMatchObject({ limit: 100 });
   });
 

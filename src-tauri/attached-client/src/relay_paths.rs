@@ -4,7 +4,8 @@
 //! itself, the server's MCP settings, a path the UI never asks for — is refused before it leaves
 //! the computer, so a page that went wrong cannot use the token for more than the UI does.
 //! Declared operations marked `relayed` in the operation table (`dossier_core::operations`) are
-//! allowed from there; the routes below are those not declared yet.
+//! allowed from there; the routes below are the UI's hand-written ones (the messages' listing,
+//! creating a session, prompting, export and import, the model listing).
 
 use dossier_core::operations::OPERATIONS;
 
@@ -19,25 +20,11 @@ const fn route(method: &'static str, path: &'static str) -> Route {
 }
 
 const ROUTES: &[Route] = &[
-    route("GET", "/session"),
     route("POST", "/session"),
-    route("PATCH", "/session/{}"),
-    route("DELETE", "/session/{}"),
-    route("GET", "/session/{}/children"),
-    route("POST", "/session/{}/abort"),
-    route("POST", "/session/{}/fork"),
-    route("POST", "/session/{}/revert"),
-    route("POST", "/session/{}/unrevert"),
     route("GET", "/session/{}/message"),
     route("POST", "/session/{}/message"),
-    route("DELETE", "/session/{}/message/{}"),
-    route("POST", "/session/{}/message/{}/resend"),
-    route("POST", "/session/{}/permissions/{}"),
     route("GET", "/session/{}/export"),
     route("POST", "/session/import"),
-    route("POST", "/dossier/session/{}/archive"),
-    route("GET", "/dossier/search"),
-    route("GET", "/agent"),
     route("GET", "/config/providers"),
 ];
 

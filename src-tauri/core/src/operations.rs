@@ -1,10 +1,15 @@
 //! Every operation the adapters offer through the operation table, declared once. An entry names
 //! the operation, its HTTP method and path (OpenCode's where the route is OpenCode's, Dossier's
-//! own under `/dossier/` otherwise), its path parameters, its JSON body, its output and the core
+//! own under `/dossier/` otherwise), its path parameters, its input, its output and the core
 //! function that does it: `ledger.<handle>().<function>(&param…, body)`, which is `async` and
 //! returns `Result<output, LedgerError>` (so its errors are the core's, crossing as
-//! `{kind, message}`). `relayed` lets the desktop window attached to a server send it there;
-//! `writes` makes the HTTP server finish it even when the client goes away.
+//! `{kind, message}`). The input is a GET's query string and any other method's JSON body; the
+//! Tauri command takes it as its `body` argument. `relayed` lets the desktop window attached to
+//! a server send it there; `writes` makes the HTTP server finish it even when the client goes
+//! away; `http answers true` (optional) answers `true` over HTTP in the output's place, where
+//! OpenCode's route does; `http pages <list> by "<key>"` (optional, last) answers a page's list
+//! over HTTP with the next page's cursor in OpenCode's headers (`X-Next-Cursor`, `Link`), the
+//! cursor going back as the query key `<key>`.
 //!
 //! The table is a macro that hands its entries to a callback, and each adapter expands them its
 //! way: the shell into Tauri commands and their registration, and the relay's allow-list
@@ -13,21 +18,186 @@
 //! client both UI transports call (`ui/src/lib/shell-bindings/operations.ts`). The core itself
 //! stays free of Tauri and HTTP: here a method and a path are only data. Adding an operation is
 //! an entry here, its core function and its test. Two entries with one name fail to compile
-//! (each adapter defines a function per name).
+//! (each adapter defines a function per name). Entries stand in blocks by topic.
 //!
-//! Declared so far: Continue, Regenerate and the MCP settings, offers and tool switches. The others keep
-//! their hand-written command, route, relay rule and TypeScript call until they move here:
-//! sessions and messages, prompts, reshaping but Regenerate, export and import, search, permissions, providers,
-//! data and backups, and MCP status, connect, disconnect, restart and import. Several of those
-//! differ between the transports today (OpenCode's routes answer `true` where the command
-//! answers the status, list with query strings and paging headers, name the body differently),
-//! so each needs its HTTP shape kept exactly when it moves.
+//! Declared (35): sessions and messages (the listing, children, read, update, archive, delete,
+//! the status map, one message, delete a message, delete or replace a part, search, the agents),
+//! replies (abort, summarize, the pending permission requests and their answer, Continue),
+//! reshaping (fork, revert, unrevert, edit and resend, Regenerate) and MCP (status, connect,
+//! disconnect, restart, the settings view's list, save and remove, resources, prompts, a
+//! prompt's text, the tools' "Always allow" switches). Some are OpenCode routes the window does
+//! not call (read, the status map, one message, parts, summarize, the pending requests):
+//! declared, the desktop gets the same operation as a command, unused until the UI wants it.
+//!
+//! Hand-written, and why:
+//! - listing messages: over HTTP the page is the core's ready-made JSON listing, so a thousand
+//!   messages are not parsed into structs only to be encoded again, and `before` without
+//!   `limit` is refused as OpenCode does; the table's paging answer would encode the typed page.
+//! - creating a session: over HTTP the folder comes from `?directory=` or a header, and the
+//!   access token's name is recorded on the session.
+//! - prompts (`POST /session/:id/message`, `prompt_async`) and the event stream: the desktop
+//!   checks `file:` drafts against the files the person dropped or picked; HTTP reads OpenCode's
+//!   body and answers `prompt_async` with 204 at once.
+//! - the model listing: HTTP answers OpenCode's `/config/providers` shape.
+//! - export and import, backups and restore, the data folder, the Claude Desktop import: the
+//!   desktop asks a native dialog for the path (the webview never sends one) while a browser
+//!   downloads or sends the file's text.
+//! - providers and storage use: desktop only by design (keys go to this computer's keychain);
+//!   the server has no route for them.
+//! - OpenCode's listings with no core function behind them (config, paths, project, health, the
+//!   empty lists) and the shell's own commands (files, drops, links, updates, start-up, the
+//!   attached server).
+//! - a file's outline (`/dossier/symbols`): the desktop reads only a file the person dropped or
+//!   picked (the shell's allow-list); the server reads a path on its own machine.
 
 /// Calls `$callback! { entries }` with every declared operation.
 #[macro_export]
 macro_rules! declared_operations {
     ($callback:ident) => {
         $callback! {
+            // Sessions and messages.
+
+            /// Sessions newest first, a page at a time. Over HTTP OpenCode's answer: the array,
+            /// with the next page's cursor in `X-Next-Cursor` and a `Link: <…>; rel="next"`.
+            list_sessions: GET "/session",
+                params(), body($crate::ledger::sessions::SessionListQuery),
+                output $crate::store::rows::session_page::SessionPage,
+                calls sessions.list_page, relayed true, writes false,
+                http pages sessions by "cursor";
+
+            /// Sub-sessions of a session (agents that ran as subtasks), oldest first.
+            child_sessions: GET "/session/{session_id}/children",
+                params(session_id), body(),
+                output Vec<$crate::wire::session::Session>,
+                calls sessions.children, relayed true, writes false;
+
+            /// Rename, pin or set permission rules (OpenCode's `PATCH /session/:id`).
+            update_session: PATCH "/session/{session_id}",
+                params(session_id), body($crate::wire::session::SessionPatch),
+                output $crate::wire::session::Session,
+                calls sessions.update, relayed true, writes true;
+
+            /// Archives the session now, by the ledger's clock, or brings it back. (OpenCode's
+            /// `PATCH /session/:id` with `time.archived` stays for clients that stamp the time.)
+            archive_session: POST "/dossier/session/{session_id}/archive",
+                params(session_id), body($crate::ledger::sessions::ArchiveChange),
+                output $crate::wire::session::Session,
+                calls sessions.set_archived, relayed true, writes true;
+
+            /// Deletes the session, its messages and its sub-sessions, for good.
+            delete_session: DELETE "/session/{session_id}",
+                params(session_id), body(),
+                output (),
+                calls sessions.delete, relayed true, writes true, http answers true;
+
+            /// A message and its parts, for good (a pasted secret, a wrong attachment); refused
+            /// while the session replies.
+            delete_message: DELETE "/session/{session_id}/message/{message_id}",
+                params(session_id, message_id), body(),
+                output (),
+                calls reshaping.delete_message, relayed true, writes true, http answers true;
+
+            /// Full-text search over every session, or within one (`sessionID`): the palette
+            /// and find.
+            search: GET "/dossier/search",
+                params(), body($crate::ledger::sessions::SearchRequest),
+                output Vec<$crate::store::search::search_query::SearchResult>,
+                calls sessions.search_text, relayed true, writes false;
+
+            /// One session (OpenCode's `GET /session/:id`).
+            get_session: GET "/session/{session_id}",
+                params(session_id), body(),
+                output $crate::wire::session::Session,
+                calls sessions.get, relayed false, writes false;
+
+            /// The sessions with a running reply (`busy` / `retry`) on this server or any other
+            /// sharing its database; idle ones are left out, as in OpenCode.
+            session_statuses: GET "/session/status",
+                params(), body(),
+                output std::collections::BTreeMap<String, $crate::wire::event::SessionStatus>,
+                calls replies.status_on_every_server, relayed false, writes false;
+
+            /// One message with its parts.
+            get_message: GET "/session/{session_id}/message/{message_id}",
+                params(session_id, message_id), body(),
+                output $crate::wire::message::MessageWithParts,
+                calls sessions.message, relayed false, writes false;
+
+            /// Removes one part of a message, for good.
+            delete_part: DELETE "/session/{session_id}/message/{message_id}/part/{part_id}",
+                params(session_id, message_id, part_id), body(),
+                output (),
+                calls reshaping.delete_part, relayed false, writes true, http answers true;
+
+            /// Replaces one part of a message with the body, a whole part whose ids are the
+            /// path's.
+            update_part: PATCH "/session/{session_id}/message/{message_id}/part/{part_id}",
+                params(session_id, message_id, part_id), body($crate::wire::part::Part),
+                output $crate::wire::part::Part,
+                calls reshaping.update_part, relayed false, writes true;
+
+            /// The agents a prompt can name, the default first.
+            list_agents: GET "/agent",
+                params(), body(),
+                output Vec<$crate::models::agent::Agent>,
+                calls providers.agent_list, relayed true, writes false;
+
+            // Replies.
+
+            /// Stops the session's streaming reply; whether something was running (over HTTP
+            /// `true` either way, as OpenCode answers).
+            abort_reply: POST "/session/{session_id}/abort",
+                params(session_id), body(),
+                output bool,
+                calls replies.stop, relayed true, writes false, http answers true;
+
+            /// Answers a tool's permission request: once, always (for this session) or reject.
+            reply_permission: POST "/session/{session_id}/permissions/{permission_id}",
+                params(session_id, permission_id), body($crate::ledger::replies::PermissionAnswer),
+                output (),
+                calls replies.answer_permission, relayed true, writes false, http answers true;
+
+            /// Compacts the session into a summary written by the body's model; waits for it.
+            summarize_session: POST "/session/{session_id}/summarize",
+                params(session_id), body($crate::ledger::replies::SummarizeRequest),
+                output bool,
+                calls replies.summarize_with, relayed false, writes true;
+
+            /// The permission requests waiting for an answer, on every server sharing the
+            /// database, oldest first.
+            permission_requests: GET "/permission",
+                params(), body(),
+                output Vec<$crate::wire::permission::PermissionRequest>,
+                calls replies.permission_requests_on_every_server, relayed false, writes false;
+
+            // Reshaping.
+
+            /// A new session with the messages before `messageID` (all of them when absent).
+            fork_session: POST "/session/{session_id}/fork",
+                params(session_id), body($crate::ledger::reshaping::ForkRequest),
+                output $crate::wire::session::Session,
+                calls reshaping.fork, relayed true, writes true;
+
+            /// Undo: hides `messageID` (from `partID` on) and everything after it until redo or
+            /// the next prompt.
+            revert_session: POST "/session/{session_id}/revert",
+                params(session_id), body($crate::ledger::reshaping::RevertRequest),
+                output $crate::wire::session::Session,
+                calls reshaping.revert_to, relayed true, writes true;
+
+            /// Redo everything: clears the revert marker.
+            unrevert_session: POST "/session/{session_id}/unrevert",
+                params(session_id), body(),
+                output $crate::wire::session::Session,
+                calls reshaping.unrevert, relayed true, writes true;
+
+            /// Edit and resend a message you sent: reverts to it, sends it again (with `text` in
+            /// place of its text when given) and its attachments.
+            resend_message: POST "/session/{session_id}/message/{message_id}/resend",
+                params(session_id, message_id), body($crate::ledger::reshaping::ResendRequest),
+                output $crate::wire::message::MessageWithParts,
+                calls reshaping.resend_edited, relayed true, writes true;
+
             /// Takes up a stopped reply where it stopped: a prompt "Continue" with the stopped
             /// reply's agent and model, its kept text in the history. Refused unless the
             /// session's last message is a reply that was stopped.
@@ -42,6 +212,32 @@ macro_rules! declared_operations {
                 params(session_id, message_id), body(),
                 output $crate::wire::message::MessageWithParts,
                 calls reshaping.regenerate, relayed true, writes true;
+
+            // MCP servers.
+
+            /// Every configured server's status, in the config's order.
+            mcp_status: GET "/mcp",
+                params(), body(),
+                output $crate::wire::mcp_status::McpStatuses,
+                calls mcp.statuses, relayed false, writes false;
+
+            /// Connects a configured server.
+            connect_mcp: POST "/mcp/{name}/connect",
+                params(name), body(),
+                output $crate::wire::mcp_status::McpStatus,
+                calls mcp.connect, relayed false, writes false, http answers true;
+
+            /// Disconnects a server; it stays `disabled` until connected again.
+            disconnect_mcp: POST "/mcp/{name}/disconnect",
+                params(name), body(),
+                output $crate::wire::mcp_status::McpStatus,
+                calls mcp.disconnect, relayed false, writes false, http answers true;
+
+            /// Stops a server and starts it again.
+            restart_mcp: POST "/dossier/mcp/{name}/restart",
+                params(name), body(),
+                output $crate::wire::mcp_status::McpStatus,
+                calls mcp.restart, relayed false, writes false, http answers true;
 
             /// The settings view's MCP servers (value names only, never a secret).
             mcp_settings: GET "/dossier/mcp/settings",
@@ -113,7 +309,8 @@ macro_rules! operation_list {
         $name:ident : $method:ident $path:literal,
             params($($param:ident),*), body($($body:ty)?),
             output $output:ty,
-            calls $handle:ident . $function:ident, relayed $relayed:literal, writes $writes:literal;
+            calls $handle:ident . $function:ident, relayed $relayed:literal, writes $writes:literal
+            $(, http answers $answer:literal)? $(, http pages $items:ident by $cursor:literal)?;
     )*) => {
         /// Every declared operation, in the table's order.
         pub const OPERATIONS: &[Operation] = &[$(

@@ -1,7 +1,9 @@
 //! The route table: which OpenCode path goes to which handler, the routes this build answers
-//! with 501, and the JSON fallbacks for unknown paths and methods. Handlers live in `routes/`,
-//! one file per group; each deserialises, calls one ledger function and returns. The declared
-//! operations' routes are made from the operation table (`declared_routes.rs`).
+//! with 501, and the JSON fallbacks for unknown paths and methods. The declared operations'
+//! routes are made from the operation table (`declared_routes.rs`); the handlers here, in
+//! `routes/` one file per group, are the routes the table cannot express yet or that have no
+//! desktop counterpart (see the list in `dossier_core::operations`). Each deserialises, calls
+//! one ledger function and returns.
 
 use crate::authentication::{require_credentials, Credentials};
 use crate::error::ServerError;
@@ -12,16 +14,14 @@ use crate::server_options::{is_loopback, ServerOptions};
 use axum::extract::{DefaultBodyLimit, FromRef};
 use axum::http::{Method, Uri};
 use axum::response::IntoResponse;
-use axum::routing::{delete, get, post};
+use axum::routing::{get, post};
 use axum::Router;
 use dossier_core::Ledger;
 
 mod catalog;
 mod mcp;
 mod messages;
-mod permissions;
 mod prompts;
-mod reshaping;
 mod sessions;
 mod symbols;
 mod transfer;
@@ -57,54 +57,20 @@ impl FromRef<ServerState> for LedgerWrites {
 /// credentials check (no credentials prompt for it) and before any handler reads its body.
 pub fn router(state: ServerState, options: &ServerOptions, origins: OriginPolicy) -> Router {
     let router = Router::new()
-        .route("/session", get(sessions::list).post(sessions::create))
-        .route("/session/status", get(sessions::status))
-        .route(
-            "/session/{session_id}",
-            get(sessions::get)
-                .patch(sessions::update)
-                .delete(sessions::delete),
-        )
-        .route("/session/{session_id}/children", get(sessions::children))
-        .route("/session/{session_id}/abort", post(sessions::abort))
-        .route("/session/{session_id}/fork", post(reshaping::fork))
-        .route("/session/{session_id}/revert", post(reshaping::revert))
-        .route("/session/{session_id}/unrevert", post(reshaping::unrevert))
-        .route(
-            "/session/{session_id}/summarize",
-            post(reshaping::summarize),
-        )
-        .route(
-            "/session/{session_id}/message/{message_id}/resend",
-            post(reshaping::resend),
-        )
+        .route("/session", post(sessions::create))
         .route("/session/{session_id}/export", get(transfer::export))
         .route("/session/import", post(transfer::import))
-        .route("/dossier/search", get(transfer::search))
         .route("/dossier/symbols", get(symbols::symbols))
-        .route(
-            "/dossier/session/{session_id}/archive",
-            post(sessions::archive),
-        )
         .route(
             "/session/{session_id}/message",
             get(messages::list).post(prompts::prompt),
         )
         .route(
-            "/session/{session_id}/message/{message_id}",
-            get(messages::get).delete(messages::delete),
-        )
-        .route(
             "/session/{session_id}/prompt_async",
             post(prompts::prompt_async),
         )
-        .route(
-            "/session/{session_id}/message/{message_id}/part/{part_id}",
-            delete(messages::delete_part).patch(messages::update_part),
-        )
         .route("/event", get(event_stream::subscribe))
         .route("/global/event", get(event_stream::subscribe_global))
-        .route("/agent", get(catalog::agents))
         .route("/config", get(catalog::config).patch(not_implemented))
         .route("/config/providers", get(catalog::configured_providers))
         .route("/provider", get(catalog::providers))
@@ -116,21 +82,13 @@ pub fn router(state: ServerState, options: &ServerOptions, origins: OriginPolicy
         .route("/skill", get(catalog::empty_list))
         .route("/lsp", get(catalog::empty_list))
         .route("/formatter", get(catalog::empty_list))
-        .route("/permission", get(permissions::list))
-        .route(
-            "/session/{session_id}/permissions/{permission_id}",
-            post(permissions::reply),
-        )
         .route("/question", get(catalog::empty_list))
-        .route("/mcp", get(mcp::status))
-        .route("/mcp/{name}/connect", post(mcp::connect))
-        .route("/mcp/{name}/disconnect", post(mcp::disconnect))
-        .route("/dossier/mcp/{name}/restart", post(mcp::restart))
         .route(
             "/dossier/mcp/import/claude-desktop",
             post(mcp::import_claude_desktop),
         );
-    // The declared operations (`dossier_core::operations`), each its own route.
+    // The declared operations (`dossier_core::operations`), each its own route; one whose path
+    // is also above (`POST /session/:id/message` beside `GET`) joins that path's methods.
     let router = crate::declared_routes::declared_routes(router);
     let router = not_implemented_routes(router)
         .fallback({

@@ -1,6 +1,6 @@
-//! Commands that reshape a session — fork, undo (revert), redo (unrevert), edit and resend —
-//! and move one in or out of the app: export through the save dialog, import through the open
-//! dialog. Each is a thin adapter over one core method. Regenerate is a declared operation
+//! Commands that move a session in or out of the app: export through the save dialog, import
+//! through the open dialog. Each is a thin adapter over one core method. Fork, undo (revert),
+//! redo (unrevert), edit and resend and regenerate are declared operations
 //! (`declared_operations.rs`).
 //!
 //! Export and import take no path from the webview: the path always comes from a native dialog
@@ -9,7 +9,6 @@
 
 use crate::error::ShellError;
 pub use dossier_attached_client::export_format::{export_file_name, ExportFormat};
-use dossier_core::wire::message::MessageWithParts;
 use dossier_core::wire::session::Session;
 use dossier_core::Ledger;
 use serde::Serialize;
@@ -24,58 +23,6 @@ use ts_rs::TS;
 pub enum ExportOutcome {
     Saved { path: String },
     Cancelled,
-}
-
-/// A new session with the messages before `message_id` (all of them when absent).
-#[tauri::command]
-pub async fn fork_session(
-    ledger: State<'_, Ledger>,
-    session_id: String,
-    message_id: Option<String>,
-) -> Result<Session, ShellError> {
-    Ok(ledger
-        .reshaping()
-        .fork_session(&session_id, message_id.as_deref())
-        .await?)
-}
-
-/// Undo: hides `message_id` (from `part_id` on) and everything after it until redo or the
-/// next prompt.
-#[tauri::command]
-pub async fn revert_session(
-    ledger: State<'_, Ledger>,
-    session_id: String,
-    message_id: String,
-    part_id: Option<String>,
-) -> Result<Session, ShellError> {
-    Ok(ledger
-        .reshaping()
-        .revert(&session_id, &message_id, part_id.as_deref())
-        .await?)
-}
-
-/// Redo everything: clears the revert marker.
-#[tauri::command]
-pub async fn unrevert_session(
-    ledger: State<'_, Ledger>,
-    session_id: String,
-) -> Result<Session, ShellError> {
-    Ok(ledger.reshaping().unrevert(&session_id).await?)
-}
-
-/// Edit and resend a message you sent: reverts to it, sends it again (with `text` in place of
-/// its text when given) and its attachments.
-#[tauri::command]
-pub async fn resend_message(
-    ledger: State<'_, Ledger>,
-    session_id: String,
-    message_id: String,
-    text: Option<String>,
-) -> Result<MessageWithParts, ShellError> {
-    Ok(ledger
-        .reshaping()
-        .resend(&session_id, &message_id, text.as_deref(), false)
-        .await?)
 }
 
 /// Asks where to save, then writes the export there.

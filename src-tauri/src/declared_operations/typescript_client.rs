@@ -16,6 +16,10 @@ struct ClientOperation {
     params: Vec<&'static str>,
     body: Option<String>,
     output: String,
+    /// What OpenCode's route answers in the output's place (`true`), if it does.
+    http_answer: Option<&'static str>,
+    /// The output's list field that OpenCode's route answers alone, its cursor in a header.
+    page: Option<&'static str>,
 }
 
 /// Collects the exported types a type names at its top: itself, or its generic arguments
@@ -57,19 +61,48 @@ macro_rules! type_name {
     };
 }
 
+/// What OpenCode's route answers in the output's place, if the entry says.
+macro_rules! http_answer {
+    () => {
+        None
+    };
+    ($answer:literal) => {
+        Some(stringify!($answer))
+    };
+}
+
+/// The imports of an operation's output type, unless the client promises no output.
+macro_rules! output_imports {
+    ($imports:ident, $output:ty) => {
+        imports_of::<$output>(&mut $imports)
+    };
+    ($imports:ident, $output:ty, $answer:literal) => {};
+}
+
+/// The output's list field a paged route answers, if the entry says.
+macro_rules! page_items {
+    () => {
+        None
+    };
+    ($items:ident) => {
+        Some(stringify!($items))
+    };
+}
+
 macro_rules! client_operations {
     ($(
         $(#[doc = $doc:literal])*
         $name:ident : $method:ident $path:literal,
             params($($param:ident),*), body($($body:ty)?),
             output $output:ty,
-            calls $handle:ident . $function:ident, relayed $relayed:literal, writes $writes:literal;
+            calls $handle:ident . $function:ident, relayed $relayed:literal, writes $writes:literal
+            $(, http answers $answer:literal)? $(, http pages $items:ident by $cursor:literal)?;
     )*) => {
         fn declared() -> (Vec<ClientOperation>, BTreeMap<String, String>) {
             let mut imports = BTreeMap::new();
             let mut operations = Vec::new();
             $(
-                imports_of::<$output>(&mut imports);
+                output_imports!(imports, $output $(, $answer)?);
                 $(imports_of::<$body>(&mut imports);)?
                 operations.push(ClientOperation {
                     name: stringify!($name),
@@ -79,6 +112,8 @@ macro_rules! client_operations {
                     params: vec![$(stringify!($param)),*],
                     body: type_name!($($body)?),
                     output: <$output as TS>::name(),
+                    http_answer: http_answer!($($answer)?),
+                    page: page_items!($($items)?),
                 });
             )*
             (operations, imports)
@@ -124,16 +159,31 @@ fn client_function(operation: &ClientOperation) -> String {
             &format!("${{encodeURIComponent({camel})}}"),
         );
     }
-    let doc = operation
+    // A GET's input travels as its query string; any other method's as the JSON body.
+    let in_query = operation.method == "GET" && operation.body.is_some();
+    if in_query {
+        path.push_str("${queryString(body)}");
+    }
+    let mut doc = operation
         .doc
         .iter()
         .map(|line| format!("\n     *{}", line.trim_end()))
         .collect::<String>();
+    // The two transports answer differently: nothing is promised but that it is done.
+    let output = match operation.http_answer {
+        Some(answer) => {
+            doc.push_str(&format!(
+                "\n     *\n     * Resolves with nothing to read: the command answers `{}`, OpenCode's route `{answer}`.",
+                operation.output
+            ));
+            "void".to_string()
+        }
+        None => operation.output.clone(),
+    };
     format!(
-        "    /**{doc}\n     */\n    {name}: ({arguments}) =>\n      call<{output}>({{ command: \"{command}\", args: {args}, method: \"{method}\", path: `{path}`{body} }}),\n",
+        "    /**{doc}\n     */\n    {name}: ({arguments}) =>\n      call<{output}>({{ command: \"{command}\", args: {args}, method: \"{method}\", path: `{path}`{body}{page} }}),\n",
         name = camel_case(operation.name),
         arguments = arguments.join(", "),
-        output = operation.output,
         command = operation.name,
         args = if named.is_empty() {
             "{}".to_string()
@@ -141,7 +191,15 @@ fn client_function(operation: &ClientOperation) -> String {
             format!("{{ {} }}", named.join(", "))
         },
         method = operation.method,
-        body = if operation.body.is_some() { ", body" } else { "" },
+        body = if operation.body.is_some() && !in_query {
+            ", body"
+        } else {
+            ""
+        },
+        page = operation
+            .page
+            .map(|items| format!(", page: \"{items}\""))
+            .unwrap_or_default(),
     )
 }
 
@@ -162,13 +220,27 @@ fn client_source() -> String {
          \x20 /** The command's named arguments (the Rust names in camelCase, as Tauri takes them). */\n\
          \x20 args: Record<string, unknown>;\n\
          \x20 method: \"GET\" | \"POST\" | \"PATCH\" | \"DELETE\";\n\
-         \x20 /** The HTTP path, its ids encoded. */\n\
+         \x20 /** The HTTP path, its ids encoded (and a GET's input as its query string). */\n\
          \x20 path: string;\n\
-         \x20 /** The JSON body over HTTP (also among `args` as `body`). */\n\
+         \x20 /** The JSON body over HTTP but for a GET (also among `args` as `body`). */\n\
          \x20 body?: unknown;\n\
+         \x20 /**\n\
+         \x20  * A paged listing: the output's list field. Over HTTP the answer is that list alone, the\n\
+         \x20  * next page's cursor in the `X-Next-Cursor` header (OpenCode's shape).\n\
+         \x20  */\n\
+         \x20 page?: string;\n\
          }\n\n\
          /** Makes one call and resolves with its output; each transport has one. */\n\
          export type OperationCaller = <T>(call: OperationCall) => Promise<T>;\n\n\
+         /** A GET's input as its query string: each field that is set, as text. */\n\
+         function queryString(input: object): string {\n\
+         \x20 const search = new URLSearchParams();\n\
+         \x20 for (const [key, value] of Object.entries(input)) {\n\
+         \x20   if (value !== undefined && value !== null) search.set(key, String(value));\n\
+         \x20 }\n\
+         \x20 const text = search.toString();\n\
+         \x20 return text === \"\" ? \"\" : `?${text}`;\n\
+         }\n\n\
          /** The declared operations over `call`. */\n\
          export function operations(call: OperationCaller) {\n  return {\n",
     );
@@ -204,14 +276,35 @@ fn each_operation_calls_its_command_and_fills_its_path() {
 }
 
 #[test]
-fn get_operations_carry_no_body() {
-    for operation in declared().0 {
-        assert!(
-            operation.method != "GET" || operation.body.is_none(),
-            "{}: a GET with a body",
-            operation.name
-        );
-    }
+fn a_get_s_input_goes_in_its_query_string_and_a_replaced_answer_is_not_promised() {
+    let source = client_source();
+    assert!(
+        source.contains(
+            "    search: (body: SearchRequest) =>\n      \
+         call<Array<SearchResult>>({ command: \"search\", args: { body }, \
+         method: \"GET\", path: `/dossier/search${queryString(body)}` }),\n"
+        ),
+        "{source}"
+    );
+    assert!(
+        source.contains(
+            "    connectMcp: (name: string) =>\n      \
+         call<void>({ command: \"connect_mcp\", args: { name }, \
+         method: \"POST\", path: `/mcp/${encodeURIComponent(name)}/connect` }),\n"
+        ),
+        "{source}"
+    );
+    assert!(
+        source.contains("the command answers `McpStatus`, OpenCode's route `true`"),
+        "{source}"
+    );
+    assert!(
+        source.contains(
+            "call<SessionPage>({ command: \"list_sessions\", args: { body }, \
+         method: \"GET\", path: `/session${queryString(body)}`, page: \"sessions\" }),\n"
+        ),
+        "{source}"
+    );
 }
 
 #[test]

@@ -140,7 +140,7 @@ export function createChat(backend: Backend) {
       // With the first page come all pinned sessions, so one pinned long ago is still on top.
       const [page, pinned] = await Promise.all([
         backend.listSessions({ limit: sessionPageSize, ...(cursor === undefined ? {} : { cursor }) }),
-        reset ? backend.listSessions({ pinnedOnly: true, limit: pinnedLimit }) : undefined,
+        reset ? backend.listSessions({ pinned: true, limit: pinnedLimit }) : undefined,
       ]);
       batch(() => {
         setState(
@@ -341,7 +341,7 @@ export function createChat(backend: Backend) {
 
     /** Archived sessions, newest first (the sidebar's "Archived" view). */
     async archivedSessions(): Promise<Session[]> {
-      const page = await backend.listSessions({ limit: sessionPageSize, includeArchived: true });
+      const page = await backend.listSessions({ limit: sessionPageSize, archived: true });
       return page.sessions.filter((session) => session.time.archived !== undefined);
     },
 

@@ -33,7 +33,7 @@ import type { MessagePage } from "./bindings/MessagePage";
 import type { SessionPage } from "./bindings/SessionPage";
 import type { EventName } from "./shell-bindings/EventName";
 import type { StreamState } from "./shell-bindings/StreamState";
-import type { SessionListRequest } from "./shell-bindings/SessionListRequest";
+import type { SessionListQuery } from "./bindings/SessionListQuery";
 import type { Operations } from "./shell-bindings/operations";
 
 /**
@@ -120,12 +120,15 @@ export interface Backend {
   readonly transport: Transport;
   /**
    * The declared operations (`src-tauri/core/src/operations.rs`), through this transport: the
-   * generated client, the same for every backend. The methods below are those not declared yet.
+   * generated client, the same for every backend. The methods below that are declared
+   * operations are made from it once, in `declaredCalls` and `declaredMcp`; the others are
+   * written per transport.
    */
   readonly operations: Operations;
   /** The Dossier server the desktop window is attached to (`attached` only), for the sidebar. */
   readonly server?: string;
-  listSessions(request: SessionListRequest): Promise<SessionPage>;
+  /** The sidebar's sessions (never sub-sessions), newest first, a page at a time. */
+  listSessions(request: Omit<SessionListQuery, "roots">): Promise<SessionPage>;
   /** Sub-sessions of a session (agents that ran as subtasks), oldest first. */
   readonly listChildSessions?: (sessionID: string) => Promise<Session[]>;
   createSession(input: CreateSession): Promise<Session>;
@@ -218,11 +221,69 @@ export interface McpBackend {
   setAlwaysAllowed(name: string, allowed: boolean): Promise<McpToolPermission[]>;
 }
 
+/** The backend's calls that are declared operations, through the generated client. */
+export function declaredCalls(
+  client: Operations,
+): Pick<
+  Backend,
+  | "listSessions"
+  | "listChildSessions"
+  | "updateSession"
+  | "archiveSession"
+  | "deleteSession"
+  | "deleteMessage"
+  | "abort"
+  | "replyPermission"
+  | "listAgents"
+  | "forkSession"
+  | "revertSession"
+  | "unrevertSession"
+  | "resendMessage"
+  | "regenerateReply"
+  | "search"
+> {
+  return {
+    listSessions: (request) => client.listSessions({ roots: true, ...request }),
+    listChildSessions: (sessionID) => client.childSessions(sessionID),
+    updateSession: (sessionID, patch) => client.updateSession(sessionID, patch),
+    // The ledger stamps the time with its own clock, whichever transport asks.
+    archiveSession: (sessionID, archived) => client.archiveSession(sessionID, { archived }),
+    deleteSession: (sessionID) => client.deleteSession(sessionID),
+    deleteMessage: (sessionID, messageID) => client.deleteMessage(sessionID, messageID),
+    abort: (sessionID) => client.abortReply(sessionID),
+    replyPermission: (sessionID, requestID, reply) => client.replyPermission(sessionID, requestID, { response: reply }),
+    listAgents: () => client.listAgents(),
+    forkSession: (sessionID, messageID) => client.forkSession(sessionID, messageID === undefined ? {} : { messageID }),
+    revertSession: (sessionID, messageID) => client.revertSession(sessionID, { messageID }),
+    unrevertSession: (sessionID) => client.unrevertSession(sessionID),
+    resendMessage: (sessionID, messageID, text) => client.resendMessage(sessionID, messageID, { text }),
+    regenerateReply: (sessionID, messageID) => client.regenerateReply(sessionID, messageID),
+    search: (query) =>
+      client.search({
+        q: query.text,
+        ...(query.limit === undefined ? {} : { limit: query.limit }),
+        ...(query.offset === undefined ? {} : { offset: query.offset }),
+        // Only when asked, so the query string stays as short as before.
+        ...(query.include_archived ? { archived: true } : {}),
+        ...(query.sessionID === undefined ? {} : { sessionID: query.sessionID }),
+      }),
+  };
+}
+
 /** The MCP calls that are declared operations, through the generated client. */
 export function declaredMcp(
   client: Operations,
-): Pick<McpBackend, "settings" | "save" | "remove" | "resources" | "prompts" | "promptText" | "toolPermissions" | "setAlwaysAllowed"> {
+): Pick<
+  McpBackend,
+  "statuses" | "connect" | "disconnect" | "restart" | "settings" | "save" | "remove" | "resources" | "prompts" | "promptText" | "toolPermissions" | "setAlwaysAllowed"
+> {
   return {
+    // An object in the config's order; a server that has none yet is left out.
+    statuses: async () =>
+      Object.entries(await client.mcpStatus()).flatMap(([name, status]): [string, McpStatus][] => (status === undefined ? [] : [[name, status]])),
+    connect: (name) => client.connectMcp(name),
+    disconnect: (name) => client.disconnectMcp(name),
+    restart: (name) => client.restartMcp(name),
     settings: () => client.mcpSettings(),
     save: (input) => client.saveMcpServer(input),
     remove: (name) => client.removeMcpServer(name),

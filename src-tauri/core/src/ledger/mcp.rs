@@ -13,7 +13,7 @@ use crate::mcp::server_offers::{McpPromptItem, McpPromptText, McpResourceItem};
 use crate::mcp::tool_permissions::{self, McpToolPermission};
 use crate::pipeline::runtime::Runtime;
 use crate::wire::error::LedgerError;
-use crate::wire::mcp_status::McpStatus;
+use crate::wire::mcp_status::{McpStatus, McpStatuses};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use ts_rs::TS;
@@ -47,6 +47,11 @@ impl McpHandle<'_> {
     /// Every configured MCP server's status, in the config's order (OpenCode's `GET /mcp`).
     pub fn status(&self) -> indexmap::IndexMap<String, McpStatus> {
         self.runtime.mcp_servers.statuses()
+    }
+
+    /// `status` as the operation table calls it.
+    pub async fn statuses(&self) -> Result<McpStatuses, LedgerError> {
+        Ok(McpStatuses(self.status()))
     }
 
     /// Connects a configured MCP server (OpenCode's `POST /mcp/:name/connect`).

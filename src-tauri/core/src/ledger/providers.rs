@@ -2,8 +2,11 @@
 //! now, where the config files live, provider keys, and the settings view's providers (save,
 //! remove, remove the key, reload). A feature about models or providers edits this file, not the
 //! `Ledger` facade.
+//!
+//! The functions an adapter reaches through the operation table (`operations.rs`) follow its
+//! one convention: `async`, ids as `&str`, the body by value, `Result<_, LedgerError>`.
 
-use crate::models::agent::AgentRegistry;
+use crate::models::agent::{Agent, AgentRegistry};
 use crate::models::config::{Config, Locations};
 use crate::models::credentials::FoundKey;
 use crate::models::model_catalog::ModelCatalog;
@@ -25,6 +28,11 @@ impl<'ledger> ProviderHandle<'ledger> {
 
     pub fn agents(&self) -> &'ledger AgentRegistry {
         &self.runtime().agents
+    }
+
+    /// The agents, as the operation table answers them (OpenCode's `GET /agent`).
+    pub async fn agent_list(&self) -> Result<Vec<Agent>, LedgerError> {
+        Ok(self.agents().list().into_iter().cloned().collect())
     }
 
     /// The model catalog now; a settings change replaces it (see `provider_settings`).

@@ -14,7 +14,33 @@ use crate::wire::error::LedgerError;
 use crate::wire::event::SessionStatus;
 use crate::wire::message::{Message, MessageWithParts, ModelRef};
 use crate::wire::permission::{PermissionReply, PermissionRequest};
+use serde::Deserialize;
 use std::collections::BTreeMap;
+use ts_rs::TS;
+
+/// Which model writes the summary (OpenCode's `POST /session/:id/summarize` body), and `auto`
+/// when the compaction was not asked for by a person.
+#[derive(Debug, Clone, Deserialize, TS)]
+#[ts(export)]
+#[serde(deny_unknown_fields)]
+pub struct SummarizeRequest {
+    #[serde(rename = "providerID")]
+    pub provider_id: String,
+    #[serde(rename = "modelID")]
+    pub model_id: String,
+    #[serde(default)]
+    #[ts(optional, as = "Option<bool>")]
+    pub auto: bool,
+}
+
+/// The answer to a permission request (OpenCode's
+/// `POST /session/:id/permissions/:permissionID` body).
+#[derive(Debug, Clone, Copy, Deserialize, TS)]
+#[ts(export)]
+#[serde(deny_unknown_fields)]
+pub struct PermissionAnswer {
+    pub response: PermissionReply,
+}
 
 /// What Continue says: the model reads it after its own stopped text, as a person would type it.
 const CONTINUE_PROMPT: &str = "Continue";
@@ -97,6 +123,15 @@ impl ReplyHandle<'_> {
         Ok(false)
     }
 
+    /// Stop (OpenCode's `POST /session/:id/abort`): `abort_on_any_server` for a session that
+    /// exists (a missing one is `not_found`). Returns whether something was running.
+    pub async fn stop(&self, session_id: &str) -> Result<bool, LedgerError> {
+        self.parts.store.session(session_id).await?;
+        let stopped = self.abort_on_any_server(session_id).await?;
+        tracing::debug!(%session_id, stopped, "abort requested");
+        Ok(stopped)
+    }
+
     /// `status` with, on a database several servers share, the sessions other servers are
     /// replying in, as their servers shared it (busy, or retrying with the countdown).
     pub async fn status_on_every_server(
@@ -124,6 +159,16 @@ impl ReplyHandle<'_> {
     ) -> Result<bool, LedgerError> {
         self.parts.store.writable()?;
         self.parts.summarize(session_id, model, auto).await
+    }
+
+    /// `summarize` as the operation table calls it: waits for the summary.
+    pub async fn summarize_with(
+        &self,
+        session_id: &str,
+        request: SummarizeRequest,
+    ) -> Result<bool, LedgerError> {
+        let model = ModelRef::new(request.provider_id, request.model_id);
+        self.summarize(session_id, model, request.auto).await
     }
 
     /// Pending permission requests, oldest first (OpenCode's `GET /permission`).
@@ -162,6 +207,17 @@ impl ReplyHandle<'_> {
             }
             outcome => outcome,
         }
+    }
+
+    /// `reply_permission_on_any_server` as the operation table calls it.
+    pub async fn answer_permission(
+        &self,
+        session_id: &str,
+        request_id: &str,
+        answer: PermissionAnswer,
+    ) -> Result<(), LedgerError> {
+        self.reply_permission_on_any_server(session_id, request_id, answer.response)
+            .await
     }
 
     /// Answers a pending request; the waiting tool call continues (or is refused).

@@ -58,3 +58,13 @@ mod tests {
         );
     }
 }
+
+/// Every configured server's status, in the config's order: OpenCode's `GET /mcp` answer
+/// (`{"name": {"status": "connected"}, …}`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[ts(export)]
+#[serde(transparent)]
+pub struct McpStatuses(
+    #[ts(as = "std::collections::HashMap<String, McpStatus>")]
+    pub  indexmap::IndexMap<String, McpStatus>,
+);

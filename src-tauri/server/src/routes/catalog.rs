@@ -1,27 +1,15 @@
-//! The read-only listings the SDK and OpenCode's app ask for on start-up: agents, config,
-//! providers and models, paths, the project, health, and the empty lists of features this
-//! build does not have (commands, LSP, MCP, …).
+//! The read-only listings the SDK and OpenCode's app ask for on start-up: config, providers
+//! and models, paths, the project, health, and the empty lists of features this
+//! build does not have (commands, LSP, …). The agents are a declared operation
+//! (`declared_routes.rs`).
 
 use crate::provider_listing;
 use crate::request_body::QueryParams;
 use axum::extract::State;
 use axum::Json;
-use dossier_core::models::agent::Agent;
 use dossier_core::Ledger;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
-
-pub async fn agents(State(ledger): State<Ledger>) -> Json<Vec<Agent>> {
-    Json(
-        ledger
-            .providers()
-            .agents()
-            .list()
-            .into_iter()
-            .cloned()
-            .collect(),
-    )
-}
 
 /// The settings OpenCode's clients read from `GET /config`. The core's `Config` is not
 /// serialisable (it holds API keys), so only these safe fields are shown.

@@ -1,18 +1,14 @@
 //! Message routes: a session's messages a page at a time (`limit`, `before`, with `Link` and
-//! `X-Next-Cursor` pointing at older ones), one message with its parts, and OpenCode's
-//! deleteMessage, deletePart and updatePart.
+//! `X-Next-Cursor` pointing at older ones). One message, deleteMessage, deletePart and
+//! updatePart are declared operations (`declared_routes.rs`).
 
 use crate::error::{ServerError, ServerResult};
-use crate::ledger_writes::LedgerWrites;
 use crate::paging_headers::next_page_headers;
-use crate::request_body::{JsonBody, QueryParams};
+use crate::request_body::QueryParams;
 use axum::extract::{Path, State};
 use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, HeaderName, Uri};
-use axum::Json;
 use dossier_core::store::rows::message_page::MessageQuery;
-use dossier_core::wire::message::MessageWithParts;
-use dossier_core::wire::part::Part;
 use dossier_core::Ledger;
 use serde::Deserialize;
 
@@ -53,64 +49,4 @@ pub async fn list(
         page.next_cursor.as_deref(),
     );
     Ok((headers, ([(CONTENT_TYPE, "application/json")], page.json)))
-}
-
-pub async fn get(
-    State(ledger): State<Ledger>,
-    Path((session_id, message_id)): Path<(String, String)>,
-) -> ServerResult<Json<MessageWithParts>> {
-    Ok(Json(
-        ledger.sessions().message(&session_id, &message_id).await?,
-    ))
-}
-
-pub async fn delete(
-    State(ledger): State<Ledger>,
-    State(writes): State<LedgerWrites>,
-    Path((session_id, message_id)): Path<(String, String)>,
-) -> ServerResult<Json<bool>> {
-    writes
-        .finish(async move {
-            ledger
-                .reshaping()
-                .delete_message(&session_id, &message_id)
-                .await
-        })
-        .await?;
-    Ok(Json(true))
-}
-
-pub async fn delete_part(
-    State(ledger): State<Ledger>,
-    State(writes): State<LedgerWrites>,
-    Path((session_id, message_id, part_id)): Path<(String, String, String)>,
-) -> ServerResult<Json<bool>> {
-    writes
-        .finish(async move {
-            ledger
-                .reshaping()
-                .delete_part(&session_id, &message_id, &part_id)
-                .await
-        })
-        .await?;
-    Ok(Json(true))
-}
-
-/// The body is a whole `Part` whose ids are the path's.
-pub async fn update_part(
-    State(ledger): State<Ledger>,
-    State(writes): State<LedgerWrites>,
-    Path((session_id, message_id, part_id)): Path<(String, String, String)>,
-    body: JsonBody,
-) -> ServerResult<Json<Part>> {
-    let part: Part = body.parse_or_default()?;
-    let stored = writes
-        .finish(async move {
-            ledger
-                .reshaping()
-                .update_part(&session_id, &message_id, &part_id, part)
-                .await
-        })
-        .await?;
-    Ok(Json(stored))
 }

@@ -1,59 +1,18 @@
-//! Session routes: list (newest first, keyset cursor), create, read, update, delete, children,
-//! and the status map.
+//! Creating a session over HTTP: the folder from the body, `?directory=` or the SDK's header,
+//! and the access token's name recorded on the session. The listing, read, update, archive,
+//! delete, children, abort and the status map are declared operations (`declared_routes.rs`).
 
 use crate::authentication::AccessTokenName;
 use crate::error::ServerResult;
 use crate::ledger_writes::LedgerWrites;
-use crate::paging_headers::next_page_headers;
 use crate::request_body::{JsonBody, QueryParams};
-use axum::extract::{Path, State};
-use axum::http::{HeaderMap, Uri};
+use axum::extract::State;
+use axum::http::HeaderMap;
 use axum::{Extension, Json};
-use dossier_core::store::rows::session_page::SessionQuery;
-use dossier_core::wire::event::SessionStatus;
-use dossier_core::wire::session::{CreateSession, Session, SessionPatch};
+use dossier_core::wire::session::{CreateSession, Session};
 use dossier_core::Ledger;
 use percent_encoding::percent_decode_str;
 use serde::Deserialize;
-use std::collections::BTreeMap;
-
-#[derive(Deserialize)]
-pub struct ListQuery {
-    limit: Option<u32>,
-    cursor: Option<String>,
-    search: Option<String>,
-    roots: Option<bool>,
-    start: Option<i64>,
-    archived: Option<bool>,
-    /// Dossier's addition: only pinned sessions.
-    pinned: Option<bool>,
-}
-
-pub async fn list(
-    State(ledger): State<Ledger>,
-    uri: Uri,
-    QueryParams(query): QueryParams<ListQuery>,
-) -> ServerResult<(HeaderMap, Json<Vec<Session>>)> {
-    let page = ledger
-        .sessions()
-        .list(&SessionQuery {
-            limit: query.limit,
-            cursor: query.cursor,
-            search: query.search,
-            roots_only: query.roots.unwrap_or(false),
-            include_archived: query.archived.unwrap_or(false),
-            updated_since: query.start,
-            pinned_only: query.pinned.unwrap_or(false),
-        })
-        .await?;
-    let headers = next_page_headers(
-        uri.path(),
-        query.limit,
-        "cursor",
-        page.next_cursor.as_deref(),
-    );
-    Ok((headers, Json(page.sessions)))
-}
 
 #[derive(Deserialize)]
 pub struct DirectoryQuery {
@@ -91,83 +50,4 @@ pub async fn create(
         })
         .await?;
     Ok(Json(session))
-}
-
-pub async fn get(
-    State(ledger): State<Ledger>,
-    Path(session_id): Path<String>,
-) -> ServerResult<Json<Session>> {
-    Ok(Json(ledger.sessions().get(&session_id).await?))
-}
-
-pub async fn update(
-    State(ledger): State<Ledger>,
-    State(writes): State<LedgerWrites>,
-    Path(session_id): Path<String>,
-    body: JsonBody,
-) -> ServerResult<Json<Session>> {
-    let patch: SessionPatch = body.parse_or_default()?;
-    let session = writes
-        .finish(async move { ledger.sessions().update(&session_id, patch).await })
-        .await?;
-    Ok(Json(session))
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ArchiveBody {
-    archived: bool,
-}
-
-/// Dossier's addition: archives the session now, by the ledger's clock (the desktop app's
-/// command does the same), or brings it back. `PATCH /session/:id` with `time.archived` stays
-/// for OpenCode clients that stamp the time themselves.
-pub async fn archive(
-    State(ledger): State<Ledger>,
-    State(writes): State<LedgerWrites>,
-    Path(session_id): Path<String>,
-    body: JsonBody,
-) -> ServerResult<Json<Session>> {
-    let body: ArchiveBody = body.parse_or_default()?;
-    let session = writes
-        .finish(async move { ledger.sessions().archive(&session_id, body.archived).await })
-        .await?;
-    Ok(Json(session))
-}
-
-pub async fn delete(
-    State(ledger): State<Ledger>,
-    State(writes): State<LedgerWrites>,
-    Path(session_id): Path<String>,
-) -> ServerResult<Json<bool>> {
-    writes
-        .finish(async move { ledger.sessions().delete(&session_id).await })
-        .await?;
-    Ok(Json(true))
-}
-
-pub async fn children(
-    State(ledger): State<Ledger>,
-    Path(session_id): Path<String>,
-) -> ServerResult<Json<Vec<Session>>> {
-    Ok(Json(ledger.sessions().children(&session_id).await?))
-}
-
-/// Sessions with a running reply (`busy` / `retry`) on this server or, on a shared database,
-/// any other; idle ones are omitted, as in OpenCode.
-pub async fn status(
-    State(ledger): State<Ledger>,
-) -> ServerResult<Json<BTreeMap<String, SessionStatus>>> {
-    Ok(Json(ledger.replies().status_on_every_server().await?))
-}
-
-/// Stops the session's reply. `true` either way, as OpenCode answers.
-pub async fn abort(
-    State(ledger): State<Ledger>,
-    Path(session_id): Path<String>,
-) -> ServerResult<Json<bool>> {
-    ledger.sessions().get(&session_id).await?;
-    let stopped = ledger.replies().abort_on_any_server(&session_id).await?;
-    tracing::debug!(%session_id, stopped, "abort requested");
-    Ok(Json(true))
 }

@@ -1,5 +1,5 @@
-//! Dossier's own routes for finding and moving sessions: full-text search, export (JSON or
-//! Markdown) and import (Dossier's or `opencode export`'s JSON).
+//! Dossier's own routes for moving sessions: export (JSON or Markdown, a download) and import
+//! (Dossier's or `opencode export`'s JSON). Search is a declared operation (`declared_routes.rs`).
 
 use crate::error::{ServerError, ServerResult};
 use crate::ledger_writes::LedgerWrites;
@@ -8,36 +8,10 @@ use axum::extract::{Path, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use dossier_core::store::search::search_query::{SearchQuery, SearchResult};
 use dossier_core::wire::reader_time::ReaderTimeZone;
 use dossier_core::wire::session::Session;
 use dossier_core::Ledger;
 use serde::Deserialize;
-
-#[derive(Deserialize)]
-pub struct SearchParams {
-    q: String,
-    limit: Option<u32>,
-    offset: Option<u32>,
-    archived: Option<bool>,
-    #[serde(rename = "sessionID")]
-    session_id: Option<String>,
-}
-
-/// `GET /dossier/search?q=…` — sessions whose titles or messages contain the words.
-pub async fn search(
-    State(ledger): State<Ledger>,
-    QueryParams(params): QueryParams<SearchParams>,
-) -> ServerResult<Json<Vec<SearchResult>>> {
-    let query = SearchQuery {
-        text: params.q,
-        limit: params.limit,
-        offset: params.offset,
-        include_archived: params.archived.unwrap_or(false),
-        session_id: params.session_id,
-    };
-    Ok(Json(ledger.sessions().search(&query).await?))
-}
 
 #[derive(Deserialize)]
 pub struct ExportParams {

@@ -165,6 +165,24 @@ async fn get_mcp_answers_statuses_and_sigkill_of_the_server_leaves_no_child() {
     assert_eq!(unknown.status(), 404);
     let body: Value = unknown.json().await.unwrap();
     assert_eq!(body["kind"], "not_found", "{body}");
+    // Dossier's restart answers as connect does: `true`, or the typed 404.
+    let answer: Value = client
+        .post(format!("{base}/dossier/mcp/off/restart"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(answer, json!(true));
+    let unknown = client
+        .post(format!("{base}/dossier/mcp/nowhere/restart"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(unknown.status(), 404);
+    let body: Value = unknown.json().await.unwrap();
+    assert_eq!(body["kind"], "not_found", "{body}");
 
     let server_pid = child.id().unwrap();
     // The child of the first connection is gone; wait until it has been reaped.

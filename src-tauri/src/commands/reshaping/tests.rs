@@ -46,12 +46,12 @@ fn fork_copies_the_messages_before_the_chosen_one() {
     say(&harness, &id, "three");
     let fork = harness.ok(
         "fork_session",
-        json!({"sessionId": id, "messageId": second}),
+        json!({"sessionId": id, "body": {"messageID": second}}),
     );
     let fork_id = fork["id"].as_str().expect("fork id");
     assert_ne!(fork_id, id);
     assert_eq!(texts(&harness, fork_id), vec!["one"]);
-    let whole = harness.ok("fork_session", json!({"sessionId": id}));
+    let whole = harness.ok("fork_session", json!({"sessionId": id, "body": {}}));
     assert_eq!(
         texts(&harness, whole["id"].as_str().expect("id")),
         vec!["one", "two", "three"]
@@ -66,7 +66,7 @@ fn undo_marks_and_redo_clears_without_losing_messages() {
     let undone = say(&harness, &id, "undo me");
     let session = harness.ok(
         "revert_session",
-        json!({"sessionId": id, "messageId": undone}),
+        json!({"sessionId": id, "body": {"messageID": undone}}),
     );
     assert_eq!(session["revert"]["messageID"], undone.as_str());
     // Soft: the message stays until the next prompt, so redo can bring it back.
@@ -83,7 +83,7 @@ fn edit_and_resend_replaces_the_message_and_gets_a_reply() {
     let draft = say(&harness, &id, "first draft");
     let reply = harness.ok(
         "resend_message",
-        json!({"sessionId": id, "messageId": draft, "text": "second draft"}),
+        json!({"sessionId": id, "messageId": draft, "body": {"text": "second draft"}}),
     );
     assert_eq!(reply["info"]["role"], "assistant");
     let now = texts(&harness, &id);
@@ -172,7 +172,7 @@ fn importing_a_file_that_is_not_an_export_says_why_and_adds_nothing() {
     assert!(error
         .to_string()
         .contains("not a Dossier or OpenCode session export"));
-    let listing = harness.ok("list_sessions", json!({"request": {}}));
+    let listing = harness.ok("list_sessions", json!({"body": {"roots": true}}));
     assert_eq!(listing["sessions"].as_array().expect("sessions").len(), 0);
 }
 

@@ -123,7 +123,7 @@ fn a_newer_database_shows_the_page_then_opens_read_only() {
 
     // A command that needs the ledger is refused with a typed error, not a missing state.
     let refusal = refused
-        .invoke("list_sessions", json!({"request": {}}))
+        .invoke("list_sessions", json!({"body": {"roots": true}}))
         .expect_err("no ledger yet");
     assert_eq!(refusal["kind"], "unavailable", "{refusal}");
     assert!(
@@ -141,7 +141,7 @@ fn a_newer_database_shows_the_page_then_opens_read_only() {
     assert_eq!(state["readOnly"]["madeBy"], "9.9.0");
 
     let sessions = refused
-        .invoke("list_sessions", json!({"request": {}}))
+        .invoke("list_sessions", json!({"body": {"roots": true}}))
         .expect("sessions read");
     assert_eq!(sessions["sessions"][0]["title"], "Kept from the future");
     let write = refused
@@ -304,7 +304,7 @@ fn a_damaged_database_is_restored_from_the_newest_good_backup_from_the_page() {
     assert_eq!(state["problem"], Value::Null, "{state}");
     assert_eq!(state["readOnly"], Value::Null, "{state}");
     let sessions = refused
-        .invoke("list_sessions", json!({"request": {}}))
+        .invoke("list_sessions", json!({"body": {"roots": true}}))
         .expect("sessions");
     let titles: Vec<&str> = sessions["sessions"]
         .as_array()

@@ -92,9 +92,9 @@ export function fakeBackend(initial: Session[] = []): FakeBackend {
       const search = request.search?.toLowerCase();
       const found = sorted().filter(
         (item) =>
-          (request.includeArchived === true || item.time.archived === undefined) &&
+          (request.archived === true || item.time.archived === undefined) &&
           (search === undefined || item.title.toLowerCase().includes(search)) &&
-          (request.pinnedOnly !== true || item.pinned === true),
+          (request.pinned !== true || item.pinned === true),
       );
       // Pages like the ledger: `limit` at a time, the cursor being where the next page starts.
       const start = Number(request.cursor ?? 0);

@@ -1,20 +1,17 @@
 // The browser side of the transport: OpenCode's HTTP routes and the `/event` SSE stream, served
 // by dossier-server. Listings page with the `X-Next-Cursor` header.
-import type { Agent } from "../bindings/Agent";
 import type { ConfiguredProviders } from "../bindings/ConfiguredProviders";
 import type { Event } from "../bindings/Event";
 import type { Model } from "../bindings/Model";
 import type { ModelCatalog } from "../bindings/ModelCatalog";
 import type { Session } from "../bindings/Session";
 import type { McpSettings } from "../bindings/McpSettings";
-import type { McpStatus } from "../bindings/McpStatus";
 import type { MessageWithParts } from "../bindings/MessageWithParts";
 import type { ExportFormat } from "../shell-bindings/ExportFormat";
 import type { ExportOutcome } from "../shell-bindings/ExportOutcome";
-import type { SearchResult } from "../bindings/SearchResult";
 import type { DocumentSymbol } from "../bindings/DocumentSymbol";
-import { operations } from "../shell-bindings/operations";
-import { type Backend, BackendError, declaredMcp, settingsUnavailable, toBackendError } from "../transport";
+import { type OperationCall, operations } from "../shell-bindings/operations";
+import { type Backend, BackendError, declaredCalls, declaredMcp, settingsUnavailable, toBackendError } from "../transport";
 import { plainFileName } from "../session-title";
 
 const nextCursorHeader = "x-next-cursor";
@@ -121,42 +118,25 @@ export function httpBackend(baseUrl: string, fetcher: typeof fetch = fetch.bind(
     return { outcome: "saved", path: name };
   }
 
-  // The declared operations over HTTP: each call names its method, path and body.
-  const client = operations(async (operation) => (await request<never>(operation.method, operation.path, operation.body)).body);
+  // The declared operations over HTTP: each call names its method, path and body. A paged
+  // listing answers its list alone, the next page's cursor in a header: the page is rebuilt.
+  const client = operations(async <T>(operation: OperationCall): Promise<T> => {
+    const response = await request<unknown>(operation.method, operation.path, operation.body);
+    if (operation.page === undefined) return response.body as T;
+    const page: unknown = { [operation.page]: response.body, nextCursor: response.nextCursor };
+    return page as T;
+  });
 
   return {
     transport: "http",
     operations: client,
-    listSessions: async (options) => {
-      const response = await request<Session[]>(
-        "GET",
-        `/session${query({ roots: true, limit: options.limit, cursor: options.cursor, search: options.search, archived: options.includeArchived, pinned: options.pinnedOnly })}`,
-      );
-      return { sessions: response.body, nextCursor: response.nextCursor };
-    },
-    listChildSessions: async (id) => (await request<Session[]>("GET", `${session(id)}/children`)).body,
+    ...declaredCalls(client),
     createSession: async (input) => (await request<Session>("POST", "/session", input)).body,
-    updateSession: async (id, patch) => (await request<Session>("PATCH", session(id), patch)).body,
-    // The server stamps the time with the ledger's clock, as the desktop app's command does.
-    archiveSession: async (id, archived) =>
-      (await request<Session>("POST", `/dossier/session/${encodeURIComponent(id)}/archive`, { archived })).body,
-    deleteSession: async (id) => {
-      await request<unknown>("DELETE", session(id));
-    },
-    deleteMessage: async (id, messageID) => {
-      await request<unknown>("DELETE", `${session(id)}/message/${encodeURIComponent(messageID)}`);
-    },
     listMessages: async (id, limit, before) => {
       const response = await request<MessageWithParts[]>("GET", `${session(id)}/message${query({ limit, before })}`);
       return { messages: response.body, nextCursor: response.nextCursor };
     },
     sendPrompt: async (id, input) => (await request<MessageWithParts>("POST", `${session(id)}/message`, input)).body,
-    replyPermission: async (id, requestID, reply) => {
-      await request<unknown>("POST", `${session(id)}/permissions/${encodeURIComponent(requestID)}`, { response: reply });
-    },
-    abort: async (id) => {
-      await request<unknown>("POST", `${session(id)}/abort`);
-    },
     // The HTTP server has no route for stored blobs yet: only inline data: URLs preview.
     mediaUrl: (url) => (url.startsWith("data:") ? url : undefined),
     // A new tab with no handle back to this page (`noopener`) and no referrer.
@@ -164,14 +144,7 @@ export function httpBackend(baseUrl: string, fetcher: typeof fetch = fetch.bind(
       window.open(url, "_blank", "noopener,noreferrer");
       return Promise.resolve();
     },
-    listAgents: async () => (await request<Agent[]>("GET", "/agent")).body,
     listModels: async () => catalogFromProviderListing((await request<ConfiguredProviders>("GET", "/config/providers")).body),
-    forkSession: async (id, messageID) => (await request<Session>("POST", `${session(id)}/fork`, messageID === undefined ? {} : { messageID })).body,
-    revertSession: async (id, messageID) => (await request<Session>("POST", `${session(id)}/revert`, { messageID })).body,
-    unrevertSession: async (id) => (await request<Session>("POST", `${session(id)}/unrevert`)).body,
-    resendMessage: async (id, messageID, text) =>
-      (await request<MessageWithParts>("POST", `${session(id)}/message/${encodeURIComponent(messageID)}/resend`, { text })).body,
-    regenerateReply: (id, messageID) => client.regenerateReply(id, messageID),
     exportSession: download,
     importFile: async (file) => {
       let document: unknown;
@@ -216,13 +189,6 @@ export function httpBackend(baseUrl: string, fetcher: typeof fetch = fetch.bind(
         source?.close();
       };
     },
-    search: async (options) =>
-      (
-        await request<SearchResult[]>(
-          "GET",
-          `/dossier/search${query({ q: options.text, limit: options.limit, offset: options.offset, archived: options.include_archived || undefined, sessionID: options.sessionID })}`,
-        )
-      ).body,
     // A browser's chips are data: URLs (the picker is for file: ones); served for other clients.
     fileSymbols: async (path) => (await request<DocumentSymbol[]>("GET", `/dossier/symbols${query({ path })}`)).body,
     // Keys belong in the desktop app's OS keychain; the HTTP server has no route that takes one.
@@ -231,16 +197,6 @@ export function httpBackend(baseUrl: string, fetcher: typeof fetch = fetch.bind(
     removeProvider: settingsUnavailable,
     removeProviderKey: settingsUnavailable,
     mcp: {
-      statuses: async () => Object.entries((await request<Record<string, McpStatus>>("GET", "/mcp")).body),
-      connect: async (name) => {
-        await request<boolean>("POST", `/mcp/${encodeURIComponent(name)}/connect`);
-      },
-      disconnect: async (name) => {
-        await request<boolean>("POST", `/mcp/${encodeURIComponent(name)}/disconnect`);
-      },
-      restart: async (name) => {
-        await request<boolean>("POST", `/dossier/mcp/${encodeURIComponent(name)}/restart`);
-      },
       importText: async (text) => (await request<McpSettings>("POST", "/dossier/mcp/import/claude-desktop", { text })).body,
       ...declaredMcp(client),
     },

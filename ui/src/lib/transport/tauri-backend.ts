@@ -8,7 +8,7 @@ import type { McpSettings } from "../bindings/McpSettings";
 import type { DragHover } from "../shell-bindings/DragHover";
 import type { DroppedFile } from "../shell-bindings/DroppedFile";
 import { operations, type OperationCaller } from "../shell-bindings/operations";
-import { type Backend, declaredMcp, tauriEventNames, toBackendError } from "../transport";
+import { type Backend, declaredCalls, declaredMcp, tauriEventNames, toBackendError } from "../transport";
 
 async function call<T>(command: CommandName, args: Record<string, unknown> = {}): Promise<T> {
   try {
@@ -48,20 +48,10 @@ export function tauriBackend(): Backend {
   return {
     transport: "tauri",
     operations: client,
-    listSessions: (request) => call("list_sessions", { request }),
-    listChildSessions: (sessionId) => call("child_sessions", { sessionId }),
+    ...declaredCalls(client),
     createSession: (input) => call("create_session", { input }),
-    updateSession: (sessionId, patch) => call("update_session", { sessionId, patch }),
-    archiveSession: (sessionId, archived) => call("archive_session", { sessionId, archived }),
-    deleteSession: (sessionId) => call("delete_session", { sessionId }),
-    deleteMessage: (sessionId, messageId) => call("delete_message", { sessionId, messageId }),
     listMessages: (sessionId, limit, before) => call("list_messages", { sessionId, limit, before }),
     sendPrompt: (sessionId, input) => call("send_prompt", { sessionId, input }),
-    abort: async (sessionId) => {
-      await call<boolean>("abort_reply", { sessionId });
-    },
-    replyPermission: (_sessionId, requestId, reply) => call<undefined>("reply_permission", { requestId, reply }),
-    listAgents: () => call("list_agents"),
     listModels: () => call("list_models"),
     pickFiles: () => call("pick_files"),
     // The system browser, through the shell's own command, which refuses anything but http(s).
@@ -90,14 +80,8 @@ export function tauriBackend(): Backend {
           dropped(message.payload);
         }),
       ]),
-    forkSession: (sessionId, messageId) => call("fork_session", { sessionId, messageId }),
-    revertSession: (sessionId, messageId) => call("revert_session", { sessionId, messageId }),
-    unrevertSession: (sessionId) => call("unrevert_session", { sessionId }),
-    resendMessage: (sessionId, messageId, text) => call("resend_message", { sessionId, messageId, text }),
-    regenerateReply: (sessionId, messageId) => client.regenerateReply(sessionId, messageId),
     exportSession: (sessionId, format) => call("export_session", { sessionId, format }),
     importWithDialog: async () => (await call<Session | null>("import_session")) ?? undefined,
-    search: (query) => call("search", { query }),
     fileSymbols: (path) => call("file_symbols", { path }),
     readSettings: () => call("read_settings"),
     saveProvider: (input) => call("save_provider", { input }),
@@ -108,16 +92,6 @@ export function tauriBackend(): Backend {
       void call("report_interactive").catch(() => undefined);
     },
     mcp: {
-      statuses: () => call("mcp_status"),
-      connect: async (name) => {
-        await call("connect_mcp", { name });
-      },
-      disconnect: async (name) => {
-        await call("disconnect_mcp", { name });
-      },
-      restart: async (name) => {
-        await call("restart_mcp", { name });
-      },
       importWithDialog: async () => (await call<McpSettings | null>("import_claude_desktop")) ?? undefined,
       ...declaredMcp(client),
     },

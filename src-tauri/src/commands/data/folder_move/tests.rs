@@ -93,7 +93,7 @@ fn a_move_is_found_at_the_next_start_and_the_old_copy_goes_only_when_asked() {
         overview["location"]["previousFolder"],
         json!(root.path().join("default").display().to_string())
     );
-    let listed = harness.ok("list_sessions", json!({"request": {}}));
+    let listed = harness.ok("list_sessions", json!({"body": {"roots": true}}));
     assert_eq!(listed["sessions"][0]["id"], json!(kept));
     let removed = harness.ok("remove_previous_data_folder", json!({}));
     assert!(removed["removed"]
