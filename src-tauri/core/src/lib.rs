@@ -11,6 +11,7 @@
 //! it chooses. `docs/architecture.md` has the picture.
 
 pub mod ledger;
+pub mod local_models;
 pub mod mcp;
 pub mod models;
 pub mod operations;

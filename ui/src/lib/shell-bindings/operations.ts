@@ -1,6 +1,9 @@
 // Generated from the operation table (src-tauri/core/src/operations.rs) by
 // src-tauri/src/declared_operations/typescript_client.rs when the Rust tests run; do not edit.
+import type { AddModelFile } from "../bindings/AddModelFile";
 import type { AlwaysAllowChange } from "../bindings/AlwaysAllowChange";
+import type { DeletedModel } from "../bindings/DeletedModel";
+import type { InstalledModel } from "../bindings/InstalledModel";
 import type { McpPromptItem } from "../bindings/McpPromptItem";
 import type { McpPromptRequest } from "../bindings/McpPromptRequest";
 import type { McpPromptText } from "../bindings/McpPromptText";
@@ -9,6 +12,8 @@ import type { McpServerInput } from "../bindings/McpServerInput";
 import type { McpSettings } from "../bindings/McpSettings";
 import type { McpToolPermission } from "../bindings/McpToolPermission";
 import type { MessageWithParts } from "../bindings/MessageWithParts";
+import type { ModelDownloadProgress } from "../bindings/ModelDownloadProgress";
+import type { ModelLibraryView } from "../bindings/ModelLibraryView";
 
 /** One call of a declared operation, in the terms of either transport. */
 export interface OperationCall {
@@ -85,6 +90,43 @@ export function operations(call: OperationCaller) {
      */
     setMcpToolAlwaysAllowed: (name: string, body: AlwaysAllowChange) =>
       call<Array<McpToolPermission>>({ command: "set_mcp_tool_always_allowed", args: { name, body }, method: "POST", path: `/dossier/mcp/tools/${encodeURIComponent(name)}`, body }),
+    /**
+     * Settings → Models on this computer: the library with what is installed,
+     * recommended for this computer and downloading, and the other model files.
+     */
+    localModelLibrary: () =>
+      call<ModelLibraryView>({ command: "local_model_library", args: {}, method: "GET", path: `/dossier/local-models` }),
+    /**
+     * Starts downloading a library model (or joins its download under way); its
+     * progress follows as `dossier.model.download` events.
+     */
+    startModelDownload: (modelId: string) =>
+      call<ModelDownloadProgress>({ command: "start_model_download", args: { modelId }, method: "POST", path: `/dossier/local-models/${encodeURIComponent(modelId)}/download` }),
+    /**
+     * Pauses a download; its bytes stay for Resume.
+     */
+    pauseModelDownload: (modelId: string) =>
+      call<ModelDownloadProgress>({ command: "pause_model_download", args: { modelId }, method: "POST", path: `/dossier/local-models/${encodeURIComponent(modelId)}/download/pause` }),
+    /**
+     * Resumes a paused download, or one an error stopped.
+     */
+    resumeModelDownload: (modelId: string) =>
+      call<ModelDownloadProgress>({ command: "resume_model_download", args: { modelId }, method: "POST", path: `/dossier/local-models/${encodeURIComponent(modelId)}/download/resume` }),
+    /**
+     * Cancels a download and deletes its partial file.
+     */
+    cancelModelDownload: (modelId: string) =>
+      call<ModelDownloadProgress>({ command: "cancel_model_download", args: { modelId }, method: "DELETE", path: `/dossier/local-models/${encodeURIComponent(modelId)}/download` }),
+    /**
+     * Deletes an installed model, saying how much space it gave back.
+     */
+    deleteLocalModel: (modelId: string) =>
+      call<DeletedModel>({ command: "delete_local_model", args: { modelId }, method: "DELETE", path: `/dossier/local-models/${encodeURIComponent(modelId)}` }),
+    /**
+     * Adds a model file by path, once its header and architecture check out.
+     */
+    addLocalModelFile: (body: AddModelFile) =>
+      call<InstalledModel>({ command: "add_local_model_file", args: { body }, method: "POST", path: `/dossier/local-models/add`, body }),
   };
 }
 
