@@ -59,6 +59,7 @@ command_names! {
     DisconnectMcp,
     RestartMcp,
     ImportClaudeDesktop,
+    AddModelFileWithDialog,
     DataOverview,
     BackUpNow,
     ChooseBackup,
