@@ -76,6 +76,8 @@ describe("Settings → Models on this computer", () => {
     render(() => <LocalModelSettings backend={backend} />);
     fireEvent.click(await screen.findByRole("button", { name: "Download Qwen2.5 1.5B Instruct" }));
     await waitFor(() => { expect(calls).toContain("start_model_download"); });
+    // The answer alone (connecting) shows the bar, before any event.
+    await screen.findByTestId("local-model-progress");
     backend.publish({ type: "dossier.model.download", properties: { modelId: "qwen2.5-1.5b-instruct-q4_k_m", status: "downloading", receivedBytes: 300 * MB, totalBytes: 1066 * MB, bytesPerSecond: 4 * MB, secondsLeft: 192 } });
     const line = await screen.findByTestId("local-model-progress-line");
     await waitFor(() => { expect(line.textContent).toBe("300.0 MB of 1.0 GB · 4.0 MB/s · 3 min 12 s left"); });

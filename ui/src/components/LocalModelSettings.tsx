@@ -6,7 +6,7 @@
 // App.tsx). Downloads follow the `dossier.model.download` event; the list is read again when one
 // ends and on a resync (lib/local-models-store.ts). The core does the work
 // (src-tauri/core/src/local_models/).
-import { type Component, createSignal, For, onCleanup, onMount, Show } from "solid-js";
+import { type Component, createSignal, For, Index, onCleanup, onMount, Show } from "solid-js";
 import type { LibraryModel } from "../lib/bindings/LibraryModel";
 import { humanSize } from "../lib/i18n";
 import { type DownloadAction, downloadActions, isUnderWay, percent, progressLine } from "../lib/local-models";
@@ -19,7 +19,7 @@ export const LocalModelSettings: Component<{ backend: Backend }> = (props) => {
   const { t } = useLanguage();
   // eslint-disable-next-line solid/reactivity -- the backend is fixed for the app's lifetime
   const store = createLocalModelStore(props.backend);
-  const { view, downloads, failure } = store;
+  const { view, failure } = store;
   const [notice, setNotice] = createSignal<string | undefined>();
   const [confirming, setConfirming] = createSignal<string | undefined>();
 
@@ -86,50 +86,51 @@ export const LocalModelSettings: Component<{ backend: Backend }> = (props) => {
               </p>
             </Show>
             <ul class="local-model-list">
-              <For each={current().library}>
+              {/* Index, not For: a row stays (and keeps its focused button) while its download moves. */}
+              <Index each={current().library}>
                 {(model) => {
-                  const download = () => downloads()[model.entry.id];
-                  const name = model.entry.displayName;
+                  const download = () => model().download;
+                  const name = () => model().entry.displayName;
                   return (
-                    <li class="local-model" data-testid="local-model" data-model-id={model.entry.id}>
+                    <li class="local-model" data-testid="local-model" data-model-id={model().entry.id}>
                       <div class="local-model-head">
-                        <strong>{name}</strong>
-                        <Show when={model.recommended}>
+                        <strong>{name()}</strong>
+                        <Show when={model().recommended}>
                           <span class="local-model-badge" data-testid="local-model-recommended">{t("localModels.recommended")}</span>
                         </Show>
-                        <Show when={model.installed}>
+                        <Show when={model().installed}>
                           <span class="local-model-badge local-model-badge--installed" data-testid="local-model-installed">{t("localModels.installed")}</span>
                         </Show>
                       </div>
                       <p class="local-model-facts">
-                        {[t("localModels.size", { size: humanSize(t, model.entry.sizeBytes) }), t("localModels.needs", { memory: humanSize(t, model.entry.memoryBytes) }), t("localModels.licence", { licence: model.entry.licence })].join(" · ")}
+                        {[t("localModels.size", { size: humanSize(t, model().entry.sizeBytes) }), t("localModels.needs", { memory: humanSize(t, model().entry.memoryBytes) }), t("localModels.licence", { licence: model().entry.licence })].join(" · ")}
                       </p>
                       <Show
                         when={isUnderWay(download()) ? download() : undefined}
                         fallback={
                           <div class="provider-form-actions">
                             <Show
-                              when={model.installed}
+                              when={model().installed}
                               fallback={
-                                <button type="button" class="plain-button" data-testid="download-local-model" aria-label={t("localModels.downloadNamed", { name })} onClick={() => { startDownload(model); }}>
+                                <button type="button" class="plain-button" data-testid="download-local-model" aria-label={t("localModels.downloadNamed", { name: name() })} onClick={() => { startDownload(model()); }}>
                                   {t("localModels.download")}
                                 </button>
                               }
                             >
-                              {deleteControls(model.entry.id, name, model.entry.sizeBytes)}
+                              {deleteControls(model().entry.id, name(), model().entry.sizeBytes)}
                             </Show>
                           </div>
                         }
                       >
                         {(progress) => (
                           <div class="local-model-download" data-testid="local-model-download" data-status={progress().status}>
-                            <progress max="100" value={percent(progress())} aria-label={t("localModels.progress", { name })} data-testid="local-model-progress" />
+                            <progress max="100" value={percent(progress())} aria-label={t("localModels.progress", { name: name() })} data-testid="local-model-progress" />
                             <p class="local-model-progress-line" role="status" data-testid="local-model-progress-line">{progressLine(t, progress())}</p>
                             <Show when={progress().message}>{(message) => <p class="local-model-message" data-testid="local-model-message">{message()}</p>}</Show>
                             <div class="provider-form-actions">
                               <For each={downloadActions(progress().status)}>
                                 {(action) => (
-                                  <button type="button" class="plain-button" data-testid={`local-model-${action}`} onClick={() => { act(model, action); }}>
+                                  <button type="button" class="plain-button" data-testid={`local-model-${action}`} onClick={() => { act(model(), action); }}>
                                     {actionLabel(action)}
                                   </button>
                                 )}
@@ -141,7 +142,7 @@ export const LocalModelSettings: Component<{ backend: Backend }> = (props) => {
                     </li>
                   );
                 }}
-              </For>
+              </Index>
             </ul>
             <Show when={current().otherInstalled.length > 0}>
               <h4 class="settings-section">{t("localModels.otherModels")}</h4>

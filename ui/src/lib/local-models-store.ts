@@ -1,5 +1,5 @@
-// The state behind Settings → Models on this computer: the library view, each download's latest
-// progress (kept current by the `dossier.model.download` event; the view is read again when a
+// The state behind Settings → Models on this computer: the library view with each download's
+// latest progress (kept current by the `dossier.model.download` event; the view is read again when a
 // download ends and on a resync), the last failure or notice, and the actions. The only caller of
 // the backend's local model operations, for the settings view, the welcome and a dropped `.gguf`.
 import { createSignal } from "solid-js";
@@ -13,20 +13,20 @@ export type LocalModelStore = ReturnType<typeof createLocalModelStore>;
 
 export function createLocalModelStore(backend: Backend) {
   const [view, setView] = createSignal<ModelLibraryView | undefined>();
-  const [downloads, setDownloads] = createSignal<Record<string, ModelDownloadProgress>>({});
   const [failure, setFailure] = createSignal<BackendError | undefined>();
   const operations = backend.operations;
+  // A download's progress lives in the view's own entry, so the row that shows it follows it.
   const track = (progress: ModelDownloadProgress) => {
-    setDownloads((current) => ({ ...current, [progress.modelId]: progress }));
+    setView((current) =>
+      current === undefined
+        ? current
+        : { ...current, library: current.library.map((model) => (model.entry.id === progress.modelId ? { ...model, download: progress } : model)) },
+    );
   };
 
   const load = async () => {
     try {
-      const current = await operations.localModelLibrary();
-      setView(current);
-      const fromView: Record<string, ModelDownloadProgress> = {};
-      for (const model of current.library) if (model.download !== undefined) fromView[model.entry.id] = model.download;
-      setDownloads(fromView);
+      setView(await operations.localModelLibrary());
     } catch (error) {
       setFailure(toBackendError(error));
     }
@@ -47,7 +47,6 @@ export function createLocalModelStore(backend: Backend) {
 
   return {
     view,
-    downloads,
     failure,
     /** Reads the library, and follows its downloads until the returned function is called. */
     watch: (): (() => void) => {

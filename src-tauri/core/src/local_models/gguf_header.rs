@@ -119,18 +119,23 @@ pub struct GgufHeader {
     pub version: u32,
     pub architecture: String,
     /// `general.name`, when the file has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub name: Option<String>,
     /// `<architecture>.context_length`: the longest context the model was trained for.
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "number")]
     pub context_length: Option<u64>,
     /// `general.size_label` ("1.5B"), when the file has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub size_label: Option<String>,
     /// `general.parameter_count`, when the file has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "number")]
     pub parameter_count: Option<u64>,
     /// The quantisation named from `general.file_type` ("Q4_K_M").
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub quantization: Option<String>,
     #[ts(type = "number")]

@@ -22,10 +22,13 @@ pub struct InstalledModel {
     pub size_bytes: u64,
     /// From the header; absent when the header cannot be read (the file is still listed, so it
     /// can be deleted).
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub architecture: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "number")]
     pub context_length: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub quantization: Option<String>,
 }

@@ -38,11 +38,14 @@ struct ModelLibraryInner {
 #[serde(rename_all = "camelCase")]
 pub struct ModelLibraryView {
     pub models_folder: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "number")]
     pub total_memory_bytes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "number")]
     pub free_disk_bytes: Option<u64>,
     /// The library model recommended for this computer, if any fits.
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub recommended_model_id: Option<String>,
     pub library: Vec<LibraryModel>,
@@ -58,6 +61,7 @@ pub struct LibraryModel {
     pub entry: LibraryEntry,
     pub installed: bool,
     pub recommended: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub download: Option<ModelDownloadProgress>,
 }

@@ -79,6 +79,9 @@ async fn the_library_downloads_installs_and_deletes_a_model_through_the_handle()
         Some("tiny-test-model")
     );
     assert!(view.models_folder.ends_with("models"));
+    // An absent value is left out, not `null`: the UI's generated type says optional.
+    let json = serde_json::to_value(&view).unwrap_or_else(|error| panic!("{error}"));
+    assert!(json["library"][0].get("download").is_none(), "{json}");
 
     let mut events = test.ledger.events().subscribe();
     handle
