@@ -98,6 +98,7 @@ pub fn simulate_drop<R: Runtime>(
 }
 
 pub mod data;
+pub mod local_models;
 pub mod mcp;
 pub mod reshaping;
 pub mod server_connection;

@@ -175,6 +175,7 @@ pub fn shell<R: Runtime>(base: tauri::Builder<R>, simulated_drops: bool) -> taur
                 commands::remove_provider_key,
                 commands::report_interactive,
                 commands::mcp::import_claude_desktop,
+                commands::local_models::add_model_file_with_dialog,
                 commands::data::data_overview,
                 commands::data::back_up_now,
                 commands::data::choose_backup,

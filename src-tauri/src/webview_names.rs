@@ -41,6 +41,7 @@ command_names! {
     RemoveProviderKey,
     ReportInteractive,
     ImportClaudeDesktop,
+    AddModelFileWithDialog,
     DataOverview,
     BackUpNow,
     ChooseBackup,

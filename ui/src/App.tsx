@@ -28,7 +28,9 @@ import { createRovingRow } from "./lib/roving-row";
 import { narrowWindowQuery, sidebarLayout } from "./lib/sidebar-layout";
 import { displayTitle } from "./lib/session-title";
 import { createToasts } from "./lib/toasts";
-import type { Backend } from "./lib/transport";
+import { type Backend, toBackendError } from "./lib/transport";
+import { isModelFile } from "./lib/local-models";
+import { addDroppedModel, recommendedModelSize } from "./lib/local-models-store";
 import { createUpdateNotice } from "./lib/update-notice";
 import { desktopUpdateCommands, type UpdateCommands } from "./lib/updates";
 
@@ -261,7 +263,16 @@ export const App: Component<AppProps> = (props) => {
     const stopNativeDrop = chat.onNativeDrop?.(
       (hover) => setHovering(hover.hovering),
       (files) => {
-        addAttachments(files.map(attachmentFromDrop));
+        // A dropped .gguf is a model to add to this computer's models, not a file to attach.
+        const models = files.filter((file) => file.kind !== "folder" && isModelFile(file.name));
+        const others = files.filter((file) => !models.includes(file));
+        for (const model of models) {
+          addDroppedModel(chat.backend, model.path).then(
+            (added) => { toasts.show(t("localModels.added", { name: added.modelId })); },
+            (error: unknown) => { toasts.show(toBackendError(error).message); },
+          );
+        }
+        if (others.length > 0) addAttachments(others.map(attachmentFromDrop));
       },
     );
     // In a browser, files arrive through HTML drag and drop instead.
@@ -305,6 +316,20 @@ export const App: Component<AppProps> = (props) => {
     return title === undefined ? undefined : displayTitle(title, t, props.locale);
   };
 
+  // The model the library recommends for this computer, for the welcome's "Run a model on this
+  // computer" (desktop only: a browser's models would run on the server).
+  const [localModelSize, setRecommendedModelSize] = createSignal<number>();
+  onMount(() => {
+    if (chat.backend.transport !== "tauri" || chat.backend.server !== undefined) return;
+    recommendedModelSize(chat.backend).then(
+      (size) => {
+        setRecommendedModelSize(size);
+      },
+      (error: unknown) => {
+        console.warn("could not read the model library", error);
+      },
+    );
+  });
   const offlineOnly = () => chat.catalog().providers.every((provider) => provider.id === "dossier");
 
   return (
@@ -431,6 +456,8 @@ export const App: Component<AppProps> = (props) => {
                 if (pickFiles) attach();
               }}
               onAddProvider={() => { openSettings(); }}
+              localModelSize={localModelSize()}
+              onRunLocally={chat.backend.transport === "tauri" && chat.backend.server === undefined ? () => { openSettings("models"); } : undefined}
             />
           }
         >

@@ -14,6 +14,7 @@ use crate::wire::id::IdKind;
 use std::sync::Arc;
 
 pub mod data;
+pub mod local_models;
 pub mod mcp;
 pub mod providers;
 pub mod replies;
@@ -22,6 +23,7 @@ pub mod sessions;
 
 pub use data::DataFolder;
 use data::DataHandle;
+use local_models::LocalModelHandle;
 use mcp::McpHandle;
 use providers::ProviderHandle;
 use replies::ReplyHandle;
@@ -79,6 +81,14 @@ impl Ledger {
     /// (`ledger/providers.rs`).
     pub fn providers(&self) -> ProviderHandle<'_> {
         ProviderHandle { parts: &self.parts }
+    }
+
+    /// Models on this computer: the library, downloads, installed model files
+    /// (`ledger/local_models.rs`).
+    pub fn local_models(&self) -> LocalModelHandle<'_> {
+        LocalModelHandle {
+            library: &self.parts.runtime.model_library,
+        }
     }
 
     /// Data and backups: back up, restore, the data folder, storage use (`ledger/data.rs`).

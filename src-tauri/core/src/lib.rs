@@ -4,13 +4,15 @@
 //! its own floor and the floors below it (`tests/architecture.rs` checks it), lowest first:
 //! `wire` (plain data: ids, sessions, messages, parts, drafts, events, errors), `store` (the only
 //! place with SQL, behind the `Store` handle), `models` (config, agents, the model catalog,
-//! providers, keys), `mcp` (the MCP servers: status, tools, resources), `pipeline` (the prompt pipeline, the `Runtime` and the `AgentLoop` seam),
+//! providers, keys), `local_models` (models on this computer: the models folder, the curated
+//! library, downloads), `mcp` (the MCP servers: status, tools, resources), `pipeline` (the prompt pipeline, the `Runtime` and the `AgentLoop` seam),
 //! `reshaping` (fork, revert, resend, editing, export, import) and `reply` (the session runner,
 //! the run loop, tools, compaction, titles, subagents, permissions). At the top, `start_up`
 //! assembles a `Ledger` — the facade the adapters hold — from the store and a runtime whose loop
 //! it chooses. `docs/architecture.md` has the picture.
 
 pub mod ledger;
+pub mod local_models;
 pub mod mcp;
 pub mod models;
 pub mod operations;

@@ -20,12 +20,13 @@
 //! an entry here, its core function and its test. Two entries with one name fail to compile
 //! (each adapter defines a function per name). Entries stand in blocks by topic.
 //!
-//! Declared (35): sessions and messages (the listing, children, read, update, archive, delete,
+//! Declared (42): sessions and messages (the listing, children, read, update, archive, delete,
 //! the status map, one message, delete a message, delete or replace a part, search, the agents),
 //! replies (abort, summarize, the pending permission requests and their answer, Continue),
 //! reshaping (fork, revert, unrevert, edit and resend, Regenerate) and MCP (status, connect,
 //! disconnect, restart, the settings view's list, save and remove, resources, prompts, a
-//! prompt's text, the tools' "Always allow" switches). Some are OpenCode routes the window does
+//! prompt's text, the tools' "Always allow" switches) and the local model library (the list,
+//! start, pause, resume and cancel a download, delete a model, add a model file). Some are OpenCode routes the window does
 //! not call (read, the status map, one message, parts, summarize, the pending requests):
 //! declared, the desktop gets the same operation as a command, unused until the UI wants it.
 //!
@@ -289,6 +290,50 @@ macro_rules! declared_operations {
                 params(name), body($crate::ledger::mcp::AlwaysAllowChange),
                 output Vec<$crate::mcp::tool_permissions::McpToolPermission>,
                 calls mcp.set_tool_always_allowed, relayed false, writes true;
+
+            /// Settings → Models on this computer: the library with what is installed,
+            /// recommended for this computer and downloading, and the other model files.
+            local_model_library: GET "/dossier/local-models",
+                params(), body(),
+                output $crate::local_models::model_library::ModelLibraryView,
+                calls local_models.library, relayed false, writes false;
+
+            /// Starts downloading a library model (or joins its download under way); its
+            /// progress follows as `dossier.model.download` events.
+            start_model_download: POST "/dossier/local-models/{model_id}/download",
+                params(model_id), body(),
+                output $crate::wire::model_download::ModelDownloadProgress,
+                calls local_models.start_download, relayed false, writes true;
+
+            /// Pauses a download; its bytes stay for Resume.
+            pause_model_download: POST "/dossier/local-models/{model_id}/download/pause",
+                params(model_id), body(),
+                output $crate::wire::model_download::ModelDownloadProgress,
+                calls local_models.pause_download, relayed false, writes true;
+
+            /// Resumes a paused download, or one an error stopped.
+            resume_model_download: POST "/dossier/local-models/{model_id}/download/resume",
+                params(model_id), body(),
+                output $crate::wire::model_download::ModelDownloadProgress,
+                calls local_models.resume_download, relayed false, writes true;
+
+            /// Cancels a download and deletes its partial file.
+            cancel_model_download: DELETE "/dossier/local-models/{model_id}/download",
+                params(model_id), body(),
+                output $crate::wire::model_download::ModelDownloadProgress,
+                calls local_models.cancel_download, relayed false, writes true;
+
+            /// Deletes an installed model, saying how much space it gave back.
+            delete_local_model: DELETE "/dossier/local-models/{model_id}",
+                params(model_id), body(),
+                output $crate::local_models::installed_models::DeletedModel,
+                calls local_models.delete_model, relayed false, writes true;
+
+            /// Adds a model file by path, once its header and architecture check out.
+            add_local_model_file: POST "/dossier/local-models/add",
+                params(), body($crate::local_models::installed_models::AddModelFile),
+                output $crate::local_models::installed_models::InstalledModel,
+                calls local_models.add_model_file, relayed false, writes true;
         }
     };
 }

@@ -5,6 +5,7 @@
 //! builds the loop.
 
 use crate::ledger::Ledger;
+use crate::local_models::model_library::ModelLibrary;
 use crate::mcp::mcp_servers::McpServers;
 use crate::models::agent::{load_markdown_agents, AgentRegistry};
 use crate::models::config::{Config, Locations};
@@ -61,6 +62,16 @@ pub struct LedgerOptions {
     /// the reply of a server that died (`reply::reply_lease`). `DOSSIER_REPLY_LEASE_SECONDS`
     /// in `from_env`; 30 seconds when absent.
     pub reply_lease: Option<std::time::Duration>,
+    /// The folder of local models (`*.gguf`); `<data folder>/models` when absent.
+    pub models_folder: Option<PathBuf>,
+    /// Where library models are downloaded from: Hugging Face unless set
+    /// (`DOSSIER_MODEL_LIBRARY_URL` in `from_env`; a loopback server in tests).
+    pub model_library_url: Option<String>,
+    /// How patient model downloads are; the defaults when absent (tests shorten them).
+    pub model_download_timing: Option<crate::local_models::download_transfer::DownloadTiming>,
+    /// The library's models instead of the built-in list (`DOSSIER_MODEL_LIBRARY_FILE`, a file
+    /// shaped like `local-model-library.json`, in `from_env`): tests offer small fake models.
+    pub model_library_entries: Option<Vec<crate::local_models::library::LibraryEntry>>,
 }
 
 impl LedgerOptions {
@@ -78,6 +89,23 @@ impl LedgerOptions {
             .and_then(|seconds| seconds.trim().parse::<f64>().ok())
             .filter(|seconds| seconds.is_finite() && *seconds >= 1.0)
             .map(std::time::Duration::from_secs_f64);
+        options.model_library_url = std::env::var("DOSSIER_MODEL_LIBRARY_URL")
+            .ok()
+            .filter(|url| !url.trim().is_empty());
+        if let Some(path) = std::env::var_os("DOSSIER_MODEL_LIBRARY_FILE") {
+            match std::fs::read_to_string(&path)
+                .map_err(|error| error.to_string())
+                .and_then(|text| {
+                    crate::local_models::library::parse_library(&text)
+                        .map_err(|error| error.to_string())
+                }) {
+                Ok(entries) => options.model_library_entries = Some(entries),
+                Err(error) => tracing::warn!(
+                    "DOSSIER_MODEL_LIBRARY_FILE {}: {error}; using the built-in library",
+                    std::path::Path::new(&path).display()
+                ),
+            }
+        }
         options.credentials = Some(Arc::new(RememberedCredentials::new(
             OsKeychain::PROVIDER_KEYS,
         )));
@@ -105,6 +133,10 @@ impl LedgerOptions {
             read_only: false,
             database_url: None,
             reply_lease: None,
+            models_folder: None,
+            model_library_url: None,
+            model_download_timing: None,
+            model_library_entries: None,
         }
     }
 }
@@ -205,7 +237,25 @@ pub async fn open(options: LedgerOptions) -> Result<Ledger, LedgerError> {
         store.events.clone(),
         credentials.clone(),
     ));
+    let library_entries = match options.model_library_entries {
+        Some(entries) => entries,
+        None => crate::local_models::library::curated_library()?,
+    };
+    let model_library = ModelLibrary::open(
+        library_entries,
+        options
+            .models_folder
+            .unwrap_or_else(|| options.locations.data_dir.join("models")),
+        options
+            .model_library_url
+            .unwrap_or_else(|| crate::local_models::library::DEFAULT_BASE_URL.to_string()),
+        store.events.clone(),
+        crate::models::provider::http_client::http_client(),
+        options.model_download_timing.unwrap_or_default(),
+        !options.read_only,
+    );
     let runtime = Runtime {
+        model_library,
         settings: Settings::new(
             config,
             credentials,

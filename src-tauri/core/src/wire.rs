@@ -1,7 +1,7 @@
 //! The lowest floor: plain data that crosses to clients — ids and the clock, sessions, messages,
 //! typed parts, drafts, events and the event bus, permission rules and requests, assistant
 //! errors, the error type shown to clients (`{kind, message}`), the wire's number and data-URL
-//! formats, a file's outline of symbols, byte sizes said for people, titles as plain text, and the file names Windows reserves. It uses no other floor: everything above may use it,
+//! formats, a file's outline of symbols, byte sizes said for people, where a model download stands, titles as plain text, and the file names Windows reserves. It uses no other floor: everything above may use it,
 //! and it knows nothing of storage, models or the loop.
 
 pub mod assistant_error;
@@ -14,6 +14,7 @@ pub mod human_size;
 pub mod id;
 pub mod mcp_status;
 pub mod message;
+pub mod model_download;
 pub mod part;
 pub mod permission;
 pub mod plain_title;

@@ -14,6 +14,7 @@ const FLOORS: &[&str] = &[
     "wire",
     "store",
     "models",
+    "local_models",
     "mcp",
     "pipeline",
     "reshaping",

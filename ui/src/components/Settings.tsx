@@ -6,6 +6,7 @@
 // checks on or off, and check → download with progress → restart (lib/updates.ts).
 import { type Component, createSignal, For, Match, onCleanup, onMount, Show, Switch } from "solid-js";
 import { McpSettings } from "./McpSettings";
+import { LocalModelSettings } from "./LocalModelSettings";
 import type { ProviderSetting } from "../lib/bindings/ProviderSetting";
 import { humanSize } from "../lib/i18n";
 import { AppearanceSettings } from "./AppearanceSettings";
@@ -39,7 +40,7 @@ export interface SettingsProps {
   serverConnection?: ServerConnectionCommands;
 }
 
-export type SettingsStart = "updates" | "server";
+export type SettingsStart = "updates" | "server" | "models";
 
 export const Settings: Component<SettingsProps> = (props) => {
   const { t } = useLanguage();
@@ -126,6 +127,7 @@ export const Settings: Component<SettingsProps> = (props) => {
     () =>
       (props.startAt === "updates" ? updatesSection : undefined) ??
       (props.startAt === "server" ? (dialog?.querySelector<HTMLElement>("[data-testid=server-connection]") ?? undefined) : undefined) ??
+      (props.startAt === "models" ? (dialog?.querySelector<HTMLElement>("[data-testid=local-model-settings]") ?? undefined) : undefined) ??
       dialog?.querySelector<HTMLElement>("[data-testid=close-settings]") ??
       undefined,
   );
@@ -345,6 +347,7 @@ export const Settings: Component<SettingsProps> = (props) => {
               </Show>
             </section>
           </Show>
+        <LocalModelSettings backend={props.backend} />
         <Show when={props.backend.mcp}>{(mcp) => <McpSettings backend={props.backend} mcp={mcp()} />}</Show>
         <ServerConnectionSettings tokenRefused={props.tokenRefused === true} {...(props.serverConnection === undefined ? {} : { commands: props.serverConnection })} />
         <DataSettings attached={attached()} />

@@ -1,10 +1,11 @@
 // What the window shows with no session open: a greeting, a few example prompts (each puts its
 // words in the composer; "Summarise a document I attach" opens the file picker too) and, while only the built-in offline model answers, "Add a model
-// provider" — or, on a server (a browser, or the window attached to one), where the server's
+// provider" (on the desktop, after "Run a model on this computer" with the recommended model's
+// download size, which opens Settings → Models on this computer) — or, on a server (a browser, or the window attached to one), where the server's
 // providers come from, since they are not added here. The examples and that button are one Tab stop walked with the arrow keys, so the
 // composer stays a few Tab presses from a fresh load.
 import { type Component, createSignal, For, Show } from "solid-js";
-import type { MessageKey } from "../lib/i18n";
+import { humanSize, type MessageKey } from "../lib/i18n";
 import { rovingIndex } from "../lib/keyboard-focus";
 import { useLanguage } from "../lib/language";
 
@@ -19,9 +20,17 @@ export const Welcome: Component<{
   /** `pickFiles`: the example is about a file, so the file picker opens too. */
   onExample: (text: string, pickFiles: boolean) => void;
   onAddProvider: () => void;
+  /**
+   * The size of the model recommended for this computer, when the window can run one (the
+   * desktop app on its own ledger): "Run a model on this computer" is offered beside the provider.
+   */
+  localModelSize?: number | undefined;
+  onRunLocally?: (() => void) | undefined;
 }> = (props) => {
   const { t } = useLanguage();
   const [active, setActive] = createSignal(0);
+  // With "Run a model on this computer" before it, "Add a model provider" is one further along.
+  const providerIndex = () => examples.length + (props.onRunLocally !== undefined ? 1 : 0);
   let group: HTMLDivElement | undefined;
   const onKeyDown = (event: KeyboardEvent) => {
     const buttons = Array.from(group?.querySelectorAll<HTMLButtonElement>("button") ?? []);
@@ -54,13 +63,25 @@ export const Welcome: Component<{
               </button>
             )}
           </For>
+          <Show when={props.offlineOnly && props.onRunLocally !== undefined}>
+            <button
+              type="button"
+              class="welcome-provider"
+              data-testid="welcome-run-locally"
+              tabIndex={active() === examples.length ? 0 : -1}
+              onFocus={() => setActive(examples.length)}
+              onClick={() => { props.onRunLocally?.(); }}
+            >
+              {props.localModelSize === undefined ? t("welcome.runLocally") : t("welcome.runLocallySize", { size: humanSize(t, props.localModelSize) })}
+            </button>
+          </Show>
           <Show when={props.offlineOnly}>
             <button
               type="button"
               class="welcome-provider"
               data-testid="welcome-add-provider"
-              tabIndex={active() === examples.length ? 0 : -1}
-              onFocus={() => setActive(examples.length)}
+              tabIndex={active() === providerIndex() ? 0 : -1}
+              onFocus={() => setActive(providerIndex())}
               onClick={() => { props.onAddProvider(); }}
             >
               {t(props.serverProviders ? "welcome.serverProviders" : "welcome.addProvider")}

@@ -147,6 +147,8 @@ export function applyEvent(state: ChatState, event: Event, seen?: SeenEvents): b
       return true;
     // MCP server statuses are not part of a chat's state; the chat view has nothing to redraw.
     case "mcp.status":
+    case "dossier.model.download":
+      // Settings' own listeners follow these; the chat state does not change.
       return false;
     case "message.part.delta": {
       const { messageID, partID, field, delta } = event.properties;

@@ -35,6 +35,7 @@ import type { EventName } from "./shell-bindings/EventName";
 import type { StreamState } from "./shell-bindings/StreamState";
 import type { SessionListQuery } from "./bindings/SessionListQuery";
 import type { Operations } from "./shell-bindings/operations";
+import type { InstalledModel } from "./bindings/InstalledModel";
 
 /**
  * How the UI talks to the core: Tauri IPC to this computer's ledger, HTTP from a browser, or
@@ -145,6 +146,11 @@ export interface Backend {
   replyPermission(sessionID: string, requestID: string, reply: PermissionReply): Promise<void>;
   listAgents(): Promise<Agent[]>;
   listModels(): Promise<ModelCatalog>;
+  /**
+   * "Add a model file…": the native open dialog, then the file is checked and added to the
+   * models folder; `undefined` when closed. Desktop only (a browser cannot give a path).
+   */
+  readonly addModelFileWithDialog?: () => Promise<InstalledModel | undefined>;
   /** The native file dialog; `undefined` in a browser, where a file input is used instead. */
   readonly pickFiles?: () => Promise<DroppedFile[]>;
   subscribe(handlers: EventHandlers): () => void;

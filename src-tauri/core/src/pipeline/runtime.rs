@@ -27,4 +27,6 @@ pub struct Runtime {
     /// How the data folder was settled (the variable, a move, the default), and where a move
     /// records the new one.
     pub data_folder: crate::store::data_folder::data_location::DataFolderSettings,
+    /// The models folder, the curated library and the downloads under way.
+    pub model_library: crate::local_models::model_library::ModelLibrary,
 }

@@ -248,6 +248,11 @@ pub enum LedgerError {
     /// makes it, with the message and the kind of its own typed error.
     #[error("{message}")]
     Mcp { kind: ErrorKind, message: String },
+    /// The model library could not do what was asked (a download, a model file).
+    /// `local_models::local_model_error` (a floor above this one) makes it, with the message
+    /// and the kind of its own typed error.
+    #[error("{message}")]
+    LocalModel { kind: ErrorKind, message: String },
 }
 
 impl LedgerError {
@@ -317,7 +322,7 @@ impl LedgerError {
             // Not ours to change: a newer version owns that file.
             Self::NewerDatabase { .. } => ErrorKind::Conflict,
             Self::ReadOnly { .. } => ErrorKind::ReadOnly,
-            Self::Mcp { kind, .. } => *kind,
+            Self::Mcp { kind, .. } | Self::LocalModel { kind, .. } => *kind,
         }
     }
 

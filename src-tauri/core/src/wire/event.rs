@@ -119,6 +119,9 @@ pub enum EventPayload {
         name: String,
         status: crate::wire::mcp_status::McpStatus,
     },
+    /// A model download moved on (Dossier's own event; OpenCode clients ignore it).
+    #[serde(rename = "dossier.model.download")]
+    ModelDownload(crate::wire::model_download::ModelDownloadProgress),
 }
 
 impl EventPayload {
@@ -138,6 +141,7 @@ impl EventPayload {
             Self::PermissionAsked(_) => "permission.asked",
             Self::PermissionReplied { .. } => "permission.replied",
             Self::McpStatus { .. } => "mcp.status",
+            Self::ModelDownload(_) => "dossier.model.download",
         }
     }
 

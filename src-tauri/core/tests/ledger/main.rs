@@ -24,6 +24,8 @@ mod mcp_settings;
 mod mcp_tool_permissions;
 mod mcp_tools;
 mod message_editing;
+mod model_downloads;
+mod model_library;
 mod offline_model;
 mod ollama_detection;
 mod postgres_connection;

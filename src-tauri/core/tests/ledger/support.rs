@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use tokio::sync::broadcast;
 
 pub mod crash_rounds;
+pub mod model_server;
 pub mod postgres_server;
 
 /// A provider named like the one in OpenCode's wire samples.

@@ -46,12 +46,15 @@ export function fakeBackend(initial: Session[] = []): FakeBackend {
   const sessions = new Map(initial.map((item) => [item.id, item]));
   const messages = new Map<string, MessageWithParts[]>();
   const calls: { command: string; argument: unknown }[] = [];
-  let handlers: EventHandlers | undefined;
+  // Every subscriber hears every event, as with the real transports (the app and, say, an open
+  // settings section listen at once).
+  const handlers = new Set<EventHandlers>();
   let dropHandlers: [(state: DragHover) => void, (files: DroppedFile[]) => void] | undefined;
   let counter = 100;
   const next = (prefix: string) => `${prefix}_${String(++counter).padStart(6, "0")}`;
   const publish = (payload: EventPayload) => {
-    handlers?.onEvent({ id: next("evt"), ...payload });
+    const event = { id: next("evt"), ...payload };
+    for (const handler of handlers) handler.onEvent(event);
   };
   /** Sets or clears the revert marker and publishes the change, as the core does. */
   const marked = (id: string, revert: Session["revert"]) => {
@@ -84,7 +87,9 @@ export function fakeBackend(initial: Session[] = []): FakeBackend {
     }),
     calls,
     publish,
-    connection: (state) => handlers?.onConnection?.(state),
+    connection: (state) => {
+      for (const handler of handlers) handler.onConnection?.(state);
+    },
     drop: (files) => dropHandlers?.[1](files),
     hover: (state) => dropHandlers?.[0](state),
     listSessions: (request) => {
@@ -206,9 +211,9 @@ export function fakeBackend(initial: Session[] = []): FakeBackend {
       return Promise.resolve();
     },
     subscribe: (given) => {
-      handlers = given;
+      handlers.add(given);
       return () => {
-        handlers = undefined;
+        handlers.delete(given);
       };
     },
     search: (query) => {

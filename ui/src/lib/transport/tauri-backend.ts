@@ -2,6 +2,7 @@
 import { convertFileSrc, invoke } from "@tauri-apps/api/core";
 import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import type { Event } from "../bindings/Event";
+import type { InstalledModel } from "../bindings/InstalledModel";
 import type { CommandName } from "../shell-bindings/CommandName";
 import type { Session } from "../bindings/Session";
 import type { McpSettings } from "../bindings/McpSettings";
@@ -88,6 +89,7 @@ export function tauriBackend(): Backend {
     removeProvider: (providerId) => call("remove_provider", { providerId }),
     removeProviderKey: (providerId) => call("remove_provider_key", { providerId }),
     readStorageUse: () => call("storage_use"),
+    addModelFileWithDialog: async () => (await call<InstalledModel | null>("add_model_file_with_dialog")) ?? undefined,
     reportInteractive: () => {
       void call("report_interactive").catch(() => undefined);
     },
