@@ -3,7 +3,8 @@
 //! The crate is built in floors, each a folder that opens with what it owns; a file uses only
 //! its own floor and the floors below it (`tests/architecture.rs` checks it), lowest first:
 //! `wire` (plain data: ids, sessions, messages, parts, drafts, events, errors), `store` (the only
-//! place with SQL, behind the `Store` handle), `models` (config, agents, the model catalog,
+//! place with SQL, behind the `Store` handle), `local_models` (GGUF files in the models folder and the llama.cpp worker that runs them),
+//! `models` (config, agents, the model catalog,
 //! providers, keys), `mcp` (the MCP servers: status, tools, resources), `pipeline` (the prompt pipeline, the `Runtime` and the `AgentLoop` seam),
 //! `reshaping` (fork, revert, resend, editing, export, import) and `reply` (the session runner,
 //! the run loop, tools, compaction, titles, subagents, permissions). At the top, `start_up`
@@ -11,6 +12,7 @@
 //! it chooses. `docs/architecture.md` has the picture.
 
 pub mod ledger;
+pub mod local_models;
 pub mod mcp;
 pub mod models;
 pub mod operations;

@@ -13,6 +13,7 @@ use std::path::Path;
 const FLOORS: &[&str] = &[
     "wire",
     "store",
+    "local_models",
     "models",
     "mcp",
     "pipeline",
