@@ -42,8 +42,11 @@ fn models_folder(model: &Path) -> tempfile::TempDir {
 
 fn engine_options(folder: &Path) -> LocalEngineOptions {
     let mut options = LocalEngineOptions::new(folder.to_path_buf());
-    // Small enough to start quickly on a loaded 2-core machine.
+    // Small enough to start quickly on a loaded 2-core machine, and one thread: ggml's threads
+    // wait for each other by spinning, which crawls when other builds hold the cores (a reply took
+    // minutes with two threads while the whole suite ran beside other builds).
     options.context_length = Some(2048);
+    options.threads = Some(1);
     options
 }
 
@@ -314,7 +317,10 @@ fn fake_keyed_config() -> String {
 
 async fn ledger_with_model(model: &Path) -> (TestLedger, tempfile::TempDir) {
     let folder = models_folder(model);
-    let options = engine_options(folder.path());
+    let mut options = engine_options(folder.path());
+    // A reply ends when the context is full: a small one keeps each reply short on a loaded
+    // machine (the pipeline asks no output limit of a model it has no figures for).
+    options.context_length = Some(512);
     let test = open_with("{}", move |ledger_options| {
         ledger_options.local_models = Some(options);
     })
