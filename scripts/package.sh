@@ -33,7 +33,9 @@ cargo_args=(-p dossier)
 if [ "$profile" != release ]; then
   cargo_args+=(--profile "$profile")
 fi
-"${tauri[@]}" build --ci --bundles deb,rpm -- "${cargo_args[@]}"
+# The local model worker ships beside the app as an external binary (built first, same profile).
+bash scripts/build-local-model-worker.sh "$profile"
+"${tauri[@]}" build --ci --bundles deb,rpm --config src-tauri/packaging/local-model-worker.conf.json -- "${cargo_args[@]}"
 echo "Built in $((SECONDS - started)) s (profile $profile)"
 
 shopt -s nullglob

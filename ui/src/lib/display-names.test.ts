@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { agentDescription, agentName, modelName } from "./display-names";
+import { agentDescription, agentName, modelName, providerName } from "./display-names";
 import { translator } from "./i18n";
 
 const english = translator("en");
@@ -34,11 +34,19 @@ describe("agent names", () => {
   });
 });
 
+describe("provider names", () => {
+  it("names the models on this computer in the reader's language, other providers as listed", () => {
+    expect(providerName(chinese, { id: "local", name: "On this computer" })).toBe("本机");
+    expect(providerName(english, { id: "local", name: "On this computer" })).toBe("On this computer");
+    expect(providerName(chinese, { id: "acme", name: "Acme" })).toBe("Acme");
+  });
+});
+
 describe("model names", () => {
   it("names the built-in offline model in the reader's language, other models as listed", () => {
     const offline = { providerID: "dossier", id: "offline", name: "Offline model" };
-    expect(modelName(chinese, offline)).toBe("离线模型");
-    expect(modelName(english, offline)).toBe("Offline model");
+    expect(modelName(chinese, offline)).toBe("离线替身（备用：未安装模型）");
+    expect(modelName(english, offline)).toBe("Offline stand-in (fallback: no model installed)");
     expect(modelName(chinese, { providerID: "acme", id: "offline", name: "Acme Offline" })).toBe("Acme Offline");
   });
 });

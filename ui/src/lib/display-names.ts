@@ -36,3 +36,11 @@ export const offlineModel = { providerID: "dossier", modelID: "offline" } as con
 export function modelName(t: Translate, model: { providerID: string; id: string; name: string }): string {
   return model.providerID === offlineModel.providerID && model.id === offlineModel.modelID ? t("builtIn.offlineModelName") : model.name;
 }
+
+/** Provider `local`: the models that run on this computer (`dossier/offline` stays the fallback). */
+export const localProvider = "local";
+
+/** A provider's name in the picker; the models on this computer in the reader's language. */
+export function providerName(t: Translate, provider: { id: string; name: string }): string {
+  return provider.id === localProvider ? t("builtIn.localProviderName") : provider.name;
+}

@@ -35,6 +35,12 @@ impl<'ledger> ProviderHandle<'ledger> {
         Ok(self.agents().list().into_iter().cloned().collect())
     }
 
+    /// The engine that runs the models of provider `local` (which are loaded, their workers);
+    /// `None` when local models are off.
+    pub fn local_engine(&self) -> Option<Arc<crate::local_models::local_engine::LocalEngine>> {
+        self.runtime().settings.local_engine.clone()
+    }
+
     /// The model catalog now; a settings change replaces it (see `provider_settings`).
     pub fn models(&self) -> Arc<ModelCatalog> {
         self.runtime().settings.models()

@@ -32,6 +32,24 @@ pub struct Config {
     pub mcp: IndexMap<String, Value>,
     #[serde(default)]
     pub backups: BackupsConfig,
+    #[serde(default)]
+    pub local_models: LocalModelsConfig,
+}
+
+/// Dossier's `local_models` section, for models run on this computer (`local_models/`):
+/// `models_dir` (the models folder; the data folder's `models/` when absent),
+/// `idle_unload_seconds` (300 when absent), `context_length` (a ceiling) and `threads` (the
+/// physical cores when absent).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct LocalModelsConfig {
+    #[serde(default)]
+    pub models_dir: Option<PathBuf>,
+    #[serde(default)]
+    pub idle_unload_seconds: Option<f64>,
+    #[serde(default)]
+    pub context_length: Option<u32>,
+    #[serde(default)]
+    pub threads: Option<u32>,
 }
 
 /// Dossier's `backups` section: how many copies written before a schema update are kept

@@ -189,6 +189,13 @@ impl Settings {
         model: &ModelRef,
         client: &reqwest::Client,
     ) -> Result<Arc<dyn ModelProvider>, ProviderFailure> {
+        if model.provider_id == provider::local_model::PROVIDER_ID {
+            if let Some(engine) = &self.local_engine {
+                return Ok(Arc::new(provider::local_model::LocalModel::new(
+                    Arc::clone(engine),
+                )));
+            }
+        }
         let key = self
             .provider_key(&model.provider_id)
             .await

@@ -96,7 +96,7 @@ impl ModelCatalog {
             models: vec![Model {
                 id: OFFLINE_MODEL_ID.into(),
                 provider_id: OFFLINE_PROVIDER_ID.into(),
-                name: "Offline model".into(),
+                name: "Offline stand-in (fallback: no model installed)".into(),
                 variants: Vec::new(),
                 attachment: true,
                 reasoning: false,

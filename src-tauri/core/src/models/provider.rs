@@ -16,6 +16,7 @@ use std::sync::Arc;
 
 pub mod anthropic;
 pub mod http_client;
+pub mod local_model;
 pub mod offline;
 pub mod ollama;
 pub mod openai_compatible;
@@ -225,6 +226,12 @@ pub trait ModelProvider: Send + Sync {
     /// True for the built-in offline model, which takes no tools and needs no network.
     fn is_offline(&self) -> bool {
         false
+    }
+
+    /// Whether tools are offered to the model: not to the offline model, nor to models on this
+    /// computer until their tool calls are read (`local_model`).
+    fn takes_tools(&self) -> bool {
+        !self.is_offline()
     }
 
     /// Whether images a tool returned may sit inside the tool result (else they follow in a

@@ -352,6 +352,12 @@ impl Settings {
         if let Some(url) = &self.detect_ollama {
             crate::models::provider::ollama::add_detected(&mut config, url).await;
         }
+        if let Some(engine) = &self.local_engine {
+            crate::models::provider::local_model::add_installed(
+                &mut config,
+                &engine.options().models_dir,
+            );
+        }
         let catalog = ModelCatalog::from_config(&config);
         self.replace(Configured {
             config: Arc::new(config),

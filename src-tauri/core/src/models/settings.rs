@@ -13,6 +13,8 @@ pub struct Settings {
     pub(crate) locations: Locations,
     /// Where a local Ollama was looked for at start-up; looked for again on a reload.
     pub(crate) detect_ollama: Option<String>,
+    /// Runs the models of provider `local`; `None` when local models are off.
+    pub(crate) local_engine: Option<Arc<crate::local_models::local_engine::LocalEngine>>,
     /// One settings change at a time: each reads, edits and writes the whole config file.
     pub(crate) settings_writes: tokio::sync::Mutex<()>,
 }
@@ -31,6 +33,7 @@ impl Settings {
         credentials: Arc<dyn CredentialStore>,
         locations: Locations,
         detect_ollama: Option<String>,
+        local_engine: Option<Arc<crate::local_models::local_engine::LocalEngine>>,
     ) -> Self {
         let catalog = ModelCatalog::from_config(&config);
         Self {
@@ -41,6 +44,7 @@ impl Settings {
             credentials,
             locations,
             detect_ollama,
+            local_engine,
             settings_writes: tokio::sync::Mutex::new(()),
         }
     }

@@ -91,7 +91,12 @@ pub(crate) async fn generate(
         .and_then(ModelRef::parse)
         .filter(|model| context.models().find(model).is_some())
         .unwrap_or_else(|| user.model.model_ref());
-    let title = if model.provider_id == OFFLINE_PROVIDER_ID {
+    // A model on this computer answers one request at a time (one worker per model): a title
+    // asked of it first would hold the answer back, seconds on a slow computer. It gets the
+    // question's first words, as the offline model does.
+    let title = if model.provider_id == OFFLINE_PROVIDER_ID
+        || model.provider_id == crate::models::provider::local_model::PROVIDER_ID
+    {
         let text: String = head[first]
             .parts
             .iter()

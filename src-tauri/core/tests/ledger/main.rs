@@ -18,6 +18,7 @@ mod interrupted_write;
 mod ledger_close;
 mod ledger_fixture;
 mod listing_cache;
+mod local_model_engine;
 mod manual_backup;
 mod mcp_servers;
 mod mcp_settings;

@@ -481,3 +481,87 @@ async fn token_commands_make_list_and_revoke_and_no_token_is_logged_or_stored() 
         );
     }
 }
+
+/// `--models-dir`: the folder's GGUF files are served as provider `local` in OpenCode's
+/// `config.providers` shape, first and the default; with the real test model
+/// (`scripts/test-model.sh`, `DOSSIER_TEST_MODEL`) a prompt is answered by it through the worker
+/// that sits beside the server binary.
+#[tokio::test]
+async fn models_dir_serves_the_local_models() {
+    let data = tempfile::tempdir().unwrap();
+    let models = data.path().join("models-elsewhere");
+    std::fs::create_dir_all(&models).unwrap();
+    let model = std::env::var_os("DOSSIER_TEST_MODEL").map(std::path::PathBuf::from);
+    let model_id = match &model {
+        Some(path) => {
+            #[cfg(unix)]
+            std::os::unix::fs::symlink(path, models.join("smollm2.gguf")).unwrap();
+            #[cfg(not(unix))]
+            std::fs::copy(path, models.join("smollm2.gguf")).unwrap();
+            "smollm2"
+        }
+        None => {
+            eprintln!(
+                "answer skipped: DOSSIER_TEST_MODEL is not set (scripts/test-model.sh sets it)"
+            );
+            std::fs::write(models.join("listed-only.gguf"), b"GGUF").unwrap();
+            "listed-only"
+        }
+    };
+    let (mut child, base) = start_with(
+        data.path(),
+        &["--models-dir", models.to_str().unwrap()],
+        &[],
+    )
+    .await;
+    let client = crate::http::support::http_client();
+    let providers: serde_json::Value = client
+        .get(format!("{base}/config/providers"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(providers["providers"][0]["id"], "local");
+    assert_eq!(providers["providers"][0]["name"], "On this computer");
+    assert_eq!(
+        providers["providers"][0]["models"][model_id]["id"],
+        model_id
+    );
+    assert_eq!(providers["default"]["local"], model_id);
+    if model.is_some() {
+        let session: serde_json::Value = client
+            .post(format!("{base}/session"))
+            .json(&serde_json::json!({}))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let reply: serde_json::Value = client
+            .post(format!(
+                "{base}/session/{}/message",
+                session["id"].as_str().unwrap()
+            ))
+            .json(&serde_json::json!({"parts": [{"type": "text", "text": "Say hello."}]}))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(reply["info"]["providerID"], "local", "{reply}");
+        assert!(reply["info"]["error"].is_null(), "{reply}");
+        let text: String = reply["parts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|part| part["type"] == "text")
+            .filter_map(|part| part["text"].as_str())
+            .collect();
+        assert!(!text.trim().is_empty(), "{reply}");
+    }
+    stop(&mut child).await;
+}

@@ -486,7 +486,8 @@ export const en = {
     agentGeneralDescription: "Researches a question and carries out several steps on its own.",
     agentExploreName: "Explore the files",
     agentExploreDescription: "Finds files and searches the code to answer questions about it; changes nothing.",
-    offlineModelName: "Offline model",
+    offlineModelName: "Offline stand-in (fallback: no model installed)",
+    localProviderName: "On this computer",
   },
 } as const;
 

@@ -486,6 +486,7 @@ export const zhCN: Messages = {
     agentGeneralDescription: "研究问题，并自行完成多个步骤。",
     agentExploreName: "浏览文件",
     agentExploreDescription: "查找文件、搜索代码来回答相关问题；不做任何修改。",
-    offlineModelName: "离线模型",
+    offlineModelName: "离线替身（备用：未安装模型）",
+    localProviderName: "本机",
   },
 };

