@@ -88,6 +88,7 @@ impl Ledger {
     pub fn local_models(&self) -> LocalModelHandle<'_> {
         LocalModelHandle {
             library: &self.parts.runtime.model_library,
+            settings: &self.parts.runtime.settings,
         }
     }
 

@@ -357,9 +357,41 @@ pub async fn open(mut options: LedgerOptions) -> Result<Ledger, LedgerError> {
             "another Dossier process uses this data folder: its open replies are left alone"
         );
     }
+    let runtime = Arc::new(runtime);
+    offer_downloaded_models(&store, &runtime);
     Ok(Ledger::new(ReplyContext::new(
         store,
-        Arc::new(runtime),
+        runtime,
         permission_requests,
     )))
+}
+
+/// A model whose download finished (in the background, after the request that started it) is
+/// offered in the model picker at once: the catalog is rebuilt from the models folder.
+fn offer_downloaded_models(store: &crate::store::Store, runtime: &Arc<Runtime>) {
+    use crate::wire::event::EventPayload;
+    use crate::wire::model_download::ModelDownloadStatus;
+    let mut events = store.events.subscribe();
+    let runtime = Arc::downgrade(runtime);
+    tokio::spawn(async move {
+        loop {
+            let installed = match events.recv().await {
+                Ok(event) => matches!(&event.payload,
+                    EventPayload::ModelDownload(progress)
+                        if progress.status == ModelDownloadStatus::Installed),
+                // Missed events: one of them may have been an install.
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => true,
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+            };
+            if !installed {
+                continue;
+            }
+            let Some(runtime) = runtime.upgrade() else {
+                return;
+            };
+            if let Err(error) = runtime.settings.reload_config().await {
+                tracing::warn!("the model list was not refreshed after a download: {error}");
+            }
+        }
+    });
 }

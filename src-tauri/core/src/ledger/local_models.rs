@@ -6,12 +6,15 @@
 
 use crate::local_models::installed_models::{AddModelFile, DeletedModel, InstalledModel};
 use crate::local_models::model_library::{ModelLibrary, ModelLibraryView};
+use crate::models::settings::Settings;
 use crate::wire::error::LedgerError;
 use crate::wire::model_download::ModelDownloadProgress;
 
-/// `Ledger::local_models()`: borrows the runtime's model library.
+/// `Ledger::local_models()`: borrows the runtime's model library, and the settings whose model
+/// catalog lists the installed models (provider `local`), rebuilt when the folder changes.
 pub struct LocalModelHandle<'ledger> {
     pub(crate) library: &'ledger ModelLibrary,
+    pub(crate) settings: &'ledger Settings,
 }
 
 impl LocalModelHandle<'_> {
@@ -47,18 +50,24 @@ impl LocalModelHandle<'_> {
         Ok(self.library.cancel_download(model_id)?)
     }
 
+    /// Deletes a model; the model picker stops offering it at once.
     pub async fn delete_model(&self, model_id: &str) -> Result<DeletedModel, LedgerError> {
-        Ok(self.library.delete_model(model_id)?)
+        let deleted = self.library.delete_model(model_id)?;
+        self.settings.reload_config().await?;
+        Ok(deleted)
     }
 
     /// Adds a model file the person chose (the open dialog, or a `.gguf` dropped on the window).
     pub async fn add_model_file(&self, file: AddModelFile) -> Result<InstalledModel, LedgerError> {
         let library = self.library.clone();
         // Copying a gigabyte is blocking work; keep it off the async workers.
-        tokio::task::spawn_blocking(move || library.add_model_file(&file))
+        let added = tokio::task::spawn_blocking(move || library.add_model_file(&file))
             .await
             .map_err(|error| LedgerError::InvalidRequest(error.to_string()))?
-            .map_err(LedgerError::from)
+            .map_err(LedgerError::from)?;
+        // The model picker offers it at once (and, if it is the first, new sessions use it).
+        self.settings.reload_config().await?;
+        Ok(added)
     }
 
     /// The library itself, for the app's shutdown and the tests.

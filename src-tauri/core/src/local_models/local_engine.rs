@@ -4,8 +4,8 @@
 //! (empty, not GGUF) and memory is weighed before anything is loaded.
 
 use super::computer_memory::{computer_memory, ComputerMemory};
-use super::model_files::find_model_file;
 use super::local_engine_error::LocalEngineError;
+use super::model_files::find_model_file;
 use super::worker_process::{find_worker, WorkerProcess};
 use super::worker_protocol::{WorkerEvent, WorkerMessage, WorkerRequest};
 use crate::wire::human_size::human_size;

@@ -50,9 +50,7 @@ pub fn model_id_of(file_name: &str) -> Option<&str> {
 
 /// The installed model with this id, if its file is there.
 pub fn find_model_file(folder: &Path, id: &str) -> Option<ModelFile> {
-    model_files(folder)
-        .into_iter()
-        .find(|model| model.id == id)
+    model_files(folder).into_iter().find(|model| model.id == id)
 }
 
 #[cfg(test)]

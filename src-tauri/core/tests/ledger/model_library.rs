@@ -7,8 +7,10 @@ use crate::support::*;
 use dossier_core::local_models::download_transfer::DownloadTiming;
 use dossier_core::local_models::installed_models::AddModelFile;
 use dossier_core::local_models::library::LibraryEntry;
+use dossier_core::local_models::local_engine::LocalEngineOptions;
 use dossier_core::wire::error::ErrorKind;
 use dossier_core::wire::event::EventPayload;
+use dossier_core::wire::message::ModelRef;
 use dossier_core::wire::model_download::ModelDownloadStatus;
 use std::time::Duration;
 
@@ -61,8 +63,17 @@ async fn the_library_downloads_installs_and_deletes_a_model_through_the_handle()
             first_retry: Duration::from_millis(50),
             ..DownloadTiming::default()
         });
+        // The engine on, as in the apps: its models are the library's folder.
+        options.local_models = Some(LocalEngineOptions::new(
+            options.locations.data_dir.join("models"),
+        ));
     })
     .await;
+    let offered = |test: &TestLedger| {
+        let model = ModelRef::parse("local/tiny-test-model").expect("a model reference");
+        test.ledger.providers().models().find(&model).is_some()
+    };
+    assert!(!offered(&test), "nothing is installed yet");
     let handle = test.ledger.local_models();
     let view = handle
         .library()
@@ -100,6 +111,15 @@ async fn the_library_downloads_installs_and_deletes_a_model_through_the_handle()
             }
         }
     }
+    // The model picker offers the new model without a restart.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while !offered(&test) {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the installed model never reached the model catalog"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     let view = handle
         .library()
         .await
@@ -118,6 +138,10 @@ async fn the_library_downloads_installs_and_deletes_a_model_through_the_handle()
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(deleted.freed_bytes, 400_000);
+    assert!(
+        !offered(&test),
+        "a deleted model leaves the model picker at once"
+    );
     let again = handle.delete_model("tiny-test-model").await.err();
     assert_eq!(again.map(|error| error.kind()), Some(ErrorKind::NotFound));
     let unknown = handle.start_download("no-such-model").await.err();

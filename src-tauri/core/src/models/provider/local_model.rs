@@ -3,9 +3,9 @@
 //! same events as any provider's; its faults become the reply's typed error with the text kept.
 
 use super::{EventStream, ModelProvider, ModelRequest, ProviderFailure, StreamEvent, Usage};
-use crate::local_models::model_files::model_files;
 use crate::local_models::local_engine::{GenerationSettings, LocalEngine, ReplyEvent};
 use crate::local_models::local_engine_error::LocalEngineError;
+use crate::local_models::model_files::model_files;
 use crate::local_models::worker_protocol::WorkerMessage;
 use crate::models::config::{Config, ModelConfig, ProviderConfig};
 use crate::models::model_messages::{AssistantContent, ModelMessage, UserContent};
