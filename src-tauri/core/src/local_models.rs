@@ -20,7 +20,6 @@ pub mod library;
 pub mod local_model_error;
 pub mod model_library;
 pub mod recommendation;
-pub mod system_memory;
 
 // The engine: the worker process, the manager that starts, stops and unloads it, and what the
 // computer and the models folder offer it.

@@ -1,5 +1,8 @@
-//! How much memory this computer has, for refusing a model that cannot fit before loading it and
-//! for capping its context. `None` where the system does not say; then nothing is refused.
+//! How much memory this computer has: for the library's recommendation, for refusing a model
+//! that cannot fit before loading it, and for capping its context. Read from the system's own
+//! report (no `unsafe`, no extra crate): `/proc/meminfo` on Linux, `sysctl hw.memsize` on macOS,
+//! the CIM computer system on Windows. `None` where the system does not say; then nothing is
+//! refused.
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ComputerMemory {
@@ -28,7 +31,28 @@ pub fn computer_memory() -> Option<ComputerMemory> {
     })
 }
 
-#[cfg(not(any(target_os = "linux", target_os = "macos")))]
+#[cfg(target_os = "windows")]
+pub fn computer_memory() -> Option<ComputerMemory> {
+    let output = std::process::Command::new("powershell")
+        .args([
+            "-NoProfile",
+            "-Command",
+            "(Get-CimInstance Win32_ComputerSystem).TotalPhysicalMemory",
+        ])
+        .output()
+        .ok()?;
+    let total_bytes: u64 = String::from_utf8_lossy(&output.stdout)
+        .trim()
+        .parse()
+        .ok()?;
+    // As on macOS: half the memory, without a second query for what is free right now.
+    Some(ComputerMemory {
+        total_bytes,
+        available_bytes: total_bytes / 2,
+    })
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "macos", target_os = "windows")))]
 pub fn computer_memory() -> Option<ComputerMemory> {
     None
 }
@@ -70,5 +94,11 @@ mod tests {
             })
         );
         assert_eq!(parse_meminfo("nothing"), None);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn this_computer_has_some_memory() {
+        assert!(computer_memory().is_some_and(|memory| memory.total_bytes > 100 * 1024 * 1024));
     }
 }

@@ -4,6 +4,7 @@
 //! installed, recommended or downloading, the other files in the folder, and the figures the
 //! recommendation used.
 
+use crate::local_models::computer_memory::computer_memory;
 use crate::local_models::download::Downloads;
 use crate::local_models::download_record::DownloadRecord;
 use crate::local_models::download_transfer::DownloadTiming;
@@ -13,7 +14,6 @@ use crate::local_models::installed_models::{
 use crate::local_models::library::LibraryEntry;
 use crate::local_models::local_model_error::LocalModelError;
 use crate::local_models::recommendation::recommended_model;
-use crate::local_models::system_memory::total_memory;
 use crate::wire::event::EventBus;
 use crate::wire::model_download::ModelDownloadProgress;
 use serde::Serialize;
@@ -102,7 +102,7 @@ impl ModelLibrary {
 
     pub fn view(&self) -> ModelLibraryView {
         let folder = self.folder();
-        let total_memory_bytes = total_memory();
+        let total_memory_bytes = computer_memory().map(|memory| memory.total_bytes);
         let free_disk_bytes = crate::store::data_folder::data_folder_move::available_space(folder);
         let recommended =
             recommended_model(&self.inner.entries, total_memory_bytes, free_disk_bytes)
