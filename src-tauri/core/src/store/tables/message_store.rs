@@ -10,6 +10,24 @@ use crate::wire::part::{Part, PartBody};
 use sqlx::sqlite::SqliteRow;
 use sqlx::Row;
 
+/// The message row's INSERT, bound in this order: id, session, seq, role, created, updated,
+/// data. A macro, so each statement adds its own ending with `concat!` at compile time.
+macro_rules! insert_message_row {
+    () => {
+        "INSERT INTO message (id, session_id, seq, role, time_created, time_updated, data) \
+         VALUES (?, ?, ?, ?, ?, ?, ?)"
+    };
+}
+
+/// The part row's INSERT, bound in this order: id, message, session, seq, type, created,
+/// updated, data.
+macro_rules! insert_part_row {
+    () => {
+        "INSERT INTO part (id, message_id, session_id, seq, type, time_created, time_updated, \
+         data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    };
+}
+
 fn corrupt(what: &str, error: serde_json::Error) -> LedgerError {
     LedgerError::Corrupt(format!("{what}: {error}"))
 }
@@ -31,10 +49,10 @@ pub async fn insert_message(
         }
     };
     let data = serde_json::to_string(message).map_err(|error| corrupt("message", error))?;
-    let result = sqlx::query(
-        "INSERT INTO message (id, session_id, seq, role, time_created, time_updated, data) \
-         VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING",
-    )
+    let result = sqlx::query(concat!(
+        insert_message_row!(),
+        " ON CONFLICT(id) DO NOTHING"
+    ))
     .bind(message.id())
     .bind(message.session_id())
     .bind(seq)
@@ -93,18 +111,12 @@ async fn insert_rows(
     now: i64,
 ) -> Result<(), LedgerError> {
     let message_data = serde_json::to_string(message).map_err(|error| corrupt("message", error))?;
-    let mut command = String::from(
-        "INSERT INTO message (id, session_id, seq, role, time_created, time_updated, data) \
-         VALUES (?, ?, ?, ?, ?, ?, ?);",
-    );
+    let mut command = String::from(concat!(insert_message_row!(), ";"));
     let mut part_values = Vec::with_capacity(parts.len());
     for part in parts {
         let data = serde_json::to_string(&part.body).map_err(|error| corrupt("part", error))?;
         let index = search_index::part_index_values(&part.body)?;
-        command.push_str(
-            " INSERT INTO part (id, message_id, session_id, seq, type, time_created, \
-             time_updated, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?);",
-        );
+        command.push_str(concat!(" ", insert_part_row!(), ";"));
         if index.is_some() {
             command.push(' ');
             command.push_str(search_index::INDEX_LAST_INSERTED_PART);
@@ -239,10 +251,10 @@ async fn insert_part_row(
     seq: i64,
     now: i64,
 ) -> Result<(), LedgerError> {
-    let rowid: Option<i64> = sqlx::query_scalar(
-        "INSERT INTO part (id, message_id, session_id, seq, type, time_created, time_updated, data) \
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING RETURNING rowid",
-    )
+    let rowid: Option<i64> = sqlx::query_scalar(concat!(
+        insert_part_row!(),
+        " ON CONFLICT(id) DO NOTHING RETURNING rowid"
+    ))
     .bind(&part.id)
     .bind(&part.message_id)
     .bind(&part.session_id)
