@@ -11,6 +11,8 @@ use std::path::Path;
 use ts_rs::TS;
 
 const MAGIC: &[u8; 4] = b"GGUF";
+/// The vocabulary: one string per token id.
+const VOCABULARY: &str = "tokenizer.ggml.tokens";
 /// A key or string longer than this is a damaged file, not a header (chat templates are the
 /// longest real strings, tens of kilobytes).
 const LONGEST_STRING: u64 = 16 * 1024 * 1024;
@@ -146,6 +148,22 @@ pub struct GgufHeader {
     pub file_bytes: u64,
 }
 
+/// The chat template a model file carries and the texts of its begin and end tokens, which
+/// Hugging Face templates write as `bos_token` and `eos_token` (`local_models::chat_template`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TemplateFacts {
+    pub chat_template: String,
+    pub bos_token: String,
+    pub eos_token: String,
+}
+
+/// The chat template of the file at `path`, `None` when it has none. The vocabulary is read
+/// (one string per token) only to name the begin and end tokens, so this is for a reply or a
+/// listing, not for every glance at a file.
+pub fn read_template_facts(path: &Path) -> Result<Option<TemplateFacts>, LocalModelError> {
+    Ok(open_reader(path)?.parse(true)?.1)
+}
+
 /// Reads and checks the header of the file at `path`; refuses a file whose architecture the
 /// engine does not know.
 pub fn read_gguf_header(path: &Path) -> Result<GgufHeader, LocalModelError> {
@@ -161,6 +179,10 @@ pub fn read_gguf_header(path: &Path) -> Result<GgufHeader, LocalModelError> {
 
 /// The header as written, whatever its architecture.
 pub fn read_header_any_architecture(path: &Path) -> Result<GgufHeader, LocalModelError> {
+    Ok(open_reader(path)?.parse(false)?.0)
+}
+
+fn open_reader(path: &Path) -> Result<HeaderReader<'_, BufReader<std::fs::File>>, LocalModelError> {
     let file = std::fs::File::open(path).map_err(|error| LocalModelError::io(path, &error))?;
     let file_bytes = file
         .metadata()
@@ -171,19 +193,19 @@ pub fn read_header_any_architecture(path: &Path) -> Result<GgufHeader, LocalMode
             path: path.display().to_string(),
         });
     }
-    let mut reader = HeaderReader {
+    Ok(HeaderReader {
         input: BufReader::with_capacity(64 * 1024, file),
         position: 0,
         file_bytes,
         path,
-    };
-    reader.parse()
+    })
 }
 
 /// One value of the header, kept only for the keys that matter.
 enum Value {
     Text(String),
     Number(u64),
+    Texts(Vec<String>),
     Other,
 }
 
@@ -195,7 +217,11 @@ struct HeaderReader<'path, Input> {
 }
 
 impl<Input: Read + Seek> HeaderReader<'_, Input> {
-    fn parse(&mut self) -> Result<GgufHeader, LocalModelError> {
+    /// The header, and with `template` the chat template and its begin and end tokens.
+    fn parse(
+        &mut self,
+        template: bool,
+    ) -> Result<(GgufHeader, Option<TemplateFacts>), LocalModelError> {
         let mut magic = [0_u8; 4];
         let available = self.file_bytes.min(4) as usize;
         self.bytes(&mut magic[..available], "the first four bytes")?;
@@ -220,10 +246,13 @@ impl<Input: Read + Seek> HeaderReader<'_, Input> {
         let mut texts = std::collections::HashMap::new();
         let mut numbers = std::collections::HashMap::new();
         let mut has_chat_template = false;
+        let mut tokens = Vec::new();
         for _ in 0..entry_count {
             let key = self.string(version, "a key")?;
             let value_type = self.u32("a value type")?;
-            let wanted = key.starts_with("general.") || key.ends_with(".context_length");
+            let wanted = key.starts_with("general.")
+                || key.ends_with(".context_length")
+                || (template && (key == "tokenizer.chat_template" || key == VOCABULARY));
             if key == "tokenizer.chat_template" {
                 has_chat_template = true;
             }
@@ -234,16 +263,31 @@ impl<Input: Read + Seek> HeaderReader<'_, Input> {
                 Value::Number(number) => {
                     numbers.insert(key, number);
                 }
+                Value::Texts(values) => tokens = values,
                 Value::Other => {}
             }
         }
+        let token_text = |key: &str| {
+            numbers
+                .get(key)
+                .and_then(|id| tokens.get(usize::try_from(*id).ok()?))
+                .cloned()
+                .unwrap_or_default()
+        };
+        let facts = texts
+            .remove("tokenizer.chat_template")
+            .map(|chat_template| TemplateFacts {
+                chat_template,
+                bos_token: token_text("tokenizer.ggml.bos_token_id"),
+                eos_token: token_text("tokenizer.ggml.eos_token_id"),
+            });
         let Some(architecture) = texts.remove("general.architecture") else {
             return Err(self.unsupported("no general.architecture".into()));
         };
         let context_length = numbers
             .get(&format!("{architecture}.context_length"))
             .copied();
-        Ok(GgufHeader {
+        let header = GgufHeader {
             version,
             name: texts.remove("general.name"),
             context_length,
@@ -257,7 +301,8 @@ impl<Input: Read + Seek> HeaderReader<'_, Input> {
             has_chat_template,
             file_bytes: self.file_bytes,
             architecture,
-        })
+        };
+        Ok((header, facts))
     }
 
     fn value(
@@ -302,6 +347,13 @@ impl<Input: Read + Seek> HeaderReader<'_, Input> {
                                 "an array claims {count} items in a file of {} bytes",
                                 self.file_bytes
                             )));
+                        }
+                        if wanted && item_type == 8 {
+                            let mut values = Vec::new();
+                            for _ in 0..count {
+                                values.push(self.string(version, "a token")?);
+                            }
+                            return Ok(Value::Texts(values));
                         }
                         for _ in 0..count {
                             self.value(version, item_type, false)?;
