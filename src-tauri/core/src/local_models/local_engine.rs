@@ -7,7 +7,7 @@ use super::computer_memory::{computer_memory, ComputerMemory};
 use super::local_engine_error::LocalEngineError;
 use super::model_files::find_model_file;
 use super::worker_process::{find_worker, WorkerProcess};
-use super::worker_protocol::{WorkerEvent, WorkerMessage, WorkerRequest};
+use super::worker_protocol::{Conversation, WorkerEvent, WorkerRequest};
 use crate::wire::human_size::human_size;
 use futures::stream::{self, BoxStream, StreamExt};
 use std::collections::HashMap;
@@ -275,7 +275,7 @@ impl LocalEngine {
     pub async fn generate(
         self: &Arc<Self>,
         model_id: &str,
-        messages: Vec<WorkerMessage>,
+        conversation: impl Into<Conversation>,
         settings: GenerationSettings,
     ) -> Result<ReplyStream, LocalEngineError> {
         let slot = self.slot(model_id);
@@ -283,9 +283,14 @@ impl LocalEngine {
         let mut worker = Arc::clone(&slot.worker).lock_owned().await;
         self.ensure_loaded(model_id, &slot, &mut worker).await?;
         let id = format!("reply-{}", self.next_reply.fetch_add(1, Ordering::SeqCst));
+        let (messages, prompt) = match conversation.into() {
+            Conversation::Messages(messages) => (messages, None),
+            Conversation::Prompt(prompt) => (Vec::new(), Some(prompt)),
+        };
         let request = WorkerRequest::Generate {
             id: id.clone(),
             messages,
+            prompt,
             max_tokens: settings.max_tokens,
             temperature: settings.temperature,
             seed: settings.seed,
