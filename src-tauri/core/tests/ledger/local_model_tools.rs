@@ -318,3 +318,57 @@ fn link(model: &Path, at: &Path) {
     #[cfg(not(unix))]
     std::fs::copy(model, at).unwrap_or_else(|error| panic!("{error}"));
 }
+
+/// The real worker takes a prompt written by Dossier as it is: SmolLM2's ChatML written out by
+/// hand gives the same tokens and the same greedy reply as llama.cpp's own template engine.
+#[tokio::test]
+async fn the_real_worker_answers_a_written_prompt_as_it_answers_the_same_messages() {
+    use dossier_core::local_models::local_engine::{GenerationSettings, LocalEngine, ReplyEvent};
+    use dossier_core::local_models::worker_protocol::{Conversation, WorkerMessage};
+    use futures::StreamExt;
+    let Some(model) = std::env::var_os("DOSSIER_TEST_MODEL").map(PathBuf::from) else {
+        eprintln!("skipped: DOSSIER_TEST_MODEL is not set (scripts/test-model.sh sets it)");
+        return;
+    };
+    let folder = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    link(&model, &folder.path().join("smollm2.gguf"));
+    let mut options = LocalEngineOptions::new(folder.path().to_path_buf());
+    options.context_length = Some(1024);
+    options.threads = Some(1);
+    let engine = LocalEngine::new(options);
+    let question = "What is the capital of France?";
+    let mut replies = Vec::new();
+    for conversation in [
+        Conversation::Messages(vec![WorkerMessage {
+            role: "user".into(),
+            content: question.into(),
+        }]),
+        Conversation::Prompt(format!(
+            "<|im_start|>user\n{question}<|im_end|>\n<|im_start|>assistant\n"
+        )),
+    ] {
+        let settings = GenerationSettings {
+            max_tokens: Some(16),
+            temperature: Some(0.0),
+            seed: None,
+        };
+        let mut stream = engine
+            .generate("smollm2", conversation, settings)
+            .await
+            .unwrap_or_else(|error| panic!("{error}"));
+        let mut text = String::new();
+        let mut prompt_tokens = 0;
+        while let Some(event) = stream.next().await {
+            match event.unwrap_or_else(|error| panic!("{error}")) {
+                ReplyEvent::Text(piece) => text.push_str(&piece),
+                ReplyEvent::Finished {
+                    prompt_tokens: tokens,
+                    ..
+                } => prompt_tokens = tokens,
+            }
+        }
+        replies.push((text, prompt_tokens));
+    }
+    assert!(!replies[0].0.trim().is_empty());
+    assert_eq!(replies[0], replies[1]);
+}
