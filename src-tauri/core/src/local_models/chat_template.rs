@@ -97,12 +97,9 @@ fn raise_exception(message: String) -> Result<Value, Error> {
 /// separators are `", "` and `": "` (or an indented layout with `indent=`), keys in their order
 /// and nothing HTML-escaped. The model was trained on exactly this text.
 fn python_json(value: Value, options: Kwargs) -> Result<String, Error> {
+    // Only `indent` changes the text; Python's other options (`ensure_ascii`, `sort_keys`) are
+    // not checked, so a template that passes them still renders.
     let indent: Option<usize> = options.get("indent")?;
-    // Accepted and ignored: Python's defaults are what the filter writes anyway.
-    let _: Option<Value> = options.get("ensure_ascii")?;
-    let _: Option<Value> = options.get("sort_keys")?;
-    let _: Option<Value> = options.get("separators")?;
-    options.assert_all_used()?;
     let mut out = Vec::new();
     let written = match indent {
         Some(width) => {

@@ -157,9 +157,8 @@ pub struct TemplateFacts {
     pub eos_token: String,
 }
 
-/// The chat template of the file at `path`, `None` when it has none. The vocabulary is read
-/// (one string per token) only to name the begin and end tokens, so this is for a reply or a
-/// listing, not for every glance at a file.
+/// The chat template of the file at `path`, `None` when it has none. The vocabulary is walked a
+/// second time to name the begin and end tokens (only those two are kept).
 pub fn read_template_facts(path: &Path) -> Result<Option<TemplateFacts>, LocalModelError> {
     Ok(open_reader(path)?.parse(true)?.1)
 }
@@ -205,7 +204,11 @@ fn open_reader(path: &Path) -> Result<HeaderReader<'_, BufReader<std::fs::File>>
 enum Value {
     Text(String),
     Number(u64),
-    Texts(Vec<String>),
+    /// Where an array of strings starts (after its type and length) and how many it holds.
+    Strings {
+        start: u64,
+        count: u64,
+    },
     Other,
 }
 
@@ -246,41 +249,44 @@ impl<Input: Read + Seek> HeaderReader<'_, Input> {
         let mut texts = std::collections::HashMap::new();
         let mut numbers = std::collections::HashMap::new();
         let mut has_chat_template = false;
-        let mut tokens = Vec::new();
+        let mut vocabulary = None;
         for _ in 0..entry_count {
             let key = self.string(version, "a key")?;
             let value_type = self.u32("a value type")?;
             let wanted = key.starts_with("general.")
                 || key.ends_with(".context_length")
-                || (template && (key == "tokenizer.chat_template" || key == VOCABULARY));
+                || (template && key == "tokenizer.chat_template");
             if key == "tokenizer.chat_template" {
                 has_chat_template = true;
             }
-            match self.value(version, value_type, wanted)? {
+            let wanted_strings = template && key == VOCABULARY;
+            match self.value(version, value_type, wanted || wanted_strings)? {
                 Value::Text(text) => {
                     texts.insert(key, text);
                 }
                 Value::Number(number) => {
                     numbers.insert(key, number);
                 }
-                Value::Texts(values) => tokens = values,
+                Value::Strings { start, count } => vocabulary = Some((start, count)),
                 Value::Other => {}
             }
         }
-        let token_text = |key: &str| {
-            numbers
-                .get(key)
-                .and_then(|id| tokens.get(usize::try_from(*id).ok()?))
-                .cloned()
-                .unwrap_or_default()
+        let facts = match texts.remove("tokenizer.chat_template") {
+            Some(chat_template) => {
+                let bos = numbers.get("tokenizer.ggml.bos_token_id").copied();
+                let eos = numbers.get("tokenizer.ggml.eos_token_id").copied();
+                let [bos_token, eos_token] = match vocabulary {
+                    Some(array) => self.tokens(version, array, [bos, eos])?,
+                    None => Default::default(),
+                };
+                Some(TemplateFacts {
+                    chat_template,
+                    bos_token,
+                    eos_token,
+                })
+            }
+            None => None,
         };
-        let facts = texts
-            .remove("tokenizer.chat_template")
-            .map(|chat_template| TemplateFacts {
-                chat_template,
-                bos_token: token_text("tokenizer.ggml.bos_token_id"),
-                eos_token: token_text("tokenizer.ggml.eos_token_id"),
-            });
         let Some(architecture) = texts.remove("general.architecture") else {
             return Err(self.unsupported("no general.architecture".into()));
         };
@@ -348,15 +354,12 @@ impl<Input: Read + Seek> HeaderReader<'_, Input> {
                                 self.file_bytes
                             )));
                         }
-                        if wanted && item_type == 8 {
-                            let mut values = Vec::new();
-                            for _ in 0..count {
-                                values.push(self.string(version, "a token")?);
-                            }
-                            return Ok(Value::Texts(values));
-                        }
+                        let start = self.position;
                         for _ in 0..count {
                             self.value(version, item_type, false)?;
+                        }
+                        if wanted && item_type == 8 {
+                            return Ok(Value::Strings { start, count });
                         }
                     }
                 }
@@ -364,6 +367,44 @@ impl<Input: Read + Seek> HeaderReader<'_, Input> {
             }
             other => return Err(self.unsupported(format!("value type {other}"))),
         })
+    }
+
+    /// The texts of the tokens `ids` from the vocabulary array at `start` (empty for an id the
+    /// file does not have), walking it again without keeping the others.
+    fn tokens<const COUNT: usize>(
+        &mut self,
+        version: u32,
+        (start, count): (u64, u64),
+        ids: [Option<u64>; COUNT],
+    ) -> Result<[String; COUNT], LocalModelError> {
+        let mut found: [String; COUNT] = std::array::from_fn(|_| String::new());
+        let Some(last) = ids
+            .iter()
+            .flatten()
+            .copied()
+            .max()
+            .filter(|last| *last < count)
+        else {
+            return Ok(found);
+        };
+        self.input
+            .seek(SeekFrom::Start(start))
+            .map_err(|error| LocalModelError::io(self.path, &error))?;
+        self.position = start;
+        for id in 0..=last {
+            if ids.contains(&Some(id)) {
+                let text = self.string(version, "a token")?;
+                for (slot, wanted) in found.iter_mut().zip(ids) {
+                    if wanted == Some(id) {
+                        *slot = text.clone();
+                    }
+                }
+            } else {
+                let length = self.length(version, "a token")?;
+                self.skip(length, "a token")?;
+            }
+        }
+        Ok(found)
     }
 
     fn string(&mut self, version: u32, what: &str) -> Result<String, LocalModelError> {
@@ -420,6 +461,17 @@ impl<Input: Read + Seek> HeaderReader<'_, Input> {
 
     fn skip(&mut self, bytes: u64, what: &str) -> Result<(), LocalModelError> {
         self.need(bytes, what)?;
+        // A short skip (one token of a vocabulary of 150,000) reads through the buffer: a seek
+        // would throw the buffer away and ask the system each time.
+        if bytes <= 4096 {
+            let copied = std::io::copy(&mut (&mut self.input).take(bytes), &mut std::io::sink())
+                .map_err(|error| LocalModelError::io(self.path, &error))?;
+            if copied != bytes {
+                return Err(self.truncated(format!("the file ends while skipping {what}")));
+            }
+            self.position += bytes;
+            return Ok(());
+        }
         let offset = i64::try_from(bytes).map_err(|_| self.unsupported(what.to_string()))?;
         self.input
             .seek(SeekFrom::Current(offset))

@@ -4,7 +4,9 @@
 //! to answer in. Anything else (most small models' templates, SmolLM2's) gets no tools.
 
 use crate::local_models::chat_template::ChatTemplate;
+use crate::local_models::gguf_header::read_template_facts;
 use serde_json::{json, Value};
+use std::path::Path;
 
 /// How a model writes its tool calls.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,6 +17,21 @@ pub enum ToolCallFormat {
     /// Llama 3.x: the whole reply is `{"name": …, "parameters": {…}}`, maybe after
     /// `<|python_tag|>`.
     LlamaJson,
+}
+
+/// A model's template that takes tools, and the form its calls take.
+pub struct ToolsTemplate {
+    pub template: ChatTemplate,
+    pub format: ToolCallFormat,
+}
+
+/// The template of the model file at `path` when it takes tools in a form Dossier reads; `None`
+/// for any other template, or none, or a file whose header cannot be read.
+pub fn tools_template(path: &Path, model_id: &str) -> Option<ToolsTemplate> {
+    let facts = read_template_facts(path).ok()??;
+    let template = ChatTemplate::new(model_id, facts).ok()?;
+    let format = tool_call_format(&template)?;
+    Some(ToolsTemplate { template, format })
 }
 
 const PROBE_TOOL: &str = "dossier_probe_tool";

@@ -305,9 +305,14 @@ async fn the_real_smollm2_model_is_not_offered_tools() {
         .cloned()
         .unwrap_or_else(|| panic!("the model is not listed"));
     assert!(!listed.tool_call);
+    let started = std::time::Instant::now();
     let facts = dossier_core::local_models::gguf_header::read_template_facts(&model)
         .unwrap_or_else(|error| panic!("{error}"))
         .unwrap_or_else(|| panic!("SmolLM2's file has a chat template"));
+    eprintln!(
+        "the template and vocabulary of SmolLM2 read in {:?}",
+        started.elapsed()
+    );
     assert!(facts.chat_template.contains("<|im_start|>"));
     assert_eq!(facts.eos_token, "<|im_end|>");
 }

@@ -3,18 +3,14 @@
 //! same events as any provider's; its faults become the reply's typed error with the text kept.
 
 use super::{EventStream, ModelProvider, ModelRequest, ProviderFailure};
-use crate::local_models::chat_template::ChatTemplate;
-use crate::local_models::gguf_header::read_template_facts;
 use crate::local_models::local_engine::{GenerationSettings, LocalEngine};
 use crate::local_models::local_engine_error::LocalEngineError;
-use crate::local_models::model_files::{find_model_file, model_files};
-use crate::local_models::tool_call_format::{tool_call_format, ToolCallFormat};
+use crate::local_models::model_files::model_files;
 use crate::local_models::worker_protocol::Conversation;
 use crate::models::config::{Config, ModelConfig, ProviderConfig};
 use async_trait::async_trait;
 use futures::StreamExt;
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::sync::Arc;
 
 mod conversation;
@@ -43,11 +39,11 @@ impl LocalModel {
 /// for new sessions once one is installed (`ModelCatalog::first_available`). Each model says
 /// whether it takes tools, from its own chat template (`tool_call`), so the loop offers tools
 /// only to those.
-pub fn add_installed(config: &mut Config, models_dir: &Path) {
+pub fn add_installed(config: &mut Config, engine: &LocalEngine) {
     if config.provider.contains_key(PROVIDER_ID) {
         return;
     }
-    let models = model_files(models_dir);
+    let models = model_files(&engine.options().models_dir);
     if models.is_empty() {
         return;
     }
@@ -59,7 +55,7 @@ pub fn add_installed(config: &mut Config, models_dir: &Path) {
                 (
                     model.id.clone(),
                     ModelConfig {
-                        tool_call: Some(tools_template(&model.path, &model.id).is_some()),
+                        tool_call: Some(engine.tools_template(&model.id).is_some()),
                         name: Some(model.id),
                         ..ModelConfig::default()
                     },
@@ -90,21 +86,19 @@ impl ModelProvider for LocalModel {
                     .map_or(0, |elapsed| elapsed.subsec_nanos()),
             ),
         };
+        let engine = Arc::clone(&self.engine);
         let model_id = request.model_id.clone();
-        let models_dir = self.engine.options().models_dir.clone();
-        let template = tokio::task::spawn_blocking(move || {
-            find_model_file(&models_dir, &model_id)
-                .and_then(|model| tools_template(&model.path, &model_id))
-        })
-        .await
-        .ok()
-        .flatten();
+        let template = tokio::task::spawn_blocking(move || engine.tools_template(&model_id))
+            .await
+            .ok()
+            .flatten();
         // A template that takes tools is run here (with the tools, and with earlier calls in
         // their own shape) and the worker gets the finished prompt; any other goes to
         // llama.cpp's own template engine as role + text.
         let (conversation, format) = match template {
-            Some((template, format)) => {
-                let prompt = template
+            Some(tools) => {
+                let prompt = tools
+                    .template
                     .render(
                         &conversation::template_messages(&request),
                         &conversation::template_tools(&request),
@@ -112,7 +106,10 @@ impl ModelProvider for LocalModel {
                     )
                     .map_err(|error| failure(&error))?;
                 let offered = !request.tools.is_empty();
-                (Conversation::Prompt(prompt), offered.then_some(format))
+                (
+                    Conversation::Prompt(prompt),
+                    offered.then_some(tools.format),
+                )
             }
             None => (
                 Conversation::Messages(conversation::worker_messages(&request)),
@@ -154,13 +151,4 @@ pub fn failure(error: &LocalEngineError) -> ProviderFailure {
             response_body: None,
         },
     }
-}
-
-/// The model's template with the form its tool calls take, when the template takes tools in a
-/// form Dossier reads (`tool_call_format`); `None` for any other template, or none.
-fn tools_template(path: &Path, model_id: &str) -> Option<(ChatTemplate, ToolCallFormat)> {
-    let facts = read_template_facts(path).ok()??;
-    let template = ChatTemplate::new(model_id, facts).ok()?;
-    let format = tool_call_format(&template)?;
-    Some((template, format))
 }
