@@ -33,7 +33,7 @@ pub enum LocalEngineError {
     ChatTemplate { message: String },
     #[error("{message}")]
     PromptTooLong { message: String },
-    #[error("The chat template of the model {model} cannot be written out with tools: {reason}.")]
+    #[error("The chat template of the model {model} cannot be applied: {reason}.")]
     TemplateRender { model: String, reason: String },
     /// What the model wrote as a tool call is not one Dossier can read; its text is kept.
     #[error("The model {model} tried to call a tool but wrote the call in a form Dossier cannot read ({reason}). Its words are kept above; asking again often works.")]

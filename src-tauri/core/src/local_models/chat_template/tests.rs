@@ -147,9 +147,7 @@ fn a_template_that_is_not_jinja_is_a_typed_error_naming_the_model() {
         Err(error @ LocalEngineError::TemplateRender { .. }) => {
             let said = error.to_string();
             assert!(
-                said.starts_with(
-                    "The chat template of the model broken-model cannot be written out with tools:"
-                ),
+                said.starts_with("The chat template of the model broken-model cannot be applied:"),
                 "{said}"
             );
         }
