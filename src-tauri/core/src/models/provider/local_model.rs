@@ -6,6 +6,7 @@ use super::{EventStream, ModelProvider, ModelRequest, ProviderFailure};
 use crate::local_models::local_engine::{GenerationSettings, LocalEngine};
 use crate::local_models::local_engine_error::LocalEngineError;
 use crate::local_models::model_files::model_files;
+use crate::local_models::tool_call_format::ToolCallFormat;
 use crate::local_models::worker_protocol::Conversation;
 use crate::models::config::{Config, ModelConfig, ProviderConfig};
 use async_trait::async_trait;
@@ -97,13 +98,13 @@ impl ModelProvider for LocalModel {
         // llama.cpp's own template engine as role + text.
         let (conversation, format) = match template {
             Some(tools) => {
+                let mut messages = conversation::template_messages(&request);
+                if tools.format == ToolCallFormat::LlamaJson {
+                    messages = conversation::one_call_per_turn(messages);
+                }
                 let prompt = tools
                     .template
-                    .render(
-                        &conversation::template_messages(&request),
-                        &conversation::template_tools(&request),
-                        true,
-                    )
+                    .render(&messages, &conversation::template_tools(&request), true)
                     .map_err(|error| failure(&error))?;
                 let offered = !request.tools.is_empty();
                 (

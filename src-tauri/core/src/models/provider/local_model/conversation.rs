@@ -149,6 +149,44 @@ pub fn template_messages(request: &ModelRequest) -> Vec<Value> {
     messages
 }
 
+/// The conversation with each assistant turn making at most one call, followed by its result:
+/// for templates that refuse several calls in one turn (Llama 3.x's "only supports single
+/// tool-calls at once"), while its model may still write several, separated by `;`.
+pub fn one_call_per_turn(messages: Vec<Value>) -> Vec<Value> {
+    let mut reordered = Vec::with_capacity(messages.len());
+    let mut pending = messages.into_iter().peekable();
+    while let Some(message) = pending.next() {
+        let calls = message["tool_calls"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        if message["role"] != "assistant" || calls.len() < 2 {
+            reordered.push(message);
+            continue;
+        }
+        let mut results = Vec::new();
+        while let Some(result) = pending.next_if(|next| next["role"] == "tool") {
+            results.push(result);
+        }
+        for (index, call) in calls.into_iter().enumerate() {
+            let content = if index == 0 {
+                message["content"].clone()
+            } else {
+                Value::String(String::new())
+            };
+            reordered.push(json!({"role": "assistant", "content": content, "tool_calls": [call]}));
+            let position = results
+                .iter()
+                .position(|result| result["tool_call_id"] == call["id"]);
+            if let Some(position) = position {
+                reordered.push(results.remove(position));
+            }
+        }
+        reordered.extend(results);
+    }
+    reordered
+}
+
 /// The offered tools in OpenAI's function shape, which Hugging Face templates expect.
 pub fn template_tools(request: &ModelRequest) -> Vec<Value> {
     request
@@ -166,3 +204,6 @@ pub fn template_tools(request: &ModelRequest) -> Vec<Value> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests;
