@@ -15,6 +15,8 @@ use std::path::{Path, PathBuf};
 
 const QWEN_TEMPLATE: &str =
     include_str!("../fixtures/chat-templates/Qwen-Qwen2.5-7B-Instruct.jinja");
+const LLAMA_TEMPLATE: &str =
+    include_str!("../fixtures/chat-templates/meta-llama-Llama-3.2-3B-Instruct.jinja");
 /// SmolLM2's template as its GGUF file carries it: ChatML that never looks at `tools`.
 const CHATML_WITHOUT_TOOLS: &str = "{% for message in messages %}{{'<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>' + '\n'}}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}";
 
@@ -213,6 +215,49 @@ async fn a_qwen_templated_local_model_calls_the_read_tool_and_the_tool_part_is_r
     );
     assert!(second_prompt.contains("1: alpha"), "{second_prompt}");
     assert!(second_prompt.ends_with("</tool_response><|im_end|>\n<|im_start|>assistant\n"));
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn a_llama_templated_local_model_calls_a_tool_with_a_whole_reply_of_json() {
+    let worker = ScriptedWorker::new(
+        "llama-tools",
+        LLAMA_TEMPLATE,
+        &[
+            &[
+                "{\"name\": \"read\", ",
+                "\"parameters\": {\"filePath\": \"notes.txt\"}}",
+            ],
+            &["The notes say alpha."],
+        ],
+    );
+    let options = worker.engine_options();
+    let test = open_with("{}", move |ledger_options| {
+        ledger_options.local_models = Some(options);
+    })
+    .await;
+    test.write("notes.txt", "alpha\n");
+    let session = test.session().await;
+    let reply = ask(&test, &session.id, "what do the notes say?").await;
+    assert!(
+        assistant_of(&reply).error.is_none(),
+        "{:?}",
+        assistant_of(&reply).error
+    );
+    assert_eq!(text_of(&reply), "The notes say alpha.");
+    let stored = test.history(&session.id).await;
+    assert_eq!(stored.len(), 3, "user, the tool step, the answer");
+    assert_eq!(text_of(&stored[1]), "", "the call is not shown as text");
+    assert!(stored[1].parts.iter().any(|part| matches!(
+        &part.body,
+        PartBody::Tool(tool) if tool.tool == "read" && matches!(tool.state, ToolState::Completed { .. })
+    )));
+    let requests = worker.generate_requests();
+    let second_prompt = requests[1]["prompt"].as_str().unwrap_or_default();
+    assert!(
+        second_prompt.contains("<|start_header_id|>assistant<|end_header_id|>\n\n{\"name\": \"read\", \"parameters\": {\"filePath\": \"notes.txt\"}}<|eot_id|><|start_header_id|>ipython<|end_header_id|>\n\n"),
+        "{second_prompt}"
+    );
 }
 
 #[cfg(unix)]
