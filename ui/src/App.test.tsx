@@ -364,7 +364,7 @@ describe("App pickers", () => {
     backend.listModels = () => Promise.resolve({
       providers: [
         ...offline.providers,
-        { id: "acme", name: "Acme", models: [{ id: "smart", providerID: "acme", name: "Smart", variants: ["low", "high"], attachment: true, reasoning: true }] },
+        { id: "acme", name: "Acme", models: [{ id: "smart", providerID: "acme", name: "Smart", variants: ["low", "high"], attachment: true, reasoning: true, tool_call: true }] },
       ],
     });
     render(() => <App locale="en" backend={backend} />);

@@ -176,7 +176,7 @@ describe("the window's frame", () => {
 
   it("marks the current model in the model list, the default one too", async () => {
     const backend = fakeBackend([session("ses_a", "Taxes", Date.now())]);
-    const model = (id: string, name: string) => ({ id, providerID: "openai", name, variants: [], attachment: false, reasoning: false });
+    const model = (id: string, name: string) => ({ id, providerID: "openai", name, variants: [], attachment: false, reasoning: false, tool_call: true });
     backend.listModels = () => Promise.resolve({ providers: [{ id: "openai", name: "OpenAI", models: [model("gpt-a", "GPT A"), model("gpt-b", "GPT B")] }] });
     render(() => <App locale="en" backend={backend} />);
     fireEvent.click(await screen.findByText("Taxes"));

@@ -29,3 +29,9 @@ pub mod local_engine_error;
 pub mod model_files;
 pub mod worker_process;
 pub mod worker_protocol;
+
+// Tools for local models: the template run as Jinja, whether it takes tools and in what form,
+// and reading the calls out of the streamed text.
+pub mod chat_template;
+pub mod tool_call_format;
+pub mod tool_call_reading;

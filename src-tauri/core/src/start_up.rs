@@ -205,10 +205,7 @@ pub async fn open(mut options: LedgerOptions) -> Result<Ledger, LedgerError> {
     let local_engine = local_engine_options(options.local_models.take(), &config)
         .map(crate::local_models::local_engine::LocalEngine::new);
     if let Some(engine) = &local_engine {
-        crate::models::provider::local_model::add_installed(
-            &mut config,
-            &engine.options().models_dir,
-        );
+        crate::models::provider::local_model::add_installed(&mut config, engine);
     }
     let markdown_folder = options
         .locations

@@ -139,35 +139,34 @@ pub struct Outcome {
     pub stop_reason: StopReason,
 }
 
+/// What a reply is made from.
+pub enum Input<'a> {
+    /// Formatted here with llama.cpp's template engine.
+    Messages(&'a [ChatMessage]),
+    /// Already written out with the model's template by Dossier (a conversation with tools).
+    Prompt(&'a str),
+}
+
 pub fn generate(
     backend: &LlamaBackend,
     loaded: &LoadedModel,
-    messages: &[ChatMessage],
+    input: Input<'_>,
     options: &GenerateOptions,
     cancelled: &AtomicBool,
     mut on_text: impl FnMut(&str),
 ) -> Result<Outcome, Failure> {
-    let template = loaded.template.as_ref().ok_or_else(|| {
-        failure(ErrorKind::ChatTemplate, format!("The model {} has no chat template in its file, so Dossier cannot format a conversation for it.", loaded.name))
-    })?;
-    let chat = messages
-        .iter()
-        .map(|message| LlamaChatMessage::new(message.role.clone(), message.content.clone()))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|error| {
-            failure(
-                ErrorKind::BadRequest,
-                format!("A message cannot be given to llama.cpp: {error}"),
-            )
-        })?;
-    let prompt = loaded.model.apply_chat_template(template, &chat, true).map_err(|error| {
-        failure(
-            ErrorKind::ChatTemplate,
-            format!("The chat template of the model {} cannot be applied by llama.cpp's template engine ({error}).", loaded.name),
-        )
-    })?;
+    let prompt = match input {
+        Input::Messages(messages) => apply_template(loaded, messages)?,
+        Input::Prompt(prompt) => prompt.to_string(),
+    };
     let vocab = loaded.model.vocab();
-    let tokens = vocab.tokenize(prompt.as_bytes(), true, true);
+    let mut tokens = vocab.tokenize(prompt.as_bytes(), true, true);
+    // A template that writes `bos_token` itself, tokenised with the model's own begin token
+    // added, starts with two; llama.cpp's server drops one the same way.
+    let bos = vocab.bos();
+    if tokens.len() >= 2 && tokens[0] == bos && tokens[1] == bos {
+        tokens.remove(0);
+    }
     let prompt_tokens = u32::try_from(tokens.len()).unwrap_or(u32::MAX);
     if prompt_tokens >= loaded.context_length {
         return Err(failure(
@@ -287,5 +286,28 @@ pub fn generate(
         prompt_tokens,
         completion_tokens,
         stop_reason,
+    })
+}
+
+/// The messages in the model's own chat template, by llama.cpp's built-in template engine.
+fn apply_template(loaded: &LoadedModel, messages: &[ChatMessage]) -> Result<String, Failure> {
+    let template = loaded.template.as_ref().ok_or_else(|| {
+        failure(ErrorKind::ChatTemplate, format!("The model {} has no chat template in its file, so Dossier cannot format a conversation for it.", loaded.name))
+    })?;
+    let chat = messages
+        .iter()
+        .map(|message| LlamaChatMessage::new(message.role.clone(), message.content.clone()))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|error| {
+            failure(
+                ErrorKind::BadRequest,
+                format!("A message cannot be given to llama.cpp: {error}"),
+            )
+        })?;
+    loaded.model.apply_chat_template(template, &chat, true).map_err(|error| {
+        failure(
+            ErrorKind::ChatTemplate,
+            format!("The chat template of the model {} cannot be applied by llama.cpp's template engine ({error}).", loaded.name),
+        )
     })
 }

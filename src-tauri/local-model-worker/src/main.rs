@@ -142,6 +142,7 @@ fn main() {
             Request::Generate {
                 id,
                 messages,
+                prompt,
                 max_tokens,
                 temperature,
                 seed,
@@ -160,8 +161,12 @@ fn main() {
                     temperature: temperature.unwrap_or(0.0),
                     seed: seed.unwrap_or(0),
                 };
+                let input = match prompt.as_deref() {
+                    Some(prompt) => engine::Input::Prompt(prompt),
+                    None => engine::Input::Messages(&messages),
+                };
                 let result =
-                    engine::generate(&backend, model, &messages, &options, &cancelled, |text| {
+                    engine::generate(&backend, model, input, &options, &cancelled, |text| {
                         send(&Event::Delta {
                             id: id.clone(),
                             text: text.to_owned(),

@@ -19,10 +19,14 @@ pub enum Request {
         #[serde(default)]
         threads: Option<u32>,
     },
-    /// Format the messages with the model's own chat template and generate a reply.
+    /// Format the messages with the model's own chat template (or take `prompt` as written
+    /// out by Dossier, for a conversation with tools) and generate a reply.
     Generate {
         id: String,
+        #[serde(default)]
         messages: Vec<ChatMessage>,
+        #[serde(default)]
+        prompt: Option<String>,
         #[serde(default)]
         max_tokens: Option<u32>,
         #[serde(default)]

@@ -237,7 +237,7 @@ fn listed_model(model: &Model, provider: &Provider) -> ListedModel {
             temperature: true,
             reasoning: model.reasoning,
             attachment: model.attachment,
-            toolcall: true,
+            toolcall: model.tool_call,
             input: Modalities::with_attachments(model.attachment),
             output: Modalities::with_attachments(false),
             interleaved: false,

@@ -11,6 +11,8 @@ use std::path::Path;
 use ts_rs::TS;
 
 const MAGIC: &[u8; 4] = b"GGUF";
+/// The vocabulary: one string per token id.
+const VOCABULARY: &str = "tokenizer.ggml.tokens";
 /// A key or string longer than this is a damaged file, not a header (chat templates are the
 /// longest real strings, tens of kilobytes).
 const LONGEST_STRING: u64 = 16 * 1024 * 1024;
@@ -146,6 +148,21 @@ pub struct GgufHeader {
     pub file_bytes: u64,
 }
 
+/// The chat template a model file carries and the texts of its begin and end tokens, which
+/// Hugging Face templates write as `bos_token` and `eos_token` (`local_models::chat_template`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TemplateFacts {
+    pub chat_template: String,
+    pub bos_token: String,
+    pub eos_token: String,
+}
+
+/// The chat template of the file at `path`, `None` when it has none. The vocabulary is walked a
+/// second time to name the begin and end tokens (only those two are kept).
+pub fn read_template_facts(path: &Path) -> Result<Option<TemplateFacts>, LocalModelError> {
+    Ok(open_reader(path)?.parse(true)?.1)
+}
+
 /// Reads and checks the header of the file at `path`; refuses a file whose architecture the
 /// engine does not know.
 pub fn read_gguf_header(path: &Path) -> Result<GgufHeader, LocalModelError> {
@@ -161,6 +178,10 @@ pub fn read_gguf_header(path: &Path) -> Result<GgufHeader, LocalModelError> {
 
 /// The header as written, whatever its architecture.
 pub fn read_header_any_architecture(path: &Path) -> Result<GgufHeader, LocalModelError> {
+    Ok(open_reader(path)?.parse(false)?.0)
+}
+
+fn open_reader(path: &Path) -> Result<HeaderReader<'_, BufReader<std::fs::File>>, LocalModelError> {
     let file = std::fs::File::open(path).map_err(|error| LocalModelError::io(path, &error))?;
     let file_bytes = file
         .metadata()
@@ -171,19 +192,23 @@ pub fn read_header_any_architecture(path: &Path) -> Result<GgufHeader, LocalMode
             path: path.display().to_string(),
         });
     }
-    let mut reader = HeaderReader {
+    Ok(HeaderReader {
         input: BufReader::with_capacity(64 * 1024, file),
         position: 0,
         file_bytes,
         path,
-    };
-    reader.parse()
+    })
 }
 
 /// One value of the header, kept only for the keys that matter.
 enum Value {
     Text(String),
     Number(u64),
+    /// Where an array of strings starts (after its type and length) and how many it holds.
+    Strings {
+        start: u64,
+        count: u64,
+    },
     Other,
 }
 
@@ -195,7 +220,11 @@ struct HeaderReader<'path, Input> {
 }
 
 impl<Input: Read + Seek> HeaderReader<'_, Input> {
-    fn parse(&mut self) -> Result<GgufHeader, LocalModelError> {
+    /// The header, and with `template` the chat template and its begin and end tokens.
+    fn parse(
+        &mut self,
+        template: bool,
+    ) -> Result<(GgufHeader, Option<TemplateFacts>), LocalModelError> {
         let mut magic = [0_u8; 4];
         let available = self.file_bytes.min(4) as usize;
         self.bytes(&mut magic[..available], "the first four bytes")?;
@@ -220,30 +249,51 @@ impl<Input: Read + Seek> HeaderReader<'_, Input> {
         let mut texts = std::collections::HashMap::new();
         let mut numbers = std::collections::HashMap::new();
         let mut has_chat_template = false;
+        let mut vocabulary = None;
         for _ in 0..entry_count {
             let key = self.string(version, "a key")?;
             let value_type = self.u32("a value type")?;
-            let wanted = key.starts_with("general.") || key.ends_with(".context_length");
+            let wanted = key.starts_with("general.")
+                || key.ends_with(".context_length")
+                || (template && key == "tokenizer.chat_template");
             if key == "tokenizer.chat_template" {
                 has_chat_template = true;
             }
-            match self.value(version, value_type, wanted)? {
+            let wanted_strings = template && key == VOCABULARY;
+            match self.value(version, value_type, wanted || wanted_strings)? {
                 Value::Text(text) => {
                     texts.insert(key, text);
                 }
                 Value::Number(number) => {
                     numbers.insert(key, number);
                 }
+                Value::Strings { start, count } => vocabulary = Some((start, count)),
                 Value::Other => {}
             }
         }
+        let facts = match texts.remove("tokenizer.chat_template") {
+            Some(chat_template) => {
+                let bos = numbers.get("tokenizer.ggml.bos_token_id").copied();
+                let eos = numbers.get("tokenizer.ggml.eos_token_id").copied();
+                let [bos_token, eos_token] = match vocabulary {
+                    Some(array) => self.tokens(version, array, [bos, eos])?,
+                    None => Default::default(),
+                };
+                Some(TemplateFacts {
+                    chat_template,
+                    bos_token,
+                    eos_token,
+                })
+            }
+            None => None,
+        };
         let Some(architecture) = texts.remove("general.architecture") else {
             return Err(self.unsupported("no general.architecture".into()));
         };
         let context_length = numbers
             .get(&format!("{architecture}.context_length"))
             .copied();
-        Ok(GgufHeader {
+        let header = GgufHeader {
             version,
             name: texts.remove("general.name"),
             context_length,
@@ -257,7 +307,8 @@ impl<Input: Read + Seek> HeaderReader<'_, Input> {
             has_chat_template,
             file_bytes: self.file_bytes,
             architecture,
-        })
+        };
+        Ok((header, facts))
     }
 
     fn value(
@@ -303,8 +354,12 @@ impl<Input: Read + Seek> HeaderReader<'_, Input> {
                                 self.file_bytes
                             )));
                         }
+                        let start = self.position;
                         for _ in 0..count {
                             self.value(version, item_type, false)?;
+                        }
+                        if wanted && item_type == 8 {
+                            return Ok(Value::Strings { start, count });
                         }
                     }
                 }
@@ -312,6 +367,44 @@ impl<Input: Read + Seek> HeaderReader<'_, Input> {
             }
             other => return Err(self.unsupported(format!("value type {other}"))),
         })
+    }
+
+    /// The texts of the tokens `ids` from the vocabulary array at `start` (empty for an id the
+    /// file does not have), walking it again without keeping the others.
+    fn tokens<const COUNT: usize>(
+        &mut self,
+        version: u32,
+        (start, count): (u64, u64),
+        ids: [Option<u64>; COUNT],
+    ) -> Result<[String; COUNT], LocalModelError> {
+        let mut found: [String; COUNT] = std::array::from_fn(|_| String::new());
+        let Some(last) = ids
+            .iter()
+            .flatten()
+            .copied()
+            .max()
+            .filter(|last| *last < count)
+        else {
+            return Ok(found);
+        };
+        self.input
+            .seek(SeekFrom::Start(start))
+            .map_err(|error| LocalModelError::io(self.path, &error))?;
+        self.position = start;
+        for id in 0..=last {
+            if ids.contains(&Some(id)) {
+                let text = self.string(version, "a token")?;
+                for (slot, wanted) in found.iter_mut().zip(ids) {
+                    if wanted == Some(id) {
+                        *slot = text.clone();
+                    }
+                }
+            } else {
+                let length = self.length(version, "a token")?;
+                self.skip(length, "a token")?;
+            }
+        }
+        Ok(found)
     }
 
     fn string(&mut self, version: u32, what: &str) -> Result<String, LocalModelError> {
@@ -368,6 +461,17 @@ impl<Input: Read + Seek> HeaderReader<'_, Input> {
 
     fn skip(&mut self, bytes: u64, what: &str) -> Result<(), LocalModelError> {
         self.need(bytes, what)?;
+        // A short skip (one token of a vocabulary of 150,000) reads through the buffer: a seek
+        // would throw the buffer away and ask the system each time.
+        if bytes <= 4096 {
+            let copied = std::io::copy(&mut (&mut self.input).take(bytes), &mut std::io::sink())
+                .map_err(|error| LocalModelError::io(self.path, &error))?;
+            if copied != bytes {
+                return Err(self.truncated(format!("the file ends while skipping {what}")));
+            }
+            self.position += bytes;
+            return Ok(());
+        }
         let offset = i64::try_from(bytes).map_err(|_| self.unsupported(what.to_string()))?;
         self.input
             .seek(SeekFrom::Current(offset))

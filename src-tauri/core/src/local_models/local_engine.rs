@@ -6,8 +6,9 @@
 use super::computer_memory::{computer_memory, ComputerMemory};
 use super::local_engine_error::LocalEngineError;
 use super::model_files::find_model_file;
+use super::tool_call_format::{tools_template, ToolsTemplate};
 use super::worker_process::{find_worker, WorkerProcess};
-use super::worker_protocol::{WorkerEvent, WorkerMessage, WorkerRequest};
+use super::worker_protocol::{Conversation, WorkerEvent, WorkerRequest};
 use crate::wire::human_size::human_size;
 use futures::stream::{self, BoxStream, StreamExt};
 use std::collections::HashMap;
@@ -97,7 +98,17 @@ pub struct LocalEngine {
     options: LocalEngineOptions,
     slots: Mutex<HashMap<String, Arc<ModelSlot>>>,
     next_reply: AtomicU64,
+    /// Each model's template that takes tools (or `None`), read again when its file changes.
+    templates: Mutex<HashMap<String, CachedTemplate>>,
 }
+
+struct CachedTemplate {
+    stamp: FileStamp,
+    found: Option<Arc<ToolsTemplate>>,
+}
+
+/// A file's size and modification time: a replaced model file is read again.
+type FileStamp = (u64, Option<std::time::SystemTime>);
 
 impl LocalEngine {
     pub fn new(options: LocalEngineOptions) -> Arc<Self> {
@@ -105,7 +116,43 @@ impl LocalEngine {
             options,
             slots: Mutex::new(HashMap::new()),
             next_reply: AtomicU64::new(1),
+            templates: Mutex::new(HashMap::new()),
         })
+    }
+
+    /// The template of `model_id` when it takes tools (`tool_call_format`), remembered while
+    /// the file stays the same. Reads the file: call it off the async threads.
+    pub fn tools_template(&self, model_id: &str) -> Option<Arc<ToolsTemplate>> {
+        let installed = find_model_file(&self.options.models_dir, model_id)?;
+        let stamp = std::fs::metadata(&installed.path)
+            .map(|metadata| (metadata.len(), metadata.modified().ok()))
+            .ok()?;
+        let remembered = |templates: &HashMap<String, CachedTemplate>| {
+            templates
+                .get(model_id)
+                .filter(|cached| cached.stamp == stamp)
+                .map(|cached| cached.found.clone())
+        };
+        if let Some(found) = remembered(
+            &self
+                .templates
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        ) {
+            return found;
+        }
+        let found = tools_template(&installed.path, model_id).map(Arc::new);
+        self.templates
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(
+                model_id.to_string(),
+                CachedTemplate {
+                    stamp,
+                    found: found.clone(),
+                },
+            );
+        found
     }
 
     pub fn options(&self) -> &LocalEngineOptions {
@@ -275,7 +322,7 @@ impl LocalEngine {
     pub async fn generate(
         self: &Arc<Self>,
         model_id: &str,
-        messages: Vec<WorkerMessage>,
+        conversation: impl Into<Conversation>,
         settings: GenerationSettings,
     ) -> Result<ReplyStream, LocalEngineError> {
         let slot = self.slot(model_id);
@@ -283,9 +330,14 @@ impl LocalEngine {
         let mut worker = Arc::clone(&slot.worker).lock_owned().await;
         self.ensure_loaded(model_id, &slot, &mut worker).await?;
         let id = format!("reply-{}", self.next_reply.fetch_add(1, Ordering::SeqCst));
+        let (messages, prompt) = match conversation.into() {
+            Conversation::Messages(messages) => (messages, None),
+            Conversation::Prompt(prompt) => (Vec::new(), Some(prompt)),
+        };
         let request = WorkerRequest::Generate {
             id: id.clone(),
             messages,
+            prompt,
             max_tokens: settings.max_tokens,
             temperature: settings.temperature,
             seed: settings.seed,

@@ -33,6 +33,11 @@ pub enum LocalEngineError {
     ChatTemplate { message: String },
     #[error("{message}")]
     PromptTooLong { message: String },
+    #[error("The chat template of the model {model} cannot be applied: {reason}.")]
+    TemplateRender { model: String, reason: String },
+    /// What the model wrote as a tool call is not one Dossier can read; its text is kept.
+    #[error("The model {model} tried to call a tool but wrote the call in a form Dossier cannot read ({reason}). Its words are kept above; asking again often works.")]
+    MalformedToolCall { model: String, reason: String },
     #[error("{message}")]
     Generation { message: String },
     /// The worker ended (killed, out of memory, a crash inside llama.cpp) before the reply did.

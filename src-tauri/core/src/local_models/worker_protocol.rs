@@ -20,7 +20,12 @@ pub enum WorkerRequest {
     },
     Generate {
         id: String,
+        /// Formatted by the worker with llama.cpp's template engine; empty when `prompt` is given.
         messages: Vec<WorkerMessage>,
+        /// A prompt the core already wrote out with the model's template (a conversation with
+        /// tools, `local_models::chat_template`): tokenised as it is, special tokens included.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        prompt: Option<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
         max_tokens: Option<u32>,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -30,6 +35,19 @@ pub enum WorkerRequest {
     },
     Cancel,
     Unload,
+}
+
+/// What a reply is made from: messages for the worker's template engine, or a finished prompt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Conversation {
+    Messages(Vec<WorkerMessage>),
+    Prompt(String),
+}
+
+impl From<Vec<WorkerMessage>> for Conversation {
+    fn from(messages: Vec<WorkerMessage>) -> Self {
+        Self::Messages(messages)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

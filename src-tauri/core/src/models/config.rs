@@ -154,6 +154,10 @@ pub struct ModelConfig {
     pub attachment: Option<bool>,
     #[serde(default)]
     pub reasoning: Option<bool>,
+    /// Whether the model takes tools (OpenCode's `tool_call`); unset means it does. Set for each
+    /// model on this computer from its chat template (`provider::local_model`).
+    #[serde(default)]
+    pub tool_call: Option<bool>,
     #[serde(default)]
     pub limit: Option<Value>,
     /// Prices in US dollars per million tokens, as models.dev and OpenCode's config give them.

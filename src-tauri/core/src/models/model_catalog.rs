@@ -31,6 +31,9 @@ pub struct Model {
     pub variants: Vec<String>,
     pub attachment: bool,
     pub reasoning: bool,
+    /// Whether tools are offered to the model: the config's `tool_call`, else true. A model on
+    /// this computer takes them only when its chat template does.
+    pub tool_call: bool,
     /// From the config's `cost`, else the bundled models.dev snapshot.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -77,6 +80,7 @@ impl ModelCatalog {
                             ))
                             .is_some_and(|entry| entry.reasoning)
                         }),
+                        tool_call: model.tool_call.unwrap_or(true),
                         cost: crate::models::model_snapshot::price_of(
                             config,
                             &ModelRef::new(provider_id, model_id),
@@ -100,6 +104,7 @@ impl ModelCatalog {
                 variants: Vec::new(),
                 attachment: true,
                 reasoning: false,
+                tool_call: false,
                 cost: None,
                 limit: None,
             }],

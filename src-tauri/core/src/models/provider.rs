@@ -228,8 +228,9 @@ pub trait ModelProvider: Send + Sync {
         false
     }
 
-    /// Whether tools are offered to the model: not to the offline model, nor to models on this
-    /// computer until their tool calls are read (`local_model`).
+    /// Whether tools are offered to the provider's models: not to the offline model. Per model,
+    /// the catalog's `tool_call` can still say no (models on this computer whose template takes
+    /// no tools).
     fn takes_tools(&self) -> bool {
         !self.is_offline()
     }

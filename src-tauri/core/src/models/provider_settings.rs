@@ -353,10 +353,7 @@ impl Settings {
             crate::models::provider::ollama::add_detected(&mut config, url).await;
         }
         if let Some(engine) = &self.local_engine {
-            crate::models::provider::local_model::add_installed(
-                &mut config,
-                &engine.options().models_dir,
-            );
+            crate::models::provider::local_model::add_installed(&mut config, engine);
         }
         let catalog = ModelCatalog::from_config(&config);
         self.replace(Configured {

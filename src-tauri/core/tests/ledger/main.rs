@@ -19,6 +19,7 @@ mod ledger_close;
 mod ledger_fixture;
 mod listing_cache;
 mod local_model_engine;
+mod local_model_tools;
 mod manual_backup;
 mod mcp_servers;
 mod mcp_settings;

@@ -530,6 +530,11 @@ async fn models_dir_serves_the_local_models() {
         model_id
     );
     assert_eq!(providers["default"]["local"], model_id);
+    // SmolLM2's template takes no tools, so the listing says the model makes no tool calls.
+    assert_eq!(
+        providers["providers"][0]["models"][model_id]["capabilities"]["toolcall"],
+        false
+    );
     if model.is_some() {
         let session: serde_json::Value = client
             .post(format!("{base}/session"))

@@ -8,6 +8,11 @@ export type Model = { id: string, providerID: string, name: string,
  */
 variants: Array<string>, attachment: boolean, reasoning: boolean, 
 /**
+ * Whether tools are offered to the model: the config's `tool_call`, else true. A model on
+ * this computer takes them only when its chat template does.
+ */
+tool_call: boolean, 
+/**
  * From the config's `cost`, else the bundled models.dev snapshot.
  */
 cost?: Price, 

@@ -195,9 +195,9 @@ export function fakeBackend(initial: Session[] = []): FakeBackend {
           ...[...providers.values()].map((provider) => ({
             id: provider.id,
             name: provider.name ?? provider.id,
-            models: provider.models.map((id) => ({ id, providerID: provider.id, name: id, variants: [], attachment: false, reasoning: false })),
+            models: provider.models.map((id) => ({ id, providerID: provider.id, name: id, variants: [], attachment: false, reasoning: false, tool_call: true })),
           })),
-          { id: "dossier", name: "Dossier", models: [{ id: "offline", providerID: "dossier", name: "Offline", variants: [], attachment: false, reasoning: false }] },
+          { id: "dossier", name: "Dossier", models: [{ id: "offline", providerID: "dossier", name: "Offline", variants: [], attachment: false, reasoning: false, tool_call: false }] },
         ],
       });
     },

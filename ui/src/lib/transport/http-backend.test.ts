@@ -108,7 +108,7 @@ describe("catalogFromProviderListing", () => {
     expect(
       catalogFromProviderListing({ providers: [listedProvider([listedModel("vision", "Vision", { attachment: true, reasoning: true }, [])])] }),
     ).toEqual({
-      providers: [{ id: "dossier", name: "Dossier", models: [{ id: "vision", providerID: "dossier", name: "Vision", variants: [], attachment: true, reasoning: true }] }],
+      providers: [{ id: "dossier", name: "Dossier", models: [{ id: "vision", providerID: "dossier", name: "Vision", variants: [], attachment: true, reasoning: true, tool_call: true }] }],
     });
   });
 
@@ -119,7 +119,7 @@ describe("catalogFromProviderListing", () => {
       }),
     ).toEqual({
       providers: [
-        { id: "dossier", name: "Dossier", models: [{ id: "offline", providerID: "dossier", name: "Offline model", variants: ["high"], attachment: false, reasoning: false }] },
+        { id: "dossier", name: "Dossier", models: [{ id: "offline", providerID: "dossier", name: "Offline model", variants: ["high"], attachment: false, reasoning: false, tool_call: true }] },
       ],
     });
   });

@@ -38,6 +38,7 @@ export function catalogFromProviderListing(listing: Pick<ConfiguredProviders, "p
                 variants: Object.keys(model.variants),
                 attachment: model.capabilities.attachment,
                 reasoning: model.capabilities.reasoning,
+                tool_call: model.capabilities.toolcall,
               },
             ],
       ),

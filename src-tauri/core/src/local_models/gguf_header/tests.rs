@@ -136,3 +136,53 @@ fn the_real_smollm2_test_model_reads_as_llama_when_present() {
     assert!(header.has_chat_template);
     assert!(header.context_length.is_some_and(|length| length >= 2048));
 }
+
+#[test]
+fn the_template_and_the_begin_and_end_tokens_are_read_by_their_ids() {
+    let mut bytes = gguf_bytes("llama", 4096);
+    // Two more keys after the vocabulary: the begin token is id 0, the end token id 2.
+    bytes[16..24].copy_from_slice(&8_u64.to_le_bytes());
+    for (key, id) in [
+        ("tokenizer.ggml.bos_token_id", 0_u32),
+        ("tokenizer.ggml.eos_token_id", 2),
+    ] {
+        bytes.extend((key.len() as u64).to_le_bytes());
+        bytes.extend(key.as_bytes());
+        bytes.extend(4_u32.to_le_bytes());
+        bytes.extend(id.to_le_bytes());
+    }
+    let (_folder, path) = written(&bytes);
+    let facts = read_template_facts(&path)
+        .unwrap_or_else(|error| panic!("{error}"))
+        .unwrap_or_else(|| panic!("no template"));
+    assert_eq!(
+        facts,
+        TemplateFacts {
+            chat_template: "{{ messages }}".into(),
+            bos_token: "<s>".into(),
+            eos_token: "world".into(),
+        }
+    );
+    // The header itself reads as before.
+    assert_eq!(
+        read_gguf_header(&path)
+            .unwrap_or_else(|error| panic!("{error}"))
+            .architecture,
+        "llama"
+    );
+}
+
+#[test]
+fn a_file_without_a_template_has_no_template_facts() {
+    let mut bytes = gguf_bytes("llama", 4096);
+    // Drop the last key (the template): five keys.
+    bytes[16..24].copy_from_slice(&5_u64.to_le_bytes());
+    let template_key = b"tokenizer.chat_template";
+    let at = bytes
+        .windows(template_key.len())
+        .position(|window| window == template_key)
+        .unwrap_or_else(|| panic!("no template key"));
+    bytes.truncate(at - 8);
+    let (_folder, path) = written(&bytes);
+    assert_eq!(read_template_facts(&path).ok(), Some(None));
+}

@@ -2,18 +2,20 @@
 //! model, run by `local_models::local_engine` in a worker process. Its replies stream through the
 //! same events as any provider's; its faults become the reply's typed error with the text kept.
 
-use super::{EventStream, ModelProvider, ModelRequest, ProviderFailure, StreamEvent, Usage};
-use crate::local_models::local_engine::{GenerationSettings, LocalEngine, ReplyEvent};
+use super::{EventStream, ModelProvider, ModelRequest, ProviderFailure};
+use crate::local_models::local_engine::{GenerationSettings, LocalEngine};
 use crate::local_models::local_engine_error::LocalEngineError;
 use crate::local_models::model_files::model_files;
-use crate::local_models::worker_protocol::WorkerMessage;
+use crate::local_models::tool_call_format::ToolCallFormat;
+use crate::local_models::worker_protocol::Conversation;
 use crate::models::config::{Config, ModelConfig, ProviderConfig};
-use crate::models::model_messages::{AssistantContent, ModelMessage, UserContent};
 use async_trait::async_trait;
 use futures::StreamExt;
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::sync::Arc;
+
+mod conversation;
+mod reply_events;
 
 pub const PROVIDER_ID: &str = "local";
 /// The provider's English name; the window shows its own translation for provider `local`.
@@ -35,12 +37,14 @@ impl LocalModel {
 
 /// Adds provider `local`, first, with one model per installed file, unless the folder holds none
 /// or the config defines `local` itself. First, because a model on this computer is the default
-/// for new sessions once one is installed (`ModelCatalog::first_available`).
-pub fn add_installed(config: &mut Config, models_dir: &Path) {
+/// for new sessions once one is installed (`ModelCatalog::first_available`). Each model says
+/// whether it takes tools, from its own chat template (`tool_call`), so the loop offers tools
+/// only to those.
+pub fn add_installed(config: &mut Config, engine: &LocalEngine) {
     if config.provider.contains_key(PROVIDER_ID) {
         return;
     }
-    let models = model_files(models_dir);
+    let models = model_files(&engine.options().models_dir);
     if models.is_empty() {
         return;
     }
@@ -52,6 +56,7 @@ pub fn add_installed(config: &mut Config, models_dir: &Path) {
                 (
                     model.id.clone(),
                     ModelConfig {
+                        tool_call: Some(engine.tools_template(&model.id).is_some()),
                         name: Some(model.id),
                         ..ModelConfig::default()
                     },
@@ -82,58 +87,51 @@ impl ModelProvider for LocalModel {
                     .map_or(0, |elapsed| elapsed.subsec_nanos()),
             ),
         };
-        let messages = worker_messages(&request);
+        let engine = Arc::clone(&self.engine);
+        let model_id = request.model_id.clone();
+        let template = tokio::task::spawn_blocking(move || engine.tools_template(&model_id))
+            .await
+            .ok()
+            .flatten();
+        // A template that takes tools is run here (with the tools, and with earlier calls in
+        // their own shape) and the worker gets the finished prompt; any other goes to
+        // llama.cpp's own template engine as role + text.
+        let (conversation, format) = match template {
+            Some(tools) => {
+                let mut messages = conversation::template_messages(&request);
+                if tools.format == ToolCallFormat::LlamaJson {
+                    messages = conversation::one_call_per_turn(messages);
+                }
+                let prompt = tools
+                    .template
+                    .render(&messages, &conversation::template_tools(&request), true)
+                    .map_err(|error| failure(&error))?;
+                let offered = !request.tools.is_empty();
+                (
+                    Conversation::Prompt(prompt),
+                    offered.then_some(tools.format),
+                )
+            }
+            None => (
+                Conversation::Messages(conversation::worker_messages(&request)),
+                None,
+            ),
+        };
         let replies = self
             .engine
-            .generate(&request.model_id, messages, settings)
+            .generate(&request.model_id, conversation, settings)
             .await
             .map_err(|error| failure(&error))?;
-        let mut started = false;
-        let events = replies.flat_map(move |event| {
-            let events: Vec<Result<StreamEvent, ProviderFailure>> = match event {
-                Ok(ReplyEvent::Text(text)) => {
-                    let mut events = Vec::new();
-                    if !started {
-                        started = true;
-                        events.push(Ok(StreamEvent::TextStart));
-                    }
-                    events.push(Ok(StreamEvent::TextDelta(text)));
-                    events
-                }
-                Ok(ReplyEvent::Finished {
-                    prompt_tokens,
-                    completion_tokens,
-                    stop_reason,
-                }) => {
-                    let mut events = Vec::new();
-                    if started {
-                        events.push(Ok(StreamEvent::TextEnd));
-                    }
-                    let reason = match stop_reason.as_str() {
-                        "max_tokens" | "context_full" => "length",
-                        _ => "stop",
-                    };
-                    events.push(Ok(StreamEvent::Finish {
-                        reason: reason.into(),
-                        usage: Usage {
-                            input: u64::from(prompt_tokens),
-                            output: u64::from(completion_tokens),
-                            ..Usage::default()
-                        },
-                    }));
-                    events
-                }
-                Err(error) => vec![Err(failure(&error))],
-            };
-            futures::stream::iter(events)
-        });
-        Ok(events.boxed())
+        let mut events = reply_events::ReplyEvents::new(&request.model_id, format);
+        Ok(replies
+            .flat_map(move |event| futures::stream::iter(events.on(event)))
+            .boxed())
     }
 
-    /// Reading a tool call out of a local model's text is not built yet, so none is offered (the
-    /// worker already reports which templates mention tools).
+    /// Per model: the catalog's `tool_call` (from each model's template, `add_installed`) decides
+    /// whether the loop offers tools.
     fn takes_tools(&self) -> bool {
-        false
+        true
     }
 }
 
@@ -154,76 +152,4 @@ pub fn failure(error: &LocalEngineError) -> ProviderFailure {
             response_body: None,
         },
     }
-}
-
-/// The conversation as role + text for the model's chat template. Tools are not offered to local
-/// models yet, so earlier tool calls and results (from another model) are told as plain text.
-fn worker_messages(request: &ModelRequest) -> Vec<WorkerMessage> {
-    let mut messages = Vec::new();
-    let system = request.system.join("\n\n");
-    if !system.trim().is_empty() {
-        messages.push(WorkerMessage {
-            role: "system".into(),
-            content: system,
-        });
-    }
-    for message in &request.messages {
-        let (role, content) = match message {
-            ModelMessage::User(parts) => (
-                "user",
-                parts
-                    .iter()
-                    .map(|part| match part {
-                        UserContent::Text(text) => text.clone(),
-                        UserContent::File {
-                            filename,
-                            media_type,
-                            ..
-                        } => format!(
-                            "[Attached file {} ({media_type}), which this model cannot read]",
-                            filename.as_deref().unwrap_or("without a name")
-                        ),
-                    })
-                    .collect::<Vec<_>>()
-                    .join("\n\n"),
-            ),
-            ModelMessage::Assistant(parts) => (
-                "assistant",
-                parts
-                    .iter()
-                    .filter_map(|part| match part {
-                        AssistantContent::Text(text) => Some(text.clone()),
-                        AssistantContent::ToolCall { name, input, .. } => {
-                            Some(format!("[Called the tool {name} with {input}]"))
-                        }
-                        AssistantContent::Reasoning { .. }
-                        | AssistantContent::RedactedReasoning(_) => None,
-                    })
-                    .collect::<Vec<_>>()
-                    .join("\n\n"),
-            ),
-            ModelMessage::Tool(results) => (
-                "user",
-                results
-                    .iter()
-                    .map(|result| {
-                        format!("[Result of the tool {}]\n{}", result.name, result.output)
-                    })
-                    .collect::<Vec<_>>()
-                    .join("\n\n"),
-            ),
-        };
-        // Templates expect turns to alternate; two turns of the same role are joined.
-        match messages.last_mut() {
-            Some(last) if last.role == role => {
-                last.content.push_str("\n\n");
-                last.content.push_str(&content);
-            }
-            _ => messages.push(WorkerMessage {
-                role: role.into(),
-                content,
-            }),
-        }
-    }
-    messages
 }

@@ -274,7 +274,12 @@ async fn model_request(
         model_id: model.model_id.clone(),
         system: system_prompt(agent, session, user, &model.label()),
         messages,
-        tools: if !provider.takes_tools() {
+        tools: if !provider.takes_tools()
+            || context
+                .models()
+                .find(model)
+                .is_some_and(|listed| !listed.tool_call)
+        {
             Vec::new()
         } else {
             offered_tools(context, agent, rules)
