@@ -430,6 +430,20 @@ describe("Settings", () => {
     expect(screen.queryByTestId("settings")).toBeNull();
   });
 
+  it("reads the model list again when a model on this computer is installed, and not while it downloads", async () => {
+    const backend = fakeBackend();
+    render(() => <App locale="en" backend={backend} />);
+    await screen.findByText("No sessions yet");
+    const modelLoads = () => backend.calls.filter((call) => call.command === "listModels").length;
+    await waitFor(() => { expect(modelLoads()).toBe(1); });
+    const progress = { modelId: "smollm2-135m", receivedBytes: 10, totalBytes: 98 } as const;
+    backend.publish({ type: "dossier.model.download", properties: { ...progress, status: "downloading", bytesPerSecond: 5, secondsLeft: 18 } });
+    backend.publish({ type: "dossier.model.download", properties: { ...progress, status: "verifying", receivedBytes: 98 } });
+    expect(modelLoads()).toBe(1);
+    backend.publish({ type: "dossier.model.download", properties: { ...progress, status: "installed", receivedBytes: 98 } });
+    await waitFor(() => { expect(modelLoads()).toBe(2); });
+  });
+
   it("shows that there is no keychain, and the typed error when a key cannot be stored", async () => {
     const backend = fakeBackend();
     backend.setKeychainUnavailable("no Secret Service on the session bus");

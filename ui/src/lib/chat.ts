@@ -269,6 +269,12 @@ export function createChat(backend: Backend) {
             savedSends.delete(event.properties.sessionID);
           }
           if (event.type === "mcp.status") setMcpStatuses(event.properties.name, event.properties.status);
+          // A model installed on this computer joins the picker (and is the default for new
+          // sessions) at once, whether Settings is still open or the download ended after it
+          // closed. A failed read keeps the catalog as it was; the next start reads it again.
+          if (event.type === "dossier.model.download" && event.properties.status === "installed") {
+            void backend.listModels().then(setCatalog, () => undefined);
+          }
           countSaved(event);
           apply(event);
         },
