@@ -1460,7 +1460,9 @@ def main():
                 f"export HOME={shlex.quote(work + '/home')} XDG_DATA_HOME={shlex.quote(work + '/xdg-data')} XDG_CONFIG_HOME={shlex.quote(work + '/xdg-config')}\n"
                 f"export DOSSIER_DATA_DIR={shlex.quote(work + '/data')} DOSSIER_CONFIG={shlex.quote(work + '/dossier.json')}\n"
                 f"export DOSSIER_MODEL_LIBRARY_URL={shlex.quote(server.url)} DOSSIER_MODEL_LIBRARY_FILE={shlex.quote(library)}\n"
-                "unset DOSSIER_LOCAL_MODEL_WORKER\n"
+                # The worker beside the app and the models folder in this data folder, whatever the
+                # environment says.
+                "unset DOSSIER_LOCAL_MODEL_WORKER DOSSIER_MODELS_DIR\n"
                 f"exec {shlex.quote(application)} \"$@\"\n"
             )
         os.chmod(wrapper, 0o755)
