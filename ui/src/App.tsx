@@ -268,7 +268,11 @@ export const App: Component<AppProps> = (props) => {
         const others = files.filter((file) => !models.includes(file));
         for (const model of models) {
           addDroppedModel(chat.backend, model.path).then(
-            (added) => { toasts.show(t("localModels.added", { name: added.modelId })); },
+            (added) => {
+              toasts.show(t("localModels.added", { name: added.modelId }));
+              // The model picker offers it at once.
+              void chat.reloadModels();
+            },
             (error: unknown) => { toasts.show(toBackendError(error).message); },
           );
         }

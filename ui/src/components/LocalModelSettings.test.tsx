@@ -92,12 +92,15 @@ describe("Settings → Models on this computer", () => {
 
   it("deletes an installed model after saying how much space it gives back", async () => {
     const { backend, calls } = fakeLibrary();
-    render(() => <LocalModelSettings backend={backend} />);
+    let changes = 0;
+    render(() => <LocalModelSettings backend={backend} onModelsChanged={() => { changes += 1; }} />);
     fireEvent.click(await screen.findByRole("button", { name: "Delete Qwen2.5 0.5B Instruct" }));
     expect(screen.getByTestId("delete-local-model-confirm").textContent).toContain("gives back 469.0 MB");
     expect(calls).not.toContain("delete_local_model");
     fireEvent.click(screen.getByTestId("confirm-delete-local-model"));
     await waitFor(() => { expect(screen.getByTestId("local-models-notice").textContent).toBe("Qwen2.5 0.5B Instruct was deleted; 469.0 MB of disk space is free again."); });
+    // The model picker reads its list again.
+    expect(changes).toBe(1);
   });
 
   it("offers Add a model file… only where a dialog can give a path", async () => {
@@ -107,9 +110,11 @@ describe("Settings → Models on this computer", () => {
     expect(screen.queryByTestId("add-model-file")).toBeNull();
     cleanup();
     const withDialog = { ...backend, addModelFileWithDialog: () => Promise.resolve({ modelId: "my-model", sizeBytes: 10, architecture: "llama" }) };
-    render(() => <LocalModelSettings backend={withDialog} />);
+    let changes = 0;
+    render(() => <LocalModelSettings backend={withDialog} onModelsChanged={() => { changes += 1; }} />);
     fireEvent.click(await screen.findByTestId("add-model-file"));
     await waitFor(() => { expect(screen.getByTestId("local-models-notice").textContent).toBe("my-model was added to the models on this computer."); });
+    expect(changes).toBe(1);
   });
 
   it("speaks Chinese", async () => {

@@ -15,7 +15,13 @@ import { revealInPlace } from "../lib/keyboard-focus";
 import type { Backend } from "../lib/transport";
 import { useLanguage } from "../lib/language";
 
-export const LocalModelSettings: Component<{ backend: Backend }> = (props) => {
+export const LocalModelSettings: Component<{
+  backend: Backend;
+  /** A model was deleted or added from a file: the model picker reads its list again. (An
+   * installed download is followed by the chat itself, lib/chat.ts, as it may end after Settings
+   * closed.) */
+  onModelsChanged?: () => void;
+}> = (props) => {
   const { t } = useLanguage();
   // eslint-disable-next-line solid/reactivity -- the backend is fixed for the app's lifetime
   const store = createLocalModelStore(props.backend);
@@ -41,13 +47,17 @@ export const LocalModelSettings: Component<{ backend: Backend }> = (props) => {
     setConfirming(undefined);
     setNotice(undefined);
     const freed = await store.remove(modelId);
-    if (freed !== undefined) setNotice(t("localModels.deleted", { name, size: humanSize(t, freed) }));
+    if (freed === undefined) return;
+    setNotice(t("localModels.deleted", { name, size: humanSize(t, freed) }));
+    props.onModelsChanged?.();
   };
 
   const addFile = async () => {
     setNotice(undefined);
     const added = await store.addWithDialog?.();
-    if (added !== undefined) setNotice(t("localModels.added", { name: added.modelId }));
+    if (added === undefined) return;
+    setNotice(t("localModels.added", { name: added.modelId }));
+    props.onModelsChanged?.();
   };
 
   const actionLabel = (action: DownloadAction) => t(action === "pause" ? "localModels.pause" : action === "resume" ? "localModels.resume" : "localModels.cancelDownload");

@@ -347,7 +347,7 @@ export const Settings: Component<SettingsProps> = (props) => {
               </Show>
             </section>
           </Show>
-        <LocalModelSettings backend={props.backend} />
+        <LocalModelSettings backend={props.backend} onModelsChanged={props.onChanged} />
         <Show when={props.backend.mcp}>{(mcp) => <McpSettings backend={props.backend} mcp={mcp()} />}</Show>
         <ServerConnectionSettings tokenRefused={props.tokenRefused === true} {...(props.serverConnection === undefined ? {} : { commands: props.serverConnection })} />
         <DataSettings attached={attached()} />

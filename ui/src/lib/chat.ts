@@ -211,6 +211,28 @@ export function createChat(backend: Backend) {
     };
   }
 
+  /**
+   * A model installed on this computer joins the picker (and is the default for new sessions) at
+   * once, whether Settings is still open or the download ended after it closed. The core rebuilds
+   * its catalog on the same "installed" event, in a task of its own (`offer_downloaded_models` in
+   * start_up.rs), so a read made on the event can come before that: read again every 250 ms until
+   * the model is listed, for five seconds at most (a config that defines provider `local` itself
+   * never lists it). A failed read keeps the catalog as it was; the next start reads it again.
+   */
+  async function offerInstalledModel(modelId: string): Promise<void> {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 250));
+      let models: ModelCatalog;
+      try {
+        models = await backend.listModels();
+      } catch {
+        return;
+      }
+      setCatalog(models);
+      if (models.providers.some((provider) => provider.id === "local" && provider.models.some((model) => model.id === modelId))) return;
+    }
+  }
+
   return {
     backend,
     /** Where the webview can load an attachment's bytes from (a file part's URL). */
@@ -269,6 +291,9 @@ export function createChat(backend: Backend) {
             savedSends.delete(event.properties.sessionID);
           }
           if (event.type === "mcp.status") setMcpStatuses(event.properties.name, event.properties.status);
+          if (event.type === "dossier.model.download" && event.properties.status === "installed") {
+            void offerInstalledModel(event.properties.modelId);
+          }
           countSaved(event);
           apply(event);
         },

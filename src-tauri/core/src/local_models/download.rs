@@ -344,7 +344,16 @@ async fn run(
         };
         match outcome {
             Attempt::Complete => {
-                reporter.status(ModelDownloadStatus::Verifying, None);
+                // Every byte is here: the line says so while the file is checked, not the count
+                // of the last periodic report (up to `progress_interval` old; seen in the window
+                // as "80.1 MB of 93.8 MB · Checking the file…").
+                reporter.report(
+                    ModelDownloadStatus::Verifying,
+                    record.total_bytes,
+                    None,
+                    None,
+                    None,
+                );
                 match verify_and_install(&folder, &record).await {
                     Ok(()) => {
                         reporter.status(ModelDownloadStatus::Installed, None);

@@ -195,6 +195,42 @@ fn a_download_resumes_with_a_range_after_its_task_is_killed() {
     assert_eq!(server.ranges(), vec![None]);
 }
 
+/// Checking the file comes after every byte arrived: its progress counts all of them, however long
+/// ago the last periodic report was (here never: the interval is an hour).
+#[tokio::test]
+async fn checking_the_file_counts_every_byte_received() {
+    let content = model_bytes(300_000);
+    let server = ModelServer::start(content.clone(), Duration::ZERO, vec![]).await;
+    let folder = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let events = events();
+    let mut receiver = events.subscribe();
+    let downloads = Downloads::new(
+        folder.path().to_path_buf(),
+        events.clone(),
+        http_client(),
+        DownloadTiming {
+            progress_interval: Duration::from_secs(3600),
+            ..quick_timing()
+        },
+    );
+    downloads
+        .start(record_for(&server, &content))
+        .unwrap_or_else(|error| panic!("{error}"));
+    let seen = until_status(&mut receiver, ModelDownloadStatus::Installed).await;
+    let checking: Vec<_> = seen
+        .iter()
+        .filter(|progress| progress.status == ModelDownloadStatus::Verifying)
+        .collect();
+    assert!(!checking.is_empty(), "{seen:#?}");
+    assert!(
+        checking
+            .iter()
+            .all(|progress| progress.received_bytes == content.len() as u64),
+        "{seen:#?}"
+    );
+    assert_installed(folder.path(), &content);
+}
+
 #[tokio::test]
 async fn a_wrong_checksum_deletes_the_file_and_installs_nothing() {
     let content = model_bytes(300_000);
