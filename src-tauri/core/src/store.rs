@@ -42,7 +42,7 @@ use data_folder::process_lock::ProcessLock;
 use sqlite::{database, disk_space, read_only_open, search_purge};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use tables::{blob_store, message_listing_json, reply_lease};
+use tables::{blob_store, message_listing_json};
 
 /// The engine's connection pool, one connection and one open transaction (`engine`). Floors
 /// above pass these back into the store's functions and never run SQL on them themselves.
@@ -215,7 +215,7 @@ impl Store {
                 read_only: None,
                 shared: Some(SharedDatabase {
                     owner,
-                    reply_lease: reply_lease.unwrap_or(reply_lease::DEFAULT_LEASE),
+                    reply_lease: reply_lease.unwrap_or(tables::reply_lease::DEFAULT_LEASE),
                     relay,
                 }),
             }),
