@@ -10,6 +10,15 @@
 # app (bundle.externalBin), where `local_models::worker_process::find_worker` looks for it. The
 # overlay is separate so that plain `cargo build`s of the app do not need the worker built first
 # (tauri-build refuses a missing external binary).
+#
+# For x86-64 Linux and Windows, a release build also makes the baseline worker
+# (`dossier-local-model-worker-baseline`): the same worker with llama.cpp built without AVX, AVX2,
+# FMA, F16C and BMI2, for processors older than about 2013, which the app starts instead of the
+# default one on such a processor (`local_models::worker_location`). It is llama.cpp built a second
+# time (about as long as the first), in a target folder of its own so the two builds do not
+# undo each other. DOSSIER_WORKER_BASELINE=1 makes it for any profile, =0 never. Ship it with
+# `--config src-tauri/packaging/local-model-worker-baseline.conf.json` (both workers) instead of
+# `local-model-worker.conf.json`; `scripts/package.sh` picks the overlay by what was built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,11 +31,18 @@ suffix=""
 case "$target" in *windows*) suffix=".exe" ;; esac
 
 build_one() {
-  local triple=$1 args=(build --locked -p dossier-local-model-worker)
+  local triple=$1 variant=${2:-default} args=(build --locked -p dossier-local-model-worker)
   [ "$profile" = dev ] || args+=(--profile "$profile")
   [ "$triple" = "$host" ] || args+=(--target "$triple")
-  cargo "${args[@]}" >&2
   local folder=${CARGO_TARGET_DIR:-target}
+  if [ "$variant" = baseline ]; then
+    # A variable set in the environment wins over .cargo/config.toml's [env].
+    folder="$folder/worker-baseline"
+    GGML_AVX=OFF GGML_AVX2=OFF GGML_FMA=OFF GGML_F16C=OFF GGML_BMI2=OFF GGML_SSE42=OFF \
+      CARGO_TARGET_DIR="$folder" cargo "${args[@]}" >&2
+  else
+    cargo "${args[@]}" >&2
+  fi
   [ "$triple" = "$host" ] || folder="$folder/$triple"
   local profile_folder=$profile
   [ "$profile" = dev ] && profile_folder=debug
@@ -40,7 +56,19 @@ if [ "$target" = universal-apple-darwin ]; then
   lipo -create -output "$out/dossier-local-model-worker-universal-apple-darwin" "$arm" "$intel"
 else
   cp "$(build_one "$target")" "$out/dossier-local-model-worker-$target$suffix"
+  baseline=${DOSSIER_WORKER_BASELINE:-}
+  if [ -z "$baseline" ]; then
+    baseline=0
+    case "$target" in
+      x86_64-*-linux-* | x86_64-*-windows-*) if [ "$profile" = release ]; then baseline=1; fi ;;
+    esac
+  fi
+  rm -f "$out/dossier-local-model-worker-baseline-$target$suffix"
+  if [ "$baseline" = 1 ]; then
+    cp "$(build_one "$target" baseline)" "$out/dossier-local-model-worker-baseline-$target$suffix"
+  fi
 fi
-for built in "$out"/dossier-local-model-worker-"$target"*; do
+shopt -s nullglob
+for built in "$out"/dossier-local-model-worker-"$target"* "$out"/dossier-local-model-worker-baseline-"$target"*; do
   echo "Local model worker built in $((SECONDS - started)) s: $built, $(stat -c %s "$built" 2>/dev/null || stat -f %z "$built") bytes"
 done

@@ -34,8 +34,13 @@ if [ "$profile" != release ]; then
   cargo_args+=(--profile "$profile")
 fi
 # The local model worker ships beside the app as an external binary (built first, same profile).
+# A release build also makes the baseline worker for older processors; both then ship.
 bash scripts/build-local-model-worker.sh "$profile"
-"${tauri[@]}" build --ci --bundles deb,rpm --config src-tauri/packaging/local-model-worker.conf.json -- "${cargo_args[@]}"
+overlay=src-tauri/packaging/local-model-worker.conf.json
+if compgen -G "src-tauri/binaries/dossier-local-model-worker-baseline-*" >/dev/null; then
+  overlay=src-tauri/packaging/local-model-worker-baseline.conf.json
+fi
+"${tauri[@]}" build --ci --bundles deb,rpm --config "$overlay" -- "${cargo_args[@]}"
 echo "Built in $((SECONDS - started)) s (profile $profile)"
 
 shopt -s nullglob

@@ -27,6 +27,7 @@ pub mod computer_memory;
 pub mod local_engine;
 pub mod local_engine_error;
 pub mod model_files;
+pub mod worker_location;
 pub mod worker_process;
 pub mod worker_protocol;
 

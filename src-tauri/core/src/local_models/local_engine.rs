@@ -7,7 +7,8 @@ use super::computer_memory::{computer_memory, ComputerMemory};
 use super::local_engine_error::LocalEngineError;
 use super::model_files::find_model_file;
 use super::tool_call_format::{tools_template, ToolsTemplate};
-use super::worker_process::{find_worker, WorkerProcess};
+use super::worker_location::find_worker;
+use super::worker_process::WorkerProcess;
 use super::worker_protocol::{Conversation, WorkerEvent, WorkerRequest};
 use crate::wire::human_size::human_size;
 use futures::stream::{self, BoxStream, StreamExt};
@@ -27,7 +28,7 @@ pub const DEFAULT_IDLE_UNLOAD: Duration = Duration::from_secs(5 * 60);
 pub struct LocalEngineOptions {
     /// The models folder: `<data folder>/models` for the app, `--models-dir` for the server.
     pub models_dir: PathBuf,
-    /// The worker binary; found beside the executable when `None` (`worker_process::find_worker`).
+    /// The worker binary; found beside the executable when `None` (`worker_location::find_worker`).
     pub worker_binary: Option<PathBuf>,
     /// How long a loaded model may sit unused before its worker is let go.
     pub idle_unload: Duration,

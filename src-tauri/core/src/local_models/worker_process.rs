@@ -6,50 +6,14 @@
 use super::local_engine_error::LocalEngineError;
 use super::worker_protocol::{WorkerEvent, WorkerRequest};
 use std::collections::VecDeque;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::mpsc;
 
-/// The worker binary's name; Tauri's external binaries sit beside the app under this name.
-pub const WORKER_NAME: &str = "dossier-local-model-worker";
-/// Overrides where the worker binary is looked for (tests, unusual installs).
-pub const WORKER_ENV: &str = "DOSSIER_LOCAL_MODEL_WORKER";
 const KEPT_LOG_LINES: usize = 40;
-
-/// Where the worker is: `explicit`, else `DOSSIER_LOCAL_MODEL_WORKER`, else beside the current
-/// executable (or one folder up, where Cargo puts binaries next to test executables in `deps/`).
-pub fn find_worker(explicit: Option<&Path>) -> Result<PathBuf, LocalEngineError> {
-    if let Some(path) = explicit {
-        return Ok(path.to_path_buf());
-    }
-    if let Some(path) = std::env::var_os(WORKER_ENV).filter(|value| !value.is_empty()) {
-        return Ok(PathBuf::from(path));
-    }
-    let file_name = format!("{WORKER_NAME}{}", std::env::consts::EXE_SUFFIX);
-    let executable = std::env::current_exe().map_err(|error| LocalEngineError::WorkerMissing {
-        looked_for: format!("{file_name} ({error})"),
-    })?;
-    let beside = executable.parent().map(|folder| folder.join(&file_name));
-    let above = executable
-        .parent()
-        .and_then(Path::parent)
-        .map(|folder| folder.join(&file_name));
-    let candidates: Vec<PathBuf> = beside.into_iter().chain(above).collect();
-    candidates
-        .iter()
-        .find(|candidate| candidate.is_file())
-        .cloned()
-        .ok_or_else(|| LocalEngineError::WorkerMissing {
-            looked_for: candidates
-                .iter()
-                .map(|candidate| candidate.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", "),
-        })
-}
 
 pub struct WorkerProcess {
     child: Child,
