@@ -60,6 +60,51 @@ pub const COMPACTION_TEXT: &str = "What did we do so far?";
 pub const SUBTASK_TEXT: &str = "The following tool was executed by the user";
 pub const TOOL_MEDIA_TEXT: &str = "Attached media from tool result:";
 
+/// An assistant turn's text items, joined by `separator`.
+pub fn assistant_text(content: &[AssistantContent], separator: &str) -> String {
+    content
+        .iter()
+        .filter_map(|item| match item {
+            AssistantContent::Text(text) => Some(text.as_str()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join(separator)
+}
+
+/// How a tool call's arguments are written in OpenAI's `tool_calls` shape: as JSON text, which
+/// OpenAI's API takes, or as the object a model's own chat template reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolArguments {
+    Text,
+    Object,
+}
+
+/// An assistant turn's tool calls in OpenAI's `tool_calls` shape.
+pub fn openai_tool_calls(content: &[AssistantContent], arguments: ToolArguments) -> Vec<Value> {
+    content
+        .iter()
+        .filter_map(|item| match item {
+            AssistantContent::ToolCall {
+                call_id,
+                name,
+                input,
+            } => Some(serde_json::json!({
+                "id": call_id,
+                "type": "function",
+                "function": {
+                    "name": name,
+                    "arguments": match arguments {
+                        ToolArguments::Text => Value::String(input.to_string()),
+                        ToolArguments::Object => input.clone(),
+                    },
+                },
+            })),
+            _ => None,
+        })
+        .collect()
+}
+
 /// File types whose content the prompt pipeline already inlined as synthetic text.
 pub(crate) fn is_inlined(mime: &str) -> bool {
     mime == "text/plain" || mime == "application/x-directory"

@@ -5,7 +5,9 @@
 
 use super::server_sent_events::{open_stream, Decoded, EventDecoding, ServerSentEvent};
 use super::{EventStream, ModelProvider, ModelRequest, ProviderFailure, StreamEvent, Usage};
-use crate::models::model_messages::{AssistantContent, ModelMessage, UserContent};
+use crate::models::model_messages::{
+    assistant_text, openai_tool_calls, ModelMessage, ToolArguments, UserContent,
+};
 use crate::models::model_variant::{snake_case, snake_case_keys};
 use async_trait::async_trait;
 use serde_json::{json, Value};
@@ -58,29 +60,8 @@ pub fn request_body(request: &ModelRequest) -> Value {
                 messages.push(json!({"role": "user", "content": user_content(content)}));
             }
             ModelMessage::Assistant(content) => {
-                let text: String = content
-                    .iter()
-                    .filter_map(|item| match item {
-                        AssistantContent::Text(text) => Some(text.as_str()),
-                        _ => None,
-                    })
-                    .collect::<Vec<_>>()
-                    .join("");
-                let calls: Vec<Value> = content
-                    .iter()
-                    .filter_map(|item| match item {
-                        AssistantContent::ToolCall {
-                            call_id,
-                            name,
-                            input,
-                        } => Some(json!({
-                            "id": call_id,
-                            "type": "function",
-                            "function": {"name": name, "arguments": input.to_string()},
-                        })),
-                        _ => None,
-                    })
-                    .collect();
+                let text = assistant_text(content, "");
+                let calls = openai_tool_calls(content, ToolArguments::Text);
                 let mut entry = json!({"role": "assistant", "content": if text.is_empty() { Value::Null } else { Value::String(text) }});
                 if !calls.is_empty() {
                     entry["tool_calls"] = Value::Array(calls);

@@ -4,7 +4,9 @@
 //! for templates run as Jinja with tools (`local_models::chat_template`).
 
 use crate::local_models::worker_protocol::WorkerMessage;
-use crate::models::model_messages::{AssistantContent, ModelMessage, UserContent};
+use crate::models::model_messages::{
+    assistant_text, openai_tool_calls, AssistantContent, ModelMessage, ToolArguments, UserContent,
+};
 use crate::models::provider::ModelRequest;
 use serde_json::{json, Value};
 
@@ -105,29 +107,8 @@ pub fn template_messages(request: &ModelRequest) -> Vec<Value> {
                 }
             }
             ModelMessage::Assistant(parts) => {
-                let text = parts
-                    .iter()
-                    .filter_map(|part| match part {
-                        AssistantContent::Text(text) => Some(text.as_str()),
-                        _ => None,
-                    })
-                    .collect::<Vec<_>>()
-                    .join("\n\n");
-                let calls: Vec<Value> = parts
-                    .iter()
-                    .filter_map(|part| match part {
-                        AssistantContent::ToolCall {
-                            call_id,
-                            name,
-                            input,
-                        } => Some(json!({
-                            "id": call_id,
-                            "type": "function",
-                            "function": {"name": name, "arguments": input},
-                        })),
-                        _ => None,
-                    })
-                    .collect();
+                let text = assistant_text(parts, "\n\n");
+                let calls = openai_tool_calls(parts, ToolArguments::Object);
                 let mut entry = json!({"role": "assistant", "content": text});
                 if !calls.is_empty() {
                     entry["tool_calls"] = Value::Array(calls);

@@ -1,5 +1,5 @@
 use super::*;
-use crate::models::model_messages::{ToolResult, UserContent};
+use crate::models::model_messages::{AssistantContent, ToolResult, UserContent};
 use crate::models::provider::ToolDefinition;
 use std::sync::Arc;
 
