@@ -98,21 +98,23 @@ step "Building the UI"
 (cd ui && npm run --silent build)
 
 build_started=$SECONDS
+# The Tauri CLI builds where CARGO_TARGET_DIR says, as cargo does.
+bundle=${CARGO_TARGET_DIR:-target}/debug/bundle
 step "Building version $version: .deb and .rpm (tauri build --debug)"
-rm -rf target/debug/bundle/deb target/debug/bundle/rpm
+rm -rf "$bundle"/deb "$bundle"/rpm
 # `--workspace` after `--` (for cargo; the CLI adds `--bins`): the same selection as scripts/build-debug-binaries.sh,
 # which the window test has built, so the shared crates are not recompiled with other features.
 "${tauri[@]}" build --debug --ci --bundles deb,rpm --config "$work/n.json" -- --workspace
-cp target/debug/bundle/deb/*.deb target/debug/bundle/rpm/*.rpm "$work/n/"
+cp "$bundle"/deb/*.deb "$bundle"/rpm/*.rpm "$work/n/"
 
 step "Building version $next_version: .deb, signed by the bundler with the throwaway key"
-rm -rf target/debug/bundle/deb
+rm -rf "$bundle"/deb
 # As the release workflow signs when TAURI_SIGNING_PRIVATE_KEY is set: the same updater.conf.json
 # (createUpdaterArtifacts), so the .deb.sig is the bundler's, bound to the version.
 TAURI_SIGNING_PRIVATE_KEY="$(cat "$work/keys/update.key")" TAURI_SIGNING_PRIVATE_KEY_PASSWORD="" \
   "${tauri[@]}" build --debug --ci --bundles deb --config "$work/next.json" \
   --config src-tauri/packaging/updater.conf.json -- --workspace
-cp target/debug/bundle/deb/*.deb target/debug/bundle/deb/*.deb.sig "$work/next/"
+cp "$bundle"/deb/*.deb "$bundle"/deb/*.deb.sig "$work/next/"
 next_deb=$(ls "$work"/next/*.deb)
 echo "Both builds took $((SECONDS - build_started)) s"
 deb=$(ls "$work"/n/*.deb)
