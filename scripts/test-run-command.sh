@@ -80,8 +80,11 @@ import -window root "$2/screen.png"
 kill "$app"
 wait "$app" 2>/dev/null || true
 SHOT
+# CARGO_TARGET_DIR may be absolute (a target folder shared between checkouts) or relative.
+target_dir=${CARGO_TARGET_DIR:-target}
+case "$target_dir" in /*) ;; *) target_dir="$PWD/$target_dir" ;; esac
 timeout 120 xvfb-run --auto-servernum --server-args="-screen 0 1280x800x24" \
-  bash "$work/screen-shot.sh" "$PWD/${CARGO_TARGET_DIR:-target}/debug/dossier" "$work" "$log_file" || true
+  bash "$work/screen-shot.sh" "$target_dir/debug/dossier" "$work" "$log_file" || true
 colours=$( [ -f "$work/screen.png" ] && identify -format '%k' "$work/screen.png" || echo 0)
 mkdir -p tests/artifacts && [ -f "$work/screen.png" ] && cp "$work/screen.png" tests/artifacts/run-command-window.png
 check "the window draws the UI in the app's own rendering choice ($colours colours on screen)" '[ "$colours" -gt 50 ]'
