@@ -64,7 +64,7 @@ impl Reshaping<'_> {
         marker: Option<RevertMarker>,
     ) -> Result<Session, LedgerError> {
         let mut transaction = self.store.begin_write().await?;
-        let mut session = session_store::get(&mut transaction, session_id).await?;
+        let mut session = session_store::get_to_change(&mut transaction, session_id).await?;
         if let Some(marker) = &marker {
             // The marked message must exist in this session.
             message_store::seq_of(&mut transaction, session_id, &marker.message_id)

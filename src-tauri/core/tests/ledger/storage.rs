@@ -688,3 +688,57 @@ async fn json_listing_is_byte_identical_to_the_typed_listing() {
         .err();
     assert_eq!(missing.map(|error| error.kind()), Some(ErrorKind::NotFound));
 }
+
+#[tokio::test]
+async fn concurrent_changes_to_one_session_all_stay() {
+    // A generated title lands while the person answers "always allow": each change reads the
+    // session, changes one field and saves it; neither may write its older copy over the other.
+    use dossier_core::wire::permission::{Action, Rule};
+    let test = open("{}").await;
+    let session = test.session().await;
+    let changes = (0..16).map(|index| {
+        let sessions = test.ledger.sessions();
+        let id = session.id.clone();
+        async move {
+            let patch = if index % 2 == 0 {
+                SessionPatch {
+                    permission: Some(vec![Rule::new(
+                        "read",
+                        &format!("file{index}"),
+                        Action::Allow,
+                    )]),
+                    ..SessionPatch::default()
+                }
+            } else {
+                SessionPatch {
+                    title: Some(format!("Title {index}")),
+                    ..SessionPatch::default()
+                }
+            };
+            sessions.update(&id, patch).await
+        }
+    });
+    for changed in futures::future::join_all(changes).await {
+        changed.unwrap_or_else(|error| panic!("{error}"));
+    }
+    let stored = test
+        .ledger
+        .sessions()
+        .get(&session.id)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let mut allowed: Vec<String> = stored
+        .permission
+        .unwrap_or_default()
+        .into_iter()
+        .map(|rule| rule.pattern)
+        .collect();
+    allowed.sort();
+    let mut expected: Vec<String> = (0..16)
+        .step_by(2)
+        .map(|index| format!("file{index}"))
+        .collect();
+    expected.sort();
+    assert_eq!(allowed, expected);
+    assert!(stored.title.starts_with("Title "));
+}

@@ -148,6 +148,26 @@ pub async fn get(connection: &mut PgConnection, id: &str) -> Result<Session, Led
         .ok_or_else(|| LedgerError::SessionNotFound(id.to_string()))
 }
 
+/// The session with its row locked until the caller's transaction ends (`FOR UPDATE`): a
+/// concurrent read-change-save of the same session waits for this one instead of writing its
+/// older copy over it.
+pub async fn get_to_change(
+    connection: &mut PgConnection,
+    id: &str,
+) -> Result<Session, LedgerError> {
+    sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM session WHERE id = $1 FOR UPDATE"
+    ))
+    .bind(id)
+    .fetch_optional(connection)
+    .await
+    .map_err(from_postgres)?
+    .as_ref()
+    .map(from_row)
+    .transpose()?
+    .ok_or_else(|| LedgerError::SessionNotFound(id.to_string()))
+}
+
 /// Adds a step's cost and tokens to the session's totals, or takes them out.
 pub async fn change_usage(
     connection: &mut PgConnection,

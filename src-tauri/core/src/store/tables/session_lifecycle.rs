@@ -115,7 +115,7 @@ impl Store {
         // IMMEDIATE: this reads then writes, and a reply streaming into the session writes
         // meanwhile; a deferred transaction would fail with SQLITE_BUSY_SNAPSHOT.
         let mut transaction = self.begin_write().await?;
-        let mut session = session_store::get(&mut transaction, id).await?;
+        let mut session = session_store::get_to_change(&mut transaction, id).await?;
         let old_title = session.title.clone();
         if let Some(title) = patch.title {
             let title = title.trim().to_string();

@@ -200,6 +200,23 @@ pub async fn get(connection: &mut impl Connect, id: &str) -> Result<Session, Led
         .ok_or_else(|| LedgerError::SessionNotFound(id.to_string()))
 }
 
+/// The session, read to be changed and saved in the caller's write transaction: no other
+/// transaction may save it in between, or one of the two changes would be lost (a generated
+/// title written over an "always allow" rule given meanwhile). SQLite's write transaction
+/// already holds the only write lock; PostgreSQL locks the row.
+pub async fn get_to_change(
+    connection: &mut impl Connect,
+    id: &str,
+) -> Result<Session, LedgerError> {
+    match connection.connection() {
+        Connection::Sqlite(connection) => get(connection, id).await,
+        #[cfg(feature = "postgres")]
+        Connection::Postgres(connection) => {
+            crate::store::postgres::session_store::get_to_change(connection, id).await
+        }
+    }
+}
+
 /// Adds a step's cost and tokens to the session's totals, or takes them out.
 pub async fn change_usage(
     connection: &mut impl Connect,
