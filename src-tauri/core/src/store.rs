@@ -357,6 +357,20 @@ impl Store {
         })
     }
 
+    /// A write transaction whose first statement is a write: on SQLite a plain (deferred)
+    /// `BEGIN`, which takes the write lock at that first statement, where the busy timeout
+    /// applies as it does for `BEGIN IMMEDIATE`. sqlx sends a plain `BEGIN` as one hand-off to
+    /// the connection's thread; `begin_write`'s custom statement costs two (sqlx then asks the
+    /// connection whether it is in a transaction). Only for a caller whose first statement
+    /// writes: one that reads first could not upgrade once another connection wrote.
+    pub async fn begin_with_a_write_first(&self) -> Result<Transaction, LedgerError> {
+        Ok(match &self.pool {
+            Pool::Sqlite(pool) => Transaction::Sqlite(pool.begin().await?),
+            #[cfg(feature = "postgres")]
+            Pool::Postgres(pool) => Transaction::Postgres(pool.begin().await?),
+        })
+    }
+
     /// One connection from the pool, for reads that must see one snapshot.
     pub async fn connection(&self) -> Result<PooledConnection, LedgerError> {
         self.pool.acquire().await

@@ -295,29 +295,65 @@ async fn resolve_file_url(id: Option<String>, part: FilePart) -> Resolution {
         Err(message) => return failure(&part.url, &message),
     };
     let display = path.display().to_string();
-    let sniffed = {
+    let wants_text = part.mime == "text/plain" || part.mime.is_empty();
+    let inspected = {
         let path = path.clone();
-        tokio::task::spawn_blocking(move || sniff(&path)).await
+        tokio::task::spawn_blocking(move || inspect(&path, wants_text, start, end)).await
     };
-    let sniffed = match sniffed {
-        Ok(sniffed) => sniffed,
+    let inspected = match inspected {
+        Ok(inspected) => inspected,
         Err(error) => return failure(&display, format!("the read was interrupted: {error}")),
     };
-    let wants_text = part.mime == "text/plain" || part.mime.is_empty();
-    match sniffed {
-        Sniffed::Directory => resolve_directory(id, part, path).await,
-        Sniffed::Media if !wants_text => resolve_media(id, part, path).await,
-        Sniffed::Binary if !wants_text => failure(
+    match inspected {
+        Inspected::Directory => resolve_directory(id, part, path).await,
+        Inspected::Media => resolve_media(id, part, path).await,
+        Inspected::Binary => failure(
             &display,
             format!(
                 "{display} is a binary file ({}); only text files, folders, images and PDFs can be attached",
                 part.mime
             ),
         ),
-        // Text, media or binary labelled text/plain, or a missing file: the Read tool decides
-        // and words the outcome ("File not found", "Cannot read binary file", an attachment).
-        _ => resolve_text(id, part, path, start, end).await,
+        // Text, media or binary labelled text/plain, or a missing file: the Read tool decided
+        // and worded the outcome ("File not found", "Cannot read binary file", an attachment).
+        Inspected::Text { start, end, read } => {
+            text_resolution(id, part, path, start, end, read.map_err(ReadFailure::from))
+        }
     }
+}
+
+/// What one trip to a blocking thread learned about a dropped file: what it is, and for a file
+/// read as text the Read tool's answer. One trip instead of one per step (look, widen the range,
+/// read): each is a wake-up of a sleeping thread, the most of what a prompt with a file cost
+/// (docs/benchmarks.md).
+enum Inspected {
+    Directory,
+    /// An image or PDF the draft did not ask to read as text.
+    Media,
+    /// A binary file the draft did not ask to read as text.
+    Binary,
+    Text {
+        start: Option<usize>,
+        end: Option<usize>,
+        read: Result<read_tool::ReadOutput, read_tool::ReadError>,
+    },
+}
+
+fn inspect(path: &Path, wants_text: bool, start: Option<usize>, end: Option<usize>) -> Inspected {
+    match sniff(path) {
+        Sniffed::Directory => return Inspected::Directory,
+        Sniffed::Media if !wants_text => return Inspected::Media,
+        Sniffed::Binary if !wants_text => return Inspected::Binary,
+        _ => {}
+    }
+    let (start, end) = widen_to_symbol(path, start, end);
+    let (offset, limit) = range_to_read_window(start, end);
+    let read = read_tool::read(&ReadRequest {
+        file_path: path.to_path_buf(),
+        offset,
+        limit,
+    });
+    Inspected::Text { start, end, read }
 }
 
 enum Sniffed {
@@ -371,9 +407,10 @@ enum ReadFailure {
     Interrupted(#[from] tokio::task::JoinError),
 }
 
-/// `symbol_range::widen_to_symbol` off the async threads (it may read and parse the file). An
-/// interrupted lookup reads the one line, as the seed does when the language server fails.
-async fn widen_to_symbol(
+/// `symbol_range::widen_to_symbol`, on the blocking thread `inspect` runs on (it may read and
+/// parse the file). A lookup that panics reads the one line, as the seed does when the language
+/// server fails.
+fn widen_to_symbol(
     path: &Path,
     start: Option<usize>,
     end: Option<usize>,
@@ -381,9 +418,7 @@ async fn widen_to_symbol(
     if start.is_none() || start != end {
         return (start, end);
     }
-    let path = path.to_path_buf();
-    tokio::task::spawn_blocking(move || symbol_range::widen_to_symbol(&path, start, end))
-        .await
+    std::panic::catch_unwind(|| symbol_range::widen_to_symbol(path, start, end))
         .unwrap_or((start, end))
 }
 
@@ -400,15 +435,17 @@ fn default_filename(part: &FilePart, path: &Path) -> String {
     })
 }
 
-async fn resolve_text(
+/// The parts of a file read as text: the Read tool's call, its output, and the file (or what
+/// the read attached instead), from what `inspect` read with the window it settled on.
+fn text_resolution(
     id: Option<String>,
     part: FilePart,
     path: PathBuf,
     start: Option<usize>,
     end: Option<usize>,
+    read: Result<read_tool::ReadOutput, ReadFailure>,
 ) -> Resolution {
     let display = path.display().to_string();
-    let (start, end) = widen_to_symbol(&path, start, end).await;
     let (offset, limit) = range_to_read_window(start, end);
     let mut input = serde_json::Map::new();
     input.insert("filePath".into(), display.clone().into());
@@ -418,13 +455,8 @@ async fn resolve_text(
     if let Some(limit) = limit {
         input.insert("limit".into(), limit.into());
     }
-    let request = ReadRequest {
-        file_path: path.clone(),
-        offset,
-        limit,
-    };
     let call = synthetic(read_call(&serde_json::Value::Object(input)));
-    let output = match run_read(request).await {
+    let output = match read {
         Ok(output) => output,
         Err(message) => {
             // The seed records the call before trying it, so a model reading the history sees

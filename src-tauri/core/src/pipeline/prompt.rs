@@ -8,6 +8,7 @@ use crate::pipeline::attachment_storage;
 use crate::pipeline::chat_message_hook::{run_hooks, ChatMessage};
 use crate::pipeline::draft_resolution::{resolve_all, DraftContext};
 use crate::pipeline::Pipeline;
+use crate::store::rows::prompt_session_change::PromptSessionChange;
 use crate::store::tables::message_store;
 use crate::store::tables::revert_cleanup;
 use crate::store::tables::session_store;
@@ -191,22 +192,6 @@ impl Pipeline<'_> {
     ) -> Result<MessageWithParts, LedgerError> {
         let session_id = message.session_id.clone();
         let now = self.store.now();
-        let mut transaction = self.store.begin_write().await?;
-        // A write first, so this transaction holds SQLite's write lock from the start.
-        let (first_seq, mut session) = session_store::reserve_sequence_reading(
-            &mut transaction,
-            &session_id,
-            1 + prepared.len() as i64,
-        )
-        .await?;
-        let stored_title = session.title.clone();
-        let removed = revert_cleanup::apply(&mut transaction, &mut session).await?;
-
-        let parts = attachment_storage::store(&mut transaction, prepared, now).await?;
-        let info = Message::User(message.clone());
-        message_store::insert_message_with_parts(&mut transaction, &info, &parts, first_seq, now)
-            .await?;
-
         let chosen_model = SessionModel {
             id: message.model.model_id.clone(),
             provider_id: message.model.provider_id.clone(),
@@ -218,31 +203,56 @@ impl Pipeline<'_> {
                     .unwrap_or_else(|| "default".into()),
             ),
         };
+        // Deprecated input: OpenCode replaces the session's rules with these.
+        let tool_rules: Option<Vec<Rule>> = tools.map(|tools| {
+            tools
+                .iter()
+                .map(|(tool, enabled)| {
+                    let action = if *enabled {
+                        Action::Allow
+                    } else {
+                        Action::Deny
+                    };
+                    Rule::new(tool, "*", action)
+                })
+                .collect()
+        });
+        let change = PromptSessionChange {
+            agent: &message.agent,
+            model: &chosen_model,
+            permission: tool_rules.as_ref(),
+            updated: now,
+        };
+        // Its first statement is a write (the sequence reservation), so this transaction holds
+        // SQLite's write lock from there on.
+        let mut transaction = self.store.begin_with_a_write_first().await?;
+        let (first_seq, mut session) = session_store::reserve_sequence_for_prompt(
+            &mut transaction,
+            &session_id,
+            1 + prepared.len() as i64,
+            &change,
+        )
+        .await?;
         let switched = session.agent.as_deref() != Some(message.agent.as_str())
             || session.model.as_ref() != Some(&chosen_model);
         session.agent = Some(message.agent.clone());
         session.model = Some(chosen_model);
-        if let Some(tools) = tools {
-            // Deprecated input: OpenCode replaces the session's rules with these.
-            session.permission = Some(
-                tools
-                    .iter()
-                    .map(|(tool, enabled)| {
-                        Rule::new(
-                            tool,
-                            "*",
-                            if *enabled {
-                                Action::Allow
-                            } else {
-                                Action::Deny
-                            },
-                        )
-                    })
-                    .collect(),
-            );
+        if let Some(rules) = tool_rules {
+            session.permission = Some(rules);
         }
         session.time.updated = now.max(session.time.updated);
-        session_store::save_over(&mut transaction, &session, &stored_title).await?;
+        let stored_title = session.title.clone();
+        let had_revert = session.revert.is_some();
+        let removed = revert_cleanup::apply(&mut transaction, &mut session).await?;
+
+        let parts = attachment_storage::store(&mut transaction, prepared, now).await?;
+        let info = Message::User(message.clone());
+        message_store::insert_message_with_parts(&mut transaction, &info, &parts, first_seq, now)
+            .await?;
+        if had_revert {
+            // The clean-up cleared the marker (and took the undone steps out of the totals).
+            session_store::save_over(&mut transaction, &session, &stored_title).await?;
+        }
         transaction.commit().await?;
         if !removed.messages.is_empty() || !removed.parts.is_empty() {
             self.store.wake_search_purge();

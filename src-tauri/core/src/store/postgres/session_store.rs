@@ -244,6 +244,31 @@ pub async fn save(connection: &mut PgConnection, session: &Session) -> Result<()
     Ok(())
 }
 
+/// `session_store::reserve_sequence_for_prompt` on Postgres: the reservation locks the row, the
+/// session is read as it was, then the prompt's change is written.
+pub async fn reserve_sequence_for_prompt(
+    connection: &mut PgConnection,
+    session_id: &str,
+    count: i64,
+    change: &crate::store::rows::prompt_session_change::PromptSessionChange<'_>,
+) -> Result<(i64, Session), LedgerError> {
+    let first = reserve_sequence(&mut *connection, session_id, count).await?;
+    let before = get(&mut *connection, session_id).await?;
+    sqlx::query(
+        "UPDATE session SET agent = $1, model = $2, permission = coalesce($3, permission), \
+         time_updated = greatest(time_updated, $4) WHERE id = $5",
+    )
+    .bind(change.agent)
+    .bind(to_json(Some(change.model))?)
+    .bind(to_json(change.permission)?)
+    .bind(change.updated)
+    .bind(session_id)
+    .execute(connection)
+    .await
+    .map_err(from_postgres)?;
+    Ok((first, before))
+}
+
 /// Reserves `count` consecutive sequence numbers in the session and returns the first. The
 /// update locks the session's row until the caller's transaction ends, so a concurrent
 /// reservation in the same session (another request, another server) waits for it and then

@@ -2,6 +2,7 @@
 //! a keyset cursor, partial updates, and deletion with descendants.
 
 use crate::store::engine::{Connect, Connection, Pool};
+use crate::store::rows::prompt_session_change::PromptSessionChange;
 use crate::store::rows::session_page::{
     SessionPage, SessionQuery, UsageChange, DEFAULT_PAGE, MAX_PAGE,
 };
@@ -337,39 +338,49 @@ async fn save_row(
     Ok(())
 }
 
-/// `reserve_sequence` and the session's row as the reservation left it, in one statement (the
-/// prompt pipeline needs both, at the start of its transaction).
-pub async fn reserve_sequence_reading(
+/// Reserves `count` consecutive sequence numbers for a prompt and writes `change` on the session,
+/// as the first writes of the caller's transaction; returns the first number and the session as
+/// it was BEFORE the change (the caller applies `change` to it, and sees whether the agent or
+/// model switched). On SQLite both updates go as one command, one hand-off to the connection's
+/// thread (docs/benchmarks.md); its first statement is a write, so a deferred transaction takes
+/// the write lock there, where the busy timeout applies. Title, revert and totals are left
+/// alone: a revert's clean-up writes the session again (`save_over`).
+pub async fn reserve_sequence_for_prompt(
     connection: &mut impl Connect,
     session_id: &str,
     count: i64,
+    change: &PromptSessionChange<'_>,
 ) -> Result<(i64, Session), LedgerError> {
     let connection = match connection.connection() {
         Connection::Sqlite(connection) => connection,
         #[cfg(feature = "postgres")]
         Connection::Postgres(connection) => {
-            let first = crate::store::postgres::session_store::reserve_sequence(
-                &mut *connection,
-                session_id,
-                count,
+            return crate::store::postgres::session_store::reserve_sequence_for_prompt(
+                connection, session_id, count, change,
             )
-            .await?;
-            return Ok((
-                first,
-                crate::store::postgres::session_store::get(connection, session_id).await?,
-            ));
+            .await
         }
     };
-    let row = sqlx::query(&format!(
-        "UPDATE session SET last_seq = last_seq + ? WHERE id = ? RETURNING last_seq, {COLUMNS_AS_JSON} AS session"
+    let rows = sqlx::query(&format!(
+        "UPDATE session SET last_seq = last_seq + ? WHERE id = ? \
+         RETURNING last_seq, {COLUMNS_AS_JSON} AS session; \
+         UPDATE session SET agent = ?, model = ?, permission = coalesce(?, permission), \
+         time_updated = max(time_updated, ?) WHERE id = ?"
     ))
     .bind(count)
     .bind(session_id)
-    .fetch_optional(connection)
-    .await?
-    .ok_or_else(|| LedgerError::SessionNotFound(session_id.to_string()))?;
+    .bind(change.agent)
+    .bind(to_json(Some(change.model))?)
+    .bind(to_json(change.permission)?)
+    .bind(change.updated)
+    .bind(session_id)
+    .fetch_all(connection)
+    .await?;
+    let row = rows
+        .first()
+        .ok_or_else(|| LedgerError::SessionNotFound(session_id.to_string()))?;
     let last: i64 = row.try_get("last_seq")?;
-    Ok((last - count + 1, from_row(&row)?))
+    Ok((last - count + 1, from_row(row)?))
 }
 
 /// Reserves `count` consecutive sequence numbers in the session and returns the first. Being
