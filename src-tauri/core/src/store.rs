@@ -42,7 +42,7 @@ use data_folder::process_lock::ProcessLock;
 use sqlite::{database, disk_space, read_only_open, search_purge};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use tables::{blob_store, message_listing_json};
+use tables::{blob_store, message_listing_json, session_listing_cache};
 
 /// The engine's connection pool, one connection and one open transaction (`engine`). Floors
 /// above pass these back into the store's functions and never run SQL on them themselves.
@@ -71,6 +71,8 @@ struct Upkeep {
     pub search_purge: Option<search_purge::SearchPurge>,
     /// Listings recently built by `messages_json`, with the version they were built from.
     pub message_listings: message_listing_json::ListingCache,
+    /// Session listings recently built by `sessions`, with the listing clock's tick then.
+    pub session_listings: session_listing_cache::SessionListingCache,
     /// Checkpoints the write-ahead log between requests (`database`); stops when dropped or
     /// closed. None on a read-only ledger: a checkpoint writes to the database file.
     pub checkpoint: Option<database::BackgroundCheckpoint>,
@@ -120,6 +122,7 @@ impl Store {
                 process_lock: Some(process_lock),
                 search_purge: Some(search_purge),
                 message_listings: Default::default(),
+                session_listings: Default::default(),
                 checkpoint: Some(checkpoint),
                 read_only: None,
                 shared: None,
@@ -154,6 +157,7 @@ impl Store {
                 process_lock: Some(process_lock),
                 search_purge: None,
                 message_listings: Default::default(),
+                session_listings: Default::default(),
                 checkpoint: None,
                 read_only: Some(read_only),
                 shared: None,
@@ -211,6 +215,7 @@ impl Store {
                 process_lock: None,
                 search_purge: None,
                 message_listings: Default::default(),
+                session_listings: Default::default(),
                 checkpoint: None,
                 read_only: None,
                 shared: Some(SharedDatabase {

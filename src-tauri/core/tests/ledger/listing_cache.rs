@@ -177,3 +177,199 @@ async fn a_kept_listing_follows_a_write_no_ledger_function_made() {
     // A write to one session leaves the other's kept listing as it was, and still right.
     assert_eq!(listed(&test, &other.id).await, elsewhere);
 }
+
+/// Lists sessions twice (the second may be served from memory) and holds both against the
+/// database read afresh: the ids in order (newest first, archived left out) and each session as
+/// `get` reads it. Returns the listing.
+async fn sessions_listed(test: &TestLedger) -> Vec<dossier_core::wire::session::Session> {
+    use dossier_core::store::rows::session_page::SessionQuery;
+    let query = SessionQuery {
+        limit: Some(50),
+        ..SessionQuery::default()
+    };
+    let first = test
+        .ledger
+        .sessions()
+        .list(&query)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let again = test
+        .ledger
+        .sessions()
+        .list(&query)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(first, again);
+    let mut expected = Vec::new();
+    for listed in &first.sessions {
+        expected.push(
+            test.ledger
+                .sessions()
+                .get(&listed.id)
+                .await
+                .unwrap_or_else(|error| panic!("{error}")),
+        );
+    }
+    assert_eq!(first.sessions, expected);
+    let unarchived = scalar(
+        &test.ledger,
+        "SELECT count(*) FROM session WHERE time_archived IS NULL",
+    )
+    .await;
+    assert_eq!(first.sessions.len() as i64, unarchived);
+    first.sessions
+}
+
+fn titles(sessions: &[dossier_core::wire::session::Session]) -> Vec<&str> {
+    sessions
+        .iter()
+        .map(|session| session.title.as_str())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_kept_session_listing_follows_every_ledger_write() {
+    use dossier_core::wire::permission::{Action, Rule};
+    use dossier_core::wire::session::SessionPatch;
+    let fake = FakeProvider::start(vec![openai_text(&["An answer."])]).await;
+    let test = open(&fake.openai_config()).await;
+    let rename = |title: &str| SessionPatch {
+        title: Some(title.into()),
+        ..SessionPatch::default()
+    };
+    assert!(sessions_listed(&test).await.is_empty());
+
+    // Created, renamed, pinned.
+    let first = test.session().await;
+    let second = test.session().await;
+    assert_eq!(sessions_listed(&test).await.len(), 2);
+    let sessions = test.ledger.sessions();
+    sessions
+        .update(&first.id, rename("Harbour"))
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    sessions
+        .update(&second.id, rename("Lighthouse"))
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(
+        titles(&sessions_listed(&test).await),
+        ["Lighthouse", "Harbour"]
+    );
+    sessions
+        .update(
+            &first.id,
+            SessionPatch {
+                pinned: Some(true),
+                permission: Some(vec![Rule::new("read", "*.md", Action::Allow)]),
+                ..SessionPatch::default()
+            },
+        )
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let listed = sessions_listed(&test).await;
+    assert_eq!(titles(&listed), ["Harbour", "Lighthouse"]);
+    assert!(listed[0].pinned);
+
+    // A prompt moves its session to the top and records its agent and model; a reply adds its
+    // cost and tokens.
+    test.no_reply(&second, vec![Draft::text("a question")])
+        .await;
+    let listed = sessions_listed(&test).await;
+    assert_eq!(titles(&listed), ["Lighthouse", "Harbour"]);
+    assert!(listed[0].model.is_some());
+    ask(&test, &first.id, "hello there").await;
+    let listed = sessions_listed(&test).await;
+    assert_eq!(listed[0].id, first.id);
+    assert!(listed[0].tokens.output > 0, "{:?}", listed[0].tokens);
+
+    // A fork appears; an archived session leaves the listing; a deleted one is gone.
+    let fork = test
+        .ledger
+        .reshaping()
+        .fork_session(&first.id, None)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert!(sessions_listed(&test)
+        .await
+        .iter()
+        .any(|session| session.id == fork.id));
+    sessions
+        .archive(&second.id, true)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert!(!sessions_listed(&test)
+        .await
+        .iter()
+        .any(|session| session.id == second.id));
+    sessions
+        .delete(&fork.id)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(
+        sessions_listed(&test)
+            .await
+            .iter()
+            .map(|session| session.id.as_str())
+            .collect::<Vec<_>>(),
+        [first.id.as_str()]
+    );
+}
+
+#[tokio::test]
+async fn a_kept_session_listing_follows_a_write_no_ledger_function_made() {
+    crate::sqlite_only!("the session listings kept beside SQLite's listing clock");
+    let test = open("{}").await;
+    let session = test.session().await;
+    sessions_listed(&test).await;
+    execute(
+        &test.ledger,
+        "UPDATE session SET title = 'changed behind its back', cost = 1.25",
+    )
+    .await;
+    let listed = sessions_listed(&test).await;
+    assert_eq!(titles(&listed), ["changed behind its back"]);
+    assert_eq!(listed[0].cost, 1.25);
+    execute(&test.ledger, "DELETE FROM session").await;
+    assert!(sessions_listed(&test).await.is_empty());
+    drop(session);
+}
+
+#[tokio::test]
+async fn every_column_a_listing_shows_moves_the_listing_clock() {
+    // A column added to `session` later must be added to the clock's update trigger
+    // (migrations/0010_session_listing_clock.sql), or a kept listing would not show its changes.
+    crate::sqlite_only!("SQLite's listing clock");
+    let test = open("{}").await;
+    let session = test.session().await;
+    let pool = test.ledger.pool().sqlite().expect("a SQLite ledger");
+    let columns: Vec<String> = sqlx::query_scalar("SELECT name FROM pragma_table_info('session')")
+        .fetch_all(pool)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert!(columns.len() > 20, "{columns:?}");
+    let mut unseen = Vec::new();
+    for column in columns.iter().filter(|column| *column != "last_seq") {
+        let before = scalar(&test.ledger, "SELECT tick FROM session_listing_clock").await;
+        sqlx::query(&format!(
+            "UPDATE session SET {column} = {column} WHERE id = ?"
+        ))
+        .bind(&session.id)
+        .execute(pool)
+        .await
+        .unwrap_or_else(|error| panic!("{column}: {error}"));
+        let after = scalar(&test.ledger, "SELECT tick FROM session_listing_clock").await;
+        if after == before {
+            unseen.push(column.clone());
+        }
+    }
+    assert!(
+        unseen.is_empty(),
+        "columns the listing clock misses: {unseen:?}"
+    );
+    // The sequence counter alone does not move it: every prompt moves that.
+    let before = scalar(&test.ledger, "SELECT tick FROM session_listing_clock").await;
+    execute(&test.ledger, "UPDATE session SET last_seq = last_seq + 1").await;
+    let after = scalar(&test.ledger, "SELECT tick FROM session_listing_clock").await;
+    assert_eq!(after, before);
+}

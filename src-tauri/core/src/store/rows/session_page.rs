@@ -8,7 +8,7 @@ pub const DEFAULT_PAGE: u32 = 100;
 pub const MAX_PAGE: u32 = 1000;
 
 /// What to list. `cursor` is the opaque `next_cursor` of the previous page.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SessionQuery {
     pub limit: Option<u32>,
     pub cursor: Option<String>,

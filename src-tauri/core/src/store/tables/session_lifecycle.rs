@@ -1,6 +1,5 @@
 //! Creating, reading, listing, updating and deleting sessions, with their events.
 
-use crate::store::rows::session_page::{SessionPage, SessionQuery};
 use crate::store::tables::session_store;
 use crate::store::Store;
 use crate::wire::error::LedgerError;
@@ -96,10 +95,6 @@ impl Store {
     pub async fn session(&self, id: &str) -> Result<Session, LedgerError> {
         let mut connection = self.pool.acquire().await?;
         session_store::get(&mut connection, id).await
-    }
-
-    pub async fn sessions(&self, query: &SessionQuery) -> Result<SessionPage, LedgerError> {
-        session_store::list(&self.pool, query).await
     }
 
     pub async fn children(&self, id: &str) -> Result<Vec<Session>, LedgerError> {

@@ -419,11 +419,28 @@ pub async fn list(pool: &Pool, query: &SessionQuery) -> Result<SessionPage, Ledg
             return crate::store::postgres::session_store::list(pool, query).await
         }
     };
+    let (_, page) = list_unless_unchanged(pool, query, None).await?;
+    page.ok_or_else(|| LedgerError::Corrupt("session listing: no page came back".into()))
+}
+
+/// The listing clock now (`migrations/0010_session_listing_clock.sql`) and, unless it still
+/// reads `known`, the page: ONE statement, so the clock and the page are of one snapshot and a
+/// listing kept in memory costs one hand-off to the connection's thread to confirm (the page's
+/// subquery is not run when the clock matches).
+pub async fn list_unless_unchanged(
+    pool: &sqlx::SqlitePool,
+    query: &SessionQuery,
+    known: Option<i64>,
+) -> Result<(i64, Option<SessionPage>), LedgerError> {
     let limit = query.limit.unwrap_or(DEFAULT_PAGE).clamp(1, MAX_PAGE);
-    // The page comes back as ONE row holding a JSON array: handing a hundred rows across sqlx's
-    // worker thread one by one cost more than the query (a thread wake-up each).
-    let mut builder: QueryBuilder<Sqlite> = QueryBuilder::new(format!(
-        "SELECT json_group_array({COLUMNS_AS_JSON} ORDER BY time_updated DESC, id DESC) \
+    // The page comes back as ONE value holding a JSON array: handing a hundred rows across
+    // sqlx's worker thread one by one cost more than the query (a thread wake-up each).
+    let mut builder: QueryBuilder<Sqlite> = QueryBuilder::new(
+        "SELECT (SELECT tick FROM session_listing_clock) AS tick, \
+         CASE WHEN (SELECT tick FROM session_listing_clock) IS ",
+    );
+    builder.push_bind(known).push(format!(
+        " THEN NULL ELSE (SELECT json_group_array({COLUMNS_AS_JSON} ORDER BY time_updated DESC, id DESC) \
          FROM (SELECT {COLUMNS} FROM session WHERE 1 = 1"
     ));
     if !query.include_archived {
@@ -462,8 +479,12 @@ pub async fn list(pool: &Pool, query: &SessionQuery) -> Result<SessionPage, Ledg
     builder
         .push(" ORDER BY time_updated DESC, id DESC LIMIT ")
         .push_bind(i64::from(limit) + 1)
-        .push(")");
-    let page: String = builder.build_query_scalar().fetch_one(pool).await?;
+        .push(")) END AS page");
+    let row = builder.build().fetch_one(pool).await?;
+    let tick: i64 = row.try_get("tick")?;
+    let Some(page) = row.try_get::<Option<String>, _>("page")? else {
+        return Ok((tick, None));
+    };
     let mut sessions = serde_json::from_str::<Vec<SessionColumns>>(&page)
         .map_err(|error| LedgerError::Corrupt(format!("session listing: {error}")))?
         .into_iter()
@@ -477,10 +498,13 @@ pub async fn list(pool: &Pool, query: &SessionQuery) -> Result<SessionPage, Ledg
     } else {
         None
     };
-    Ok(SessionPage {
-        sessions,
-        next_cursor,
-    })
+    Ok((
+        tick,
+        Some(SessionPage {
+            sessions,
+            next_cursor,
+        }),
+    ))
 }
 
 fn parse_cursor(cursor: &str) -> Result<(i64, String), LedgerError> {
