@@ -1,5 +1,8 @@
 //! Writing a reply as it grows: an assistant message or part is inserted with a sequence number
 //! reserved in the same transaction, rewritten as it changes, and announced after each commit.
+//! Each insert's transaction starts with the reservation, a write, so it takes SQLite's write
+//! lock there (`Store::begin_with_a_write_first`: one hand-off fewer than `BEGIN IMMEDIATE`, on
+//! the way to a reply's first text).
 
 use crate::reply::reply_context::ReplyContext;
 use crate::store::tables::message_store;
@@ -17,7 +20,7 @@ impl ReplyContext {
     ) -> Result<(), LedgerError> {
         let info = Message::Assistant(message.clone());
         let now = self.store.now();
-        let mut transaction = self.store.begin_write().await?;
+        let mut transaction = self.store.begin_with_a_write_first().await?;
         let seq = session_store::reserve_sequence(&mut transaction, &message.session_id, 1).await?;
         message_store::insert_message(&mut transaction, &info, seq, now).await?;
         transaction.commit().await?;
@@ -36,7 +39,7 @@ impl ReplyContext {
     ) -> Result<(), LedgerError> {
         let info = Message::User(message.clone());
         let now = self.store.now();
-        let mut transaction = self.store.begin_write().await?;
+        let mut transaction = self.store.begin_with_a_write_first().await?;
         let first = session_store::reserve_sequence(
             &mut transaction,
             &message.session_id,
@@ -76,7 +79,7 @@ impl ReplyContext {
 
     pub(crate) async fn insert_reply_part(&self, part: &Part) -> Result<(), LedgerError> {
         let now = self.store.now();
-        let mut transaction = self.store.begin_write().await?;
+        let mut transaction = self.store.begin_with_a_write_first().await?;
         let seq = session_store::reserve_sequence(&mut transaction, &part.session_id, 1).await?;
         message_store::insert_part(&mut transaction, part, seq, now).await?;
         transaction.commit().await?;

@@ -10,9 +10,11 @@ use crate::store::Store;
 use crate::wire::error::LedgerError;
 use std::sync::{Mutex, PoisonError};
 
-/// How many listings are kept: the sidebar's pages, its pinned sessions and a search or two. A
-/// page holds at most `MAX_PAGE` sessions, so this is a few megabytes at the very most.
+/// How many listings are kept: the sidebar's pages, its pinned sessions and a search or two;
+/// and how many sessions in all (a page may hold up to `MAX_PAGE`, a session about a kilobyte),
+/// so the memory kept stays a couple of megabytes.
 const KEPT_LISTINGS: usize = 8;
+const KEPT_SESSIONS: usize = 2_000;
 
 #[derive(Default)]
 pub(crate) struct SessionListingCache {
@@ -62,7 +64,13 @@ impl SessionListingCache {
             page: page.clone(),
             used: now,
         });
-        while kept.len() > KEPT_LISTINGS {
+        while kept.len() > KEPT_LISTINGS
+            || kept
+                .iter()
+                .map(|listing| listing.page.sessions.len())
+                .sum::<usize>()
+                > KEPT_SESSIONS
+        {
             let Some(oldest) = kept
                 .iter()
                 .enumerate()
