@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Windows, proven from Linux (docs/platforms.md): builds every binary of the workspace (the app,
-# dossier-server, the core's and the server's test binaries) for x86_64-pc-windows-gnu with
-# Debian's mingw-w64, warnings denied as on Linux, then runs the core's and the server's suites
-# under Debian's Wine in a throwaway prefix. Prints how many tests ran, passed and were skipped,
+# dossier-server, the local model worker, the test binaries) for x86_64-pc-windows-gnu with
+# Debian's mingw-w64, warnings denied as on Linux, then runs the core's, the server's and the
+# worker's suites under Debian's Wine in a throwaway prefix. Prints how many tests ran, passed and were skipped,
 # each skip with its reason.
 #
 #   bash scripts/test-windows.sh            build and test
@@ -20,8 +20,9 @@ export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 
 # shellcheck source=scripts/system-packages.sh
 source scripts/system-packages.sh
-# mingw-w64's C compiler (SQLite, ring) and linker; Wine 64-bit to run the tests.
-install_missing_system_packages gcc-mingw-w64-x86-64 wine64
+# mingw-w64's C and C++ compilers (SQLite, ring, llama.cpp) and linker, in the posix-threads
+# flavour (scripts/mingw-toolchain.sh says why); Wine 64-bit to run the tests.
+install_missing_system_packages gcc-mingw-w64-x86-64 gcc-mingw-w64-x86-64-posix g++-mingw-w64-x86-64-posix wine64
 if ! rustup target list --installed | grep -qx "$target"; then
   rustup target add "$target"
 fi
@@ -34,7 +35,8 @@ clippy_driver=$(command -v clippy-driver) || {
 }
 export RUSTC_WORKSPACE_WRAPPER="$clippy_driver"
 export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
-export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=x86_64-w64-mingw32-gcc
+# shellcheck source=scripts/mingw-toolchain.sh
+source scripts/mingw-toolchain.sh
 export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUSTFLAGS="--cfg wine"
 
 # The app embeds the built UI.
@@ -62,7 +64,7 @@ cargo "${dependency_opt_level[@]}" build --workspace --bins --locked --target "$
 cargo "${dependency_opt_level[@]}" test --workspace --all-targets --locked --no-run --target "$target" \
   --message-format=json-render-diagnostics >"$artifacts"
 echo "Windows build: $((SECONDS - started)) s"
-for binary in dossier dossier-server; do
+for binary in dossier dossier-server dossier-local-model-worker; do
   ls -l "$target_dir/$target/debug/$binary.exe"
 done
 [ "${WINDOWS_BUILD_ONLY:-0}" = 1 ] && exit 0
@@ -93,10 +95,10 @@ echo "Wine prefix ready: $((SECONDS - started)) s ($("$wine" --version))"
 
 log=$(mktemp)
 started=$SECONDS
-echo "==> The core's and the server's suites under Wine"
+echo "==> The core's, the server's and the local model worker's suites under Wine"
 status=0
-# Each test executable of the two crates (unit tests and the `ledger`, `architecture` and `http`
-# suites), run from its package's folder as cargo runs it. Two threads: Wine's process start is
+# Each test executable of the three crates (unit tests, the core's `ledger` and `architecture`,
+# the server's `http`, the worker's `protocol`), run from its package's folder as cargo runs it. Two threads: Wine's process start is
 # slow and both cores are shared with the rest of the run.
 while IFS=$'\t' read -r package_dir executable; do
   printf '     Running %s\n' "${executable#"$PWD"/}" | tee -a "$log"
@@ -111,7 +113,7 @@ for line in open(sys.argv[1]):
     if not message["profile"]["test"] or "bench" in message["target"]["kind"]:
         continue
     manifest = message["manifest_path"]
-    if os.path.basename(os.path.dirname(manifest)) in ("core", "server"):
+    if os.path.basename(os.path.dirname(manifest)) in ("core", "server", "local-model-worker"):
         print(os.path.dirname(manifest), message["executable"], sep="\t")
 PYTHON
 )
