@@ -56,8 +56,11 @@ fn link_ggml_archives() {
         println!("cargo:rustc-link-lib=static:+whole-archive,+verbatim={archive}.a");
     }
     // ggml-cpu reads the processor's name from the registry (RegOpenKeyExA, RegQueryValueExA);
-    // the sys crate names advapi32 for MSVC only.
+    // the sys crate names advapi32 for MSVC only. And ggml's C++ runtime: a build script's
+    // libraries go to every target of the package, so the `protocol` test, which does not link
+    // the sys crate (nor its `stdc++`), gets ggml too and needs it.
     println!("cargo:rustc-link-lib=dylib=advapi32");
+    println!("cargo:rustc-link-lib=dylib=stdc++");
 }
 
 fn link_the_cpp_runtime_statically() {
