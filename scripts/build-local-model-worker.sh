@@ -36,6 +36,7 @@ case "$host:$target" in
     # build script links ggml and a static C++ runtime for this target.
     # shellcheck source=scripts/mingw-toolchain.sh
     source scripts/mingw-toolchain.sh
+    forget_stale_llama_cmake_builds "${CARGO_TARGET_DIR:-target}"
     ;;
 esac
 

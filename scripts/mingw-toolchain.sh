@@ -29,3 +29,26 @@ if ! printf '#include <windows.h>\nTHREAD_POWER_THROTTLING_STATE state;\n' |
   unset mingw_shim
 fi
 unset mingw_flavour
+
+# llama-cpp-sys-2 configures CMake only in a build folder that has never been configured
+# (`always_configure(false)`), so a folder configured by an earlier attempt with other compilers
+# or flags (mingw's default win32 one, which cannot build llama.cpp) keeps them and fails the same
+# way however the variables above change. Such a folder, when its build never finished (no
+# `libllama.a` installed beside it; a finished one links as it is, and its build script, which
+# only reruns for a change of the C++ variables, would not make the folder again), is removed here
+# so that CMake configures it afresh. Takes the cargo target folder.
+forget_stale_llama_cmake_builds() {
+  local cache build compiler
+  compiler=$(command -v "$CC_x86_64_pc_windows_gnu")
+  for cache in "$1"/x86_64-pc-windows-gnu/*/build/llama-cpp-sys-2-*/out/build/CMakeCache.txt \
+    "$1"/worker-baseline/x86_64-pc-windows-gnu/*/build/llama-cpp-sys-2-*/out/build/CMakeCache.txt; do
+    [ -f "$cache" ] || continue
+    build=${cache%/CMakeCache.txt}
+    [ -f "$build/../lib/libllama.a" ] && continue
+    if ! grep -qxF "CMAKE_C_COMPILER:STRING=$compiler" "$cache" ||
+      ! grep '^CMAKE_C_FLAGS:STRING=' "$cache" | grep -qF -- "${CFLAGS_x86_64_pc_windows_gnu:-}"; then
+      echo "Configuring llama.cpp's CMake build again (an unfinished build with other compilers or flags): $build" >&2
+      rm -rf "$build"
+    fi
+  done
+}

@@ -48,6 +48,7 @@ if [ ! -f ui/dist/index.html ]; then
 fi
 
 target_dir="${CARGO_TARGET_DIR:-target}"
+forget_stale_llama_cmake_builds "$target_dir"
 # Dependencies at opt-level 1 instead of the dev profile's 2: the Windows build is about
 # compiling and the Wine suites need no speed, and the lower level shortens the longest part of
 # this lane (every dependency compiled for another target). WINDOWS_DEPENDENCY_OPT_LEVEL=2 keeps
