@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The mingw-w64 toolchain for x86_64-pc-windows-gnu, as the Windows lane (scripts/test-windows.sh)
 # and the worker's build (scripts/build-local-model-worker.sh) both use it. Sourced; it only
-# exports variables scoped to that target, so a Linux build in the same shell is unchanged.
+# exports variables scoped to that target (so a Linux build in the same shell is unchanged) and
+# defines forget_stale_llama_cmake_builds.
 #
 # The posix-threads flavour of Debian's mingw-w64 (`x86_64-w64-mingw32-gcc-posix`,
 # `-g++-posix`), not the default win32 one: the local model worker's llama.cpp uses

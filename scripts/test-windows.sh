@@ -2,8 +2,8 @@
 # Windows, proven from Linux (docs/platforms.md): builds every binary of the workspace (the app,
 # dossier-server, the local model worker, the test binaries) for x86_64-pc-windows-gnu with
 # Debian's mingw-w64, warnings denied as on Linux, then runs the core's, the server's and the
-# worker's suites under Debian's Wine in a throwaway prefix. Prints how many tests ran, passed and were skipped,
-# each skip with its reason.
+# worker's suites under Debian's Wine in a throwaway prefix. Prints how many tests ran, passed
+# and were skipped, each skip with its reason.
 #
 #   bash scripts/test-windows.sh            build and test
 #   WINDOWS_BUILD_ONLY=1 bash scripts/test-windows.sh   build only
@@ -107,8 +107,8 @@ started=$SECONDS
 echo "==> The core's, the server's and the local model worker's suites under Wine"
 status=0
 # Each test executable of the three crates (unit tests, the core's `ledger` and `architecture`,
-# the server's `http`, the worker's `protocol`), run from its package's folder as cargo runs it. Two threads: Wine's process start is
-# slow and both cores are shared with the rest of the run.
+# the server's `http`, the worker's `protocol`), run from its package's folder as cargo runs it.
+# Two threads: Wine's process start is slow and both cores are shared with the rest of the run.
 while IFS=$'\t' read -r package_dir executable; do
   printf '     Running %s\n' "${executable#"$PWD"/}" | tee -a "$log"
   (cd "$package_dir" && CARGO_MANIFEST_DIR="$package_dir" \
