@@ -426,10 +426,6 @@ async fn two_starts_of_one_model_share_one_download() {
 }
 
 #[tokio::test]
-#[cfg_attr(
-    wine,
-    ignore = "not Wine's doing: free disk space is not measured on Windows yet (store::data_folder::data_folder_move::available_space is None off Unix), so nothing is refused; the Windows runner fails it until it is"
-)]
 async fn too_little_disk_space_is_refused_before_anything_starts() {
     let content = model_bytes(1000);
     let server = ModelServer::start(content.clone(), Duration::ZERO, vec![]).await;
