@@ -29,6 +29,16 @@ out=src-tauri/binaries
 mkdir -p "$out"
 suffix=""
 case "$target" in *windows*) suffix=".exe" ;; esac
+case "$host:$target" in
+  *-linux-*:x86_64-pc-windows-gnu)
+    # From Linux with Debian's mingw-w64: the posix-threads compilers llama.cpp needs and what
+    # bindgen and mingw-w64 10's headers lack (scripts/mingw-toolchain.sh). The worker's own
+    # build script links ggml and a static C++ runtime for this target.
+    # shellcheck source=scripts/mingw-toolchain.sh
+    source scripts/mingw-toolchain.sh
+    forget_stale_llama_cmake_builds "${CARGO_TARGET_DIR:-target}"
+    ;;
+esac
 
 build_one() {
   local triple=$1 variant=${2:-default} args=(build --locked -p dossier-local-model-worker)

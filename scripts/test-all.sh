@@ -81,7 +81,7 @@ if [ "${DOSSIER_CROSS:-0}" = 1 ]; then
   # docs/platforms.md.
   # Its system packages are installed here, in the foreground: apt in the background would hold
   # dpkg's lock while a later step installs its own (chromium, Xvfb).
-  install_missing_system_packages gcc-mingw-w64-x86-64 wine64
+  install_missing_system_packages gcc-mingw-w64-x86-64 gcc-mingw-w64-x86-64-posix g++-mingw-w64-x86-64-posix wine64
   cross_log=$(mktemp)
   cross_target_dir="${CARGO_TARGET_DIR:-$PWD/target}/cross"
   setsid -w nice -n 19 env CARGO_TARGET_DIR="$cross_target_dir" bash scripts/test-cross.sh >"$cross_log" 2>&1 &

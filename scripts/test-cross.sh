@@ -24,7 +24,7 @@ bash scripts/check-macos.sh 2>&1 | tee "$macos_log" || status=1
 macos_seconds=$((SECONDS - started))
 
 printf '\n==> Cross-platform summary\n'
-printf '%5ds  Windows: build of every binary (x86_64-pc-windows-gnu) and the core and server suites under Wine\n' "$windows_seconds"
+printf '%5ds  Windows: build of every binary (x86_64-pc-windows-gnu) and the core, server and local model worker suites under Wine\n' "$windows_seconds"
 printf '%5ds  macOS: clippy, warnings denied (aarch64-apple-darwin, x86_64-apple-darwin)\n' "$macos_seconds"
 grep -E '^(Windows build:|Wine prefix ready:)' "$windows_log" || true
 sed -n '/^Under Wine/,$p' "$windows_log"

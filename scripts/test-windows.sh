@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Windows, proven from Linux (docs/platforms.md): builds every binary of the workspace (the app,
-# dossier-server, the core's and the server's test binaries) for x86_64-pc-windows-gnu with
-# Debian's mingw-w64, warnings denied as on Linux, then runs the core's and the server's suites
-# under Debian's Wine in a throwaway prefix. Prints how many tests ran, passed and were skipped,
-# each skip with its reason.
+# dossier-server, the local model worker, the test binaries) for x86_64-pc-windows-gnu with
+# Debian's mingw-w64, warnings denied as on Linux, then runs the core's, the server's and the
+# worker's suites under Debian's Wine in a throwaway prefix. Prints how many tests ran, passed
+# and were skipped, each skip with its reason.
 #
 #   bash scripts/test-windows.sh            build and test
 #   WINDOWS_BUILD_ONLY=1 bash scripts/test-windows.sh   build only
@@ -20,8 +20,9 @@ export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 
 # shellcheck source=scripts/system-packages.sh
 source scripts/system-packages.sh
-# mingw-w64's C compiler (SQLite, ring) and linker; Wine 64-bit to run the tests.
-install_missing_system_packages gcc-mingw-w64-x86-64 wine64
+# mingw-w64's C and C++ compilers (SQLite, ring, llama.cpp) and linker, in the posix-threads
+# flavour (scripts/mingw-toolchain.sh says why); Wine 64-bit to run the tests.
+install_missing_system_packages gcc-mingw-w64-x86-64 gcc-mingw-w64-x86-64-posix g++-mingw-w64-x86-64-posix wine64
 if ! rustup target list --installed | grep -qx "$target"; then
   rustup target add "$target"
 fi
@@ -34,7 +35,8 @@ clippy_driver=$(command -v clippy-driver) || {
 }
 export RUSTC_WORKSPACE_WRAPPER="$clippy_driver"
 export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
-export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=x86_64-w64-mingw32-gcc
+# shellcheck source=scripts/mingw-toolchain.sh
+source scripts/mingw-toolchain.sh
 export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUSTFLAGS="--cfg wine"
 
 # The app embeds the built UI.
@@ -46,6 +48,7 @@ if [ ! -f ui/dist/index.html ]; then
 fi
 
 target_dir="${CARGO_TARGET_DIR:-target}"
+forget_stale_llama_cmake_builds "$target_dir"
 # Dependencies at opt-level 1 instead of the dev profile's 2: the Windows build is about
 # compiling and the Wine suites need no speed, and the lower level shortens the longest part of
 # this lane (every dependency compiled for another target). WINDOWS_DEPENDENCY_OPT_LEVEL=2 keeps
@@ -62,7 +65,7 @@ cargo "${dependency_opt_level[@]}" build --workspace --bins --locked --target "$
 cargo "${dependency_opt_level[@]}" test --workspace --all-targets --locked --no-run --target "$target" \
   --message-format=json-render-diagnostics >"$artifacts"
 echo "Windows build: $((SECONDS - started)) s"
-for binary in dossier dossier-server; do
+for binary in dossier dossier-server dossier-local-model-worker; do
   ls -l "$target_dir/$target/debug/$binary.exe"
 done
 [ "${WINDOWS_BUILD_ONLY:-0}" = 1 ] && exit 0
@@ -91,13 +94,21 @@ ln -sfn "$WINEPREFIX/other-volume" "$WINEPREFIX/dosdevices/e:"
 export DOSSIER_TEST_OTHER_VOLUME='E:\'
 echo "Wine prefix ready: $((SECONDS - started)) s ($("$wine" --version))"
 
+# The real model of the local engine's tests (SmolLM2-135M, 98 MB from PyPI; scripts/test-model.sh),
+# as in the Linux run: with it the core's and the server's tests start the Windows worker under
+# Wine and get replies from it; without it they say they were skipped.
+if [ -z "${DOSSIER_TEST_MODEL:-}" ]; then
+  # shellcheck source=scripts/test-model.sh
+  source scripts/test-model.sh
+fi
+
 log=$(mktemp)
 started=$SECONDS
-echo "==> The core's and the server's suites under Wine"
+echo "==> The core's, the server's and the local model worker's suites under Wine"
 status=0
-# Each test executable of the two crates (unit tests and the `ledger`, `architecture` and `http`
-# suites), run from its package's folder as cargo runs it. Two threads: Wine's process start is
-# slow and both cores are shared with the rest of the run.
+# Each test executable of the three crates (unit tests, the core's `ledger` and `architecture`,
+# the server's `http`, the worker's `protocol`), run from its package's folder as cargo runs it.
+# Two threads: Wine's process start is slow and both cores are shared with the rest of the run.
 while IFS=$'\t' read -r package_dir executable; do
   printf '     Running %s\n' "${executable#"$PWD"/}" | tee -a "$log"
   (cd "$package_dir" && CARGO_MANIFEST_DIR="$package_dir" \
@@ -111,7 +122,7 @@ for line in open(sys.argv[1]):
     if not message["profile"]["test"] or "bench" in message["target"]["kind"]:
         continue
     manifest = message["manifest_path"]
-    if os.path.basename(os.path.dirname(manifest)) in ("core", "server"):
+    if os.path.basename(os.path.dirname(manifest)) in ("core", "server", "local-model-worker"):
         print(os.path.dirname(manifest), message["executable"], sep="\t")
 PYTHON
 )

@@ -306,7 +306,18 @@ pub fn available_space(path: &Path) -> Option<u64> {
     Some(statistics.f_bavail.saturating_mul(statistics.f_frsize))
 }
 
-#[cfg(not(unix))]
+/// On Windows: the free bytes available to this user on the volume that holds `path` (or its
+/// nearest existing parent), quotas included.
+#[cfg(windows)]
+pub fn available_space(path: &Path) -> Option<u64> {
+    let mut existing = path;
+    while !existing.exists() {
+        existing = existing.parent()?;
+    }
+    fs4::available_space(existing).ok()
+}
+
+#[cfg(not(any(unix, windows)))]
 pub fn available_space(_path: &Path) -> Option<u64> {
     None
 }
