@@ -6,6 +6,7 @@
 
 pub mod access_tokens;
 pub mod blob_store;
+pub(crate) mod kept_listings;
 pub(crate) mod message_listing_json;
 pub(crate) mod message_reading;
 pub mod message_removal;

@@ -12,11 +12,11 @@
 //! messages of its version.
 
 use crate::store::rows::message_page::MessageQuery;
+use crate::store::tables::kept_listings::KeptListings;
 use crate::store::tables::session_store;
 use crate::store::Store;
 use crate::wire::error::LedgerError;
 use sqlx::{Connection, Row};
-use std::sync::{Mutex, PoisonError};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MessagePageJson {
@@ -65,91 +65,15 @@ const VERSION: &str = "SELECT coalesce((SELECT version FROM message_listing_vers
 const KEPT_LISTINGS: usize = 8;
 const KEPT_BYTES: usize = 16 * 1024 * 1024;
 
-/// Listings already built, each with the version of its session's messages it was built from.
-#[derive(Default)]
-pub(crate) struct ListingCache {
-    kept: Mutex<Vec<KeptListing>>,
-}
+/// Listings already built, each under its session and page, with the version of its session's
+/// messages it was built from.
+pub(crate) type ListingCache = KeptListings<(String, i64, Option<i64>), MessagePageJson>;
 
-struct KeptListing {
-    session_id: String,
-    before: i64,
-    limit: Option<i64>,
-    version: i64,
-    page: MessagePageJson,
-    /// When it was last served or built (a counter), for dropping the least recently used.
-    used: u64,
-}
-
-impl ListingCache {
-    fn get(
-        &self,
-        session_id: &str,
-        before: i64,
-        limit: Option<i64>,
-        version: i64,
-    ) -> Option<MessagePageJson> {
-        let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
-        let now = kept.iter().map(|listing| listing.used).max().unwrap_or(0) + 1;
-        let listing = kept.iter_mut().find(|listing| {
-            listing.session_id == session_id
-                && listing.before == before
-                && listing.limit == limit
-                && listing.version == version
-        })?;
-        listing.used = now;
-        Some(listing.page.clone())
-    }
-
-    fn keep(
-        &self,
-        session_id: &str,
-        before: i64,
-        limit: Option<i64>,
-        version: i64,
-        page: &MessagePageJson,
-    ) {
-        if page.json.len() > KEPT_BYTES {
-            return;
-        }
-        let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
-        let now = kept.iter().map(|listing| listing.used).max().unwrap_or(0) + 1;
-        // One entry per session and page; a listing built from an older snapshot than the kept
-        // one (two readers racing a write) does not replace it.
-        if let Some(index) = kept.iter().position(|listing| {
-            listing.session_id == session_id && listing.before == before && listing.limit == limit
-        }) {
-            if kept[index].version > version {
-                return;
-            }
-            kept.swap_remove(index);
-        }
-        kept.push(KeptListing {
-            session_id: session_id.to_string(),
-            before,
-            limit,
-            version,
-            page: page.clone(),
-            used: now,
-        });
-        while kept.len() > KEPT_LISTINGS
-            || kept
-                .iter()
-                .map(|listing| listing.page.json.len())
-                .sum::<usize>()
-                > KEPT_BYTES
-        {
-            let Some(oldest) = kept
-                .iter()
-                .enumerate()
-                .min_by_key(|(_, listing)| listing.used)
-                .map(|(index, _)| index)
-            else {
-                break;
-            };
-            kept.swap_remove(oldest);
-        }
-    }
+/// The empty cache, bounded as said at `KEPT_LISTINGS`.
+pub(crate) fn listing_cache() -> ListingCache {
+    KeptListings::new(KEPT_LISTINGS, KEPT_BYTES, |page: &MessagePageJson| {
+        page.json.len()
+    })
 }
 
 impl Store {
@@ -173,7 +97,8 @@ impl Store {
             .fetch_one(&mut *transaction)
             .await?;
         let listings = &self.upkeep.message_listings;
-        if let Some(page) = listings.get(session_id, before, limit, version) {
+        let key = (session_id.to_string(), before, limit);
+        if let Some(page) = listings.get(&key, version) {
             transaction.commit().await?;
             return Ok(page);
         }
@@ -207,7 +132,7 @@ impl Store {
                 None
             },
         };
-        listings.keep(session_id, before, limit, version, &page);
+        listings.keep(&key, version, &page);
         Ok(page)
     }
 
