@@ -10,6 +10,7 @@ use crate::pipeline::draft_resolution::{resolve_all, DraftContext};
 use crate::pipeline::Pipeline;
 use crate::store::rows::prompt_session_change::PromptSessionChange;
 use crate::store::tables::message_store;
+use crate::store::tables::prompt_in_one_command::{self, PromptWrite};
 use crate::store::tables::revert_cleanup;
 use crate::store::tables::session_store;
 use crate::wire::assistant_error::AssistantError;
@@ -20,7 +21,7 @@ use crate::wire::id::{validate_given, IdKind};
 use crate::wire::message::{Message, MessageWithParts, ModelRef, UserMessage, UserModel, UserTime};
 use crate::wire::part::{FileSource, Part};
 use crate::wire::permission::{Action, Rule};
-use crate::wire::session::SessionModel;
+use crate::wire::session::{Session, SessionModel};
 use std::collections::{BTreeMap, HashSet};
 
 impl Pipeline<'_> {
@@ -29,7 +30,12 @@ impl Pipeline<'_> {
         session_id: &str,
         input: PromptInput,
     ) -> Result<MessageWithParts, LedgerError> {
-        let session = self.store.session(session_id).await?;
+        // With its sequence counter, so the write can be tried in one command while the session
+        // stays as read (`prompt_in_one_command`).
+        let (session, last_seq) = {
+            let mut connection = self.store.connection().await?;
+            session_store::get_with_sequence(&mut connection, session_id).await?
+        };
         check_input(&input)?;
 
         let agent = match input.agent.as_deref() {
@@ -138,7 +144,16 @@ impl Pipeline<'_> {
         let prepared = attachment_storage::prepare(edited.parts).await;
 
         let saved = self
-            .save_prompt(edited.message, prepared, input.tools.as_ref(), &errors)
+            .save_prompt(
+                edited.message,
+                prepared,
+                input.tools.as_ref(),
+                &errors,
+                last_seq.map(|last_seq| SessionAsRead {
+                    session: &session,
+                    last_seq,
+                }),
+            )
             .await?;
         if input.no_reply == Some(true) {
             return Ok(saved);
@@ -182,13 +197,16 @@ impl Pipeline<'_> {
     }
 
     /// One transaction: revert clean-up, sequence numbers, the message, every part, attachment
-    /// bytes, and the session's agent/model/time. Events go out only after the commit.
+    /// bytes, and the session's agent/model/time. Events go out only after the commit. With the
+    /// session as read before the drafts were resolved (`read`), and no attachment bytes to store
+    /// apart, it is first tried as one command (`prompt_in_one_command`).
     pub(crate) async fn save_prompt(
         &self,
         message: UserMessage,
         prepared: Vec<attachment_storage::PreparedPart>,
         tools: Option<&BTreeMap<String, bool>>,
         errors: &[AssistantError],
+        read: Option<SessionAsRead<'_>>,
     ) -> Result<MessageWithParts, LedgerError> {
         let session_id = message.session_id.clone();
         let now = self.store.now();
@@ -223,37 +241,47 @@ impl Pipeline<'_> {
             permission: tool_rules.as_ref(),
             updated: now,
         };
-        // Its first statement is a write (the sequence reservation), so this transaction holds
-        // SQLite's write lock from there on.
-        let mut transaction = self.store.begin_with_a_write_first().await?;
-        let (first_seq, mut session) = session_store::reserve_sequence_for_prompt(
-            &mut transaction,
-            &session_id,
-            1 + prepared.len() as i64,
-            &change,
-        )
-        .await?;
-        let switched = session.agent.as_deref() != Some(message.agent.as_str())
-            || session.model.as_ref() != Some(&chosen_model);
-        session.agent = Some(message.agent.clone());
-        session.model = Some(chosen_model);
-        if let Some(rules) = tool_rules {
-            session.permission = Some(rules);
-        }
-        session.time.updated = now.max(session.time.updated);
-        let stored_title = session.title.clone();
-        let had_revert = session.revert.is_some();
-        let removed = revert_cleanup::apply(&mut transaction, &mut session).await?;
-
-        let parts = attachment_storage::store(&mut transaction, prepared, now).await?;
         let info = Message::User(message.clone());
-        message_store::insert_message_with_parts(&mut transaction, &info, &parts, first_seq, now)
-            .await?;
-        if had_revert {
-            // The clean-up cleared the marker (and took the undone steps out of the totals).
-            session_store::save_over(&mut transaction, &session, &stored_title).await?;
-        }
-        transaction.commit().await?;
+        let written = match read {
+            Some(read) if prepared.iter().all(|prepared| prepared.blob.is_none()) => {
+                let parts: Vec<Part> = prepared.into_iter().map(|prepared| prepared.part).collect();
+                let in_one_command = prompt_in_one_command::save(
+                    self.store.pool(),
+                    PromptWrite {
+                        session_id: &session_id,
+                        expected_last_seq: read.last_seq,
+                        change: &change,
+                        message: &info,
+                        parts: &parts,
+                        now,
+                    },
+                )
+                .await?;
+                match in_one_command {
+                    Some(session) => {
+                        let switched = read.session.agent.as_deref() != session.agent.as_deref()
+                            || read.session.model != session.model;
+                        Written {
+                            session,
+                            switched,
+                            parts,
+                            removed: revert_cleanup::Removed::default(),
+                        }
+                    }
+                    None => {
+                        let prepared = attachment_storage::prepare_unchanged(parts);
+                        self.save_prompt_in_steps(&info, prepared, &change).await?
+                    }
+                }
+            }
+            _ => self.save_prompt_in_steps(&info, prepared, &change).await?,
+        };
+        let Written {
+            session,
+            switched,
+            parts,
+            removed,
+        } = written;
         if !removed.messages.is_empty() || !removed.parts.is_empty() {
             self.store.wake_search_purge();
         }
@@ -299,6 +327,75 @@ impl Pipeline<'_> {
         }
         Ok(MessageWithParts { info, parts })
     }
+
+    /// The prompt's transaction in steps, for every case: the sequence reservation with the
+    /// session's change, a pending revert's clean-up, attachment bytes stored apart, the rows.
+    async fn save_prompt_in_steps(
+        &self,
+        info: &Message,
+        prepared: Vec<attachment_storage::PreparedPart>,
+        change: &PromptSessionChange<'_>,
+    ) -> Result<Written, LedgerError> {
+        let session_id = info.session_id();
+        // Its first statement is a write (the sequence reservation), so this transaction holds
+        // SQLite's write lock from there on.
+        let mut transaction = self.store.begin_with_a_write_first().await?;
+        let (first_seq, mut session) = session_store::reserve_sequence_for_prompt(
+            &mut transaction,
+            session_id,
+            1 + prepared.len() as i64,
+            change,
+        )
+        .await?;
+        let switched = session.agent.as_deref() != Some(change.agent)
+            || session.model.as_ref() != Some(change.model);
+        session.agent = Some(change.agent.to_string());
+        session.model = Some(change.model.clone());
+        if let Some(rules) = change.permission {
+            session.permission = Some(rules.clone());
+        }
+        session.time.updated = change.updated.max(session.time.updated);
+        let stored_title = session.title.clone();
+        let had_revert = session.revert.is_some();
+        let removed = revert_cleanup::apply(&mut transaction, &mut session).await?;
+
+        let parts = attachment_storage::store(&mut transaction, prepared, change.updated).await?;
+        message_store::insert_message_with_parts(
+            &mut transaction,
+            info,
+            &parts,
+            first_seq,
+            change.updated,
+        )
+        .await?;
+        if had_revert {
+            // The clean-up cleared the marker (and took the undone steps out of the totals).
+            session_store::save_over(&mut transaction, &session, &stored_title).await?;
+        }
+        transaction.commit().await?;
+        Ok(Written {
+            session,
+            switched,
+            parts,
+            removed,
+        })
+    }
+}
+
+/// The session as the prompt read it before resolving its drafts, with its sequence counter
+/// (SQLite's only).
+pub(crate) struct SessionAsRead<'read> {
+    pub session: &'read Session,
+    pub last_seq: i64,
+}
+
+/// What the prompt's transaction wrote: the session as changed, whether its agent or model
+/// switched, the stored parts, and what a pending revert's clean-up removed.
+struct Written {
+    session: Session,
+    switched: bool,
+    parts: Vec<Part>,
+    removed: revert_cleanup::Removed,
 }
 
 /// Refuses bad input before anything is resolved or stored, naming the offending part.

@@ -11,6 +11,7 @@ pub(crate) mod message_listing_json;
 pub(crate) mod message_reading;
 pub mod message_removal;
 pub mod message_store;
+pub(crate) mod prompt_in_one_command;
 pub mod reply_lease;
 pub(crate) mod revert_cleanup;
 pub mod search;

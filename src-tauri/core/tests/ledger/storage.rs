@@ -394,6 +394,14 @@ async fn failed_part_write_rolls_back_the_whole_prompt() {
     let messages = scalar(&test.ledger, "SELECT count(*) FROM message").await;
     let parts = scalar(&test.ledger, "SELECT count(*) FROM part").await;
     assert_eq!((messages, parts), (1, 1));
+    // The refused prompt left no transaction open on a pooled connection (a prompt is first
+    // tried as one command that begins its own): the next prompts are stored, not kept waiting
+    // for a write lock until the busy timeout.
+    for text in ["after", "and again"] {
+        test.no_reply(&session, vec![Draft::text(text)]).await;
+    }
+    let messages = scalar(&test.ledger, "SELECT count(*) FROM message").await;
+    assert_eq!(messages, 3);
 }
 
 #[tokio::test]
@@ -439,6 +447,9 @@ async fn a_prompt_whose_message_id_or_two_parts_repeat_an_id_is_refused_whole() 
 
 #[tokio::test]
 async fn concurrent_prompts_into_one_session_all_land_in_order_of_commit() {
+    // Each prompt is first tried as one command that applies only while the session's sequence
+    // counter is as the prompt read it; prompts racing on one session find it moved and take the
+    // general path. Every prompt must be stored whole, with numbers no other row has.
     let test = open("{}").await;
     let session = test.session().await;
     let mut tasks = Vec::new();
@@ -471,6 +482,13 @@ async fn concurrent_prompts_into_one_session_all_land_in_order_of_commit() {
         .messages
         .iter()
         .all(|message| message.parts.len() == 2 && describe(&message.parts)[1] == "text: tail"));
+    let numbers = scalar(
+        &test.ledger,
+        "SELECT count(DISTINCT seq) FROM (SELECT seq FROM message UNION ALL SELECT seq FROM part) AS numbered",
+    )
+    .await;
+    let last = scalar(&test.ledger, "SELECT last_seq FROM session").await;
+    assert_eq!((numbers, last), (60, 60));
 }
 
 #[tokio::test]

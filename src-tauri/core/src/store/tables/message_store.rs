@@ -110,47 +110,114 @@ async fn insert_rows(
     seq: i64,
     now: i64,
 ) -> Result<(), LedgerError> {
-    let message_data = serde_json::to_string(message).map_err(|error| corrupt("message", error))?;
-    let mut command = String::from(concat!(insert_message_row!(), ";"));
-    let mut part_values = Vec::with_capacity(parts.len());
-    for part in parts {
-        let data = serde_json::to_string(&part.body).map_err(|error| corrupt("part", error))?;
-        let index = search_index::part_index_values(&part.body)?;
-        command.push_str(concat!(" ", insert_part_row!(), ";"));
-        if index.is_some() {
-            command.push(' ');
-            command.push_str(search_index::INDEX_LAST_INSERTED_PART);
-        }
-        part_values.push((data, index));
-    }
-    let mut query = sqlx::query(&command)
-        .bind(message.id())
-        .bind(message.session_id())
-        .bind(seq)
-        .bind(message.role())
-        .bind(message.created())
-        .bind(now)
-        .bind(message_data);
-    for ((offset, part), (data, index)) in (1..).zip(parts).zip(part_values) {
-        query = query
-            .bind(&part.id)
-            .bind(&part.message_id)
-            .bind(&part.session_id)
-            .bind(seq + offset)
-            .bind(part.body.type_name())
-            .bind(now)
-            .bind(now)
-            .bind(data);
-        if let Some((tokens, words)) = index {
-            query = query.bind(tokens).bind(words);
-        }
-    }
-    match query.execute(&mut *connection).await {
+    let rows = RowsCommand::new(message, parts, seq, now, MessageSeq::Given)?;
+    match rows
+        .bind(sqlx::query(&rows.statements))
+        .execute(&mut *connection)
+        .await
+    {
         Ok(_) => Ok(()),
         Err(error) if is_unique_violation(&error) => {
             Err(duplicate_among(connection, message, parts).await)
         }
         Err(error) => Err(error.into()),
+    }
+}
+
+/// How the message row's `seq` is given in a [`RowsCommand`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MessageSeq {
+    /// As the value bound.
+    Given,
+    /// As the value bound only if the statement just before the command changed exactly one row
+    /// (`changes() = 1`), NULL otherwise, which `message.seq`'s NOT NULL refuses: the command
+    /// stops there, before anything of the message is written. For a caller whose preceding
+    /// statement is the condition the write depends on (`prompt_in_one_command`).
+    IfOneRowChanged,
+}
+
+/// A part, its data as JSON and its search row's text and words (`None`: not searched).
+type PartRow<'rows> = (&'rows Part, String, Option<(String, String)>);
+
+/// The statements that write a message and its parts (numbered from `seq + 1`) with the parts'
+/// search rows, as the text of one SQLite command, and their values, bound by [`Self::bind`] in
+/// the statements' order. A caller may run other statements before or after them in the same
+/// command, binding those statements' values before and after.
+pub(crate) struct RowsCommand<'rows> {
+    pub(crate) statements: String,
+    message: &'rows Message,
+    message_data: String,
+    parts: Vec<PartRow<'rows>>,
+    seq: i64,
+    now: i64,
+}
+
+impl<'rows> RowsCommand<'rows> {
+    pub(crate) fn new(
+        message: &'rows Message,
+        parts: &'rows [Part],
+        seq: i64,
+        now: i64,
+        message_seq: MessageSeq,
+    ) -> Result<Self, LedgerError> {
+        let message_data =
+            serde_json::to_string(message).map_err(|error| corrupt("message", error))?;
+        let mut statements = match message_seq {
+            MessageSeq::Given => String::from(concat!(insert_message_row!(), ";")),
+            MessageSeq::IfOneRowChanged => String::from(
+                "INSERT INTO message (id, session_id, seq, role, time_created, time_updated, \
+                 data) VALUES (?, ?, CASE WHEN changes() = 1 THEN ? END, ?, ?, ?, ?);",
+            ),
+        };
+        let mut part_rows = Vec::with_capacity(parts.len());
+        for part in parts {
+            let data = serde_json::to_string(&part.body).map_err(|error| corrupt("part", error))?;
+            let index = search_index::part_index_values(&part.body)?;
+            statements.push_str(concat!(" ", insert_part_row!(), ";"));
+            if index.is_some() {
+                statements.push(' ');
+                statements.push_str(search_index::INDEX_LAST_INSERTED_PART);
+            }
+            part_rows.push((part, data, index));
+        }
+        Ok(Self {
+            statements,
+            message,
+            message_data,
+            parts: part_rows,
+            seq,
+            now,
+        })
+    }
+
+    /// Binds the statements' values onto `query`, after whatever it already holds.
+    pub(crate) fn bind<'query>(
+        &'query self,
+        query: sqlx::query::Query<'query, sqlx::Sqlite, sqlx::sqlite::SqliteArguments<'query>>,
+    ) -> sqlx::query::Query<'query, sqlx::Sqlite, sqlx::sqlite::SqliteArguments<'query>> {
+        let mut query = query
+            .bind(self.message.id())
+            .bind(self.message.session_id())
+            .bind(self.seq)
+            .bind(self.message.role())
+            .bind(self.message.created())
+            .bind(self.now)
+            .bind(self.message_data.as_str());
+        for (offset, (part, data, index)) in (1..).zip(&self.parts) {
+            query = query
+                .bind(part.id.as_str())
+                .bind(part.message_id.as_str())
+                .bind(part.session_id.as_str())
+                .bind(self.seq + offset)
+                .bind(part.body.type_name())
+                .bind(self.now)
+                .bind(self.now)
+                .bind(data.as_str());
+            if let Some((tokens, words)) = index {
+                query = query.bind(tokens.as_str()).bind(words.as_str());
+            }
+        }
+        query
     }
 }
 

@@ -383,6 +383,67 @@ pub async fn reserve_sequence_for_prompt(
     Ok((last - count + 1, from_row(row)?))
 }
 
+/// The session with its sequence counter (`last_seq`, the number of the last message or part
+/// written), for a prompt that tries its write in one command while the session stays as read
+/// (`prompt_in_one_command`). The counter is SQLite's only: `None` on PostgreSQL.
+pub async fn get_with_sequence(
+    connection: &mut impl Connect,
+    id: &str,
+) -> Result<(Session, Option<i64>), LedgerError> {
+    let connection = match connection.connection() {
+        Connection::Sqlite(connection) => connection,
+        #[cfg(feature = "postgres")]
+        Connection::Postgres(connection) => {
+            return Ok((get(connection, id).await?, None));
+        }
+    };
+    let row = sqlx::query(&format!(
+        "SELECT last_seq, {COLUMNS_AS_JSON} AS session FROM session WHERE id = ?"
+    ))
+    .bind(id)
+    .fetch_optional(connection)
+    .await?
+    .ok_or_else(|| LedgerError::SessionNotFound(id.to_string()))?;
+    Ok((from_row(&row)?, Some(row.try_get("last_seq")?)))
+}
+
+/// `reserve_sequence_for_prompt`'s two updates as ONE statement for a caller's command, which
+/// changes the session only while it is as the caller read it: its counter still
+/// `expected_last_seq` (no message written since) and no revert pending (whose clean-up the
+/// general path does). Returns the session as changed (`RETURNING`), or no row. Bound by
+/// [`bind_prompt_change_if_unchanged`].
+pub(crate) fn prompt_change_if_unchanged_statement() -> String {
+    format!(
+        "UPDATE session SET last_seq = last_seq + ?, agent = ?, model = ?, \
+         permission = coalesce(?, permission), time_updated = max(time_updated, ?) \
+         WHERE id = ? AND last_seq = ? AND revert IS NULL RETURNING {COLUMNS_AS_JSON} AS session;"
+    )
+}
+
+pub(crate) fn bind_prompt_change_if_unchanged<'query>(
+    query: sqlx::query::Query<'query, Sqlite, sqlx::sqlite::SqliteArguments<'query>>,
+    session_id: &'query str,
+    count: i64,
+    expected_last_seq: i64,
+    change: &PromptSessionChange<'query>,
+) -> Result<sqlx::query::Query<'query, Sqlite, sqlx::sqlite::SqliteArguments<'query>>, LedgerError>
+{
+    Ok(query
+        .bind(count)
+        .bind(change.agent)
+        .bind(to_json(Some(change.model))?)
+        .bind(to_json(change.permission)?)
+        .bind(change.updated)
+        .bind(session_id)
+        .bind(expected_last_seq))
+}
+
+/// A session from a row whose `session` column is the session's columns as `RETURNING` or a
+/// read gives them here (`prompt_in_one_command`).
+pub(crate) fn session_from_row(row: &SqliteRow) -> Result<Session, LedgerError> {
+    from_row(row)
+}
+
 /// Reserves `count` consecutive sequence numbers in the session and returns the first. Being
 /// a write, it also takes SQLite's write lock at the start of the caller's transaction.
 pub async fn reserve_sequence(
