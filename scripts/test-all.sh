@@ -61,24 +61,21 @@ step "UI: build (the desktop shell embeds ui/dist)"
 (cd ui && npm run --silent build)
 
 # Windows and macOS (scripts/test-cross.sh, docs/platforms.md): the Windows build of every
-# binary, the core's and server's suites under Wine, clippy for both Macs. About an hour of one
-# core on this 2-core machine; the end-to-end steps leave a quarter of that idle, already shared
-# with the fuzz build, so in the default run it would push a cold CI run past its budget. It runs
-# when asked (DOSSIER_CROSS=1 bash scripts/test-all.sh, or bash scripts/test-cross.sh alone)
-# until it is cut down to fit (docs/platforms.md#the-cross-lane-in-the-test-run lists how).
+# binary, the core's, server's and worker's suites under Wine, clippy for both Macs. Part of every
+# run (DOSSIER_CROSS=0 leaves it out, for a quick run while editing).
 cross_pid=""
 stop_cross() { [ -n "$cross_pid" ] && kill -- -"$cross_pid" 2>/dev/null; return 0; }
-if [ "${DOSSIER_CROSS:-0}" = 1 ]; then
+if [ "${DOSSIER_CROSS:-1}" = 1 ]; then
   step "Windows and macOS: cross build, Wine suites and macOS check started in the background"
-  # Another system's build shares nothing with the Linux one but the crates' sources: about half an
-  # hour of one core for Windows (every binary and the core's and server's test binaries, then
-  # those suites under Wine) and for the macOS check. Started now, at the lowest priority, it takes
+  # Another system's build shares nothing with the Linux one but the crates' sources: about half
+  # an hour of one core for Windows (every binary and test target, then the suites under Wine)
+  # and a quarter of an hour for the macOS check. Started now, at the lowest priority, it takes
   # the CPU the Linux build, the tests and the end-to-end steps leave idle (single-threaded links
   # and crates at the end of each build, browsers and windows waiting), and the run waits for it
   # at the end, as for the fuzz build. Its own target folder: cargo locks a build folder per
   # profile, and a second cargo in `target/debug` would stall the foreground steps. Its own lint
-  # wrapper too (scripts/test-windows.sh sets clippy's, with warnings denied). See
-  # docs/platforms.md.
+  # wrapper too (scripts/test-windows.sh sets clippy's, with warnings denied). What it adds to a
+  # cold run: docs/testing.md#how-long-the-test-run-takes.
   # Its system packages are installed here, in the foreground: apt in the background would hold
   # dpkg's lock while a later step installs its own (chromium, Xvfb).
   install_missing_system_packages gcc-mingw-w64-x86-64 gcc-mingw-w64-x86-64-posix g++-mingw-w64-x86-64-posix wine64
@@ -89,7 +86,7 @@ if [ "${DOSSIER_CROSS:-0}" = 1 ]; then
   stop_cross() { kill -- -"$cross_pid" 2>/dev/null || true; }
   trap 'stop_cross; print_timings' EXIT
 else
-  printf '\n==> Windows and macOS: not in this run (DOSSIER_CROSS=1 adds them; see docs/platforms.md)\n'
+  printf '\n==> Windows and macOS: left out of this run (DOSSIER_CROSS=0)\n'
 fi
 
 step "Rust build of every target, linted by clippy (warnings are errors)"
