@@ -8,6 +8,7 @@ use crate::pipeline::attachment_storage;
 use crate::pipeline::chat_message_hook::{run_hooks, ChatMessage};
 use crate::pipeline::draft_resolution::{resolve_all, DraftContext};
 use crate::pipeline::Pipeline;
+use crate::store::engine::PooledConnection;
 use crate::store::rows::prompt_session_change::PromptSessionChange;
 use crate::store::tables::message_store;
 use crate::store::tables::prompt_in_one_command::{self, PromptWrite};
@@ -30,27 +31,49 @@ impl Pipeline<'_> {
         session_id: &str,
         input: PromptInput,
     ) -> Result<MessageWithParts, LedgerError> {
+        let checked = check_input(&input);
+        let agent = match input.agent.as_deref() {
+            Some(name) => self.runtime.agents.require(name),
+            None => self.runtime.agents.default_agent(),
+        };
+        // One connection for the prompt's reads and its one-command write: each connection
+        // handed back to the pool costs a spawned task and a round trip to the connection's
+        // thread (the driver checks it on return), so the prompt hands back one, not one per use.
+        let mut connection = self.store.connection().await?;
         // With its sequence counter, so the write can be tried in one command while the session
         // stays as read (`prompt_in_one_command`).
-        let (session, last_seq) = {
-            let mut connection = self.store.connection().await?;
-            session_store::get_with_sequence(&mut connection, session_id).await?
-        };
-        check_input(&input)?;
-
-        let agent = match input.agent.as_deref() {
-            Some(name) => match self.runtime.agents.require(name) {
-                Ok(agent) => agent,
-                Err(error) => {
+        let session_read = session_store::get_with_sequence(&mut connection, session_id);
+        // The drafts need the agent, not the session: they are resolved while the session is
+        // read, so a dropped file's trip to a blocking thread and the read's trip to the
+        // database's wait for each other's wake-ups instead of one after the other. Errors keep
+        // their order: the session, the input, the agent.
+        let (read, resolution, agent) = match (checked, agent) {
+            (Ok(()), Ok(agent)) => {
+                let context = DraftContext {
+                    agent,
+                    mcp: self.runtime.mcp.as_ref(),
+                };
+                let (read, resolution) =
+                    tokio::join!(session_read, resolve_all(&context, input.parts));
+                (read, resolution, agent)
+            }
+            // Refused before any draft is resolved; a missing session is named first.
+            (Err(error), _) => {
+                session_read.await?;
+                return Err(error);
+            }
+            (Ok(()), Err(error)) => {
+                session_read.await?;
+                if input.agent.is_some() {
                     self.store.events.publish(EventPayload::session_error(
                         session_id,
                         AssistantError::unknown(error.to_string()),
                     ));
-                    return Err(error);
                 }
-            },
-            None => self.runtime.agents.default_agent()?,
+                return Err(error);
+            }
         };
+        let (session, last_seq) = read?;
 
         let catalog = self.runtime.settings.models();
         if let Some(requested) = &input.model {
@@ -68,7 +91,6 @@ impl Pipeline<'_> {
             }
         }
         let newest_user_model = if session.model.is_none() {
-            let mut connection = self.store.connection().await?;
             message_store::newest_user_message(&mut connection, session_id)
                 .await?
                 .map(|user| user.model.model_ref())
@@ -119,11 +141,6 @@ impl Pipeline<'_> {
             tools: input.tools.clone(),
         };
 
-        let context = DraftContext {
-            agent,
-            mcp: self.runtime.mcp.as_ref(),
-        };
-        let resolution = resolve_all(&context, input.parts).await;
         let parts: Vec<Part> = resolution
             .parts
             .into_iter()
@@ -152,6 +169,7 @@ impl Pipeline<'_> {
                 last_seq.map(|last_seq| SessionAsRead {
                     session: &session,
                     last_seq,
+                    connection,
                 }),
             )
             .await?;
@@ -243,10 +261,14 @@ impl Pipeline<'_> {
         };
         let info = Message::User(message.clone());
         let written = match read {
-            Some(read) if prepared.iter().all(|prepared| prepared.blob.is_none()) => {
+            // A pending revert's clean-up is the general path's; the command would refuse it.
+            Some(read)
+                if read.session.revert.is_none()
+                    && prepared.iter().all(|prepared| prepared.blob.is_none()) =>
+            {
                 let parts: Vec<Part> = prepared.into_iter().map(|prepared| prepared.part).collect();
                 let in_one_command = prompt_in_one_command::save(
-                    self.store.pool(),
+                    read.connection,
                     PromptWrite {
                         session_id: &session_id,
                         expected_last_seq: read.last_seq,
@@ -269,12 +291,20 @@ impl Pipeline<'_> {
                         }
                     }
                     None => {
-                        let prepared = attachment_storage::prepare_unchanged(parts);
+                        // Every part was inline (checked above): nothing to store apart.
+                        let prepared = parts
+                            .into_iter()
+                            .map(|part| attachment_storage::PreparedPart { part, blob: None })
+                            .collect();
                         self.save_prompt_in_steps(&info, prepared, &change).await?
                     }
                 }
             }
-            _ => self.save_prompt_in_steps(&info, prepared, &change).await?,
+            other => {
+                // Handed back before the general path takes a connection of its own.
+                drop(other);
+                self.save_prompt_in_steps(&info, prepared, &change).await?
+            }
         };
         let Written {
             session,
@@ -383,10 +413,11 @@ impl Pipeline<'_> {
 }
 
 /// The session as the prompt read it before resolving its drafts, with its sequence counter
-/// (SQLite's only).
+/// (SQLite's only), and the connection it was read on, for the write.
 pub(crate) struct SessionAsRead<'read> {
     pub session: &'read Session,
     pub last_seq: i64,
+    pub connection: PooledConnection,
 }
 
 /// What the prompt's transaction wrote: the session as changed, whether its agent or model

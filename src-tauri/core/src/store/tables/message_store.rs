@@ -11,11 +11,19 @@ use sqlx::sqlite::SqliteRow;
 use sqlx::Row;
 
 /// The message row's INSERT, bound in this order: id, session, seq, role, created, updated,
-/// data. A macro, so each statement adds its own ending with `concat!` at compile time.
+/// data. A macro, so each statement adds its own ending with `concat!` at compile time; given
+/// an expression, the seq is that expression around its bound value (`MessageSeq`).
 macro_rules! insert_message_row {
     () => {
-        "INSERT INTO message (id, session_id, seq, role, time_created, time_updated, data) \
-         VALUES (?, ?, ?, ?, ?, ?, ?)"
+        insert_message_row!("?")
+    };
+    ($seq:literal) => {
+        concat!(
+            "INSERT INTO message (id, session_id, seq, role, time_created, time_updated, data) \
+             VALUES (?, ?, ",
+            $seq,
+            ", ?, ?, ?, ?)"
+        )
     };
 }
 
@@ -164,10 +172,10 @@ impl<'rows> RowsCommand<'rows> {
             serde_json::to_string(message).map_err(|error| corrupt("message", error))?;
         let mut statements = match message_seq {
             MessageSeq::Given => String::from(concat!(insert_message_row!(), ";")),
-            MessageSeq::IfOneRowChanged => String::from(
-                "INSERT INTO message (id, session_id, seq, role, time_created, time_updated, \
-                 data) VALUES (?, ?, CASE WHEN changes() = 1 THEN ? END, ?, ?, ?, ?);",
-            ),
+            MessageSeq::IfOneRowChanged => String::from(concat!(
+                insert_message_row!("CASE WHEN changes() = 1 THEN ? END"),
+                ";"
+            )),
         };
         let mut part_rows = Vec::with_capacity(parts.len());
         for part in parts {
@@ -373,13 +381,13 @@ pub async fn update_part(
 }
 
 fn message_from_row(row: &SqliteRow) -> Result<Message, LedgerError> {
-    let data: String = row.try_get("data")?;
-    serde_json::from_str(&data).map_err(|error| corrupt("message", error))
+    let data: &str = row.try_get("data")?;
+    serde_json::from_str(data).map_err(|error| corrupt("message", error))
 }
 
 fn part_from_row(row: &SqliteRow) -> Result<Part, LedgerError> {
-    let data: String = row.try_get("data")?;
-    let body: PartBody = serde_json::from_str(&data).map_err(|error| corrupt("part", error))?;
+    let data: &str = row.try_get("data")?;
+    let body: PartBody = serde_json::from_str(data).map_err(|error| corrupt("part", error))?;
     Ok(Part {
         id: row.try_get("id")?,
         session_id: row.try_get("session_id")?,
@@ -539,6 +547,42 @@ pub async fn newest_user_message(
         Message::User(user) => Ok(Some(user)),
         Message::Assistant(_) => Ok(None),
     }
+}
+
+/// True when the session's newest message is a prompt, which no reply has followed yet. Reads
+/// one row of the `(session_id, seq)` index's end instead of the whole history.
+pub async fn awaits_reply(
+    connection: &mut impl Connect,
+    session_id: &str,
+) -> Result<bool, LedgerError> {
+    let role: Option<String> = on_either_engine!(connection, |connection| {
+        sqlx::query_scalar(
+            "SELECT role FROM message WHERE session_id = $1 ORDER BY seq DESC LIMIT 1",
+        )
+        .bind(session_id)
+        .fetch_optional(connection)
+        .await?
+    });
+    Ok(role.as_deref() == Some("user"))
+}
+
+/// The id of the session's newest assistant message, or of its newest message when nothing
+/// has answered yet; `None` for a session without messages.
+pub async fn newest_reply_id(
+    connection: &mut impl Connect,
+    session_id: &str,
+) -> Result<Option<String>, LedgerError> {
+    Ok(on_either_engine!(connection, |connection| {
+        sqlx::query_scalar(
+            "SELECT coalesce(\
+               (SELECT id FROM message WHERE session_id = $1 AND role = 'assistant' \
+                ORDER BY seq DESC LIMIT 1), \
+               (SELECT id FROM message WHERE session_id = $1 ORDER BY seq DESC LIMIT 1))",
+        )
+        .bind(session_id)
+        .fetch_one(connection)
+        .await?
+    }))
 }
 
 /// Deletes the session's messages from sequence `from_seq` on; returns their ids in order.

@@ -14,7 +14,7 @@
 //! goes the same way, so the general path names it as it always has. Nothing is committed unless
 //! every statement succeeded.
 
-use crate::store::engine::Pool;
+use crate::store::engine::PooledConnection;
 use crate::store::rows::prompt_session_change::PromptSessionChange;
 use crate::store::tables::message_store::{MessageSeq, RowsCommand};
 use crate::store::tables::session_store;
@@ -40,13 +40,13 @@ pub(crate) struct PromptWrite<'write> {
 /// statement failed) and on PostgreSQL, whose general path is already one round trip per
 /// statement without a thread between.
 pub(crate) async fn save(
-    pool: &Pool,
+    connection: PooledConnection,
     write: PromptWrite<'_>,
 ) -> Result<Option<Session>, LedgerError> {
-    let pool = match pool {
-        Pool::Sqlite(pool) => pool,
+    let connection = match connection {
+        PooledConnection::Sqlite(connection) => connection,
         #[cfg(feature = "postgres")]
-        Pool::Postgres(_) => return Ok(None),
+        PooledConnection::Postgres(_) => return Ok(None),
     };
     let count = 1 + write.parts.len() as i64;
     let rows = RowsCommand::new(
@@ -71,7 +71,7 @@ pub(crate) async fn save(
     )?;
     let query = rows.bind(query);
     let mut connection = ClosedUnlessEnded {
-        connection: pool.acquire().await?,
+        connection,
         ended: false,
     };
     match query.fetch_all(&mut *connection.connection).await {
@@ -81,7 +81,7 @@ pub(crate) async fn save(
             let row = returned.first().ok_or_else(|| {
                 LedgerError::Corrupt("the prompt's session update returned no row".into())
             })?;
-            Ok(Some(session_store::session_from_row(row)?))
+            Ok(Some(session_store::from_row(row)?))
         }
         Err(error) => {
             tracing::debug!(%error, "the prompt's one command did not apply; the general path writes it");

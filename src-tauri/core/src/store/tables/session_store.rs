@@ -116,7 +116,8 @@ fn json_column<T: serde::de::DeserializeOwned>(
 
 /// A session from a row whose `session` column is `COLUMNS_AS_JSON`: every read of a session goes
 /// the way a listing does, so there is one account of the columns and of the cost's digits.
-fn from_row(row: &SqliteRow) -> Result<Session, LedgerError> {
+/// (`prompt_in_one_command` reads the session its update returns this way too.)
+pub(crate) fn from_row(row: &SqliteRow) -> Result<Session, LedgerError> {
     let columns: String = row.try_get("session")?;
     serde_json::from_str::<SessionColumns>(&columns)
         .map_err(|error| LedgerError::Corrupt(format!("session row: {error}")))?
@@ -436,12 +437,6 @@ pub(crate) fn bind_prompt_change_if_unchanged<'query>(
         .bind(change.updated)
         .bind(session_id)
         .bind(expected_last_seq))
-}
-
-/// A session from a row whose `session` column is the session's columns as `RETURNING` or a
-/// read gives them here (`prompt_in_one_command`).
-pub(crate) fn session_from_row(row: &SqliteRow) -> Result<Session, LedgerError> {
-    from_row(row)
 }
 
 /// Reserves `count` consecutive sequence numbers in the session and returns the first. Being
