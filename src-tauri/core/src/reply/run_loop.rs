@@ -65,20 +65,19 @@ async fn history(
     )
 }
 
-/// The newest assistant message, or the newest message when there is none.
+/// The newest assistant message, or the newest message when there is none: that one message,
+/// not the session's whole history (which each reply already reads once to answer).
 pub(crate) async fn latest_reply(
     context: &ReplyContext,
     session_id: &str,
 ) -> Result<MessageWithParts, LedgerError> {
-    let mut messages = history(context, session_id).await?;
-    let index = messages
-        .iter()
-        .rposition(|message| matches!(message.info, Message::Assistant(_)))
-        .or_else(|| messages.len().checked_sub(1))
+    let mut connection = context.store.connection().await?;
+    let id = message_store::newest_reply_id(&mut connection, session_id)
+        .await?
         .ok_or_else(|| {
             LedgerError::InvalidRequest(format!("session {session_id} has no messages"))
         })?;
-    Ok(messages.swap_remove(index))
+    message_store::get(&mut connection, session_id, &id).await
 }
 
 /// True when the newest user message has not been answered yet (no assistant after it).
@@ -86,18 +85,8 @@ pub(crate) async fn awaiting_reply(
     context: &ReplyContext,
     session_id: &str,
 ) -> Result<bool, LedgerError> {
-    let messages = history(context, session_id).await?;
-    let last_user = messages
-        .iter()
-        .rposition(|message| matches!(message.info, Message::User(_)));
-    let last_assistant = messages
-        .iter()
-        .rposition(|message| matches!(message.info, Message::Assistant(_)));
-    Ok(match (last_user, last_assistant) {
-        (Some(user), Some(assistant)) => user > assistant,
-        (Some(_), None) => true,
-        _ => false,
-    })
+    let mut connection = context.store.connection().await?;
+    message_store::awaits_reply(&mut connection, session_id).await
 }
 
 fn latest_user(history: &[MessageWithParts]) -> Option<&UserMessage> {

@@ -389,3 +389,51 @@ async fn the_first_reply_titles_the_session_through_the_model() {
     }
     panic!("the session was not titled");
 }
+
+/// What a run returns and whether a prompt still waits are read from the session's end (its
+/// newest messages), not from its whole history: the newest reply even when a newer prompt
+/// waits after it, the prompt itself while nothing has answered.
+#[tokio::test]
+async fn the_newest_reply_and_a_waiting_prompt_are_read_from_the_sessions_end() {
+    use dossier_core::store::tables::message_store::{awaits_reply, newest_reply_id};
+    let fake = FakeProvider::start(vec![openai_text(&["first ", "answer"])]).await;
+    let test = open(&fake.openai_config()).await;
+    let session = test.session().await;
+    let store = test.ledger.store();
+    let look = || async {
+        let mut connection = store.connection().await.expect("a connection");
+        (
+            newest_reply_id(&mut connection, &session.id)
+                .await
+                .expect("the newest reply's id"),
+            awaits_reply(&mut connection, &session.id)
+                .await
+                .expect("whether a prompt waits"),
+        )
+    };
+    assert_eq!(look().await, (None, false), "an empty session");
+
+    let waiting = test
+        .no_reply(&session, vec![Draft::text("unanswered")])
+        .await;
+    assert_eq!(
+        look().await,
+        (Some(waiting.info.id().to_string()), true),
+        "a prompt that nothing has answered"
+    );
+
+    let reply = ask(&test, &session.id, "answer this").await;
+    assert_eq!(text_of(&reply), "first answer");
+    assert_eq!(
+        look().await,
+        (Some(reply.info.id().to_string()), false),
+        "the run returned the reply it stored, and nothing waits"
+    );
+
+    test.no_reply(&session, vec![Draft::text("later")]).await;
+    assert_eq!(
+        look().await,
+        (Some(reply.info.id().to_string()), true),
+        "the newest reply stays the newest assistant message under a newer prompt"
+    );
+}
