@@ -221,7 +221,7 @@ pub type EventStream = Pin<Box<dyn Stream<Item = Result<StreamEvent, ProviderFai
 pub trait ModelProvider: Send + Sync {
     /// Starts one streamed call. HTTP-level failures (status codes) come back here; failures
     /// after the reply began come through the stream.
-    async fn stream(&self, request: ModelRequest) -> Result<EventStream, ProviderFailure>;
+    async fn stream(&self, request: &ModelRequest) -> Result<EventStream, ProviderFailure>;
 
     /// True for the built-in offline model, which takes no tools and needs no network.
     fn is_offline(&self) -> bool {

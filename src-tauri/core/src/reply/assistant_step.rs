@@ -48,7 +48,7 @@ pub(crate) async fn stream_step(
         let started = tokio::select! {
             biased;
             () = control.aborted() => return Ok(StepEnd::Aborted),
-            started = provider.stream(request.clone()) => started,
+            started = provider.stream(&request) => started,
         };
         let end = match started {
             Ok(stream) => {

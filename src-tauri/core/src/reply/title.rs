@@ -162,7 +162,7 @@ async fn ask_model(
         top_p: None,
         options: serde_json::Map::new(),
     };
-    let mut stream = provider.stream(request).await?;
+    let mut stream = provider.stream(&request).await?;
     let mut text = String::new();
     while let Some(event) = stream.next().await {
         match event? {

@@ -33,12 +33,12 @@ impl AnthropicMessages {
 
 #[async_trait]
 impl ModelProvider for AnthropicMessages {
-    async fn stream(&self, request: ModelRequest) -> Result<EventStream, ProviderFailure> {
+    async fn stream(&self, request: &ModelRequest) -> Result<EventStream, ProviderFailure> {
         let mut builder = self
             .client
             .post(format!("{}/messages", self.base_url))
             .header("anthropic-version", API_VERSION)
-            .json(&request_body(&request));
+            .json(&request_body(request));
         if let Some(key) = &self.api_key {
             builder = builder.header("x-api-key", key);
         }

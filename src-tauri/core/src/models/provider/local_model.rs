@@ -72,7 +72,7 @@ pub fn add_installed(config: &mut Config, engine: &LocalEngine) {
 
 #[async_trait]
 impl ModelProvider for LocalModel {
-    async fn stream(&self, request: ModelRequest) -> Result<EventStream, ProviderFailure> {
+    async fn stream(&self, request: &ModelRequest) -> Result<EventStream, ProviderFailure> {
         let settings = GenerationSettings {
             max_tokens: request.max_output_tokens,
             temperature: Some(
@@ -98,13 +98,13 @@ impl ModelProvider for LocalModel {
         // llama.cpp's own template engine as role + text.
         let (conversation, format) = match template {
             Some(tools) => {
-                let mut messages = conversation::template_messages(&request);
+                let mut messages = conversation::template_messages(request);
                 if tools.format == ToolCallFormat::LlamaJson {
                     messages = conversation::one_call_per_turn(messages);
                 }
                 let prompt = tools
                     .template
-                    .render(&messages, &conversation::template_tools(&request), true)
+                    .render(&messages, &conversation::template_tools(request), true)
                     .map_err(|error| failure(&error))?;
                 let offered = !request.tools.is_empty();
                 (
@@ -113,7 +113,7 @@ impl ModelProvider for LocalModel {
                 )
             }
             None => (
-                Conversation::Messages(conversation::worker_messages(&request)),
+                Conversation::Messages(conversation::worker_messages(request)),
                 None,
             ),
         };

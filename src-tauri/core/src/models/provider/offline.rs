@@ -14,7 +14,7 @@ pub struct OfflineModel;
 
 #[async_trait]
 impl ModelProvider for OfflineModel {
-    async fn stream(&self, request: ModelRequest) -> Result<EventStream, ProviderFailure> {
+    async fn stream(&self, request: &ModelRequest) -> Result<EventStream, ProviderFailure> {
         let received = Received::from_history(&request.history);
         let reply = reply_text(&received);
         let input = request

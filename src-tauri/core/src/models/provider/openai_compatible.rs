@@ -31,11 +31,11 @@ impl ChatCompletions {
 
 #[async_trait]
 impl ModelProvider for ChatCompletions {
-    async fn stream(&self, request: ModelRequest) -> Result<EventStream, ProviderFailure> {
+    async fn stream(&self, request: &ModelRequest) -> Result<EventStream, ProviderFailure> {
         let mut builder = self
             .client
             .post(format!("{}/chat/completions", self.base_url))
-            .json(&request_body(&request));
+            .json(&request_body(request));
         if let Some(key) = &self.api_key {
             builder = builder.bearer_auth(key);
         }

@@ -284,7 +284,14 @@ async fn model_request(
         } else {
             offered_tools(context, agent, rules)
         },
-        history: Arc::new(history),
+        // Held for as long as the reply streams: a long session's
+        // whole history, per reply in flight, most of the server's memory on long sessions
+        // (docs/benchmarks.md). Only the offline model reads it.
+        history: Arc::new(if provider.is_offline() {
+            history
+        } else {
+            Vec::new()
+        }),
         max_output_tokens: crate::models::model_variant::answer_tokens_beside_thinking(
             &options,
             limit
