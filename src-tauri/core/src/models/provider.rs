@@ -30,7 +30,7 @@ pub struct ModelRequest {
     pub messages: Vec<ModelMessage>,
     pub tools: Vec<ToolDefinition>,
     /// The stored conversation the messages were made from; only the offline model reads it,
-    /// to describe the attachments it received.
+    /// to describe the attachments it received (a reply leaves it empty for any other provider).
     pub history: Arc<Vec<MessageWithParts>>,
     pub max_output_tokens: Option<u32>,
     /// The agent's sampling settings, sent only when set.

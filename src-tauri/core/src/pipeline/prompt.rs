@@ -45,8 +45,8 @@ impl Pipeline<'_> {
         let session_read = session_store::get_with_sequence(&mut connection, session_id);
         // The drafts need the agent, not the session: they are resolved while the session is
         // read, so a dropped file's trip to a blocking thread and the read's trip to the
-        // database's wait for each other's wake-ups instead of one after the other. Errors keep
-        // their order: the session, the input, the agent.
+        // database overlap instead of following each other. Errors keep their order: the
+        // session, the input, the agent.
         let (read, resolution, agent) = match (checked, agent) {
             (Ok(()), Ok(agent)) => {
                 let context = DraftContext {

@@ -284,9 +284,9 @@ async fn model_request(
         } else {
             offered_tools(context, agent, rules)
         },
-        // Held for as long as the reply streams: a long session's
-        // whole history, per reply in flight, most of the server's memory on long sessions
-        // (docs/benchmarks.md). Only the offline model reads it.
+        // Held for as long as the reply streams: a long session's whole history for each reply
+        // in flight was most of the server's memory on long sessions (docs/benchmarks.md).
+        // Only the offline model reads it.
         history: Arc::new(if provider.is_offline() {
             history
         } else {
