@@ -3,10 +3,10 @@
 //! `sqlite` (the SQLite file: opening, checks, the search index), `tables` (sessions, messages,
 //! parts, blobs, usage, listings, tokens, leases and search: the surface the floors above use,
 //! each function on SQLite or handed to its `postgres` twin), `backups` and `data_folder`. Each
-//! room may use the ones before it and the ground: `engine`, `durable_file`, `database_url` and
-//! the `Store` handle here (pool, ids, event bus), which assembles the rooms. Every other floor
-//! reaches the database through `tables` and the handle, so a second engine implements that
-//! surface (see `docs/architecture.md`). It uses only `wire`.
+//! room may use the ones before it and the ground: `engine`, `connection_shelf`, `durable_file`,
+//! `database_url` and the `Store` handle here (pool, ids, event bus), which assembles the rooms.
+//! Every other floor reaches the database through `tables` and the handle, so a second engine
+//! implements that surface (see `docs/architecture.md`). It uses only `wire`.
 
 // Without the `postgres` feature the engine handles have one variant, and each function's
 // `let pool = match pool { Pool::Sqlite(pool) => pool, Pool::Postgres(…) => return … }` keeps
@@ -28,6 +28,7 @@ pub mod search;
 pub mod sqlite;
 pub mod tables;
 
+pub(crate) mod connection_shelf;
 pub mod database_url;
 pub(crate) mod durable_file;
 pub mod engine;
@@ -80,6 +81,9 @@ struct Upkeep {
     pub read_only: Option<read_only_open::ReadOnlyLedger>,
     /// On PostgreSQL, what this server shares with the others on the database.
     pub shared: Option<SharedDatabase>,
+    /// A few SQLite connections lent without the pool's hand-back (`connection_shelf`), for
+    /// `connection`. None on PostgreSQL.
+    pub connection_shelf: Option<Arc<connection_shelf::ConnectionShelf>>,
 }
 
 /// A server among possibly several on one PostgreSQL database (issue 16, item 2).
@@ -114,6 +118,7 @@ impl Store {
         });
         let search_purge = search_purge::SearchPurge::start(sqlite.clone());
         let checkpoint = database::BackgroundCheckpoint::start(sqlite.clone());
+        let connection_shelf = connection_shelf::ConnectionShelf::new(sqlite.clone());
         let store = Self {
             events: EventBus::new(ids.clone()),
             ids,
@@ -126,6 +131,7 @@ impl Store {
                 checkpoint: Some(checkpoint),
                 read_only: None,
                 shared: None,
+                connection_shelf: Some(connection_shelf),
             }),
             pool: Pool::Sqlite(sqlite),
         };
@@ -161,6 +167,7 @@ impl Store {
                 checkpoint: None,
                 read_only: Some(read_only),
                 shared: None,
+                connection_shelf: None,
             }),
             pool: Pool::Sqlite(pool),
         })
@@ -223,6 +230,7 @@ impl Store {
                     reply_lease: reply_lease.unwrap_or(tables::reply_lease::DEFAULT_LEASE),
                     relay,
                 }),
+                connection_shelf: None,
             }),
             pool: Pool::Postgres(pool),
         };
@@ -376,8 +384,14 @@ impl Store {
         })
     }
 
-    /// One connection from the pool, for reads that must see one snapshot.
+    /// One connection, for reads that must see one snapshot: from the shelf while it has one
+    /// (`connection_shelf`), else from the pool.
     pub async fn connection(&self) -> Result<PooledConnection, LedgerError> {
+        if let Some(shelf) = &self.upkeep.connection_shelf {
+            if let Some(connection) = shelf.take().await? {
+                return Ok(PooledConnection::SqliteShelved(connection));
+            }
+        }
         self.pool.acquire().await
     }
 
@@ -443,6 +457,9 @@ impl Store {
         if let Some(shared) = &self.upkeep.shared {
             // Before the pool closes: what was published last is still written for the others.
             shared.relay.stop().await;
+        }
+        if let Some(shelf) = &self.upkeep.connection_shelf {
+            shelf.close().await;
         }
         match &self.pool {
             Pool::Sqlite(pool) => database::close_pool(pool).await,

@@ -22,8 +22,8 @@ const FLOORS: &[&str] = &[
 ];
 
 /// The rooms of `store/`, lowest first: a file in a room may use its own room, the rooms before
-/// it, and the store's ground — the files at the top of `store/` (`engine`, `durable_file`,
-/// `database_url`) and the `Store` handle in `store.rs`. The ground uses no room; `store.rs`
+/// it, and the store's ground — the files at the top of `store/` (`engine`, `connection_shelf`,
+/// `durable_file`, `database_url`) and the `Store` handle in `store.rs`. The ground uses no room; `store.rs`
 /// assembles them all (`Store::open`), so it is held to nothing here.
 const STORE_ROOMS: &[&str] = &[
     "search",

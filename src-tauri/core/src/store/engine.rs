@@ -6,6 +6,7 @@
 //! compiled only with the `postgres` feature (dossier-server's); without it the handles hold
 //! SQLite alone.
 
+use crate::store::connection_shelf::ShelvedConnection;
 use crate::wire::error::LedgerError;
 use sqlx::pool::PoolConnection;
 #[cfg(feature = "postgres")]
@@ -27,9 +28,11 @@ pub enum Transaction {
     Postgres(sqlx::Transaction<'static, Postgres>),
 }
 
-/// One connection taken from the pool, for reads that must see one snapshot.
+/// One connection taken from the pool (or from the shelf beside it, `connection_shelf`), for
+/// reads that must see one snapshot.
 pub enum PooledConnection {
     Sqlite(PoolConnection<Sqlite>),
+    SqliteShelved(ShelvedConnection),
     #[cfg(feature = "postgres")]
     Postgres(PoolConnection<Postgres>),
 }
@@ -101,6 +104,7 @@ impl Connect for PooledConnection {
     fn connection(&mut self) -> Connection<'_> {
         match self {
             Self::Sqlite(connection) => Connection::Sqlite(connection),
+            Self::SqliteShelved(connection) => Connection::Sqlite(connection),
             #[cfg(feature = "postgres")]
             Self::Postgres(connection) => Connection::Postgres(connection),
         }
@@ -113,6 +117,28 @@ impl Connect for Connection<'_> {
             Self::Sqlite(connection) => Connection::Sqlite(connection),
             #[cfg(feature = "postgres")]
             Self::Postgres(connection) => Connection::Postgres(connection),
+        }
+    }
+}
+
+impl PooledConnection {
+    /// The SQLite connection, when the pool is SQLite's.
+    pub fn sqlite(&mut self) -> Option<&mut SqliteConnection> {
+        match self {
+            Self::Sqlite(connection) => Some(connection),
+            Self::SqliteShelved(connection) => Some(connection),
+            #[cfg(feature = "postgres")]
+            Self::Postgres(_) => None,
+        }
+    }
+
+    /// Closes the connection when it is dropped instead of lending it again.
+    pub fn close_on_drop(&mut self) {
+        match self {
+            Self::Sqlite(connection) => connection.close_on_drop(),
+            Self::SqliteShelved(connection) => connection.close_on_drop(),
+            #[cfg(feature = "postgres")]
+            Self::Postgres(connection) => connection.close_on_drop(),
         }
     }
 }

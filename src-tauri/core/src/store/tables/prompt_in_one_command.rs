@@ -22,8 +22,6 @@ use crate::wire::error::LedgerError;
 use crate::wire::message::Message;
 use crate::wire::part::Part;
 use crate::wire::session::Session;
-use sqlx::pool::PoolConnection;
-use sqlx::Sqlite;
 
 /// What a prompt writes, and the session's sequence counter as the caller read it.
 pub(crate) struct PromptWrite<'write> {
@@ -40,14 +38,12 @@ pub(crate) struct PromptWrite<'write> {
 /// statement failed) and on PostgreSQL, whose general path is already one round trip per
 /// statement without a thread between.
 pub(crate) async fn save(
-    connection: PooledConnection,
+    mut connection: PooledConnection,
     write: PromptWrite<'_>,
 ) -> Result<Option<Session>, LedgerError> {
-    let connection = match connection {
-        PooledConnection::Sqlite(connection) => connection,
-        #[cfg(feature = "postgres")]
-        PooledConnection::Postgres(_) => return Ok(None),
-    };
+    if connection.sqlite().is_none() {
+        return Ok(None);
+    }
     let count = 1 + write.parts.len() as i64;
     let rows = RowsCommand::new(
         write.message,
@@ -74,7 +70,7 @@ pub(crate) async fn save(
         connection,
         ended: false,
     };
-    match query.fetch_all(&mut *connection.connection).await {
+    match query.fetch_all(connection.sqlite()).await {
         Ok(returned) => {
             connection.ended = true;
             // Every statement ran, so the session's update changed its row and returned it.
@@ -86,7 +82,7 @@ pub(crate) async fn save(
         Err(error) => {
             tracing::debug!(%error, "the prompt's one command did not apply; the general path writes it");
             if sqlx::query("ROLLBACK")
-                .execute(&mut *connection.connection)
+                .execute(connection.sqlite())
                 .await
                 .is_ok()
             {
@@ -102,8 +98,17 @@ pub(crate) async fn save(
 /// open would hold SQLite's write lock for good. Closing it rolls the transaction back. This is
 /// what happens when the caller stops waiting mid-command (a client gone) or `ROLLBACK` failed.
 struct ClosedUnlessEnded {
-    connection: PoolConnection<Sqlite>,
+    connection: PooledConnection,
     ended: bool,
+}
+
+impl ClosedUnlessEnded {
+    /// The SQLite connection (`save` went on only with one).
+    fn sqlite(&mut self) -> &mut sqlx::SqliteConnection {
+        self.connection
+            .sqlite()
+            .expect("the prompt's one command runs on SQLite alone")
+    }
 }
 
 impl Drop for ClosedUnlessEnded {
@@ -117,6 +122,7 @@ impl Drop for ClosedUnlessEnded {
 #[cfg(test)]
 mod tests {
     use super::ClosedUnlessEnded;
+    use crate::store::engine::PooledConnection;
     use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
     use std::time::Duration;
 
@@ -144,7 +150,7 @@ mod tests {
             .await
             .expect("the transaction's first write");
         drop(ClosedUnlessEnded {
-            connection,
+            connection: PooledConnection::Sqlite(connection),
             ended: false,
         });
         sqlx::query("BEGIN; INSERT INTO kept VALUES (2); COMMIT")

@@ -28,12 +28,19 @@ pub(crate) fn session_listing_cache() -> SessionListingCache {
 impl Store {
     /// A page of sessions, newest first; on SQLite the kept one while nothing it shows changed.
     pub async fn sessions(&self, query: &SessionQuery) -> Result<SessionPage, LedgerError> {
-        let Some(pool) = self.pool.sqlite() else {
+        if self.pool.sqlite().is_none() {
+            return session_store::list(&self.pool, query).await;
+        }
+        // The store's connection, not one from the pool: a listing kept in memory costs one
+        // hand-off to the connection's thread, and the pool's hand-back would add one more
+        // (`connection_shelf`).
+        let mut pooled = self.connection().await?;
+        let Some(connection) = pooled.sqlite() else {
             return session_store::list(&self.pool, query).await;
         };
         let listings = &self.upkeep.session_listings;
         let known = listings.version_of(query);
-        let (tick, page) = session_store::list_unless_unchanged(pool, query, known).await?;
+        let (tick, page) = session_store::list_unless_unchanged(connection, query, known).await?;
         if let Some(page) = page {
             listings.keep(query, tick, &page);
             return Ok(page);
@@ -42,7 +49,7 @@ impl Store {
             return Ok(page);
         }
         // Dropped from memory between the two looks (another query's listing took its place).
-        let (tick, page) = session_store::list_unless_unchanged(pool, query, None).await?;
+        let (tick, page) = session_store::list_unless_unchanged(connection, query, None).await?;
         let page =
             page.ok_or_else(|| LedgerError::Corrupt("session listing: no page came back".into()))?;
         listings.keep(query, tick, &page);

@@ -475,7 +475,7 @@ pub async fn list(pool: &Pool, query: &SessionQuery) -> Result<SessionPage, Ledg
             return crate::store::postgres::session_store::list(pool, query).await
         }
     };
-    let (_, page) = list_unless_unchanged(pool, query, None).await?;
+    let (_, page) = list_unless_unchanged(&mut *pool.acquire().await?, query, None).await?;
     page.ok_or_else(|| LedgerError::Corrupt("session listing: no page came back".into()))
 }
 
@@ -484,7 +484,7 @@ pub async fn list(pool: &Pool, query: &SessionQuery) -> Result<SessionPage, Ledg
 /// listing kept in memory costs one hand-off to the connection's thread to confirm (the page's
 /// subquery is not run when the clock matches).
 pub async fn list_unless_unchanged(
-    pool: &sqlx::SqlitePool,
+    connection: &mut sqlx::SqliteConnection,
     query: &SessionQuery,
     known: Option<i64>,
 ) -> Result<(i64, Option<SessionPage>), LedgerError> {
@@ -536,7 +536,7 @@ pub async fn list_unless_unchanged(
         .push(" ORDER BY time_updated DESC, id DESC LIMIT ")
         .push_bind(i64::from(limit) + 1)
         .push(")) END AS page");
-    let row = builder.build().fetch_one(pool).await?;
+    let row = builder.build().fetch_one(connection).await?;
     let tick: i64 = row.try_get("tick")?;
     let Some(page) = row.try_get::<Option<String>, _>("page")? else {
         return Ok((tick, None));
