@@ -21,10 +21,6 @@ const MAX_CONNECTIONS: u32 = 8;
 /// Each connection's page cache, in KiB (negative: SQLite reads it as KiB, not pages).
 const PAGE_CACHE_KIB: &str = "-256";
 
-/// How much of the database file each connection reads through a memory map (address space,
-/// not memory: the pages are the system's file cache, shared by every connection).
-const MEMORY_MAP_BYTES: &str = "268435456";
-
 /// Opens (creating if needed) the ledger database at `path` and brings its schema up to date,
 /// keeping the last `keep_backups` copies written before an upgrade.
 pub async fn open(path: &Path, keep_backups: usize) -> Result<SqlitePool, LedgerError> {
@@ -74,12 +70,6 @@ pub(crate) async fn open_with(
         // KiB, heaptrack saw the caches fill to 2.6 MB of a 7.4 MB heap over 2,500 replies, most
         // of the heap's growth; reads from the file cache cost a system call per page.)
         .pragma("cache_size", PAGE_CACHE_KIB)
-        // Pages the small cache above does not hold are read through a memory map instead of
-        // one `pread` each: no system call, and no copy of its own per connection. A profile of
-        // `noReply` prompts found those reads in most statements (docs/benchmarks.md). Mapped
-        // pages are the file's, which the system takes back under pressure; they are not the
-        // anonymous memory issue 27 bounds.
-        .pragma("mmap_size", MEMORY_MAP_BYTES)
         // Deleted conversations should not linger in free pages of the file: "fast" zeroes
         // freed content whenever that costs no extra I/O.
         .pragma("secure_delete", "fast")
