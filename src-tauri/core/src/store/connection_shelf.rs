@@ -71,16 +71,13 @@ impl ConnectionShelf {
             state.out += 1;
             idle
         };
+        // Given back if the pool fails, or if the caller stops waiting for it (a client gone).
+        let reservation = Reservation { shelf: self };
         let connection = match idle {
             Some(connection) => connection,
-            None => match self.pool.acquire().await {
-                Ok(pooled) => pooled.detach(),
-                Err(error) => {
-                    self.state().out -= 1;
-                    return Err(error.into());
-                }
-            },
+            None => self.pool.acquire().await?.detach(),
         };
+        std::mem::forget(reservation);
         Ok(Some(ShelvedConnection {
             connection: Some(connection),
             shelf: self.clone(),
@@ -144,6 +141,18 @@ impl ConnectionShelf {
                 self.state().out -= 1;
             }
         }
+    }
+}
+
+/// A place on the shelf counted as lent while its connection is being opened: given back when
+/// dropped, which only happens if no connection came of it.
+struct Reservation<'shelf> {
+    shelf: &'shelf ConnectionShelf,
+}
+
+impl Drop for Reservation<'_> {
+    fn drop(&mut self) {
+        self.shelf.state().out -= 1;
     }
 }
 
@@ -261,6 +270,36 @@ mod tests {
             shelf.take().await.expect("take").is_none(),
             "closed: lends none"
         );
+        pool.close().await;
+    }
+
+    #[tokio::test]
+    async fn a_borrower_that_stops_waiting_for_the_pool_gives_its_place_back() {
+        let folder = tempfile::tempdir().expect("temp dir");
+        let options = SqliteConnectOptions::new()
+            .filename(folder.path().join("ledger.db"))
+            .create_if_missing(true);
+        let pool = SqlitePoolOptions::new()
+            .max_connections(1)
+            .acquire_timeout(Duration::from_secs(30))
+            .connect_with(options)
+            .await
+            .expect("pool");
+        let shelf = ConnectionShelf::new(pool.clone());
+        // The pool's one connection is out: the shelf's first borrower waits for it.
+        let held = pool.acquire().await.expect("the pool's connection");
+        let waiting = tokio::time::timeout(Duration::from_millis(50), shelf.take()).await;
+        assert!(waiting.is_err(), "the borrower was still waiting");
+        assert_eq!(shelf.state().out, 0, "its place is free again");
+        drop(held);
+        let lent = shelf
+            .take()
+            .await
+            .expect("take")
+            .expect("a shelved connection");
+        assert_eq!(shelf.state().out, 1);
+        drop(lent);
+        shelf.close().await;
         pool.close().await;
     }
 
