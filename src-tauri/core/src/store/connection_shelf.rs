@@ -199,9 +199,10 @@ impl Drop for ShelvedConnection {
 
 #[cfg(test)]
 mod tests {
-    use super::{ConnectionShelf, SHELF_CONNECTIONS};
+    use super::{ConnectionShelf, ShelvedConnection, SHELF_CONNECTIONS};
     use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
     use sqlx::SqlitePool;
+    use std::sync::Arc;
     use std::time::Duration;
 
     async fn pool(folder: &tempfile::TempDir) -> SqlitePool {
@@ -214,6 +215,15 @@ mod tests {
             .connect_with(options)
             .await
             .expect("pool")
+    }
+
+    /// A connection off the shelf, which the test expects to have one.
+    async fn lent(shelf: &Arc<ConnectionShelf>) -> ShelvedConnection {
+        shelf
+            .take()
+            .await
+            .expect("take")
+            .expect("a shelved connection")
     }
 
     /// A temporary table lives on one connection alone: finding it says which one was lent.
@@ -232,29 +242,21 @@ mod tests {
         let folder = tempfile::tempdir().expect("temp dir");
         let pool = pool(&folder).await;
         let shelf = ConnectionShelf::new(pool.clone());
-        let mut first = shelf
-            .take()
-            .await
-            .expect("take")
-            .expect("a shelved connection");
+        let mut first = lent(&shelf).await;
         sqlx::query("CREATE TEMP TABLE marked (value INTEGER)")
             .execute(&mut *first)
             .await
             .expect("mark it");
         drop(first);
-        let mut again = shelf
-            .take()
-            .await
-            .expect("take")
-            .expect("a shelved connection");
+        let mut again = lent(&shelf).await;
         assert!(
             marked(&mut again).await,
             "the same connection, off the shelf"
         );
 
-        let mut lent = vec![again];
-        while lent.len() < SHELF_CONNECTIONS {
-            lent.push(shelf.take().await.expect("take").expect("one more"));
+        let mut all_lent = vec![again];
+        while all_lent.len() < SHELF_CONNECTIONS {
+            all_lent.push(lent(&shelf).await);
         }
         assert!(
             shelf.take().await.expect("take").is_none(),
@@ -264,7 +266,7 @@ mod tests {
         let mut pooled = pool.acquire().await.expect("a pooled connection");
         assert!(!marked(&mut pooled).await);
         drop(pooled);
-        drop(lent);
+        drop(all_lent);
         shelf.close().await;
         assert!(
             shelf.take().await.expect("take").is_none(),
@@ -292,13 +294,9 @@ mod tests {
         assert!(waiting.is_err(), "the borrower was still waiting");
         assert_eq!(shelf.state().out, 0, "its place is free again");
         drop(held);
-        let lent = shelf
-            .take()
-            .await
-            .expect("take")
-            .expect("a shelved connection");
+        let connection = lent(&shelf).await;
         assert_eq!(shelf.state().out, 1);
-        drop(lent);
+        drop(connection);
         shelf.close().await;
         pool.close().await;
     }
@@ -312,11 +310,7 @@ mod tests {
             .await
             .expect("table");
         let shelf = ConnectionShelf::new(pool.clone());
-        let mut connection = shelf
-            .take()
-            .await
-            .expect("take")
-            .expect("a shelved connection");
+        let mut connection = lent(&shelf).await;
         sqlx::query("BEGIN; INSERT INTO kept VALUES (1); CREATE TEMP TABLE marked (value INTEGER)")
             .execute(&mut *connection)
             .await
@@ -333,11 +327,7 @@ mod tests {
             .await
             .expect("rows");
         assert_eq!(kept, [2], "the unfinished transaction is rolled back");
-        let mut fresh = shelf
-            .take()
-            .await
-            .expect("take")
-            .expect("a shelved connection");
+        let mut fresh = lent(&shelf).await;
         assert!(
             !marked(&mut fresh).await,
             "a new connection, not the closed one"
