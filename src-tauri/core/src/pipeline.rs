@@ -12,6 +12,7 @@ pub mod draft_resolution;
 pub mod image_normalization;
 pub mod mcp_resource;
 pub(crate) mod prompt;
+pub(crate) mod read_at_once;
 pub mod read_tool;
 pub mod runtime;
 pub mod symbol_range;

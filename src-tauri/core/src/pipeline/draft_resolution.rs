@@ -7,6 +7,7 @@
 use crate::mcp::binary_content;
 use crate::models::agent::Agent;
 use crate::pipeline::mcp_resource::{McpResources, ResourceContent};
+use crate::pipeline::read_at_once::read_at_once;
 use crate::pipeline::read_tool::{self, ReadKind, ReadRequest, MAX_ATTACHMENT_BYTES};
 use crate::pipeline::symbol_range;
 use crate::wire::assistant_error::AssistantError;
@@ -296,13 +297,22 @@ async fn resolve_file_url(id: Option<String>, part: FilePart) -> Resolution {
     };
     let display = path.display().to_string();
     let wants_text = part.mime == "text/plain" || part.mime.is_empty();
-    let inspected = {
-        let path = path.clone();
-        tokio::task::spawn_blocking(move || inspect(&path, wants_text, start, end)).await
-    };
-    let inspected = match inspected {
-        Ok(inspected) => inspected,
-        Err(error) => return failure(&display, format!("the read was interrupted: {error}")),
+    // A range may widen to a symbol, which parses the file: always on a blocking thread.
+    let at_once = (start.is_none() && end.is_none())
+        .then(|| read_at_once(&path))
+        .flatten();
+    let inspected = match at_once {
+        Some(content) => inspect_content(&path, wants_text, &content),
+        None => {
+            let path = path.clone();
+            match tokio::task::spawn_blocking(move || inspect(&path, wants_text, start, end)).await
+            {
+                Ok(inspected) => inspected,
+                Err(error) => {
+                    return failure(&display, format!("the read was interrupted: {error}"))
+                }
+            }
+        }
     };
     match inspected {
         Inspected::Directory => resolve_directory(id, part, path).await,
@@ -356,6 +366,28 @@ fn inspect(path: &Path, wants_text: bool, start: Option<usize>, end: Option<usiz
     Inspected::Text { start, end, read }
 }
 
+/// `inspect` of a small regular file whose whole content was read at once (`read_at_once`),
+/// read as a whole (no range).
+fn inspect_content(path: &Path, wants_text: bool, content: &[u8]) -> Inspected {
+    let sample = &content[..content.len().min(SNIFF_BYTES)];
+    if !wants_text {
+        if read_tool::sniff_media(sample).is_some() {
+            return Inspected::Media;
+        }
+        if read_tool::is_binary(path, sample) {
+            return Inspected::Binary;
+        }
+    }
+    Inspected::Text {
+        start: None,
+        end: None,
+        read: read_tool::read_content(&ReadRequest::whole(path), content),
+    }
+}
+
+/// How much of a file `sniff` looks at.
+const SNIFF_BYTES: usize = 4096;
+
 enum Sniffed {
     Directory,
     Media,
@@ -371,7 +403,7 @@ fn sniff(path: &Path) -> Sniffed {
         Ok(_) => {}
         Err(_) => return Sniffed::Unknown,
     }
-    let mut sample = vec![0; 4096];
+    let mut sample = vec![0; SNIFF_BYTES];
     let read = std::fs::File::open(path).and_then(|mut file| file.read(&mut sample));
     let Ok(read) = read else {
         return Sniffed::Unknown;

@@ -144,7 +144,39 @@ pub fn read(request: &ReadRequest) -> Result<ReadOutput, ReadError> {
     if is_binary(path, &sample) {
         return Err(ReadError::Binary(display));
     }
-    read_text(path, &display, request)
+    let file = fs::File::open(path).map_err(|error| io_error(&display, &error))?;
+    read_text(BufReader::new(file), &display, request)
+}
+
+/// `read` of a regular file whose whole content the caller already holds (`content`, read from
+/// `request.file_path` at once): the same output, without opening the file again.
+pub fn read_content(request: &ReadRequest, content: &[u8]) -> Result<ReadOutput, ReadError> {
+    let path = &request.file_path;
+    let display = path.display().to_string();
+    let sample = &content[..content.len().min(SAMPLE_BYTES)];
+    if let Some((mime, kind)) = sniff_media(sample) {
+        // Callers hold small files only, far below MAX_ATTACHMENT_BYTES.
+        let output = if kind == ReadKind::Pdf {
+            "PDF read successfully"
+        } else {
+            "Image read successfully"
+        };
+        return Ok(ReadOutput {
+            title: display,
+            output: output.into(),
+            preview: output.into(),
+            truncated: false,
+            attachments: vec![Attachment {
+                mime: mime.into(),
+                bytes: content.to_vec(),
+            }],
+            kind,
+        });
+    }
+    if is_binary(path, sample) {
+        return Err(ReadError::Binary(display));
+    }
+    read_text(content, &display, request)
 }
 
 fn read_sample(file: &mut fs::File, buffer: &mut [u8]) -> std::io::Result<usize> {
@@ -287,11 +319,13 @@ fn read_directory(path: &Path, request: &ReadRequest) -> Result<ReadOutput, Read
     })
 }
 
-fn read_text(path: &Path, display: &str, request: &ReadRequest) -> Result<ReadOutput, ReadError> {
+fn read_text(
+    mut reader: impl BufRead,
+    display: &str,
+    request: &ReadRequest,
+) -> Result<ReadOutput, ReadError> {
     let offset = request.offset.unwrap_or(1).max(1);
     let limit = request.limit.unwrap_or(DEFAULT_READ_LIMIT);
-    let file = fs::File::open(path).map_err(|error| io_error(display, &error))?;
-    let mut reader = BufReader::new(file);
     let mut shown: Vec<String> = Vec::new();
     let mut total = 0usize;
     let mut bytes = 0usize;

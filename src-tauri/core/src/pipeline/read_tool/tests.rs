@@ -230,3 +230,38 @@ fn human_sizes_read_naturally() {
     assert_eq!(human_size(2048), "2.0 KB");
     assert_eq!(human_size(31 * 1024 * 1024 + 200 * 1024), "31.2 MB");
 }
+
+#[test]
+fn a_file_read_from_its_content_reads_as_from_its_path() {
+    let folder = Folder::new();
+    let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+    let files = [
+        folder.write("notes.txt", "one\ntwo\r\nthree"),
+        folder.write("empty.txt", ""),
+        folder.write("package.json", "{\n  \"name\": \"demo\"\n}\n"),
+        folder.write("long.txt", "x".repeat(3000) + "\nshort\n"),
+        folder.write("many.txt", "line\n".repeat(2500)),
+        folder.write("control.txt", [1u8, 2, 3, 4, 5, 6, b'a']),
+        folder.write("nul.txt", b"text\0more"),
+        folder.write("archive.zip", "plain words"),
+        folder.write("picture.txt", &png),
+        folder.write("document.pdf", "%PDF-1.4\n%%EOF\n"),
+        folder.write("latin1.txt", [b'c', b'a', b'f', 0xE9, b'\n']),
+    ];
+    for path in files {
+        let content = fs::read(&path).unwrap_or_else(|error| panic!("{error}"));
+        for (offset, limit) in [(None, None), (Some(2), Some(1)), (Some(9999), None)] {
+            let request = ReadRequest {
+                file_path: path.clone(),
+                offset,
+                limit,
+            };
+            assert_eq!(
+                read_content(&request, &content),
+                read(&request),
+                "{} from line {offset:?}, {limit:?} lines",
+                path.display()
+            );
+        }
+    }
+}
