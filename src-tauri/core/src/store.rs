@@ -84,6 +84,12 @@ struct Upkeep {
     /// A few SQLite connections lent without the pool's hand-back (`connection_shelf`), for
     /// `connection`. None on PostgreSQL.
     pub connection_shelf: Option<Arc<connection_shelf::ConnectionShelf>>,
+    /// Whether any access token exists, remembered between requests
+    /// (`tables::access_token_presence`). None on PostgreSQL.
+    pub access_token_presence: Option<tables::access_token_presence::AccessTokenPresence>,
+    /// Sessions as the last prompt in each left them (`tables::prompt_session_memo`). None on a
+    /// read-only ledger and on PostgreSQL, where no prompt is written in one command.
+    pub prompt_sessions: Option<tables::prompt_session_memo::PromptSessionMemo>,
 }
 
 /// A server among possibly several on one PostgreSQL database (issue 16, item 2).
@@ -132,6 +138,10 @@ impl Store {
                 read_only: None,
                 shared: None,
                 connection_shelf: Some(connection_shelf),
+                access_token_presence: Some(
+                    tables::access_token_presence::AccessTokenPresence::new(data_dir),
+                ),
+                prompt_sessions: Some(Default::default()),
             }),
             pool: Pool::Sqlite(sqlite),
         };
@@ -168,6 +178,10 @@ impl Store {
                 read_only: Some(read_only),
                 shared: None,
                 connection_shelf: None,
+                access_token_presence: Some(
+                    tables::access_token_presence::AccessTokenPresence::new(data_dir),
+                ),
+                prompt_sessions: None,
             }),
             pool: Pool::Sqlite(pool),
         })
@@ -231,6 +245,8 @@ impl Store {
                     relay,
                 }),
                 connection_shelf: None,
+                access_token_presence: None,
+                prompt_sessions: None,
             }),
             pool: Pool::Postgres(pool),
         };

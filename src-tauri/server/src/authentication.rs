@@ -4,8 +4,10 @@
 //! (`Authorization: Bearer <token>` only: a token in a URL ends up in proxies' logs).
 //!
 //! Credentials are needed when a password is set, when the server listens on anything but
-//! loopback, or when any access token exists — looked up on each request, so a token made or
-//! revoked with `dossier-server token` while the server runs counts from the next request. A
+//! loopback, or when any access token exists — asked on each request (and on SQLite answered
+//! from memory until `dossier-server token` touches the ledger's marker file:
+//! `access_token_presence`), so a token made or revoked while the server runs counts from the
+//! next request. A
 //! request that came with a token carries its name on (`AccessTokenName`), so the session it
 //! creates records it. An open event stream asks again at every heartbeat and ends once its
 //! credentials would be refused. Neither the token nor the password is ever logged or echoed.

@@ -3,6 +3,7 @@
 //! transaction, publish events after the commit, then either return (`noReply`) or hand the
 //! session to the agent loop.
 
+use crate::models::agent::Agent;
 use crate::models::model_choice::{choose_model, choose_variant, current_model};
 use crate::pipeline::attachment_storage;
 use crate::pipeline::chat_message_hook::{run_hooks, ChatMessage};
@@ -13,7 +14,7 @@ use crate::store::rows::prompt_session_change::PromptSessionChange;
 use crate::store::tables::message_store;
 use crate::store::tables::prompt_in_one_command::{self, PromptWrite};
 use crate::store::tables::revert_cleanup;
-use crate::store::tables::session_store;
+use crate::store::tables::session_store::{self, ExpectedSession};
 use crate::wire::assistant_error::AssistantError;
 use crate::wire::draft::{Draft, PromptInput};
 use crate::wire::error::LedgerError;
@@ -24,6 +25,7 @@ use crate::wire::part::{FileSource, Part};
 use crate::wire::permission::{Action, Rule};
 use crate::wire::session::{Session, SessionModel};
 use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
 
 impl Pipeline<'_> {
     pub async fn prompt(
@@ -40,9 +42,31 @@ impl Pipeline<'_> {
         // handed back to the pool costs a spawned task and a round trip to the connection's
         // thread (the driver checks it on return), so the prompt hands back one, not one per use.
         let mut connection = self.store.connection().await?;
-        // With its sequence counter, so the write can be tried in one command while the session
-        // stays as read (`prompt_in_one_command`).
-        let session_read = session_store::get_with_sequence(&mut connection, session_id);
+        // The session as the last prompt here left it (`prompt_session_memo`), or else read, with
+        // its sequence counter, so the write can be tried in one command while the session stays
+        // as decided from (`prompt_in_one_command`). Not with hooks: they see the model decided
+        // from it, and deciding again after a stale memo must not run them twice.
+        let remembered = if self.runtime.hooks.is_empty() {
+            self.store.remembered_prompt_session(session_id)
+        } else {
+            None
+        };
+        let session_read = async {
+            match remembered {
+                Some(remembered) => Ok(SessionRead {
+                    session: remembered.session,
+                    last_seq: Some(remembered.last_seq),
+                    remembered: true,
+                }),
+                None => session_store::get_with_sequence(&mut connection, session_id)
+                    .await
+                    .map(|(session, last_seq)| SessionRead {
+                        session: Arc::new(session),
+                        last_seq,
+                        remembered: false,
+                    }),
+            }
+        };
         // The drafts need the agent, not the session: they are resolved while the session is
         // read, so a dropped file's trip to a blocking thread and the read's trip to the
         // database overlap instead of following each other. Errors keep their order: the
@@ -73,7 +97,7 @@ impl Pipeline<'_> {
                 return Err(error);
             }
         };
-        let (session, last_seq) = read?;
+        let read = read?;
 
         let catalog = self.runtime.settings.models();
         if let Some(requested) = &input.model {
@@ -90,34 +114,15 @@ impl Pipeline<'_> {
                 return Err(error);
             }
         }
-        let newest_user_model = if session.model.is_none() {
-            message_store::newest_user_message(&mut connection, session_id)
-                .await?
-                .map(|user| user.model.model_ref())
-        } else {
-            None
-        };
-        let configured = self
-            .runtime
-            .settings
-            .config()
-            .model
-            .as_deref()
-            .and_then(ModelRef::parse);
-        let current = current_model(
-            session.model.as_ref(),
-            newest_user_model.as_ref(),
-            configured.as_ref(),
-            catalog.first_available().as_ref(),
-        );
-        let model = choose_model(input.model.as_ref(), agent, current).ok_or_else(|| {
-            LedgerError::ModelNotFound {
-                provider_id: String::new(),
-                model_id: String::new(),
-                available: catalog.labels(),
-            }
-        })?;
-        let variant = choose_variant(input.variant.as_deref(), agent, &model, &catalog);
+        let (model, variant) = self
+            .decide_model(
+                &mut connection,
+                &read.session,
+                &input.model,
+                &input.variant,
+                agent,
+            )
+            .await?;
 
         let message_id = input
             .message_id
@@ -158,25 +163,102 @@ impl Pipeline<'_> {
         let (edited, hook_errors) =
             run_hooks(&self.runtime.hooks, ChatMessage { message, parts }).await;
         errors.extend(hook_errors);
-        let prepared = attachment_storage::prepare(edited.parts).await;
-
-        let saved = self
-            .save_prompt(
-                edited.message,
-                prepared,
-                input.tools.as_ref(),
-                &errors,
-                last_seq.map(|last_seq| SessionAsRead {
-                    session: &session,
-                    last_seq,
-                    connection,
-                }),
-            )
-            .await?;
+        let mut prepared = attachment_storage::prepare(edited.parts).await;
+        let mut message = edited.message;
+        let mut read = read;
+        let saved = loop {
+            let as_read = read.last_seq.map(|last_seq| SessionAsRead {
+                session: &read.session,
+                last_seq,
+                connection,
+                remembered: read.remembered,
+            });
+            let outcome = self
+                .save_prompt_as_decided(
+                    message.clone(),
+                    prepared,
+                    input.tools.as_ref(),
+                    &errors,
+                    as_read,
+                )
+                .await?;
+            match outcome {
+                PromptSaved::Saved(saved) => break *saved,
+                PromptSaved::DecidedFromAStaleMemo(returned) => {
+                    // The session changed since the last prompt here: read it, decide again.
+                    prepared = returned;
+                    connection = self.store.connection().await?;
+                    let (session, last_seq) =
+                        session_store::get_with_sequence(&mut connection, session_id).await?;
+                    read = SessionRead {
+                        session: Arc::new(session),
+                        last_seq,
+                        remembered: false,
+                    };
+                    let (model, variant) = self
+                        .decide_model(
+                            &mut connection,
+                            &read.session,
+                            &input.model,
+                            &input.variant,
+                            agent,
+                        )
+                        .await?;
+                    message.model = UserModel {
+                        provider_id: model.provider_id,
+                        model_id: model.model_id,
+                        variant,
+                    };
+                }
+            }
+        };
         if input.no_reply == Some(true) {
             return Ok(saved);
         }
         self.hand_to_loop(session_id).await
+    }
+
+    /// The model and variant a prompt gets in `session`: the one it names, else its agent's, else
+    /// the session's current one (the newest prompt's, the configured default, the first
+    /// available).
+    async fn decide_model(
+        &self,
+        connection: &mut PooledConnection,
+        session: &Session,
+        requested_model: &Option<ModelRef>,
+        requested_variant: &Option<String>,
+        agent: &Agent,
+    ) -> Result<(ModelRef, Option<String>), LedgerError> {
+        let catalog = self.runtime.settings.models();
+        let newest_user_model = if session.model.is_none() {
+            message_store::newest_user_message(connection, &session.id)
+                .await?
+                .map(|user| user.model.model_ref())
+        } else {
+            None
+        };
+        let configured = self
+            .runtime
+            .settings
+            .config()
+            .model
+            .as_deref()
+            .and_then(ModelRef::parse);
+        let current = current_model(
+            session.model.as_ref(),
+            newest_user_model.as_ref(),
+            configured.as_ref(),
+            catalog.first_available().as_ref(),
+        );
+        let model = choose_model(requested_model.as_ref(), agent, current).ok_or_else(|| {
+            LedgerError::ModelNotFound {
+                provider_id: String::new(),
+                model_id: String::new(),
+                available: catalog.labels(),
+            }
+        })?;
+        let variant = choose_variant(requested_variant.as_deref(), agent, &model, &catalog);
+        Ok((model, variant))
     }
 
     /// Hands the session to the agent loop and waits for what it returns (the last reply).
@@ -215,17 +297,37 @@ impl Pipeline<'_> {
     }
 
     /// One transaction: revert clean-up, sequence numbers, the message, every part, attachment
-    /// bytes, and the session's agent/model/time. Events go out only after the commit. With the
-    /// session as read before the drafts were resolved (`read`), and no attachment bytes to store
-    /// apart, it is first tried as one command (`prompt_in_one_command`).
+    /// bytes, and the session's agent/model/time. Events go out only after the commit.
     pub(crate) async fn save_prompt(
         &self,
         message: UserMessage,
         prepared: Vec<attachment_storage::PreparedPart>,
         tools: Option<&BTreeMap<String, bool>>,
         errors: &[AssistantError],
-        read: Option<SessionAsRead<'_>>,
     ) -> Result<MessageWithParts, LedgerError> {
+        match self
+            .save_prompt_as_decided(message, prepared, tools, errors, None)
+            .await?
+        {
+            PromptSaved::Saved(saved) => Ok(*saved),
+            // Only a remembered session can be stale, and none was given.
+            PromptSaved::DecidedFromAStaleMemo(_) => Err(LedgerError::Corrupt(
+                "a prompt saved without a session read was refused as stale".into(),
+            )),
+        }
+    }
+
+    /// `save_prompt`, first tried as one command (`prompt_in_one_command`) with the session the
+    /// message was decided from (`read`), when no attachment bytes are stored apart. Refused
+    /// unsaved when that session was remembered and has changed since: the caller decides again.
+    async fn save_prompt_as_decided(
+        &self,
+        message: UserMessage,
+        prepared: Vec<attachment_storage::PreparedPart>,
+        tools: Option<&BTreeMap<String, bool>>,
+        errors: &[AssistantError],
+        read: Option<SessionAsRead<'_>>,
+    ) -> Result<PromptSaved, LedgerError> {
         let session_id = message.session_id.clone();
         let now = self.store.now();
         let chosen_model = SessionModel {
@@ -267,11 +369,16 @@ impl Pipeline<'_> {
                     && prepared.iter().all(|prepared| prepared.blob.is_none()) =>
             {
                 let parts: Vec<Part> = prepared.into_iter().map(|prepared| prepared.part).collect();
+                let count = 1 + parts.len() as i64;
                 let in_one_command = prompt_in_one_command::save(
                     read.connection,
                     PromptWrite {
                         session_id: &session_id,
-                        expected_last_seq: read.last_seq,
+                        expected: ExpectedSession {
+                            last_seq: read.last_seq,
+                            agent: read.session.agent.as_deref(),
+                            model: read.session.model.as_ref(),
+                        },
                         change: &change,
                         message: &info,
                         parts: &parts,
@@ -279,8 +386,17 @@ impl Pipeline<'_> {
                     },
                 )
                 .await?;
+                // Every part was inline (checked above): nothing to store apart.
+                let inline = |parts: Vec<Part>| {
+                    parts
+                        .into_iter()
+                        .map(|part| attachment_storage::PreparedPart { part, blob: None })
+                        .collect()
+                };
                 match in_one_command {
                     Some(session) => {
+                        self.store
+                            .remember_prompt_session(session.clone(), read.last_seq + count);
                         let switched = read.session.agent.as_deref() != session.agent.as_deref()
                             || read.session.model != session.model;
                         Written {
@@ -290,19 +406,21 @@ impl Pipeline<'_> {
                             removed: revert_cleanup::Removed::default(),
                         }
                     }
+                    None if read.remembered => {
+                        self.store.forget_prompt_session(&session_id);
+                        return Ok(PromptSaved::DecidedFromAStaleMemo(inline(parts)));
+                    }
                     None => {
-                        // Every part was inline (checked above): nothing to store apart.
-                        let prepared = parts
-                            .into_iter()
-                            .map(|part| attachment_storage::PreparedPart { part, blob: None })
-                            .collect();
-                        self.save_prompt_in_steps(&info, prepared, &change).await?
+                        self.store.forget_prompt_session(&session_id);
+                        self.save_prompt_in_steps(&info, inline(parts), &change)
+                            .await?
                     }
                 }
             }
             other => {
                 // Handed back before the general path takes a connection of its own.
                 drop(other);
+                self.store.forget_prompt_session(&session_id);
                 self.save_prompt_in_steps(&info, prepared, &change).await?
             }
         };
@@ -355,7 +473,10 @@ impl Pipeline<'_> {
                 .events
                 .publish(EventPayload::session_error(&session_id, error.clone()));
         }
-        Ok(MessageWithParts { info, parts })
+        Ok(PromptSaved::Saved(Box::new(MessageWithParts {
+            info,
+            parts,
+        })))
     }
 
     /// The prompt's transaction in steps, for every case: the sequence reservation with the
@@ -412,12 +533,29 @@ impl Pipeline<'_> {
     }
 }
 
-/// The session as the prompt read it before resolving its drafts, with its sequence counter
-/// (SQLite's only), and the connection it was read on, for the write.
+/// The session a prompt decides from: read before its drafts were resolved, or remembered from
+/// the last prompt in it (`prompt_session_memo`); with its sequence counter (SQLite's only).
+struct SessionRead {
+    session: Arc<Session>,
+    last_seq: Option<i64>,
+    remembered: bool,
+}
+
+/// The session as the prompt decided from it, with its sequence counter, and the connection for
+/// the write (the one it was read on).
 pub(crate) struct SessionAsRead<'read> {
     pub session: &'read Session,
     pub last_seq: i64,
     pub connection: PooledConnection,
+    /// Remembered, not read: it may have changed since (`prompt_session_memo`).
+    pub remembered: bool,
+}
+
+/// A prompt saved, or refused unsaved because the remembered session it was decided from
+/// changed (the parts are handed back for the next try).
+enum PromptSaved {
+    Saved(Box<MessageWithParts>),
+    DecidedFromAStaleMemo(Vec<attachment_storage::PreparedPart>),
 }
 
 /// What the prompt's transaction wrote: the session as changed, whether its agent or model

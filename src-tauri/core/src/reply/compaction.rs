@@ -333,7 +333,7 @@ impl ReplyContext {
         };
         let prepared = attachment_storage::prepare(vec![part]).await;
         self.pipeline()
-            .save_prompt(message, prepared, None, &[], None)
+            .save_prompt(message, prepared, None, &[])
             .await?;
         self.pipeline().hand_to_loop(session_id).await?;
         Ok(true)

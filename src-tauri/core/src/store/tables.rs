@@ -4,6 +4,7 @@
 //! call to its twin in `postgres` (`engine` says which), so a floor above never knows the
 //! engine. It uses `search`, `rows`, `postgres`, `sqlite` and the ground.
 
+pub(crate) mod access_token_presence;
 pub mod access_tokens;
 pub mod blob_store;
 pub(crate) mod kept_listings;
@@ -12,6 +13,7 @@ pub(crate) mod message_reading;
 pub mod message_removal;
 pub mod message_store;
 pub(crate) mod prompt_in_one_command;
+pub(crate) mod prompt_session_memo;
 pub mod reply_lease;
 pub(crate) mod revert_cleanup;
 pub mod search;

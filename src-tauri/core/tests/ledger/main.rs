@@ -35,6 +35,7 @@ mod postgres_not_in_this_build;
 mod postgres_store;
 mod process_lock;
 mod prompt_pipeline;
+mod prompt_session_memo;
 mod provider_settings;
 mod read_only_open;
 mod reply_abort;

@@ -324,6 +324,23 @@ async fn token_command(data: &std::path::Path, words: &[&str]) -> (i32, String, 
     )
 }
 
+/// Every file under `folder`, recursively, named `name`.
+fn files_named(folder: &std::path::Path, name: &str) -> Vec<std::path::PathBuf> {
+    let mut found = Vec::new();
+    let mut pending = vec![folder.to_path_buf()];
+    while let Some(folder) = pending.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.file_name().is_some_and(|found| found == name) {
+                found.push(path);
+            }
+        }
+    }
+    found
+}
+
 /// Every file under `folder`, recursively, that holds `needle`.
 fn files_holding(folder: &std::path::Path, needle: &str) -> Vec<std::path::PathBuf> {
     let mut found = Vec::new();
@@ -343,6 +360,54 @@ fn files_holding(folder: &std::path::Path, needle: &str) -> Vec<std::path::PathB
         }
     }
     found
+}
+
+/// Whether any token exists is remembered between requests (`access_token_presence`), yet a
+/// token made by another process while the server runs counts from the very next request, and
+/// so does the last one revoked.
+#[tokio::test]
+async fn tokens_made_and_revoked_by_another_process_count_from_the_next_request() {
+    let data = tempfile::tempdir().unwrap();
+    let (mut child, base) = start_with(data.path(), &[], &[]).await;
+    let client = crate::http::support::http_client();
+    let bare = || async {
+        client
+            .get(format!("{base}/session"))
+            .send()
+            .await
+            .unwrap()
+            .status()
+    };
+    // Read from the table once, then answered from memory.
+    assert_eq!(bare().await, 200);
+    assert_eq!(bare().await, 200);
+
+    let (code, token, stderr) = token_command(data.path(), &["create", "alice"]).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(bare().await, 401, "the new token was not noticed");
+    let with_token = client
+        .get(format!("{base}/session"))
+        .bearer_auth(token.trim_end())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(with_token.status(), 200);
+
+    // The marker as if touched long ago (settled): "a token exists" is remembered now.
+    let marker = files_named(data.path(), "access-tokens.changed")
+        .pop()
+        .expect("the token command left a marker beside the ledger");
+    std::fs::File::options()
+        .write(true)
+        .open(&marker)
+        .and_then(|file| file.set_modified(std::time::SystemTime::now() - Duration::from_secs(60)))
+        .unwrap();
+    assert_eq!(bare().await, 401);
+    assert_eq!(bare().await, 401);
+    let (code, _, stderr) = token_command(data.path(), &["revoke", "alice"]).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(bare().await, 200, "the revocation was not noticed");
+    stop(&mut child).await;
 }
 
 #[tokio::test]

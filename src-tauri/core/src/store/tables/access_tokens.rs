@@ -3,8 +3,10 @@
 //! stored, so the database (or a backup of it) holds nothing that lets anyone in, and a token
 //! is shown exactly once, by `create`. Checking reads every row and compares each hash in
 //! constant time, so neither an index walk nor an early exit tells a caller how close a guess
-//! came; a team has a handful of tokens, so reading them all is cheap. Nothing is cached: a
-//! revoked token is refused by the very next request, in every process on the database.
+//! came; a team has a handful of tokens, so reading them all is cheap. No token is cached: a
+//! revoked token is refused by the very next request, in every process on the database. Only
+//! whether any token exists is remembered between requests, on SQLite, and every change here
+//! says so to every process on the folder (`access_token_presence`).
 
 use crate::store::engine::on_either_engine;
 use crate::store::Store;
@@ -79,6 +81,7 @@ impl Store {
             base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(secret)
         );
         let created = self.now();
+        self.access_tokens_change()?;
         let mut transaction = self.begin_write().await?;
         let taken: bool = on_either_engine!(&mut transaction, |connection| {
             sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM access_token WHERE name = $1)")
@@ -100,6 +103,7 @@ impl Store {
             .await?;
         });
         transaction.commit().await?;
+        self.access_tokens_change()?;
         Ok(NewAccessToken {
             name: name.to_string(),
             token,
@@ -130,6 +134,7 @@ impl Store {
     }
 
     pub async fn revoke_access_token(&self, name: &str) -> Result<(), LedgerError> {
+        self.access_tokens_change()?;
         let mut connection = self.connection().await?;
         let removed: Option<String> = on_either_engine!(&mut connection, |connection| {
             sqlx::query_scalar("DELETE FROM access_token WHERE name = $1 RETURNING name")
@@ -140,16 +145,42 @@ impl Store {
         if removed.is_none() {
             return Err(LedgerError::AccessTokenNotFound(name.to_string()));
         }
+        self.access_tokens_change()?;
         Ok(())
     }
 
+    /// Asked by every request the server takes; answered from memory while no token was made or
+    /// revoked since it last read the table (`access_token_presence`).
     pub async fn has_access_tokens(&self) -> Result<bool, LedgerError> {
+        let presence = self.upkeep.access_token_presence.as_ref();
+        if let Some(exist) = presence.and_then(|presence| presence.remembered()) {
+            return Ok(exist);
+        }
+        let before = presence.and_then(|presence| presence.before_reading());
         let mut connection = self.connection().await?;
-        Ok(on_either_engine!(&mut connection, |connection| {
+        let exist = on_either_engine!(&mut connection, |connection| {
             sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM access_token)")
                 .fetch_one(connection)
                 .await?
-        }))
+        });
+        if let (Some(presence), Some(before)) = (presence, before) {
+            presence.remember(before, exist);
+        }
+        Ok(exist)
+    }
+
+    /// Tells every process on the data folder that the tokens change (or did): none answers
+    /// `has_access_tokens` from memory until it read the table again.
+    fn access_tokens_change(&self) -> Result<(), LedgerError> {
+        let Some(presence) = &self.upkeep.access_token_presence else {
+            return Ok(());
+        };
+        presence.changed().map_err(|error| LedgerError::Io {
+            path: presence.marker().display().to_string(),
+            message: format!(
+                "could not tell other processes that the access tokens changed: {error}"
+            ),
+        })
     }
 
     /// The name of the token `token` is, or `None` for an unknown or revoked one. Records the

@@ -6,8 +6,9 @@
 //! reservation, the rows, `COMMIT`.
 //!
 //! A command cannot branch, so this write is optimistic. It applies only while the session is as
-//! the caller read it before the drafts were resolved: the same sequence counter (nothing written
-//! in it since) and no revert pending (whose clean-up the general path does). Otherwise the
+//! the caller decided from (read before the drafts were resolved, or remembered from the last
+//! prompt: `prompt_session_memo`): the same sequence counter (nothing written in it since), the
+//! same agent and model, and no revert pending (whose clean-up the general path does). Otherwise the
 //! session's update changes no row, the message's row is then refused
 //! (`MessageSeq::IfOneRowChanged`), the command stops before `COMMIT`, the transaction is rolled
 //! back and the caller takes the general path. Any other failure (a duplicate id, a busy ledger)
@@ -17,16 +18,16 @@
 use crate::store::engine::PooledConnection;
 use crate::store::rows::prompt_session_change::PromptSessionChange;
 use crate::store::tables::message_store::{MessageSeq, RowsCommand};
-use crate::store::tables::session_store;
+use crate::store::tables::session_store::{self, ExpectedSession};
 use crate::wire::error::LedgerError;
 use crate::wire::message::Message;
 use crate::wire::part::Part;
 use crate::wire::session::Session;
 
-/// What a prompt writes, and the session's sequence counter as the caller read it.
+/// What a prompt writes, and the session as the caller decided from it.
 pub(crate) struct PromptWrite<'write> {
     pub session_id: &'write str,
-    pub expected_last_seq: i64,
+    pub expected: ExpectedSession<'write>,
     pub change: &'write PromptSessionChange<'write>,
     pub message: &'write Message,
     pub parts: &'write [Part],
@@ -49,7 +50,7 @@ pub(crate) async fn save(
         write.message,
         write.parts,
         // The numbers the session's update reserves: the message's, then each part's.
-        write.expected_last_seq + 1,
+        write.expected.last_seq + 1,
         write.now,
         MessageSeq::IfOneRowChanged,
     )?;
@@ -62,7 +63,7 @@ pub(crate) async fn save(
         sqlx::query(&command),
         write.session_id,
         count,
-        write.expected_last_seq,
+        &write.expected,
         write.change,
     )?;
     let query = rows.bind(query);

@@ -409,15 +409,17 @@ pub async fn get_with_sequence(
 }
 
 /// `reserve_sequence_for_prompt`'s two updates as ONE statement for a caller's command, which
-/// changes the session only while it is as the caller read it: its counter still
-/// `expected_last_seq` (no message written since) and no revert pending (whose clean-up the
-/// general path does). Returns the session as changed (`RETURNING`), or no row. Bound by
+/// changes the session only while it is as the caller decided from: its counter still
+/// `expected_last_seq` (no message written since), the same agent and model (the prompt's model
+/// follows the session's), and no revert pending (whose clean-up the general path does).
+/// Returns the session as changed (`RETURNING`), or no row. Bound by
 /// [`bind_prompt_change_if_unchanged`].
 pub(crate) fn prompt_change_if_unchanged_statement() -> String {
     format!(
         "UPDATE session SET last_seq = last_seq + ?, agent = ?, model = ?, \
          permission = coalesce(?, permission), time_updated = max(time_updated, ?) \
-         WHERE id = ? AND last_seq = ? AND revert IS NULL RETURNING {COLUMNS_AS_JSON} AS session;"
+         WHERE id = ? AND last_seq = ? AND agent IS ? AND model IS ? AND revert IS NULL \
+         RETURNING {COLUMNS_AS_JSON} AS session;"
     )
 }
 
@@ -425,7 +427,7 @@ pub(crate) fn bind_prompt_change_if_unchanged<'query>(
     query: sqlx::query::Query<'query, Sqlite, sqlx::sqlite::SqliteArguments<'query>>,
     session_id: &'query str,
     count: i64,
-    expected_last_seq: i64,
+    expected: &ExpectedSession<'query>,
     change: &PromptSessionChange<'query>,
 ) -> Result<sqlx::query::Query<'query, Sqlite, sqlx::sqlite::SqliteArguments<'query>>, LedgerError>
 {
@@ -436,7 +438,17 @@ pub(crate) fn bind_prompt_change_if_unchanged<'query>(
         .bind(to_json(change.permission)?)
         .bind(change.updated)
         .bind(session_id)
-        .bind(expected_last_seq))
+        .bind(expected.last_seq)
+        .bind(expected.agent)
+        // Written by `to_json` too, so the same model is the same text.
+        .bind(to_json(expected.model)?))
+}
+
+/// What a prompt decided from: the session's sequence counter, agent and model as it saw them.
+pub(crate) struct ExpectedSession<'session> {
+    pub last_seq: i64,
+    pub agent: Option<&'session str>,
+    pub model: Option<&'session SessionModel>,
 }
 
 /// Reserves `count` consecutive sequence numbers in the session and returns the first. Being
