@@ -12,7 +12,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets=(aarch64-apple-darwin x86_64-apple-darwin)
+# Both Macs by default; MACOS_TARGETS (space-separated) narrows it, as scripts/test-cross.sh does
+# in the test run.
+read -r -a targets <<<"${MACOS_TARGETS:-aarch64-apple-darwin x86_64-apple-darwin}"
 zig_version=0.17.1
 
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"

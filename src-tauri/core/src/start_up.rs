@@ -355,7 +355,7 @@ pub async fn open(mut options: LedgerOptions) -> Result<Ledger, LedgerError> {
         );
     }
     let runtime = Arc::new(runtime);
-    offer_downloaded_models(&store, &runtime);
+    offer_downloaded_models(&runtime);
     Ok(Ledger::new(ReplyContext::new(
         store,
         runtime,
@@ -364,25 +364,15 @@ pub async fn open(mut options: LedgerOptions) -> Result<Ledger, LedgerError> {
 }
 
 /// A model whose download finished (in the background, after the request that started it) is
-/// offered in the model picker at once: the catalog is rebuilt from the models folder.
-fn offer_downloaded_models(store: &crate::store::Store, runtime: &Arc<Runtime>) {
-    use crate::wire::event::EventPayload;
-    use crate::wire::model_download::ModelDownloadStatus;
-    let mut events = store.events.subscribe();
+/// offered in the model picker at once: the catalog is rebuilt from the models folder. Woken by
+/// installs only: a listener on the ledger's events would wake for every one of them, six for
+/// each prompt.
+fn offer_downloaded_models(runtime: &Arc<Runtime>) {
+    let mut installs = runtime.model_library.installs();
     let runtime = Arc::downgrade(runtime);
     tokio::spawn(async move {
-        loop {
-            let installed = match events.recv().await {
-                Ok(event) => matches!(&event.payload,
-                    EventPayload::ModelDownload(progress)
-                        if progress.status == ModelDownloadStatus::Installed),
-                // Missed events: one of them may have been an install.
-                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => true,
-                Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
-            };
-            if !installed {
-                continue;
-            }
+        // Ends with the library, whose downloads hold the sending side.
+        while installs.changed().await.is_ok() {
             let Some(runtime) = runtime.upgrade() else {
                 return;
             };

@@ -37,6 +37,9 @@ struct DownloadsInner {
     client: reqwest::Client,
     timing: DownloadTiming,
     running: Mutex<HashMap<String, Running>>,
+    /// How many downloads were installed since the library opened: what the model picker's
+    /// refresh waits on (`installs`), instead of hearing every event the ledger publishes.
+    installed: watch::Sender<u64>,
 }
 
 struct Running {
@@ -59,8 +62,14 @@ impl Downloads {
                 client,
                 timing,
                 running: Mutex::new(HashMap::new()),
+                installed: watch::channel(0).0,
             }),
         }
+    }
+
+    /// Changes each time a download is installed.
+    pub fn installs(&self) -> watch::Receiver<u64> {
+        self.inner.installed.subscribe()
     }
 
     pub fn folder(&self) -> &Path {
@@ -356,6 +365,7 @@ async fn run(
                 );
                 match verify_and_install(&folder, &record).await {
                     Ok(()) => {
+                        inner.installed.send_modify(|count| *count += 1);
                         reporter.status(ModelDownloadStatus::Installed, None);
                     }
                     Err(error) => {

@@ -96,6 +96,11 @@ impl ModelLibrary {
         self.inner.downloads.folder()
     }
 
+    /// Changes each time a download is installed.
+    pub fn installs(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.inner.downloads.installs()
+    }
+
     pub fn entries(&self) -> &[LibraryEntry] {
         &self.inner.entries
     }

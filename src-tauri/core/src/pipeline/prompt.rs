@@ -174,19 +174,13 @@ impl Pipeline<'_> {
                 remembered: read.remembered,
             });
             let outcome = self
-                .save_prompt_as_decided(
-                    message.clone(),
-                    prepared,
-                    input.tools.as_ref(),
-                    &errors,
-                    as_read,
-                )
+                .save_prompt_as_decided(message, prepared, input.tools.as_ref(), &errors, as_read)
                 .await?;
             match outcome {
                 PromptSaved::Saved(saved) => break *saved,
                 PromptSaved::DecidedFromAStaleMemo(returned) => {
                     // The session changed since the last prompt here: read it, decide again.
-                    prepared = returned;
+                    (message, prepared) = (returned.message, returned.prepared);
                     connection = self.store.connection().await?;
                     let (session, last_seq) =
                         session_store::get_with_sequence(&mut connection, session_id).await?;
@@ -408,7 +402,10 @@ impl Pipeline<'_> {
                     }
                     None if read.remembered => {
                         self.store.forget_prompt_session(&session_id);
-                        return Ok(PromptSaved::DecidedFromAStaleMemo(inline(parts)));
+                        return Ok(PromptSaved::DecidedFromAStaleMemo(Box::new(Unsaved {
+                            message,
+                            prepared: inline(parts),
+                        })));
                     }
                     None => {
                         self.store.forget_prompt_session(&session_id);
@@ -552,10 +549,15 @@ pub(crate) struct SessionAsRead<'read> {
 }
 
 /// A prompt saved, or refused unsaved because the remembered session it was decided from
-/// changed (the parts are handed back for the next try).
+/// changed (the message and its parts are handed back for the next try).
 enum PromptSaved {
     Saved(Box<MessageWithParts>),
-    DecidedFromAStaleMemo(Vec<attachment_storage::PreparedPart>),
+    DecidedFromAStaleMemo(Box<Unsaved>),
+}
+
+struct Unsaved {
+    message: UserMessage,
+    prepared: Vec<attachment_storage::PreparedPart>,
 }
 
 /// What the prompt's transaction wrote: the session as changed, whether its agent or model

@@ -13,6 +13,7 @@
 //! scanner to look at the file, so every read stays on a blocking thread there.
 
 /// Larger files are read on a blocking thread.
+#[cfg(unix)]
 pub const READ_AT_ONCE_BYTES: u64 = 64 * 1024;
 
 /// The whole content of `path` when it is a small regular file; `None` for anything else.
@@ -63,6 +64,8 @@ mod tests {
         assert_eq!(read_at_once(&folder.path().join("missing")), None);
     }
 
+    // rustix has no `mkfifoat` for Apple's systems; the open above is the same on every Unix.
+    #[cfg(target_os = "linux")]
     #[test]
     fn a_pipe_with_no_writer_is_not_waited_for() {
         let folder = tempfile::tempdir().expect("temp dir");
