@@ -242,7 +242,7 @@ fn a_file_read_from_its_content_reads_as_from_its_path() {
         folder.write("long.txt", "x".repeat(3000) + "\nshort\n"),
         folder.write("many.txt", "line\n".repeat(2500)),
         folder.write("control.txt", [1u8, 2, 3, 4, 5, 6, b'a']),
-        folder.write("nul.txt", b"text\0more"),
+        folder.write("zero-byte.txt", b"text\0more"),
         folder.write("archive.zip", "plain words"),
         folder.write("picture.txt", &png),
         folder.write("document.pdf", "%PDF-1.4\n%%EOF\n"),
