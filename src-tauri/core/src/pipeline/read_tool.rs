@@ -124,22 +124,7 @@ pub fn read(request: &ReadRequest) -> Result<ReadOutput, ReadError> {
             });
         }
         let bytes = fs::read(path).map_err(|error| io_error(&display, &error))?;
-        let output = if kind == ReadKind::Pdf {
-            "PDF read successfully"
-        } else {
-            "Image read successfully"
-        };
-        return Ok(ReadOutput {
-            title: display,
-            output: output.into(),
-            preview: output.into(),
-            truncated: false,
-            attachments: vec![Attachment {
-                mime: mime.into(),
-                bytes,
-            }],
-            kind,
-        });
+        return Ok(media_output(display, mime, kind, bytes));
     }
     if is_binary(path, &sample) {
         return Err(ReadError::Binary(display));
@@ -156,27 +141,32 @@ pub fn read_content(request: &ReadRequest, content: &[u8]) -> Result<ReadOutput,
     let sample = &content[..content.len().min(SAMPLE_BYTES)];
     if let Some((mime, kind)) = sniff_media(sample) {
         // Callers hold small files only, far below MAX_ATTACHMENT_BYTES.
-        let output = if kind == ReadKind::Pdf {
-            "PDF read successfully"
-        } else {
-            "Image read successfully"
-        };
-        return Ok(ReadOutput {
-            title: display,
-            output: output.into(),
-            preview: output.into(),
-            truncated: false,
-            attachments: vec![Attachment {
-                mime: mime.into(),
-                bytes: content.to_vec(),
-            }],
-            kind,
-        });
+        return Ok(media_output(display, mime, kind, content.to_vec()));
     }
     if is_binary(path, sample) {
         return Err(ReadError::Binary(display));
     }
     read_text(content, &display, request)
+}
+
+/// An image or PDF read whole: attached, with OpenCode's one-line output.
+fn media_output(display: String, mime: &str, kind: ReadKind, bytes: Vec<u8>) -> ReadOutput {
+    let output = if kind == ReadKind::Pdf {
+        "PDF read successfully"
+    } else {
+        "Image read successfully"
+    };
+    ReadOutput {
+        title: display,
+        output: output.into(),
+        preview: output.into(),
+        truncated: false,
+        attachments: vec![Attachment {
+            mime: mime.into(),
+            bytes,
+        }],
+        kind,
+    }
 }
 
 fn read_sample(file: &mut fs::File, buffer: &mut [u8]) -> std::io::Result<usize> {

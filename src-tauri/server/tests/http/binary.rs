@@ -324,8 +324,11 @@ async fn token_command(data: &std::path::Path, words: &[&str]) -> (i32, String, 
     )
 }
 
-/// Every file under `folder`, recursively, named `name`.
-fn files_named(folder: &std::path::Path, name: &str) -> Vec<std::path::PathBuf> {
+/// Every file under `folder`, recursively, that `keep` accepts.
+fn files_under(
+    folder: &std::path::Path,
+    keep: impl Fn(&std::path::Path) -> bool,
+) -> Vec<std::path::PathBuf> {
     let mut found = Vec::new();
     let mut pending = vec![folder.to_path_buf()];
     while let Some(folder) = pending.pop() {
@@ -333,7 +336,7 @@ fn files_named(folder: &std::path::Path, name: &str) -> Vec<std::path::PathBuf> 
             let path = entry.unwrap().path();
             if path.is_dir() {
                 pending.push(path);
-            } else if path.file_name().is_some_and(|found| found == name) {
+            } else if keep(&path) {
                 found.push(path);
             }
         }
@@ -341,25 +344,21 @@ fn files_named(folder: &std::path::Path, name: &str) -> Vec<std::path::PathBuf> 
     found
 }
 
+/// Every file under `folder`, recursively, named `name`.
+fn files_named(folder: &std::path::Path, name: &str) -> Vec<std::path::PathBuf> {
+    files_under(folder, |path| {
+        path.file_name().is_some_and(|found| found == name)
+    })
+}
+
 /// Every file under `folder`, recursively, that holds `needle`.
 fn files_holding(folder: &std::path::Path, needle: &str) -> Vec<std::path::PathBuf> {
-    let mut found = Vec::new();
-    let mut pending = vec![folder.to_path_buf()];
-    while let Some(folder) = pending.pop() {
-        for entry in std::fs::read_dir(&folder).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if std::fs::read(&path)
-                .unwrap()
-                .windows(needle.len())
-                .any(|window| window == needle.as_bytes())
-            {
-                found.push(path);
-            }
-        }
-    }
-    found
+    files_under(folder, |path| {
+        std::fs::read(path)
+            .unwrap()
+            .windows(needle.len())
+            .any(|window| window == needle.as_bytes())
+    })
 }
 
 /// Whether any token exists is remembered between requests (`access_token_presence`), yet a
